@@ -1,0 +1,43 @@
+"""Semirings and the operators built on them.
+
+Named semirings follow GraphBLAS' ``{monoid}_{multiply}`` convention:
+``any_pair``, ``any_secondi``, ``lor_land``, ``min_plus``, ``min_first``,
+``plus_times`` and more; :class:`Semiring` builds your own from a
+:class:`Monoid` and a :class:`BinaryOp` (see ``ops`` and ``monoids``).
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp
+>>> from spbfs import semiring
+>>> A = sp.csr_array(np.array([[0, 2.0, 5.0], [0, 0, 1.0], [0, 0, 0]]))
+>>> x = semiring.Vector.sparse([0, 1], [0.0, 2.0], size=3)
+>>> semiring.vxm(x, A, semiring.min_plus).values
+array([2., 3.])
+"""
+
+from ._matrix import Matrix
+from ._named import (
+    NAMED,
+    any_first,
+    any_pair,
+    any_secondi,
+    lor_land,
+    max_min,
+    max_plus,
+    min_first,
+    min_plus,
+    min_secondi,
+    monoids,
+    ops,
+    plus_pair,
+    plus_times,
+)
+from ._operators import mxv, vxm
+from ._ops import BinaryOp, Monoid, Semiring
+from ._vector import Vector
+
+__all__ = [
+    "NAMED", "BinaryOp", "Matrix", "Monoid", "Semiring", "Vector", "any_first", "any_pair",
+    "any_secondi", "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi",
+    "monoids", "mxv", "ops", "plus_pair", "plus_times", "vxm",
+]

@@ -1,0 +1,172 @@
+"""CPU backend: masked SpMSpV (push) and masked SpMV (pull) with numpy.
+
+Every function works on whole arrays: a level of BFS is a handful of
+vectorised numpy calls.  The only Python loop is over "rounds" of the
+early-exit pull, whose count grows with log(max degree), never with the
+number of vertices or edges.
+
+These kernels take raw CSR arrays; validation happens in the front end
+(:mod:`spbfs.semiring._operators`).  The GPU backend implements the same
+two functions with the same signatures.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ops import ANY_TERMINAL
+
+#: First chunk of in-edges each vertex scans in an early-exit pull; it grows 4x per round.
+FIRST_PULL_CHUNK = 4
+
+
+def expand(indptr, rows, counts=None, starts=None):
+    """Edge positions of ``rows`` of a CSR and, per edge, the index into ``rows``.
+
+    ``starts``/``counts`` restrict each row to ``counts`` edges from position
+    ``starts`` (defaults: the whole row).  Returns ``(pos, owner)`` with
+    ``pos`` int64 positions into ``indices``/``data`` and ``owner`` the index
+    (into ``rows``) each edge came from; both ordered row by row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pos, owner = expand(np.array([0, 2, 2, 5]), np.array([2, 0]))
+    >>> pos.tolist(), owner.tolist()
+    ([2, 3, 4, 0, 1], [0, 0, 0, 1, 1])
+    """
+    if starts is None:
+        starts = indptr[rows]
+    if counts is None:
+        counts = indptr[rows + 1] - starts
+    counts = counts.astype(np.int64, copy=False)
+    total = int(counts.sum())
+    seg = np.cumsum(counts) - counts
+    pos = np.repeat(starts.astype(np.int64) - seg, counts)
+    pos += np.arange(total, dtype=np.int64)
+    owner = np.repeat(np.arange(rows.size, dtype=np.int64), counts)
+    return pos, owner
+
+
+def _multiply(op, x_val, data, i, j, dtype):
+    """Apply a semiring multiply to gathered edge operands (only those it uses)."""
+    x = x_val if "x" in op.uses else None
+    a = data if "a" in op.uses else None
+    out = op.func(x, a, i, j, dtype)
+    return out.astype(dtype, copy=False)
+
+
+def _allowed(mask, complement, idx):
+    keep = mask[idx]
+    return ~keep if complement else keep
+
+
+def reduce_by_index(monoid, j, vals, n):
+    """Reduce ``vals`` grouped by output index ``j``: sorted unique ``j`` and results.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import monoids
+    >>> reduce_by_index(monoids.min, np.array([3, 1, 3]), np.array([5, 7, 2]), 4)
+    (array([1, 3]), array([7, 2]))
+    """
+    if j.size == 0:
+        return j.astype(np.int64), vals
+    if monoid.is_any:
+        if j.size * 16 < n:  # few hits: sort them
+            idx, first = np.unique(j, return_index=True)
+            return idx, vals[first]
+        present = np.zeros(n, bool)
+        present[j] = True
+        out = np.empty(n, vals.dtype)
+        out[j] = vals
+        idx = np.flatnonzero(present)
+        return idx, out[idx]
+    order = np.argsort(j, kind="stable")
+    js = j[order]
+    starts = np.flatnonzero(np.concatenate(([True], js[1:] != js[:-1])))
+    return js[starts], monoid.ufunc.reduceat(vals[order], starts).astype(vals.dtype, copy=False)
+
+
+def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, dtype):
+    """Push: ``y = x @ A`` for a sparse ``x``, masked; returns sorted ``(y_idx, y_val)``.
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR of ``A`` (row = source vertex).
+    n : int
+        Number of columns (length of ``y``).
+    x_idx, x_val : ndarray
+        Stored indices and values of ``x``.
+    semiring : Semiring
+    mask : ndarray of bool or None
+        Output entries allowed where ``mask`` is True (False if ``complement``).
+    complement : bool
+    dtype : numpy.dtype
+        Output dtype.
+    """
+    op = semiring.multiply
+    pos, owner = expand(indptr, x_idx)
+    j = indices[pos]
+    if mask is not None:
+        keep = _allowed(mask, complement, j)
+        pos, owner, j = pos[keep], owner[keep], j[keep]
+    vals = _multiply(op, x_val[owner] if "x" in op.uses else None,
+                     data[pos] if "a" in op.uses else None,
+                     x_idx[owner] if "i" in op.uses else None, j, dtype)
+    return reduce_by_index(semiring.monoid, j, vals, n)
+
+
+def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
+    """Pull: ``y = x @ A`` for a bitmap ``x``, masked; returns ``(y_present, y_val)``.
+
+    ``tindptr, tindices, tdata`` is the CSR of ``A.T`` (row ``j`` lists the
+    in-neighbours of ``j``).  Monoids with a terminal value (``any``, ``lor``,
+    ...) scan in-edges in growing chunks and drop a vertex as soon as its
+    result can no longer change (early exit); others scan every in-edge once.
+    """
+    monoid, op = semiring.monoid, semiring.multiply
+    n_out = tindptr.size - 1
+    y_present = np.zeros(n_out, bool)
+    y_val = np.zeros(n_out, dtype)
+    active = np.arange(n_out) if mask is None else np.flatnonzero(
+        ~mask if complement else mask)
+    lo = tindptr[active].astype(np.int64)
+    hi = tindptr[active + 1].astype(np.int64)
+    live = hi > lo
+    active, lo, hi = active[live], lo[live], hi[live]
+    terminal = monoid.terminal
+    if terminal is not None and terminal != ANY_TERMINAL:
+        terminal = terminal(dtype)
+    chunk = FIRST_PULL_CHUNK if terminal is not None else None
+    while active.size:
+        take = hi - lo if chunk is None else np.minimum(hi - lo, chunk)
+        pos, owner = expand(tindptr, active, counts=take, starts=lo)
+        src = tindices[pos]
+        hit = x_present[src]
+        pos, owner, src = pos[hit], owner[hit], src[hit]
+        done = np.zeros(active.size, bool)
+        if pos.size:
+            vals = _multiply(op, x_val[src] if "x" in op.uses else None,
+                             tdata[pos] if "a" in op.uses else None, src, active[owner], dtype)
+            starts = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
+            who = owner[starts]
+            out = active[who]
+            if monoid.is_any:
+                y_val[out] = vals[starts]
+                done[who] = True
+            else:
+                part = monoid.ufunc.reduceat(vals, starts).astype(dtype, copy=False)
+                y_val[out] = np.where(y_present[out], monoid.ufunc(y_val[out], part), part)
+                if terminal is not None:
+                    done[who] = y_val[out] == terminal
+            y_present[out] = True
+        if chunk is None:
+            break
+        lo += take
+        keep = (lo < hi) & ~done
+        active, lo, hi = active[keep], lo[keep], hi[keep]
+        chunk *= 4
+    return y_present, y_val

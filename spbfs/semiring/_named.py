@@ -1,0 +1,72 @@
+"""The named operators, monoids and semirings (``{monoid}_{multiply}``)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from .._array import array_module
+from ._ops import ANY_TERMINAL, BinaryOp, Monoid, Semiring, _highest, _lowest
+
+INDEX_DTYPE = np.dtype(np.int64)
+
+
+def _common(xd, ad):
+    return np.result_type(xd, ad)
+
+
+def _pair(x, a, i, j, dtype):
+    # Backends always pass the output index array j, which sets the length.
+    return array_module(j).ones(j.shape, dtype=dtype)
+
+
+ops = SimpleNamespace(
+    first=BinaryOp("first", lambda x, a, i, j, dt: x.astype(dt, copy=False), "x", "x",
+                   lambda xd, ad: xd),
+    second=BinaryOp("second", lambda x, a, i, j, dt: a.astype(dt, copy=False), "a", "a",
+                    lambda xd, ad: ad),
+    pair=BinaryOp("pair", _pair, "1", "j", lambda xd, ad: xd),
+    plus=BinaryOp("plus", lambda x, a, i, j, dt: x.astype(dt) + a.astype(dt), "(x + a)", "xa",
+                  _common),
+    times=BinaryOp("times", lambda x, a, i, j, dt: x.astype(dt) * a.astype(dt), "(x * a)", "xa",
+                   _common),
+    min=BinaryOp("min", lambda x, a, i, j, dt: np.minimum(x.astype(dt), a.astype(dt)),
+                 "(x < a ? x : a)", "xa", _common),
+    max=BinaryOp("max", lambda x, a, i, j, dt: np.maximum(x.astype(dt), a.astype(dt)),
+                 "(x > a ? x : a)", "xa", _common),
+    land=BinaryOp("land", lambda x, a, i, j, dt: (x.astype(bool) & a.astype(bool)).astype(dt),
+                  "((x != 0) && (a != 0))", "xa", lambda xd, ad: np.dtype(np.bool_)),
+    # secondi: index of the vector entry (the frontier vertex for BFS parents);
+    # GraphBLAS' "secondi" of u*A is the row index of A's entry.
+    secondi=BinaryOp("secondi", lambda x, a, i, j, dt: i.astype(dt, copy=False), "i", "i",
+                     lambda xd, ad: INDEX_DTYPE),
+)
+
+monoids = SimpleNamespace(
+    any=Monoid("any", None, lambda dt: 0, "a", ANY_TERMINAL),
+    lor=Monoid("lor", np.logical_or, lambda dt: False, "(a || b)", lambda dt: True),
+    land=Monoid("land", np.logical_and, lambda dt: True, "(a && b)", lambda dt: False),
+    plus=Monoid("plus", np.add, lambda dt: 0, "(a + b)"),
+    times=Monoid("times", np.multiply, lambda dt: 1, "(a * b)", lambda dt: 0),
+    min=Monoid("min", np.minimum, _highest, "(b < a ? b : a)", _lowest),
+    max=Monoid("max", np.maximum, _lowest, "(b > a ? b : a)", _highest),
+)
+
+any_pair = Semiring(monoids.any, ops.pair)
+any_secondi = Semiring(monoids.any, ops.secondi)
+any_first = Semiring(monoids.any, ops.first)
+lor_land = Semiring(monoids.lor, ops.land)
+min_plus = Semiring(monoids.min, ops.plus)
+max_plus = Semiring(monoids.max, ops.plus)
+min_first = Semiring(monoids.min, ops.first)
+min_secondi = Semiring(monoids.min, ops.secondi)
+plus_times = Semiring(monoids.plus, ops.times)
+plus_pair = Semiring(monoids.plus, ops.pair)
+max_min = Semiring(monoids.max, ops.min)
+
+NAMED = {
+    s.name: s
+    for s in (any_pair, any_secondi, any_first, lor_land, min_plus, max_plus, min_first,
+              min_secondi, plus_times, plus_pair, max_min)
+}

@@ -1,0 +1,147 @@
+"""Checked front end of the semiring operators ``vxm`` and ``mxv``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._array import array_module
+from .._backend import backend_for
+from ._matrix import Matrix
+from ._ops import Semiring
+from ._vector import Vector
+
+_DIRECTIONS = ("auto", "push", "pull")
+
+
+def as_vector(x, size, name="x") -> Vector:
+    """``x`` as a :class:`Vector` of length ``size`` (a plain array is full)."""
+    if isinstance(x, Vector):
+        v = x
+    elif hasattr(x, "ndim") or isinstance(x, (list, tuple)):
+        xp = array_module(x)
+        arr = xp.asarray(x)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be 1-D, got {arr.ndim}-D")
+        v = Vector.full(arr)
+    else:
+        raise TypeError(f"{name} must be a Vector or a 1-D array, got {type(x).__name__}")
+    if v.size != size:
+        raise ValueError(f"{name} has size {v.size}, the matrix needs {size}")
+    return v
+
+
+def as_mask(mask, size, xp):
+    """``mask`` as a boolean array of length ``size`` (a Vector's structure)."""
+    if mask is None:
+        return None
+    if isinstance(mask, Vector):
+        m = mask.to_bitmap().present
+    else:
+        m = xp.asarray(mask)
+        if m.ndim != 1:
+            raise ValueError(f"mask must be 1-D, got {m.ndim}-D")
+        if m.dtype != bool:
+            m = m != 0
+    if m.size != size:
+        raise ValueError(f"mask has size {m.size}, the matrix needs {size}")
+    if array_module(m) is not xp:
+        raise TypeError("mask must live on the same device as the matrix")
+    return m
+
+
+def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=None):
+    """Row vector times matrix over a semiring: ``y[j] = add_i mul(x[i], A[i, j])``.
+
+    A sparse ``x`` is pushed (masked SpMSpV: each stored ``x[i]`` scatters
+    along row ``i``); a bitmap ``x`` is pulled (masked SpMV: each allowed
+    ``j`` gathers from column ``j``, stopping early for ``any``/``lor``).
+    Both give the same result; ``direction`` forces one.
+
+    Parameters
+    ----------
+    x : Vector or 1-D array
+        A plain array is a full (dense) vector.
+    A : scipy.sparse / cupyx.scipy.sparse matrix, 2-D array, or Matrix
+        ``A[i, j]`` stored means an edge ``i -> j``.
+    semiring : Semiring
+        For example :data:`spbfs.semiring.any_pair`.
+    mask : Vector or 1-D bool array, optional
+        Output entries may only be written where the mask is true (its
+        structure for a Vector).
+    complement : bool
+        Use the complement of ``mask`` (write only where it is false).
+    direction : {"auto", "push", "pull"}
+        ``"auto"`` follows the format of ``x``.
+    dtype : dtype, optional
+        Output dtype (default from the semiring and operand dtypes).
+
+    Returns
+    -------
+    Vector
+        Sparse format after a push, bitmap format after a pull.  The array
+        module (numpy/cupy) follows the inputs.
+
+    Examples
+    --------
+    One BFS step from vertex 0, masking out the visited set:
+
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
+    >>> frontier = semiring.Vector.sparse([0], size=3)
+    >>> visited = np.array([True, False, False])
+    >>> y = semiring.vxm(frontier, A, semiring.lor_land, mask=visited, complement=True)
+    >>> y.indices.tolist(), y.values.tolist()
+    ([1, 2], [True, True])
+    >>> semiring.vxm(frontier.to_bitmap(), A, semiring.any_secondi).to_dense(-1)
+    array([-1,  0,  0])
+    """
+    if not isinstance(semiring, Semiring):
+        raise TypeError(f"semiring must be a Semiring, got {type(semiring).__name__}")
+    if direction not in _DIRECTIONS:
+        raise ValueError(f"direction must be one of {_DIRECTIONS}, got {direction!r}")
+    M = Matrix.from_any(A)
+    v = as_vector(x, M.n)
+    m = as_mask(mask, M.n, M.xp)
+    if array_module(v.values) is not M.xp:
+        raise TypeError("x must live on the same device as A")
+    out_dtype = np.dtype(dtype) if dtype is not None else semiring.result_dtype(v.dtype, M.dtype)
+    if direction == "auto":
+        direction = "push" if v.format == "sparse" else "pull"
+    if direction == "push":
+        return push(M, v.to_sparse(), semiring, m, bool(complement), out_dtype)
+    return pull(M, v.to_bitmap(), semiring, m, bool(complement), out_dtype)
+
+
+def mxv(A, x, semiring, *, mask=None, complement=False, direction="auto", dtype=None):
+    """Matrix times column vector: ``y[i] = add_j mul(x[j], A[i, j])``.
+
+    The same as ``vxm(x, A.T, ...)`` (the multiply sees ``x`` first).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 2.0], [3.0, 0]]))
+    >>> semiring.mxv(A, np.array([1.0, 10.0]), semiring.plus_times).values
+    array([20.,  3.])
+    """
+    return vxm(x, Matrix.from_any(A).T, semiring, mask=mask, complement=complement,
+               direction=direction, dtype=dtype)
+
+
+def push(M, x, semiring, mask, complement, dtype) -> Vector:
+    """Unchecked push (SpMSpV) on a prepared Matrix and sparse Vector."""
+    idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, M.data, M.n, x.indices, x.values,
+                                        semiring, mask, complement, dtype)
+    return Vector(M.n, "sparse", indices=idx, values=val)
+
+
+def pull(M, x, semiring, mask, complement, dtype) -> Vector:
+    """Unchecked pull (masked SpMV) on a prepared Matrix and bitmap Vector."""
+    T = M.T
+    present, val = backend_for(M.xp).spmv(T.indptr, T.indices, T.data, x.present, x.values,
+                                          semiring, mask, complement, dtype)
+    return Vector(M.n, "bitmap", present=present, values=val)

@@ -1,0 +1,168 @@
+"""Binary operators, monoids and semirings.
+
+A semiring pairs a monoid ("add", with an identity and an optional terminal
+value that lets a reduction stop early) with a multiply operator.  Each
+operator carries a numpy implementation for the CPU backend and a C
+expression for the GPU kernel generator, so one definition serves every
+backend (the python-graphblas / GraphBLAST pattern).
+
+Multiply operators see four arguments: ``x`` (the vector entry), ``a`` (the
+matrix entry), ``i`` (the index of the vector entry, i.e. the row of ``a``)
+and ``j`` (the output index, i.e. the column of ``a``).  For ``y = x @ A``
+the semiring computes ``y[j] = add_i multiply(x[i], A[i, j], i, j)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["ANY_TERMINAL", "BinaryOp", "Monoid", "Semiring"]
+
+#: Marker for monoids whose reduction may stop at the first value (``any``).
+ANY_TERMINAL = "any"
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """A multiply operator ``f(x, a, i, j)`` of a semiring.
+
+    Parameters
+    ----------
+    name : str
+        Short name used in semiring names (``first``, ``pair``, ...).
+    func : callable
+        ``func(x, a, i, j, dtype)`` on numpy (or cupy) arrays; arguments the
+        operator does not use may be ``None``.
+    c_expr : str
+        The same operator as a C expression in ``x``, ``a``, ``i``, ``j``,
+        used by the GPU kernel generator.
+    uses : str
+        Which of ``"xaij"`` the operator reads (lets backends skip gathers).
+    result_dtype : callable
+        ``result_dtype(x_dtype, a_dtype) -> numpy.dtype``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import BinaryOp
+    >>> diff = BinaryOp("diff", lambda x, a, i, j, dtype: (x - a).astype(dtype),
+    ...                 "(x - a)", "xa", lambda xd, ad: np.result_type(xd, ad))
+    >>> diff.func(np.array([5]), np.array([2]), None, None, np.int64)
+    array([3])
+    """
+
+    name: str
+    func: Callable
+    c_expr: str
+    uses: str
+    result_dtype: Callable
+
+
+@dataclass(frozen=True)
+class Monoid:
+    """An associative, commutative reduction with an identity.
+
+    Parameters
+    ----------
+    name : str
+        Short name (``min``, ``plus``, ``any``, ...).
+    ufunc : numpy.ufunc or None
+        Binary ufunc with ``reduceat`` (``None`` only for ``any``, whose
+        reduction keeps an arbitrary one of its inputs).
+    identity : callable
+        ``identity(dtype)`` gives the identity element for ``dtype``.
+    c_expr : str
+        C expression combining ``a`` and ``b`` for the GPU kernels.
+    terminal : callable or str or None
+        ``terminal(dtype)`` is a value that absorbs everything (``True`` for
+        ``lor``, ``0`` for ``times``...), enabling early exit;
+        ``ANY_TERMINAL`` for ``any``; ``None`` when there is none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import Monoid
+    >>> mx = Monoid("max", np.maximum, lambda dt: np.iinfo(dt).min, "(a > b ? a : b)")
+    >>> mx.name
+    'max'
+    """
+
+    name: str
+    ufunc: np.ufunc | None
+    identity: Callable
+    c_expr: str
+    terminal: Callable | str | None = None
+
+    @property
+    def is_any(self) -> bool:
+        """True for the ``any`` monoid (reduction keeps any one input)."""
+        return self.terminal == ANY_TERMINAL
+
+
+@dataclass(frozen=True)
+class Semiring:
+    """A semiring ``(monoid, multiply)`` usable by :func:`spbfs.semiring.vxm`.
+
+    Parameters
+    ----------
+    monoid : Monoid
+        The "add" of the semiring.
+    multiply : BinaryOp
+        The "times" of the semiring.
+    name : str, optional
+        Defaults to ``"{monoid}_{multiply}"``.
+
+    Examples
+    --------
+    User-defined semiring: the widest path ("max-min") semiring.
+
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> max_min = semiring.Semiring(semiring.monoids.max, semiring.ops.min)
+    >>> A = sp.csr_array(np.array([[0, 4.0, 1.0], [0, 0, 2.0], [0, 0, 0]]))
+    >>> x = semiring.Vector.sparse([0], [3.0], size=3)
+    >>> y = semiring.vxm(x, A, max_min)
+    >>> y.indices.tolist(), y.values.tolist()
+    ([1, 2], [3.0, 1.0])
+    """
+
+    monoid: Monoid
+    multiply: BinaryOp
+    name: str = field(default="")
+
+    def __post_init__(self):
+        if not isinstance(self.monoid, Monoid):
+            raise TypeError(f"monoid must be a Monoid, got {type(self.monoid).__name__}")
+        if not isinstance(self.multiply, BinaryOp):
+            raise TypeError(f"multiply must be a BinaryOp, got {type(self.multiply).__name__}")
+        if not self.name:
+            object.__setattr__(self, "name", f"{self.monoid.name}_{self.multiply.name}")
+
+    def result_dtype(self, x_dtype, a_dtype) -> np.dtype:
+        """Output dtype of ``x @ A`` for the given operand dtypes."""
+        return np.dtype(self.multiply.result_dtype(np.dtype(x_dtype), np.dtype(a_dtype)))
+
+    def __repr__(self) -> str:
+        return f"Semiring({self.name})"
+
+
+def _lowest(dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return False
+    if dtype.kind == "f":
+        return -np.inf
+    return np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return True
+    if dtype.kind == "f":
+        return np.inf
+    return np.iinfo(dtype).max

@@ -1,0 +1,127 @@
+"""Vectors for the semiring operators: sparse (indices) or bitmap (dense) format."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._array import array_module
+
+
+class Vector:
+    """A vector of length ``size`` in one of two formats.
+
+    * ``"sparse"``: sorted, unique ``indices`` and their ``values``; drives
+      push (SpMSpV) in :func:`~spbfs.semiring.vxm`.
+    * ``"bitmap"``: a boolean ``present`` array of length ``size`` and a
+      dense ``values`` array; drives pull (masked SpMV).
+
+    Arrays stay in their array module (numpy or cupy); nothing is copied.
+
+    Examples
+    --------
+    >>> from spbfs.semiring import Vector
+    >>> v = Vector.sparse([3, 1], [30, 10], size=5)
+    >>> v.indices, v.values
+    (array([1, 3]), array([10, 30]))
+    >>> b = v.to_bitmap()
+    >>> b.present
+    array([False,  True, False,  True, False])
+    >>> b.to_sparse().indices
+    array([1, 3])
+    """
+
+    __slots__ = ("size", "format", "indices", "values", "present")
+
+    def __init__(self, size, fmt, *, indices=None, values=None, present=None):
+        self.size = int(size)
+        self.format = fmt
+        self.indices = indices
+        self.values = values
+        self.present = present
+
+    @classmethod
+    def sparse(cls, indices, values=None, *, size, sort=True):
+        """Build a sparse vector; ``values`` default to ``True``.
+
+        Indices must be unique; they are sorted unless ``sort=False`` is given
+        by a caller that knows they already are.
+        """
+        xp = array_module(indices, values)
+        indices = xp.asarray(indices)
+        if indices.dtype.kind not in "iu":
+            if indices.size:
+                raise TypeError(f"indices must be integers, got dtype {indices.dtype}")
+            indices = indices.astype(np.int64)
+        values = xp.ones(indices.shape, bool) if values is None else xp.asarray(values)
+        if values.shape != indices.shape:
+            raise ValueError(
+                f"values must have the shape of indices, {values.shape} != {indices.shape}"
+            )
+        if indices.size and (int(indices.min()) < 0 or int(indices.max()) >= size):
+            raise ValueError(f"indices must lie in [0, {size})")
+        if sort and indices.size > 1:
+            order = xp.argsort(indices, kind="stable")
+            indices, values = indices[order], values[order]
+        return cls(size, "sparse", indices=indices, values=values)
+
+    @classmethod
+    def bitmap(cls, present, values=None):
+        """Build a bitmap vector from a boolean ``present`` array.
+
+        ``values`` default to ``present`` itself (a boolean vector).
+        """
+        xp = array_module(present, values)
+        present = xp.asarray(present)
+        if present.dtype != bool:
+            raise TypeError(f"present must be a boolean array, got dtype {present.dtype}")
+        values = present if values is None else xp.asarray(values)
+        if values.shape != present.shape:
+            raise ValueError("values must have the shape of present")
+        return cls(present.size, "bitmap", present=present, values=values)
+
+    @classmethod
+    def full(cls, values):
+        """A dense vector with every entry present."""
+        xp = array_module(values)
+        values = xp.asarray(values)
+        return cls(values.size, "bitmap", present=xp.ones(values.shape, bool), values=values)
+
+    @property
+    def dtype(self):
+        """dtype of the stored values."""
+        return self.values.dtype
+
+    @property
+    def nvals(self) -> int:
+        """Number of stored entries."""
+        if self.format == "sparse":
+            return int(self.indices.size)
+        return int(self.present.sum())
+
+    def to_sparse(self) -> Vector:
+        """This vector in sparse format (no copy if it already is)."""
+        if self.format == "sparse":
+            return self
+        xp = array_module(self.present)
+        idx = xp.flatnonzero(self.present)
+        return Vector(self.size, "sparse", indices=idx, values=self.values[idx])
+
+    def to_bitmap(self) -> Vector:
+        """This vector in bitmap format (no copy if it already is)."""
+        if self.format == "bitmap":
+            return self
+        xp = array_module(self.indices)
+        present = xp.zeros(self.size, bool)
+        present[self.indices] = True
+        values = xp.zeros(self.size, self.values.dtype)
+        values[self.indices] = self.values
+        return Vector(self.size, "bitmap", present=present, values=values)
+
+    def to_dense(self, fill=0):
+        """Dense array with ``fill`` where no entry is stored."""
+        b = self.to_bitmap()
+        xp = array_module(b.values)
+        return xp.where(b.present, b.values, xp.asarray(fill, dtype=b.values.dtype))
+
+    def __repr__(self) -> str:
+        return f"Vector(size={self.size}, nvals={self.nvals}, format={self.format!r})"
