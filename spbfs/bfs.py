@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._validation import UNREACHED, check_choice, check_positive, check_source
 from .semiring import Matrix, Vector, any_pair, any_secondi
 from .semiring._operators import pull, push

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import UNREACHED, check_source
-from .bfs import prepare
+from .bfs import bfs, prepare
 from .semiring import Vector, min_plus
+from .semiring._matrix import csr_from_coo
 from .semiring._operators import push
 
 
@@ -35,6 +36,9 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     dist : ndarray of float64
         ``inf`` where unreachable.
     predecessors : ndarray, optional
+        Computed from exact equality ``dist[i] + A[i, j] == dist[j]``; with
+        floating-point weights whose sums round (say 1e16 + 1) a vertex may
+        have no such edge chain from the source and is then left at -1.
 
     Raises
     ------
@@ -70,30 +74,32 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     dist[source] = 0.0
     frontier = Vector(M.n, "sparse", indices=xp.asarray([source], dtype=M.indices.dtype),
                       values=xp.zeros(1))
-    # Round in which each distance last improved: along a tight edge i -> j with
-    # round[i] < round[j] the predecessor tree cannot cycle, even with zero weights.
-    last_round = xp.zeros(M.n, dtype=np.int64)
-    for rnd in range(1, M.n + 1):
+    for _ in range(M.n):
         if not frontier.indices.size:
             break
         y = push(M, frontier, min_plus, None, False, np.dtype(np.float64))
         better = y.values < dist[y.indices]
         idx, val = y.indices[better], y.values[better]
         dist[idx] = val
-        last_round[idx] = rnd
         frontier = Vector(M.n, "sparse", indices=idx, values=val)
     if not return_predecessors:
         return dist
-    return dist, _predecessors(M, dist, last_round, source)
+    return dist, _predecessors(M, dist, source)
 
 
-def _predecessors(M, dist, last_round, source):
-    """A shortest-path tree: for each reached vertex one tight in-edge from an earlier round."""
+def _predecessors(M, dist, source):
+    """A shortest-path tree: BFS parents in the subgraph of tight edges.
+
+    At the fixpoint ``dist[j] <= dist[i] + A[i, j]`` for every edge, and the
+    edges with equality ("tight") contain a shortest path to every reached
+    vertex; a BFS over them gives an acyclic tree even with zero weights.
+    """
+    from .semiring import Matrix
+
     xp = M.xp
     rows = xp.repeat(xp.arange(M.n, dtype=M.indices.dtype), M.out_degree)
-    cols = M.indices
-    tight = (xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[cols])
-             & (last_round[rows] < last_round[cols]) & (cols != source))
-    pred = xp.full(M.n, UNREACHED, dtype=M.indices.dtype)
-    pred[cols[tight]] = rows[tight]
+    tight = xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[M.indices])
+    indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
+    _, pred = bfs(Matrix(indptr, indices, data, M.n), source, return_parents=True)
+    pred[source] = UNREACHED
     return pred

@@ -1,0 +1,111 @@
+"""Command line: ``spbfs graph500 ...`` and ``spbfs bfs FILE ...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+
+def _positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``spbfs`` command."""
+    parser = argparse.ArgumentParser(prog="spbfs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("graph500", help="run the Graph500 BFS benchmark")
+    g.add_argument("--scale", type=_positive_int, required=True, help="log2 of the vertex count")
+    g.add_argument("--edgefactor", type=_positive_int, default=16)
+    g.add_argument("--roots", type=_positive_int, default=64, help="number of searches")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
+    g.add_argument("--dist", action="store_true",
+                   help="distributed run over MPI (launch with mpiexec -n P python -m mpi4py)")
+    g.add_argument("--threshold", type=int, default=None,
+                   help="--dist: degree above which a vertex is a delegate")
+    g.add_argument("--data-plane", choices=("auto", "nccl", "mpi"), default="auto",
+                   help="--dist on GPUs: NCCL or host-staged MPI")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)")
+    b.add_argument("file")
+    b.add_argument("--source", type=int, required=True)
+    b.add_argument("--parents", action="store_true", help="also compute the BFS tree")
+    b.add_argument("--undirected", action="store_true", help="use every edge both ways")
+    b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
+    b.add_argument("--output", help="write levels (and parents) to this .npz file")
+    return parser
+
+
+def _graph500(args):
+    if args.dist:
+        from .dist.harness import run_graph500 as run_dist
+
+        run_dist(args.scale, args.edgefactor, args.roots, args.seed, threshold=args.threshold,
+                 device=args.device, data_plane=args.data_plane)
+        return
+    from .harness import run_graph500
+
+    stats = run_graph500(args.scale, args.edgefactor, args.roots, args.seed, args.device,
+                         progress=not args.no_progress)
+    if stats["validation"] != "passed":
+        raise SystemExit(1)
+
+
+def _bfs(args):
+    from .bfs import bfs
+    from .harness import resolve_device
+    from .io import read_graph
+
+    A = read_graph(args.file)
+    if resolve_device(args.device) == "gpu":
+        import cupyx.scipy.sparse as csp
+
+        A = csp.csr_matrix(A)
+    t0 = time.perf_counter()
+    result = bfs(A, args.source, return_parents=args.parents, directed=not args.undirected)
+    elapsed = time.perf_counter() - t0
+    levels, parents = result if args.parents else (result, None)
+    if not isinstance(levels, np.ndarray):
+        levels = levels.get()
+        parents = None if parents is None else parents.get()
+    reached = int((levels >= 0).sum())
+    print(f"vertices: {A.shape[0]}  edges: {A.nnz}  source: {args.source}")
+    print(f"reached: {reached}  depth: {int(levels.max())}  time: {elapsed:.6f} s")
+    if args.output:
+        arrays = {"levels": levels} if parents is None else {"levels": levels, "parents": parents}
+        np.savez(args.output, **arrays)
+        print(f"wrote {args.output}")
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``spbfs`` console script.
+
+    Examples
+    --------
+    >>> main(["graph500", "--scale", "6", "--roots", "2", "--device", "cpu",
+    ...       "--no-progress"])  # doctest: +ELLIPSIS
+    SCALE:                          6
+    ...
+    validation:                     passed
+    0
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        {"graph500": _graph500, "bfs": _bfs}[args.command](args)
+    except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
+        print(f"spbfs: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

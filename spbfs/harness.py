@@ -1,0 +1,181 @@
+"""The Graph500 benchmark end to end on one process: generate, build, search, validate, report."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from . import graph500
+from ._array import array_module, to_numpy
+from .bfs import bfs
+from .generate import kronecker, kronecker_edge_count
+from .semiring import Matrix
+
+#: Edges generated per chunk on the GPU (bounds the generator's temporary memory).
+GPU_CHUNK_EDGES = 1 << 26
+
+
+def gpu_available() -> bool:
+    """True when CuPy imports and sees a CUDA device."""
+    try:
+        import cupy
+
+        return bool(cupy.cuda.is_available())
+    except Exception:
+        return False
+
+
+def resolve_device(device: str) -> str:
+    """``"cpu"`` or ``"gpu"`` from ``"cpu"``, ``"gpu"`` or ``"auto"``.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    'cpu'
+    """
+    if device not in ("cpu", "gpu", "auto"):
+        raise ValueError(f"device must be 'cpu', 'gpu' or 'auto', got {device!r}")
+    if device == "auto":
+        return "gpu" if gpu_available() else "cpu"
+    if device == "gpu" and not gpu_available():
+        raise RuntimeError("device='gpu' but CuPy cannot see a CUDA GPU")
+    return device
+
+
+def build_undirected(u, v, n) -> Matrix:
+    """Kernel 1: the symmetric CSR of an undirected edge list (structure only).
+
+    Each edge is stored both ways; duplicates are merged and a self-loop is
+    stored once.  On the GPU this is :func:`spbfs.gpu.build.csr_from_edges`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = build_undirected(np.array([0, 1, 1]), np.array([1, 2, 2]), 3)
+    >>> M.indptr.tolist(), M.indices.tolist()
+    ([0, 1, 3, 4], [1, 0, 2, 1])
+    """
+    if array_module(u) is not np:
+        from .gpu.build import csr_from_edges
+
+        return csr_from_edges(u, v, n)
+    import scipy.sparse as sp
+
+    rows = np.concatenate([u, v])
+    cols = np.concatenate([v, u])
+    csr = sp.csr_array((np.ones(rows.size, bool), (rows, cols)), shape=(n, n))
+    csr.sum_duplicates()
+    return Matrix(csr.indptr, csr.indices, csr.data, n, symmetric=True)
+
+
+def choose_roots(u, v, n, count, seed):
+    """``count`` distinct random vertices with an edge other than a self-loop.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> choose_roots(np.array([0, 2]), np.array([1, 2]), 4, 5, seed=1).tolist()
+    [0, 1]
+    """
+    xp = array_module(u)
+    proper = u != v
+    degree = xp.bincount(u[proper], minlength=n) + xp.bincount(v[proper], minlength=n)
+    candidates = to_numpy(xp.flatnonzero(degree))
+    rng = np.random.default_rng([seed, 0x500])
+    picked = rng.choice(candidates.size, size=min(count, candidates.size), replace=False)
+    return np.sort(candidates[picked]) if count >= candidates.size else candidates[picked]
+
+
+class Progress:
+    """A one-line progress bar on a stream (stderr by default)."""
+
+    def __init__(self, total, label, stream=None, enabled=True):
+        self.total, self.label = total, label
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and total > 0
+
+    def update(self, done, note=""):
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * done / self.total)
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{self.total} {note}".ljust(78))
+        self.stream.flush()
+
+    def close(self):
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _sync(xp):
+    if xp is not np:
+        xp.cuda.get_current_stream().synchronize()
+
+
+def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=None,
+                 progress=True, alpha=None, beta=None):
+    """Run the Graph500 BFS benchmark and print the reference result block.
+
+    Generates the Kronecker graph, builds the symmetric CSR (timed as
+    construction), runs ``roots`` searches from random non-isolated vertices,
+    validates every one (the five Graph500 checks) and prints the statistics.
+
+    Returns
+    -------
+    dict
+        The statistics of :func:`spbfs.graph500.summarize`.
+
+    Examples
+    --------
+    >>> import io
+    >>> stats = run_graph500(8, roots=4, device="cpu", out=io.StringIO(), progress=False)
+    >>> stats["NBFS"], stats["validation"]
+    (4, 'passed')
+    """
+    out = out or sys.stdout
+    device = resolve_device(device)
+    xp = np
+    if device == "gpu":
+        import cupy as xp
+    n = 1 << scale
+    t0 = time.perf_counter()
+    if device == "gpu":
+        m = kronecker_edge_count(scale, edgefactor)
+        parts = [kronecker(scale, edgefactor, seed, start=s, stop=min(s + GPU_CHUNK_EDGES, m),
+                           xp=xp) for s in range(0, m, GPU_CHUNK_EDGES)]
+        u = xp.concatenate([p[0] for p in parts])
+        v = xp.concatenate([p[1] for p in parts])
+        del parts
+    else:
+        u, v = kronecker(scale, edgefactor, seed)
+    _sync(xp)
+    generation_time = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    M = build_undirected(u, v, n)
+    _sync(xp)
+    construction_time = time.perf_counter() - t0
+    keys = choose_roots(u, v, n, roots, seed)
+    options = {k: val for k, val in (("alpha", alpha), ("beta", beta)) if val is not None}
+    times, nedges, ok = [], [], True
+    bar = Progress(len(keys), f"graph500 scale {scale} ({device})", enabled=progress)
+    for done, root in enumerate(keys.tolist(), 1):
+        t0 = time.perf_counter()
+        levels, parents = bfs(M, root, return_parents=True, **options)
+        _sync(xp)
+        times.append(time.perf_counter() - t0)
+        result = graph500.validate(u, v, root, parents, levels, raise_on_error=False)
+        ok &= result.ok
+        nedges.append(result.nedge)
+        bar.update(done, f"{nedges[-1] / times[-1] / 1e9:.3f} GTEPS")
+    bar.close()
+    stats = graph500.summarize(scale, edgefactor, construction_time, times, nedges, ok,
+                               graph_generation=generation_time)
+    out.write(graph500.format_result_block(stats).rstrip("\n") + "\n")
+    if not ok:
+        out.write("validation FAILED for at least one search\n")
+    return stats
+

@@ -1,0 +1,138 @@
+"""vxm/mxv over every named semiring against a dense reference, push and pull alike."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import graphs
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbfs import semiring
+from spbfs.semiring import Vector
+
+
+def dense_reference(x_idx, x_val, A, sr, mask, complement, dtype):
+    """y[j] = add_i mul(x[i], A[i, j], i, j) by brute force over the stored entries."""
+    coo = A.tocoo()
+    n = A.shape[0]
+    xs = dict(zip(x_idx.tolist(), x_val.tolist(), strict=True))
+    out = {}
+    for i, j, a in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(), strict=True):
+        if i not in xs:
+            continue
+        if mask is not None and bool(mask[j]) == complement:
+            continue
+        v = sr.multiply.func(np.array([xs[i]]), np.array([a]), np.array([i]), np.array([j]),
+                             dtype)[0]
+        if j in out:
+            out[j] = v if sr.monoid.is_any else sr.monoid.ufunc(out[j], v)
+        else:
+            out[j] = v
+    present = np.zeros(n, bool)
+    present[list(out)] = True
+    return present, out
+
+
+SEMIRINGS = sorted(semiring.NAMED.values(), key=lambda s: s.name)
+
+
+@pytest.mark.parametrize("sr", SEMIRINGS, ids=lambda s: s.name)
+@given(A=graphs(max_n=25, max_m=120), data=st.data())
+def test_push_and_pull_match_reference(sr, A, data):
+    n = A.shape[0]
+    x_idx = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n))), dtype=np.int64)
+    x_val = np.array(data.draw(st.lists(st.integers(0, 5), min_size=x_idx.size,
+                                        max_size=x_idx.size)), dtype=np.int64)
+    use_mask = data.draw(st.booleans())
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n))) if use_mask \
+        else None
+    complement = data.draw(st.booleans())
+    x = Vector.sparse(x_idx, x_val, size=n)
+    dtype = sr.result_dtype(x_val.dtype, A.dtype)
+    present, expected = dense_reference(x_idx, x_val, A, sr, mask, complement, dtype)
+    pushed = semiring.vxm(x, A, sr, mask=mask, complement=complement)
+    pulled = semiring.vxm(x.to_bitmap(), A, sr, mask=mask, complement=complement)
+    assert pushed.format == "sparse" and pulled.format == "bitmap"
+    np.testing.assert_array_equal(pushed.to_bitmap().present, present)
+    np.testing.assert_array_equal(pulled.present, present)
+    for y in (pushed.to_sparse(), pulled.to_sparse()):
+        assert y.values.dtype == dtype
+        if sr.monoid.is_any:
+            # any: each result must be one of the candidates
+            continue
+        np.testing.assert_allclose(y.values, [expected[j] for j in y.indices.tolist()])
+
+
+def test_any_picks_a_candidate():
+    A = sp.csr_array(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+    x = Vector.sparse([0, 1], size=3)
+    for y in (semiring.vxm(x, A, semiring.any_secondi),
+              semiring.vxm(x.to_bitmap(), A, semiring.any_secondi).to_sparse()):
+        assert y.indices.tolist() == [1, 2]
+        assert y.values[0] == 0 and y.values[1] in (0, 1)
+
+
+def test_user_defined_semiring_widest_path():
+    max_min = semiring.Semiring(semiring.monoids.max, semiring.ops.min)
+    assert max_min.name == "max_min"
+    A = sp.csr_array(np.array([[0, 5.0, 2.0], [0, 0, 4.0], [0, 0, 0]]))
+    x = Vector.sparse([0, 1], [9.0, 3.0], size=3)
+    y = semiring.vxm(x, A, max_min)
+    np.testing.assert_array_equal(y.to_dense(), [0, 5.0, 3.0])
+    custom = semiring.Semiring(
+        semiring.Monoid("plus", np.add, lambda dt: 0, "(a + b)"),
+        semiring.BinaryOp("absdiff", lambda x, a, i, j, dt: np.abs(x - a).astype(dt),
+                          "(x > a ? x - a : a - x)", "xa", lambda xd, ad: np.result_type(xd, ad)),
+    )
+    z = semiring.vxm(x.to_bitmap(), A, custom).to_sparse()
+    np.testing.assert_array_equal(z.values, [4.0, 7.0 + 1.0])
+
+
+def test_mxv_is_vxm_of_transpose():
+    A = sp.random(30, 30, density=0.2, random_state=1, format="csr")
+    x = np.arange(30, dtype=float)
+    y = semiring.mxv(A, x, semiring.plus_times).to_dense()
+    np.testing.assert_allclose(y, A @ x)
+
+
+def test_full_dense_vector_and_dtype_override():
+    A = sp.csr_array(np.array([[0, 1], [1, 0]]))
+    y = semiring.vxm(np.array([2, 3]), A, semiring.plus_times, dtype=np.float32)
+    assert y.values.dtype == np.float32
+    np.testing.assert_array_equal(y.to_dense(), [3, 2])
+
+
+def test_vector_mask_uses_structure():
+    A = sp.csr_array(np.ones((3, 3)))
+    mask = Vector.sparse([1], [False], size=3)
+    y = semiring.vxm(Vector.sparse([0], size=3), A, semiring.any_pair, mask=mask)
+    assert y.indices.tolist() == [1]
+
+
+@pytest.mark.parametrize(
+    "kwargs,exc,word",
+    [
+        (dict(x=Vector.sparse([0], size=2)), ValueError, "x has size"),
+        (dict(x=np.ones((3, 3))), ValueError, "x must be 1-D"),
+        (dict(x="v"), TypeError, "x must be"),
+        (dict(mask=np.ones(2, bool)), ValueError, "mask has size"),
+        (dict(direction="up"), ValueError, "direction"),
+        (dict(semiring=42), TypeError, "semiring"),
+    ],
+)
+def test_operator_errors(kwargs, exc, word):
+    args = dict(x=Vector.sparse([0], size=3), A=sp.csr_array((3, 3)), semiring=semiring.any_pair)
+    args.update(kwargs)
+    with pytest.raises(exc, match=word):
+        semiring.vxm(args.pop("x"), args.pop("A"), args.pop("semiring"), **args)
+
+
+def test_vector_errors():
+    with pytest.raises(ValueError, match="indices must lie"):
+        Vector.sparse([5], size=3)
+    with pytest.raises(ValueError, match="values must have"):
+        Vector.sparse([1], [1, 2], size=3)
+    with pytest.raises(TypeError, match="present"):
+        Vector.bitmap(np.ones(3))
+    with pytest.raises(TypeError, match="monoid"):
+        semiring.Semiring("min", semiring.ops.plus)
