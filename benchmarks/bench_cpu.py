@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import platform
 import time
+from functools import partial
 
 import numpy as np
 import scipy.sparse.csgraph as csgraph
@@ -44,13 +45,15 @@ def graphblas_bfs(A_gb, source, parents):
     return levels, pv
 
 
-def timed(fn, repeat):
+def seconds_per_bfs(search, roots):
+    """Mean wall time of ``search(root)`` over ``roots``, after one warm-up."""
+    search(int(roots[0]))
     times = []
-    for _ in range(repeat):
+    for root in roots.tolist():
         t0 = time.perf_counter()
-        fn()
+        search(root)
         times.append(time.perf_counter() - t0)
-    return times
+    return float(np.mean(times))
 
 
 def main():
@@ -74,18 +77,17 @@ def main():
         nedge = [graph500.traversed_edges(u, v, spbfs.bfs(M, int(r))) for r in roots]
         mean_edges = float(np.mean(nedge))
         runs = {
-            "scipy breadth_first_order": lambda r: csgraph.breadth_first_order(csr, r, True),
-            "spbfs levels": lambda r: spbfs.bfs(M, r),
-            "spbfs levels+parents": lambda r: spbfs.bfs(M, r, return_parents=True),
+            "scipy breadth_first_order": partial(csgraph.breadth_first_order, csr, directed=True),
+            "spbfs levels": partial(spbfs.bfs, M),
+            "spbfs levels+parents": partial(spbfs.bfs, M, return_parents=True),
         }
         if gb is not None:
             A_gb = gb.io.from_scipy_sparse(csr)
-            runs["graphblas levels"] = lambda r: graphblas_bfs(A_gb, r, False)
-            runs["graphblas levels+parents"] = lambda r: graphblas_bfs(A_gb, r, True)
+            runs["graphblas levels"] = partial(graphblas_bfs, A_gb, parents=False)
+            runs["graphblas levels+parents"] = partial(graphblas_bfs, A_gb, parents=True)
         base = None
-        for name, fn in runs.items():
-            fn(int(roots[0]))  # warm-up
-            t = float(np.mean([timed(lambda r=int(r): fn(r), 1)[0] for r in roots]))
+        for name, search in runs.items():
+            t = seconds_per_bfs(search, roots)
             base = base or t
             print(f"{scale:>5} {name:<26} {t:>9.4f} {mean_edges / t / 1e6:>9.1f} "
                   f"{base / t:>8.1f}x", flush=True)
