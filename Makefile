@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-SCALE ?= 16
+SCALE ?= 18
 
 .PHONY: demo test test-gpu lint bench clean
 
