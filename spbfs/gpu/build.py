@@ -1,0 +1,146 @@
+"""Undirected CSR construction on the GPU by counting sort.
+
+Examples
+--------
+>>> import cupy                                                     # doctest: +SKIP
+>>> from spbfs.gpu.build import csr_from_edges                      # doctest: +SKIP
+>>> M = csr_from_edges(cupy.array([0, 1, 2]), cupy.array([1, 2, 2]), 4)  # doctest: +SKIP
+>>> M.indptr.tolist(), M.symmetric                                  # doctest: +SKIP
+([0, 1, 3, 6, 6], True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..semiring._matrix import INT32_MAX, Matrix
+from . import kernels
+from .memory import check_fits
+
+__all__ = ["csr_bytes", "csr_from_edges"]
+
+_THREADS = 256
+
+
+def _dtypes(n: int, nnz: int):
+    idt = np.dtype(np.int32 if n <= INT32_MAX else np.int64)
+    pdt = np.dtype(np.int32 if nnz <= INT32_MAX else np.int64)
+    return idt, pdt
+
+
+def csr_bytes(n: int, m: int) -> int:
+    """Device bytes :func:`csr_from_edges` needs for ``n`` vertices and ``m`` edge tuples.
+
+    The CSR itself (``indptr`` and ``2 m`` indices) plus a 4-byte counter per vertex.
+
+    Examples
+    --------
+    >>> from spbfs.gpu.build import csr_bytes
+    >>> csr_bytes(2**20, 16 * 2**20)
+    142606340
+    """
+    idt, pdt = _dtypes(int(n), 2 * int(m))
+    return (int(n) + 1) * pdt.itemsize + 2 * int(m) * idt.itemsize + 4 * int(n)
+
+
+def _chunks(x, name):
+    import cupy
+
+    parts = list(x) if isinstance(x, (list, tuple)) else [x]
+    out = []
+    for p in parts:
+        p = cupy.asarray(p)
+        if p.ndim != 1:
+            raise ValueError(f"{name} must be 1-D, got {p.ndim}-D")
+        if p.dtype.kind not in "iu":
+            raise TypeError(f"{name} must hold integers, got dtype {p.dtype}")
+        out.append(cupy.ascontiguousarray(p))
+    return out
+
+
+def csr_from_edges(u, v, n) -> Matrix:
+    """Symmetric CSR :class:`~spbfs.semiring.Matrix` of an undirected edge list, on the GPU.
+
+    Each tuple ``(u[k], v[k])`` is stored both ways (a self-loop ``(w, w)``
+    therefore twice in row ``w``); duplicates are kept.  Counting sort on the
+    device: one pass counts degrees with atomics, a prefix sum gives
+    ``indptr``, a second pass scatters.  Column order inside a row is
+    unspecified.  Indices are int32 when ``n`` fits, ``indptr`` int32 when
+    ``2 m`` fits, int64 otherwise; the values are a read-only broadcast
+    ``True`` (no memory per edge).
+
+    Parameters
+    ----------
+    u, v : cupy (or numpy) integer arrays, or lists of such chunks
+        Endpoints, any integer dtype; chunked lists let a caller generate
+        the edge list piecewise (e.g. int32 chunks of
+        :func:`spbfs.generate.kronecker`); ``u`` and ``v`` chunks must have
+        matching lengths.
+    n : int
+        Number of vertices; every endpoint must lie in ``[0, n)``.
+
+    Returns
+    -------
+    Matrix
+        ``symmetric=True``, arrays on the current GPU.
+
+    Raises
+    ------
+    spbfs.gpu.GPUMemoryError
+        Before any allocation, when the CSR does not fit in free device memory.
+    ValueError
+        Mismatched lengths, or an endpoint outside ``[0, n)``.
+
+    Examples
+    --------
+    >>> import cupy                                                     # doctest: +SKIP
+    >>> M = csr_from_edges(cupy.array([0, 1, 2]), cupy.array([1, 2, 2]), 4)  # doctest: +SKIP
+    >>> M.indptr.tolist(), sorted(M.indices[1:3].tolist())              # doctest: +SKIP
+    ([0, 1, 3, 6, 6], [0, 2])
+    """
+    import cupy
+
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = int(n)
+    us, vs = _chunks(u, "u"), _chunks(v, "v")
+    if len(us) != len(vs) or any(a.size != b.size for a, b in zip(us, vs, strict=True)):
+        raise ValueError("u and v must have the same length (chunk by chunk)")
+    m = sum(int(a.size) for a in us)
+    nnz = 2 * m
+    idt, pdt = _dtypes(n, nnz)
+    check_fits(f"CSR of {n} vertices and {m} edges", csr_bytes(n, m))
+    cap = kernels.sm_count() * 32
+    if m:
+        rng = cupy.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min], np.int64)
+        for part in us + vs:
+            if part.size:
+                mod = kernels.build_module(part.dtype, idt, pdt)
+                mod.get_function("edge_minmax")(
+                    (min(cap, (part.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                    (part, np.int64(part.size), rng))
+        lo, hi = (int(x) for x in rng.get())
+        if lo < 0 or hi >= n:
+            raise ValueError(f"edge endpoints must lie in [0, {n}), got [{lo}, {hi}]")
+    cnt = cupy.zeros(max(n, 1), np.uint32)
+    for a, b in zip(us, vs, strict=True):
+        if a.size:
+            mod = kernels.build_module(a.dtype, idt, pdt)
+            mod.get_function("csr_count")(
+                (min(cap, (a.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                (a, b.astype(a.dtype, copy=False), np.int64(a.size), cnt))
+    indptr = cupy.empty(n + 1, pdt)
+    indptr[0] = 0
+    if n:
+        cupy.cumsum(cnt[:n], dtype=pdt, out=indptr[1:])
+    cnt.fill(0)
+    indices = cupy.empty(nnz, idt)
+    for a, b in zip(us, vs, strict=True):
+        if a.size:
+            mod = kernels.build_module(a.dtype, idt, pdt)
+            mod.get_function("csr_scatter")(
+                (min(cap, (a.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                (a, b.astype(a.dtype, copy=False), np.int64(a.size), indptr, cnt, indices))
+    del cnt
+    data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
+    return Matrix(indptr, indices, data, n, symmetric=True)

@@ -1,0 +1,63 @@
+// spbfs GPU CSR construction by counting sort (undirected: each edge stored both ways).
+//
+// Compiled by spbfs.gpu.kernels with these lines prepended:
+//   typedef <int|long long|...> e_t;   endpoint dtype of the edge list
+//   typedef <int|long long> idx_t;      column indices of the CSR
+//   typedef <int|long long> ptr_t;      row offsets of the CSR
+// Pass 1 counts degrees (cnt), the host turns them into indptr with a prefix sum and
+// zeroes cnt, pass 2 scatters each endpoint to indptr[row] + atomicAdd(cnt[row], 1).
+// A self-loop (u, u) is stored twice, like any other edge.
+
+extern "C" __global__ void
+csr_count(const e_t* __restrict__ u, const e_t* __restrict__ v, long long m,
+          unsigned int* __restrict__ cnt)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+        const long long a = (long long)u[e], b = (long long)v[e];
+        if (a == b) {
+            atomicAdd(cnt + a, 2u);
+        } else {
+            atomicAdd(cnt + a, 1u);
+            atomicAdd(cnt + b, 1u);
+        }
+    }
+}
+
+extern "C" __global__ void
+csr_scatter(const e_t* __restrict__ u, const e_t* __restrict__ v, long long m,
+            const ptr_t* __restrict__ indptr, unsigned int* __restrict__ cnt,
+            idx_t* __restrict__ indices)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+        const long long a = (long long)u[e], b = (long long)v[e];
+        const ptr_t pa = indptr[a] + (ptr_t)atomicAdd(cnt + a, 1u);
+        indices[pa] = (idx_t)b;
+        const ptr_t pb = indptr[b] + (ptr_t)atomicAdd(cnt + b, 1u);
+        indices[pb] = (idx_t)a;
+    }
+}
+
+// min and max of an endpoint array (range check without temporaries): out[0] = min, out[1] = max.
+extern "C" __global__ void
+edge_minmax(const e_t* __restrict__ u, long long m, long long* out)
+{
+    long long lo = 0x7fffffffffffffffLL, hi = -0x7fffffffffffffffLL - 1;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+        const long long a = (long long)u[e];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        const long long l2 = __shfl_xor_sync(0xffffffffu, lo, o);
+        const long long h2 = __shfl_xor_sync(0xffffffffu, hi, o);
+        lo = l2 < lo ? l2 : lo;
+        hi = h2 > hi ? h2 : hi;
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicMin(out, lo);
+        atomicMax(out + 1, hi);
+    }
+}

@@ -1,0 +1,98 @@
+"""Kernel factories: CUDA sources of the package compiled once through CuPy.
+
+Each factory is memoised on its template arguments (index dtypes, value
+dtypes, the semiring's C expressions), so a kernel is compiled once per
+process (and CuPy also caches the binaries on disk).  Sources are plain
+``.cu`` files beside this module; a few ``typedef`` / ``#define`` lines are
+prepended to specialise them.
+
+Examples
+--------
+>>> import numpy as np
+>>> from spbfs.gpu.kernels import ctype
+>>> ctype(np.int32), ctype(np.float64), ctype(np.bool_)
+('int', 'double', 'bool')
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+_HERE = Path(__file__).resolve().parent
+
+_CTYPES = {
+    np.dtype(np.bool_): "bool",
+    np.dtype(np.int8): "signed char",
+    np.dtype(np.uint8): "unsigned char",
+    np.dtype(np.int16): "short",
+    np.dtype(np.uint16): "unsigned short",
+    np.dtype(np.int32): "int",
+    np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.int64): "long long",
+    np.dtype(np.uint64): "unsigned long long",
+    np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double",
+}
+
+_OPTIONS = ("-std=c++17",)
+
+
+def ctype(dtype) -> str:
+    """The C type name of a numpy dtype, or TypeError for unsupported dtypes."""
+    dtype = np.dtype(dtype)
+    try:
+        return _CTYPES[dtype]
+    except KeyError:
+        raise TypeError(f"dtype {dtype} is not supported by the GPU kernels") from None
+
+
+@functools.cache
+def _source(name: str) -> str:
+    return (_HERE / name).read_text()
+
+
+@functools.cache
+def _module(code: str):
+    import cupy
+
+    return cupy.RawModule(code=code, options=_OPTIONS)
+
+
+def bfs_module(idx_dtype, ptr_dtype, parents: bool, directed: bool):
+    """The BFS kernels (``bfs_init``, ``bfs_push``, ``bfs_pull``) for these types."""
+    head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+            f"#define WITH_PARENTS {int(bool(parents))}\n#define DIRECTED {int(bool(directed))}\n")
+    return _module(head + _source("bfs_kernels.cu"))
+
+
+def build_module(edge_dtype, idx_dtype, ptr_dtype):
+    """The CSR construction kernels (``csr_count``, ``csr_scatter``, ``edge_minmax``)."""
+    head = (f"typedef {ctype(edge_dtype)} e_t;\ntypedef {ctype(idx_dtype)} idx_t;\n"
+            f"typedef {ctype(ptr_dtype)} ptr_t;\n")
+    return _module(head + _source("build_kernels.cu"))
+
+
+def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bool,
+                    x_dtype, a_dtype, out_dtype, idx_dtype, ptr_dtype, xi_dtype):
+    """Generic push/pull kernels (``sr_push``, ``sr_pull``) for one semiring and dtypes.
+
+    ``add_expr`` combines ``a`` and ``b`` (the monoid); ``mul_expr`` is in
+    ``x``, ``a``, ``i``, ``j`` (the multiply).
+    """
+    head = (f"typedef {ctype(x_dtype)} x_t;\ntypedef {ctype(a_dtype)} a_t;\n"
+            f"typedef {ctype(out_dtype)} T;\ntypedef {ctype(idx_dtype)} idx_t;\n"
+            f"typedef {ctype(ptr_dtype)} ptr_t;\ntypedef {ctype(xi_dtype)} xi_t;\n"
+            f"#define IS_ANY {int(bool(is_any))}\n#define HAS_TERMINAL {int(bool(has_terminal))}\n"
+            f"#define SR_ADD(a, b) ({add_expr})\n#define SR_MUL(x, a, i, j) ({mul_expr})\n")
+    return _module(head + _source("semiring_kernels.cu"))
+
+
+@functools.cache
+def sm_count(device_id: int = 0) -> int:
+    """Number of multiprocessors of a CUDA device."""
+    import cupy
+
+    return int(cupy.cuda.Device(device_id).attributes["MultiProcessorCount"])

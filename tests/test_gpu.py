@@ -1,0 +1,313 @@
+"""GPU backend tests: compared with the CPU backend and scipy (skipped without a GPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import spbfs
+from spbfs import semiring
+
+cupy = pytest.importorskip("cupy")
+try:
+    _HAVE_GPU = bool(cupy.cuda.is_available())
+except Exception:  # pragma: no cover - broken driver counts as no GPU
+    _HAVE_GPU = False
+if not _HAVE_GPU:
+    pytest.skip("no CUDA GPU", allow_module_level=True)
+
+import cupyx.scipy.sparse as csp  # noqa: E402
+
+pytestmark = pytest.mark.gpu
+
+
+def _int32(A):
+    """scipy CSR with int32 index arrays (cupyx.scipy.sparse needs them)."""
+    A = sp.csr_matrix(A)
+    A.indices = A.indices.astype(np.int32)
+    A.indptr = A.indptr.astype(np.int32)
+    return A
+
+
+def _random_graph(n, density, seed, weights=False):
+    rng = np.random.default_rng(seed)
+    A = sp.random(n, n, density=density, random_state=rng, format="csr")
+    if weights:
+        A.data = rng.uniform(0.5, 10.0, A.nnz)
+    else:
+        A.data[:] = 1.0
+    return _int32(A)
+
+
+def _kron_graph(scale, edgefactor=8, seed=3):
+    from spbfs.generate import kronecker
+
+    u, v = kronecker(scale, edgefactor, seed)
+    n = 1 << scale
+    A = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
+    A.sum_duplicates()
+    return _int32(A)
+
+
+def _check_parents(A, levels, parents, source, directed):
+    """Every reached vertex but the source has a parent one level up, joined by an edge."""
+    levels, parents = cupy.asnumpy(levels), cupy.asnumpy(parents)
+    assert parents[source] == source
+    assert np.all((parents == -1) == (levels == -1))
+    B = sp.csr_matrix(A) if directed else sp.csr_matrix(A + A.T)
+    v = np.flatnonzero(levels > 0)
+    if v.size == 0:
+        return
+    p = parents[v]
+    assert np.all(levels[p] == levels[v] - 1)
+    assert np.all(np.asarray(B[p, v]).ravel() != 0)
+
+
+GRAPHS = [("random", 2000, 0.002, 1), ("random", 3000, 0.0005, 2), ("kron", 11, None, 3)]
+
+
+@pytest.mark.parametrize("kind,size,density,seed", GRAPHS)
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_bfs_matches_cpu(kind, size, density, seed, directed, direction):
+    A = _random_graph(size, density, seed) if kind == "random" else _kron_graph(size)
+    Ag = csp.csr_matrix(A)
+    for source in (0, 7, A.shape[0] - 1):
+        ref = spbfs.bfs(A, source, directed=directed)
+        lev = spbfs.bfs(Ag, source, directed=directed, direction=direction)
+        assert isinstance(lev, cupy.ndarray) and lev.dtype == np.int32
+        np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+        lev2, par = spbfs.bfs(Ag, source, directed=directed, direction=direction,
+                              return_parents=True)
+        np.testing.assert_array_equal(cupy.asnumpy(lev2), ref)
+        assert par.dtype == np.int32
+        _check_parents(A, lev2, par, source, directed)
+
+
+def test_bfs_matches_scipy_order():
+    A = _random_graph(5000, 0.001, 11)
+    Ag = csp.csr_matrix(A)
+    order = csgraph.breadth_first_order(A, 5, directed=True, return_predecessors=False)
+    lev = cupy.asnumpy(spbfs.bfs(Ag, 5))
+    assert set(order.tolist()) == set(np.flatnonzero(lev >= 0).tolist())
+
+
+def test_bfs_alpha_beta_and_matrix_reuse():
+    A = _kron_graph(12)
+    M = spbfs.prepare(csp.csr_matrix(A), directed=False)
+    ref = spbfs.bfs(A, 1, directed=False)
+    for alpha, beta in [(1.0, 1.0), (1e6, 1e6), (15.0, 18.0)]:
+        lev = spbfs.bfs(M, 1, alpha=alpha, beta=beta)
+        np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_bfs_hubs(directed):
+    """Adjacency lists longer than the hub threshold go through the chunked hub kernel."""
+    from spbfs.gpu.bfs import BIG
+
+    rng = np.random.default_rng(12)
+    n = 20000
+    hubs = np.array([3, 17, 400])
+    r = np.r_[np.repeat(hubs, [5 * BIG, 2 * BIG + 7, BIG]), rng.integers(0, n, 30000)]
+    c = np.r_[rng.integers(0, n, 8 * BIG + 7), rng.integers(0, n, 30000)]
+    A = _int32(sp.csr_array((np.ones(r.size), (r, c)), shape=(n, n)))
+    Ag = csp.csr_matrix(A)
+    for source in (3, 5, 400):
+        for direction in ("auto", "push"):
+            ref = spbfs.bfs(A, source, directed=directed)
+            lev, par = spbfs.bfs(Ag, source, directed=directed, direction=direction,
+                                 return_parents=True)
+            np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+            _check_parents(A, lev, par, source, directed)
+
+
+def test_bfs_grid_long_path():
+    """High diameter: batched push levels must still give exact levels."""
+    side = 60
+    line = sp.diags([1.0, 1.0], [-1, 1], (side, side))
+    G = _int32(sp.kron(sp.eye(side), line) + sp.kron(line, sp.eye(side)))
+    Ag = csp.csr_matrix(G)
+    for direction in ("auto", "push"):
+        lev, par = spbfs.bfs(Ag, 0, direction=direction, return_parents=True)
+        ref = spbfs.bfs(G, 0)
+        np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+        _check_parents(G, lev, par, 0, True)
+
+
+def test_csr_from_edges_matches_scipy():
+    from spbfs.gpu.build import csr_from_edges
+
+    rng = np.random.default_rng(5)
+    n, m = 1000, 20000
+    u = rng.integers(0, n, m)
+    v = rng.integers(0, n, m)
+    u[:10] = v[:10]  # self-loops
+    for dt in (np.int64, np.int32):
+        M = csr_from_edges(cupy.asarray(u, dt), cupy.asarray(v, dt), n)
+        assert M.symmetric and M.nnz == 2 * m and M.indices.dtype == np.int32
+        indptr, indices = cupy.asnumpy(M.indptr), cupy.asnumpy(M.indices)
+        rows, cols = np.r_[u, v], np.r_[v, u]
+        np.testing.assert_array_equal(indptr, np.r_[0, np.cumsum(np.bincount(rows, minlength=n))])
+        got_rows = np.repeat(np.arange(n), np.diff(indptr))
+        got = np.lexsort((indices, got_rows))
+        want = np.lexsort((cols, rows))
+        np.testing.assert_array_equal(got_rows[got], rows[want])
+        np.testing.assert_array_equal(indices[got], cols[want])
+    # chunked input gives the same rows
+    M2 = csr_from_edges([cupy.asarray(u[:7000]), cupy.asarray(u[7000:])],
+                        [cupy.asarray(v[:7000]), cupy.asarray(v[7000:])], n)
+    np.testing.assert_array_equal(cupy.asnumpy(M2.indptr), indptr)
+    lev = spbfs.bfs(M2, 3)
+    ref_lev = spbfs.bfs(sp.csr_array((np.ones(m), (u, v)), shape=(n, n)), 3, directed=False)
+    np.testing.assert_array_equal(cupy.asnumpy(lev), ref_lev)
+
+
+def test_csr_from_edges_errors():
+    from spbfs.gpu import GPUMemoryError
+    from spbfs.gpu.build import csr_from_edges
+
+    with pytest.raises(ValueError, match="endpoints"):
+        csr_from_edges(cupy.array([0, 5]), cupy.array([1, 2]), 5)
+    with pytest.raises(ValueError, match="same length"):
+        csr_from_edges(cupy.array([0, 1]), cupy.array([1]), 5)
+    with pytest.raises(GPUMemoryError, match="needs"):
+        csr_from_edges(cupy.zeros(0, np.int64), cupy.zeros(0, np.int64), 1 << 40)
+
+
+def _user_semiring():
+    # max_times over floats with a user-written multiply: the "reliability" semiring.
+    op = semiring.BinaryOp("scaled", lambda x, a, i, j, dt: (0.5 * x * a).astype(dt),
+                           "(0.5 * x * a)", "xa", lambda xd, ad: np.result_type(xd, ad))
+    return semiring.Semiring(semiring.monoids.max, op)
+
+
+SEMIRINGS = [semiring.min_plus, semiring.plus_times, semiring.max_min, semiring.lor_land,
+             semiring.any_pair, semiring.min_first, semiring.max_plus, semiring.plus_pair,
+             semiring.min_secondi, _user_semiring()]
+
+
+@pytest.mark.parametrize("sr", SEMIRINGS, ids=lambda s: s.name)
+@pytest.mark.parametrize("masked", [None, False, True])
+def test_vxm_matches_cpu(sr, masked):
+    n = 400
+    A = _random_graph(n, 0.02, 7, weights=True)
+    Ag = csp.csr_matrix(A)
+    rng = np.random.default_rng(8)
+    idx = np.sort(rng.choice(n, 40, replace=False))
+    vals = rng.uniform(1, 5, idx.size)
+    mask = rng.random(n) < 0.5
+    for direction in ("push", "pull"):
+        x = semiring.Vector.sparse(idx, vals, size=n)
+        xg = semiring.Vector.sparse(cupy.asarray(idx), cupy.asarray(vals), size=n)
+        if direction == "pull":
+            x, xg = x.to_bitmap(), xg.to_bitmap()
+        kw = {} if masked is None else {"mask": mask, "complement": masked}
+        kwg = {} if masked is None else {"mask": cupy.asarray(mask), "complement": masked}
+        ref = semiring.vxm(x, A, sr, **kw).to_sparse()
+        got = semiring.vxm(xg, Ag, sr, **kwg).to_sparse()
+        np.testing.assert_array_equal(cupy.asnumpy(got.indices), ref.indices)
+        assert got.values.dtype == ref.values.dtype
+        np.testing.assert_allclose(cupy.asnumpy(got.values), ref.values, rtol=1e-12)
+
+
+def test_vxm_any_secondi_gives_valid_parent():
+    n = 300
+    A = _random_graph(n, 0.03, 9)
+    Ag = csp.csr_matrix(A)
+    idx = np.arange(0, n, 7)
+    for direction in ("push", "pull"):
+        xg = semiring.Vector.sparse(cupy.asarray(idx), size=n)
+        if direction == "pull":
+            xg = xg.to_bitmap()
+        got = semiring.vxm(xg, Ag, semiring.any_secondi).to_sparse()
+        ref = semiring.vxm(semiring.Vector.sparse(idx, size=n), A, semiring.any_secondi)
+        j = cupy.asnumpy(got.indices)
+        i = cupy.asnumpy(got.values)
+        np.testing.assert_array_equal(j, ref.indices)
+        assert np.all(np.isin(i, idx))
+        assert np.all(np.asarray(A[i, j]).ravel() != 0)
+
+
+def test_mxv_and_int_types():
+    A = _int32(np.array([[0, 2, 0], [3, 0, 4], [0, 0, 0]], dtype=np.int64))
+    Ag = csp.csr_matrix(A.astype(np.float64))
+    ref = semiring.mxv(A.astype(np.float64), np.array([1.0, 10.0, 100.0]), semiring.plus_times)
+    got = semiring.mxv(Ag, cupy.array([1.0, 10.0, 100.0]), semiring.plus_times)
+    np.testing.assert_array_equal(cupy.asnumpy(got.to_dense()), ref.to_dense())
+    # int8 values through the byte-wide CAS path
+    x = semiring.Vector.sparse(cupy.array([0, 1]), cupy.array([3, 4], dtype=np.int8), size=3)
+    got = semiring.vxm(x, Ag, semiring.plus_pair, dtype=np.int8)
+    assert got.values.dtype == np.int8
+    assert cupy.asnumpy(got.to_dense()).tolist() == [1, 1, 1]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_sssp_matches_dijkstra(directed):
+    A = _random_graph(1500, 0.003, 4, weights=True)
+    Ag = csp.csr_matrix(A)
+    for source in (0, 9):
+        ref = csgraph.dijkstra(A, directed=directed, indices=source)
+        dist = spbfs.sssp(Ag, source, directed=directed)
+        assert isinstance(dist, cupy.ndarray)
+        np.testing.assert_allclose(cupy.asnumpy(dist), ref, rtol=1e-12)
+        dist2, pred = spbfs.sssp(Ag, source, directed=directed, return_predecessors=True)
+        pred = cupy.asnumpy(pred)
+        reached = np.flatnonzero(np.isfinite(ref) & (np.arange(A.shape[0]) != source))
+        p = pred[reached]
+        w = np.asarray(A[p, reached]).ravel()
+        tight = (w > 0) & np.isclose(ref[p] + w, ref[reached], rtol=1e-12)
+        if not directed:
+            w2 = np.asarray(A[reached, p]).ravel()
+            tight |= (w2 > 0) & np.isclose(ref[p] + w2, ref[reached], rtol=1e-12)
+        assert np.all(tight)
+
+
+def test_int64_index_kernels():
+    """The int64 index variants of the BFS and semiring kernels."""
+    from spbfs.semiring import Matrix
+
+    A = _kron_graph(10)
+    B = sp.csr_matrix(A + A.T)
+    M = Matrix(cupy.asarray(B.indptr, np.int64), cupy.asarray(B.indices, np.int64),
+               cupy.asarray(B.data), B.shape[0], symmetric=True)
+    for direction in ("auto", "push", "pull"):
+        lev, par = spbfs.bfs(M, 2, direction=direction, return_parents=True)
+        assert lev.dtype == np.int64
+        np.testing.assert_array_equal(cupy.asnumpy(lev), spbfs.bfs(B, 2))
+        _check_parents(B, lev, par, 2, True)
+    x = semiring.Vector.sparse(cupy.arange(0, 1024, 9), cupy.ones(114), size=1024)
+    got = semiring.vxm(x, M, semiring.plus_times)
+    ref = semiring.vxm(semiring.Vector.sparse(np.arange(0, 1024, 9), np.ones(114), size=1024),
+                       B, semiring.plus_times)
+    np.testing.assert_array_equal(cupy.asnumpy(got.indices), ref.indices)
+    np.testing.assert_allclose(cupy.asnumpy(got.values), ref.values)
+
+
+def test_bfs_memory_error(monkeypatch):
+    from spbfs.gpu import GPUMemoryError, memory
+    from spbfs.gpu import bfs as gbfs
+
+    A = _kron_graph(10)
+    M = spbfs.prepare(csp.csr_matrix(A), directed=False)
+    gbfs._CACHE.clear()
+    monkeypatch.setattr(memory, "available_bytes", lambda: 1000)
+    with pytest.raises(GPUMemoryError, match="GPU memory"):
+        spbfs.bfs(M, 0)
+    with pytest.raises(MemoryError):
+        from spbfs.gpu.build import csr_from_edges
+
+        csr_from_edges(cupy.array([0]), cupy.array([1]), 2)
+
+
+def test_bfs_workspace_reused():
+    from spbfs.gpu import bfs as gbfs
+
+    A = _kron_graph(10)
+    M = spbfs.prepare(csp.csr_matrix(A), directed=False)
+    spbfs.bfs(M, 0)
+    ws = gbfs.workspace(M.n, M.indices.dtype)
+    spbfs.bfs(M, 5, return_parents=True)
+    assert gbfs.workspace(M.n, M.indices.dtype) is ws
