@@ -42,8 +42,8 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def _as_index_array(name, a, xp):
-    """1-D integer array as int64 on ``xp``; TypeError / ValueError naming ``name``."""
+def _as_index_array(name, a, xp, widen=True):
+    """1-D integer array (as int64 if ``widen``) on ``xp``; TypeError / ValueError naming it."""
     if a is None:
         raise TypeError(f"{name} must be an integer array, got None")
     a = xp.asarray(a)
@@ -51,12 +51,13 @@ def _as_index_array(name, a, xp):
         raise TypeError(f"{name} must be an integer array, got dtype {a.dtype}")
     if a.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
-    return a.astype(xp.int64, copy=False)
+    return a.astype(xp.int64, copy=False) if widen else a
 
 
 def _check_edges(u, v, n, xp):
-    u = _as_index_array("u", u, xp)
-    v = _as_index_array("v", v, xp)
+    """Validated edge arrays (integer dtype kept: chunks are widened as they are used)."""
+    u = _as_index_array("u", u, xp, widen=False)
+    v = _as_index_array("v", v, xp, widen=False)
     if u.shape != v.shape:
         raise ValueError(f"u and v must have the same length, got {u.shape[0]} and {v.shape[0]}")
     if u.size:
@@ -68,6 +69,17 @@ def _check_edges(u, v, n, xp):
                 f"array), found ids in [{lo}, {hi}]"
             )
     return u, v
+
+
+#: Input edges handled per step, so validation needs O(n + EDGE_CHUNK) scratch memory.
+EDGE_CHUNK = 1 << 25
+
+
+def _edge_chunks(u, v, xp):
+    """``(u, v)`` in int64 slices of at most :data:`EDGE_CHUNK` edges."""
+    for lo in range(0, int(u.shape[0]), EDGE_CHUNK):
+        hi = lo + EDGE_CHUNK
+        yield u[lo:hi].astype(xp.int64, copy=False), v[lo:hi].astype(xp.int64, copy=False)
 
 
 def _pair_keys(a, b, n, xp):
@@ -99,20 +111,27 @@ def _edges_contain(u, v, qa, qb, n, xp, key_limit=1 << 32):
     if u.size == 0:
         return xp.zeros(qa.shape, dtype=bool)
     if n <= key_limit:
-        keys = xp.sort(_pair_keys(u, v, n, xp))
+        # Sort the (few) queries and stream the (many) input edges past them in chunks.
         q = _pair_keys(qa, qb, n, xp)
-    else:
-        if u.size > (1 << 32):
-            raise ValueError("edge lists of more than 2**32 edges need n <= 2**32")
-        elo, ehi = xp.minimum(u, v), xp.maximum(u, v)
-        rlo, ok_lo = _dense_rank(elo, xp.minimum(qa, qb), xp)
-        rhi, ok_hi = _dense_rank(ehi, xp.maximum(qa, qb), xp)
-        width = int(xp.unique(ehi).size)
-        elo_r, _ = _dense_rank(elo, elo, xp)
-        ehi_r, _ = _dense_rank(ehi, ehi, xp)
-        keys = xp.sort(elo_r.astype(xp.uint64) * np.uint64(width) + ehi_r.astype(xp.uint64))
-        q = rlo.astype(xp.uint64) * np.uint64(width) + rhi.astype(xp.uint64)
-        q = xp.where(ok_lo & ok_hi, q, np.uint64((1 << 64) - 1))
+        uniq = xp.unique(q)
+        seen = xp.zeros(uniq.size, dtype=bool)
+        for uc, vc in _edge_chunks(u, v, xp):
+            keys = _pair_keys(uc, vc, n, xp)
+            pos = xp.minimum(xp.searchsorted(uniq, keys), uniq.size - 1)
+            seen[pos[uniq[pos] == keys]] = True
+        return seen[xp.searchsorted(uniq, q)]
+    if u.size > (1 << 32):
+        raise ValueError("edge lists of more than 2**32 edges need n <= 2**32")
+    u, v = u.astype(xp.int64, copy=False), v.astype(xp.int64, copy=False)
+    elo, ehi = xp.minimum(u, v), xp.maximum(u, v)
+    rlo, ok_lo = _dense_rank(elo, xp.minimum(qa, qb), xp)
+    rhi, ok_hi = _dense_rank(ehi, xp.maximum(qa, qb), xp)
+    width = int(xp.unique(ehi).size)
+    elo_r, _ = _dense_rank(elo, elo, xp)
+    ehi_r, _ = _dense_rank(ehi, ehi, xp)
+    keys = xp.sort(elo_r.astype(xp.uint64) * np.uint64(width) + ehi_r.astype(xp.uint64))
+    q = rlo.astype(xp.uint64) * np.uint64(width) + rhi.astype(xp.uint64)
+    q = xp.where(ok_lo & ok_hi, q, np.uint64((1 << 64) - 1))
     pos = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)
     return keys[pos] == q
 
@@ -293,22 +312,26 @@ def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_lo
     pw = parents[w]
     record("tree_edge_levels", (lev[w] != lev[pw] + 1).sum())
 
-    du, dv = depth[u], depth[v]
-    keep = ~(bad[u] | bad[v])
-    ru, rv = du >= 0, dv >= 0
-    record("edge_levels", (keep & ru & rv & (xp.abs(du - dv) > 1)).sum())
-    record("spans_component", (keep & (ru != rv)).sum())
+    edge_levels = spans = nedge = 0
+    for uc, vc in _edge_chunks(u, v, xp):
+        du, dv = depth[uc], depth[vc]
+        keep = ~(bad[uc] | bad[vc])
+        ru, rv = du >= 0, dv >= 0
+        edge_levels += int((keep & ru & rv & (xp.abs(du - dv) > 1)).sum())
+        spans += int((keep & (ru != rv)).sum())
+        # TEPS edge count (as traversed_edges), on the vertices whose chain reaches the source
+        hit = ru | rv
+        if not self_loops:
+            hit &= uc != vc
+        nedge += int(hit.sum())
+    record("edge_levels", edge_levels)
+    record("spans_component", spans)
 
     # every reached non-source vertex must be joined to its claimed parent by an input edge
     w = xp.nonzero(parents >= 0)[0]
     w = w[w != source]
     record("parent_edge", (~_edges_contain(u, v, parents[w], w, n, xp)).sum())
-
-    # TEPS edge count (as traversed_edges), on the vertices whose chain reaches the source
-    hit = ru | rv
-    if not self_loops:
-        hit &= u != v
-    return _finish(failures, hit.sum(), raise_on_error)
+    return _finish(failures, nedge, raise_on_error)
 
 
 def _finish(failures, nedge, raise_on_error):
@@ -372,10 +395,13 @@ def traversed_edges(u, v, levels_or_parents, *, self_loops=True):
     xp = _xp(u, v, levels_or_parents)
     r = _as_index_array("levels_or_parents", levels_or_parents, xp)
     u, v = _check_edges(u, v, int(r.shape[0]), xp)
-    hit = (r[u] >= 0) | (r[v] >= 0)
-    if not self_loops:
-        hit &= u != v
-    return int(hit.sum())
+    total = 0
+    for uc, vc in _edge_chunks(u, v, xp):
+        hit = (r[uc] >= 0) | (r[vc] >= 0)
+        if not self_loops:
+            hit &= uc != vc
+        total += int(hit.sum())
+    return total
 
 
 # --------------------------------------------------------------------------------------------

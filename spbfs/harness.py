@@ -12,6 +12,7 @@ from ._array import array_module, to_numpy
 from .bfs import bfs
 from .generate import kronecker, kronecker_edge_count
 from .semiring import Matrix
+from .semiring._matrix import index_dtype
 
 #: Edges generated per chunk on the GPU (bounds the generator's temporary memory).
 GPU_CHUNK_EDGES = 1 << 26
@@ -145,7 +146,8 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     t0 = time.perf_counter()
     if device == "gpu":  # in chunks written into place: peak memory = edge list + one chunk
         m = kronecker_edge_count(scale, edgefactor)
-        u, v = xp.empty(m, np.int64), xp.empty(m, np.int64)
+        idt = index_dtype(n)  # int32 ids while they fit: half the memory of int64
+        u, v = xp.empty(m, idt), xp.empty(m, idt)
         for lo in range(0, m, GPU_CHUNK_EDGES):
             hi = min(lo + GPU_CHUNK_EDGES, m)
             u[lo:hi], v[lo:hi] = kronecker(scale, edgefactor, seed, start=lo, stop=hi, xp=xp)

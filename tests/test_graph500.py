@@ -511,3 +511,26 @@ def test_cupy_matches_numpy(kron):
         )
     d = summarize(10, 8, 0.1, cupy.asarray([0.5, 0.25]), cupy.asarray([10, 20]), True)
     assert d["max_TEPS"] == 80.0
+
+
+def test_chunked_edge_streaming_gives_the_same_answers(monkeypatch):
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csgraph
+
+    from spbfs import graph500
+    from spbfs.generate import kronecker
+
+    u, v = kronecker(9, seed=4)
+    n = 1 << 9
+    A = sp.coo_array((np.ones(u.size), (u, v)), shape=(n, n)).tocsr()
+    _, parents = csgraph.breadth_first_order(A, int(u[0]), directed=False)
+    parents = np.where(parents < 0, -1, parents)
+    parents[int(u[0])] = int(u[0])
+    bad = parents.copy()
+    bad[np.flatnonzero(bad >= 0)[5]] = int(u[0])  # a parent that may not be an edge
+    whole = [graph500.validate(u, v, int(u[0]), p, raise_on_error=False) for p in (parents, bad)]
+    monkeypatch.setattr(graph500, "EDGE_CHUNK", 7)
+    chunked = [graph500.validate(u.astype(np.int32), v.astype(np.int32), int(u[0]), p,
+                                 raise_on_error=False) for p in (parents, bad)]
+    assert whole == chunked
+    assert whole[0].ok and whole[0].nedge == graph500.traversed_edges(u, v, parents)
