@@ -14,6 +14,8 @@ from .generate import kronecker, kronecker_edge_count
 from .semiring import Matrix
 from .semiring._matrix import index_dtype
 
+#: A search whose edge count is below this fraction of the median is flagged in the output.
+SMALL_COMPONENT_FRACTION = 1e-3
 #: Edges generated per chunk on the GPU (bounds the generator's temporary memory).
 GPU_CHUNK_EDGES = 1 << 26
 
@@ -161,6 +163,10 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     construction_time = time.perf_counter() - t0
     keys = choose_roots(u, v, n, roots, seed)
     options = {k: val for k, val in (("alpha", alpha), ("beta", beta)) if val is not None}
+    # One untimed search first: GPU kernels compile and workspaces are allocated once per
+    # process, which is set-up, not search time.
+    bfs(M, int(keys[0]), return_parents=True, **options)
+    _sync(xp)
     times, nedges, ok = [], [], True
     bar = Progress(len(keys), f"graph500 scale {scale} ({device})", enabled=progress)
     for done, root in enumerate(keys.tolist(), 1):
@@ -178,5 +184,10 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     out.write(graph500.format_result_block(stats).rstrip("\n") + "\n")
     if not ok:
         out.write("validation FAILED for at least one search\n")
+    small = int((np.asarray(nedges) < SMALL_COMPONENT_FRACTION * np.median(nedges)).sum())
+    if small:
+        out.write(f"note: {small} of {len(nedges)} search keys lie in small components "
+                  f"(nedge < {SMALL_COMPONENT_FRACTION:g} x median), as the specification's "
+                  "sampling allows; they dominate harmonic_mean_TEPS (see median_TEPS)\n")
     return stats
 

@@ -48,3 +48,15 @@ def test_a_corrupted_search_fails_validation():
 def test_gpu_request_without_gpu_is_a_clear_error():
     with pytest.raises(RuntimeError, match="GPU"):
         run_graph500(6, roots=2, device="gpu", progress=False)
+
+
+def test_small_component_roots_are_flagged(monkeypatch):
+    import spbfs.harness as harness
+
+    out = io.StringIO()
+    monkeypatch.setattr(harness, "SMALL_COMPONENT_FRACTION", 2.0)  # every search is "small"
+    run_graph500(8, roots=8, device="cpu", out=out, progress=False)
+    assert "note: 8 of 8 search keys lie in small components" in out.getvalue()
+    quiet = io.StringIO()
+    run_graph500(8, roots=8, device="cpu", out=quiet, progress=False)
+    assert "small components" not in quiet.getvalue()
