@@ -57,6 +57,7 @@ def test_small_component_roots_are_flagged(monkeypatch):
     monkeypatch.setattr(harness, "SMALL_COMPONENT_FRACTION", 2.0)  # every search is "small"
     run_graph500(8, roots=8, device="cpu", out=out, progress=False)
     assert "note: 8 of 8 search keys lie in small components" in out.getvalue()
+    monkeypatch.undo()
     quiet = io.StringIO()
     run_graph500(8, roots=8, device="cpu", out=quiet, progress=False)
     assert "small components" not in quiet.getvalue()
