@@ -16,8 +16,10 @@ import numpy as np
 
 from ._ops import ANY_TERMINAL
 
-#: First chunk of in-edges each vertex scans in an early-exit pull; it grows 4x per round.
-FIRST_PULL_CHUNK = 4
+#: In-edges each vertex scans in the first round of an early-exit pull.
+FIRST_PULL_CHUNK = 1
+#: Factor by which the pull chunk grows each round.
+PULL_CHUNK_GROWTH = 4
 
 
 def expand(indptr, rows, counts=None, starts=None):
@@ -142,8 +144,11 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         terminal = terminal(dtype)
     chunk = FIRST_PULL_CHUNK if terminal is not None else None
     while active.size:
-        take = hi - lo if chunk is None else np.minimum(hi - lo, chunk)
-        pos, owner = expand(tindptr, active, counts=take, starts=lo)
+        if chunk == 1:  # every active row has an edge left: probe one each, no expansion
+            take, pos, owner = 1, lo, np.arange(active.size)
+        else:
+            take = hi - lo if chunk is None else np.minimum(hi - lo, chunk)
+            pos, owner = expand(tindptr, active, counts=take, starts=lo)
         src = tindices[pos]
         hit = x_present[src]
         pos, owner, src = pos[hit], owner[hit], src[hit]
@@ -168,5 +173,5 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         lo += take
         keep = (lo < hi) & ~done
         active, lo, hi = active[keep], lo[keep], hi[keep]
-        chunk *= 4
+        chunk *= PULL_CHUNK_GROWTH
     return y_present, y_val
