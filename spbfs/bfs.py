@@ -6,6 +6,8 @@ from ._validation import UNREACHED, check_choice, check_positive, check_source
 from .semiring import Matrix, Vector, any_pair, any_secondi
 from .semiring._operators import pull, push
 
+__all__ = ["ALPHA", "BETA", "bfs", "prepare"]
+
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
 #: pull -> push when the frontier has fewer than n / BETA vertices.
 ALPHA = 15.0

@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 
+__all__ = ["build_parser", "main"]
+
 
 def _positive_int(text):
     value = int(text)
@@ -17,7 +19,13 @@ def _positive_int(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``spbfs`` command."""
+    """The argument parser of the ``spbfs`` command.
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["bfs", "g.mtx", "--source", "3"]).source
+    3
+    """
     parser = argparse.ArgumentParser(prog="spbfs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 

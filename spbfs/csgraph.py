@@ -9,6 +9,8 @@ from .bfs import prepare
 from .semiring import Vector, min_first
 from .semiring._operators import push
 
+__all__ = ["breadth_first_order"]
+
 
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """Breadth-first order from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_order``.

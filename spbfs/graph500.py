@@ -169,6 +169,11 @@ class ValidationResult:
         the checks that failed only.
     nedge : int
         The TEPS edge count of this search (see :func:`traversed_edges`).
+
+    Examples
+    --------
+    >>> ValidationResult(ok=False, failures={"source": 1}).failures
+    {'source': 1}
     """
 
     ok: bool
@@ -177,7 +182,17 @@ class ValidationResult:
 
 
 class ValidationError(ValueError):
-    """A BFS result failed Graph500 validation; ``.result`` holds the :class:`ValidationResult`."""
+    """A BFS result failed Graph500 validation; ``.result`` holds the :class:`ValidationResult`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> try:
+    ...     validate(np.array([0]), np.array([1]), 0, np.array([0, 1]))
+    ... except ValidationError as e:
+    ...     sorted(e.result.failures)
+    ['parent_edge', 'tree']
+    """
 
     def __init__(self, result):
         self.result = result

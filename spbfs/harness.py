@@ -14,6 +14,10 @@ from .generate import kronecker, kronecker_edge_count
 from .semiring import Matrix
 from .semiring._matrix import index_dtype
 
+__all__ = [
+    "build_undirected", "choose_roots", "gpu_available", "resolve_device", "run_graph500",
+]
+
 #: A search whose edge count is below this fraction of the median is flagged in the output.
 SMALL_COMPONENT_FRACTION = 1e-3
 #: Edges generated per chunk on the GPU (bounds the generator's temporary memory).
@@ -21,7 +25,13 @@ GPU_CHUNK_EDGES = 1 << 26
 
 
 def gpu_available() -> bool:
-    """True when CuPy imports and sees a CUDA device."""
+    """True when CuPy imports and sees a CUDA device.
+
+    Examples
+    --------
+    >>> isinstance(gpu_available(), bool)
+    True
+    """
     try:
         import cupy
 

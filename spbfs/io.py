@@ -8,6 +8,8 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
+__all__ = ["read_graph"]
+
 _COMMENT = re.compile(rb"(?m)^[ \t]*[#%].*$")
 
 

@@ -10,6 +10,8 @@ from .semiring import Vector, min_plus
 from .semiring._matrix import csr_from_coo
 from .semiring._operators import push
 
+__all__ = ["sssp"]
+
 
 def sssp(A, source, *, directed=True, return_predecessors=False):
     """Shortest path lengths from ``source`` (non-negative edge weights).

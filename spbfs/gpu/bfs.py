@@ -116,6 +116,12 @@ def workspace(n: int, idx_dtype) -> Workspace:
     """The cached workspace for ``(device, n, idx_dtype)``, built (after a memory check) once.
 
     Only the most recent size is kept, so switching graphs frees the old buffers.
+
+    Examples
+    --------
+    >>> ws = workspace(1 << 20, np.int32)           # doctest: +SKIP
+    >>> ws is workspace(1 << 20, np.int32)          # doctest: +SKIP
+    True
     """
     import cupy
 

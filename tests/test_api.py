@@ -1,0 +1,34 @@
+"""Meta-test: every public name of every public module is documented with an example."""
+
+import importlib
+import inspect
+
+import pytest
+
+PUBLIC_MODULES = [
+    "spbfs", "spbfs.semiring", "spbfs.bfs", "spbfs.sssp", "spbfs.csgraph", "spbfs.generate",
+    "spbfs.graph500", "spbfs.harness", "spbfs.io", "spbfs.cli", "spbfs.gpu", "spbfs.gpu.build",
+    "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
+]
+
+
+def _public_callables():
+    for name in PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        assert hasattr(module, "__all__"), f"{name} has no __all__"
+        for attr in module.__all__:
+            obj = getattr(module, attr)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"{name}.{attr}", obj
+
+
+@pytest.mark.parametrize("qualname,obj", list(_public_callables()), ids=lambda x: str(x))
+def test_documented_with_an_example(qualname, obj):
+    doc = inspect.getdoc(obj) or ""
+    assert "Examples" in doc and ">>>" in doc, f"{qualname} needs a docstring example"
+
+
+def test_importing_needs_no_gpu():
+    # Importing every public module works here, where CuPy may be absent.
+    for name in PUBLIC_MODULES:
+        importlib.import_module(name)
