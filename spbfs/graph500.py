@@ -82,58 +82,18 @@ def _edge_chunks(u, v, xp):
         yield u[lo:hi].astype(xp.int64, copy=False), v[lo:hi].astype(xp.int64, copy=False)
 
 
-def _pair_keys(a, b, n, xp):
-    """uint64 key of the unordered pair {a, b}: min * n + max (exact while n <= 2**32)."""
-    lo = xp.minimum(a, b).astype(xp.uint64)
-    hi = xp.maximum(a, b).astype(xp.uint64)
-    return lo * np.uint64(n) + hi
+def _tree_edges_found(u, v, parents, xp):
+    """For each vertex ``w``, whether some input tuple joins ``w`` and ``parents[w]``.
 
-
-def _dense_rank(values, queries, xp):
-    """Rank of each query among the distinct ``values`` and whether it occurs there."""
-    uniq = xp.unique(values)
-    if uniq.size == 0:
-        return xp.zeros(queries.shape, dtype=xp.int64), xp.zeros(queries.shape, dtype=bool)
-    pos = xp.searchsorted(uniq, queries)
-    pos = xp.minimum(pos, uniq.size - 1)
-    return pos.astype(xp.int64), uniq[pos] == queries
-
-
-def _edges_contain(u, v, qa, qb, n, xp, key_limit=1 << 32):
-    """Whether each unordered pair {qa[i], qb[i]} is an edge {u[j], v[j]} (vectorised).
-
-    For ``n <= key_limit`` pairs are encoded as ``min * n + max`` in uint64.  Above that the
-    endpoint ids are replaced by their dense ranks among the edge list's own ``min`` and ``max``
-    values, which keeps the key exact while the edge list has at most 2**32 edges.
+    One streaming pass over the edge list in chunks: tuple ``(a, b)`` is the tree edge of
+    ``a`` when ``parents[a] == b`` and of ``b`` when ``parents[b] == a`` (either
+    orientation).  O(n + chunk) memory, no sorting, any ``n``.
     """
-    if qa.size == 0:
-        return xp.zeros(0, dtype=bool)
-    if u.size == 0:
-        return xp.zeros(qa.shape, dtype=bool)
-    if n <= key_limit:
-        # Sort the (few) queries and stream the (many) input edges past them in chunks.
-        q = _pair_keys(qa, qb, n, xp)
-        uniq = xp.unique(q)
-        seen = xp.zeros(uniq.size, dtype=bool)
-        for uc, vc in _edge_chunks(u, v, xp):
-            keys = _pair_keys(uc, vc, n, xp)
-            pos = xp.minimum(xp.searchsorted(uniq, keys), uniq.size - 1)
-            seen[pos[uniq[pos] == keys]] = True
-        return seen[xp.searchsorted(uniq, q)]
-    if u.size > (1 << 32):
-        raise ValueError("edge lists of more than 2**32 edges need n <= 2**32")
-    u, v = u.astype(xp.int64, copy=False), v.astype(xp.int64, copy=False)
-    elo, ehi = xp.minimum(u, v), xp.maximum(u, v)
-    rlo, ok_lo = _dense_rank(elo, xp.minimum(qa, qb), xp)
-    rhi, ok_hi = _dense_rank(ehi, xp.maximum(qa, qb), xp)
-    width = int(xp.unique(ehi).size)
-    elo_r, _ = _dense_rank(elo, elo, xp)
-    ehi_r, _ = _dense_rank(ehi, ehi, xp)
-    keys = xp.sort(elo_r.astype(xp.uint64) * np.uint64(width) + ehi_r.astype(xp.uint64))
-    q = rlo.astype(xp.uint64) * np.uint64(width) + rhi.astype(xp.uint64)
-    q = xp.where(ok_lo & ok_hi, q, np.uint64((1 << 64) - 1))
-    pos = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)
-    return keys[pos] == q
+    found = xp.zeros(parents.shape[0], dtype=bool)
+    for uc, vc in _edge_chunks(u, v, xp):
+        found[uc[parents[uc] == vc]] = True
+        found[vc[parents[vc] == uc]] = True
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -345,7 +305,7 @@ def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_lo
     # every reached non-source vertex must be joined to its claimed parent by an input edge
     w = xp.nonzero(parents >= 0)[0]
     w = w[w != source]
-    record("parent_edge", (~_edges_contain(u, v, parents[w], w, n, xp)).sum())
+    record("parent_edge", (~_tree_edges_found(u, v, parents, xp)[w]).sum())
     return _finish(failures, nedge, raise_on_error)
 
 
