@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-SCALE ?= 18
+SCALE ?= 19
 
 .PHONY: demo test test-gpu lint bench clean
 
