@@ -8,7 +8,7 @@ import pytest
 PUBLIC_MODULES = [
     "spbfs", "spbfs.semiring", "spbfs.bfs", "spbfs.sssp", "spbfs.csgraph", "spbfs.generate",
     "spbfs.graph500", "spbfs.harness", "spbfs.io", "spbfs.cli", "spbfs.gpu", "spbfs.gpu.build",
-    "spbfs.gpu.bfs", "spbfs.gpu.backend",
+    "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
 ]
 
 

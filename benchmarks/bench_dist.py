@@ -1,0 +1,199 @@
+"""Weak-scaling benchmark of spbfs.dist (Graph500 Kronecker graphs), one MPI job per P.
+
+Run under MPI, one rank per GPU::
+
+    mpiexec -n P python -m mpi4py benchmarks/bench_dist.py --scales 24 26 --device gpu
+
+For each base scale S the graph has scale ``S + log2(P)`` (weak scaling; ``--strong`` keeps
+S).  The graph is generated and built once (NCCL data plane on GPUs); the same roots are
+then searched over each data plane of ``--planes`` (the graph is rebound with
+``DistGraph.with_comm``), the first ``--validate`` searches of each plane are validated with
+the distributed Graph500 checks, and rank 0 prints one row per (scale, plane): time per
+search, harmonic-mean GTEPS and GTEPS per rank, the compute / communication split, bytes
+sent per search (all ranks) and graph bytes per input edge.  ``--json FILE`` appends the
+rows as JSON lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+import numpy as np
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scales", type=int, nargs="+", default=[16])
+    ap.add_argument("--edgefactor", type=int, default=16)
+    ap.add_argument("--roots", type=int, default=16)
+    ap.add_argument("--validate", type=int, default=2, help="searches validated per plane")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threshold", type=int, default=None)
+    ap.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
+    ap.add_argument("--planes", nargs="+", default=["auto"], choices=("auto", "nccl", "mpi"))
+    ap.add_argument("--kernels", choices=("on", "off", "both"), default="on")
+    ap.add_argument("--nonblocking", action="store_true")
+    ap.add_argument("--strong", action="store_true", help="do not add log2(P) to the scale")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--markdown", default=None, metavar="JSONL",
+                    help="print the rows of a --json file as a markdown table and exit")
+    args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown_table([json.loads(x) for x in open(args.markdown) if x.strip()]))
+        return
+
+    from spbfs import dist
+    from spbfs.dist.harness import choose_roots, validate
+
+    base = dist.Communicator(device=args.device)
+    comms = {}
+    for plane in args.planes:
+        if plane == "auto":
+            comms[base.data_plane] = base
+        elif plane == base.data_plane:
+            comms[plane] = base
+        else:
+            comms[plane] = dist.Communicator(device=base.device, data_plane=plane)
+    P, rank = base.size, base.rank
+    xp = base.xp
+    rows = []
+    kernel_modes = {"on": [True], "off": [False], "both": [True, False]}[args.kernels]
+    if base.device != "gpu":
+        kernel_modes = [None]
+    for s0 in args.scales:
+        scale = s0 if args.strong else s0 + int(round(math.log2(P)))
+        n = 1 << scale
+        base.barrier()
+        t0 = time.perf_counter()
+        u, v = dist.kronecker(scale, args.edgefactor, args.seed, comm=base)
+        base.sync()
+        t_gen = base.allreduce(time.perf_counter() - t0, "max")
+        t0 = time.perf_counter()
+        G = dist.DistGraph.from_edges(u, v, n, threshold=args.threshold, comm=base)
+        base.sync()
+        t_build = base.allreduce(time.perf_counter() - t0, "max")
+        report = G.report()
+        st = base.allgather(G.stats())
+        gbytes = sum(x["graph_bytes"] for x in st)
+        sbytes = sum(x["state_bytes"] for x in st)
+        mem = 0
+        if base.device == "gpu":
+            mem = base.allreduce(int(xp.get_default_memory_pool().total_bytes()), "max")
+        if rank == 0:
+            print(report, flush=True)
+            print(f"# scale {scale}: generation {t_gen:.2f} s, construction {t_build:.2f} s, "
+                  f"pool {mem / 2**30:.1f} GiB per rank", flush=True)
+        keys = choose_roots(G, args.roots, args.seed).tolist()
+        for plane, comm in comms.items():
+            Gp = G.with_comm(comm)
+            for kern in kernel_modes:
+                opts = {"return_parents": True, "nonblocking": args.nonblocking}
+                if kern is not None:
+                    opts["kernels"] = kern
+                warm = {}
+                dist.bfs(Gp, keys[0], stats=warm, **opts)  # warm-up (kernel compile, pools)
+                times, nedges, comp, commt, nbytes = [], [], [], [], []
+                ok = True
+                for i, root in enumerate(keys):
+                    base.barrier()
+                    stats = {}
+                    t0 = time.perf_counter()
+                    lv, pa = dist.bfs(Gp, root, stats=stats, **opts)
+                    comm.sync()
+                    times.append(base.allreduce(time.perf_counter() - t0, "max"))
+                    m = G.traversed_edges(lv)
+                    if i < args.validate:
+                        good, fails, m_ref = validate(G, u, v, root, lv, pa)
+                        ok &= good and m_ref == m
+                    nedges.append(m)
+                    sums = base.allreduce(np.array([stats["compute_time"], stats["comm_time"],
+                                                    float(stats["bytes_sent"])]))
+                    comp.append(sums[0] / P)
+                    commt.append(sums[1] / P)
+                    nbytes.append(sums[2])
+                t = np.array(times)
+                m = np.array(nedges, dtype=np.float64)
+                hmean = 1.0 / np.mean(t / m)
+                row = {
+                    "P": P, "scale": scale, "device": base.device, "plane": plane,
+                    "kernels": bool(warm["kernels"]), "threshold": G.threshold, "delegates": G.D,
+                    "roots": len(keys), "median_ms": 1e3 * float(np.median(t)),
+                    "gteps": hmean / 1e9, "gteps_per_rank": hmean / 1e9 / P,
+                    "compute_ms": 1e3 * float(np.mean(comp)),
+                    "comm_ms": 1e3 * float(np.mean(commt)),
+                    "mbytes_per_bfs": float(np.mean(nbytes)) / 1e6,
+                    "graph_bytes_per_edge": gbytes / G.input_edges,
+                    "state_bytes_per_edge": sbytes / G.input_edges,
+                    "levels": int(warm["levels"]),
+                    "construction_s": t_build, "validated": min(args.validate, len(keys)),
+                    "valid": bool(ok),
+                }
+                rows.append(row)
+                if rank == 0:
+                    print(_fmt(row), flush=True)
+                    if args.json:
+                        with open(args.json, "a") as f:
+                            f.write(json.dumps(row) + "\n")
+        del G, u, v
+        if base.device == "gpu":
+            xp.get_default_memory_pool().free_all_blocks()
+    if rank == 0:
+        print(_HEADER)
+        for r in rows:
+            print(_fmt(r))
+    if not all(r["valid"] for r in rows):
+        sys.exit(1)
+
+
+def markdown_table(rows):
+    """Markdown table of benchmark rows; ``eff.`` is weak-scaling efficiency per rank against
+    the P=1 row of the same base scale (``scale - log2 P``) and kernel setting.
+
+    Examples
+    --------
+    >>> row = {"P": 1, "scale": 10, "plane": "mpi", "kernels": False, "threshold": 64,
+    ...        "delegates": 9, "median_ms": 2.0, "gteps": 0.5, "gteps_per_rank": 0.5,
+    ...        "compute_ms": 1.5, "comm_ms": 0.5, "mbytes_per_bfs": 0.1,
+    ...        "graph_bytes_per_edge": 7.5, "state_bytes_per_edge": 1.2, "valid": True}
+    >>> markdown_table([row]).splitlines()[2].split(" | ")[7:10]
+    ['0.500', '0.500', '100%']
+    """
+    cols = ("P", "scale", "plane", "kernels", "TH", "delegates", "median ms", "GTEPS",
+            "GTEPS/rank", "eff.", "compute ms", "comm ms", "MB/BFS", "graph B/edge",
+            "state B/edge", "valid")
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    base = {}
+    for r in rows:
+        if r["P"] == 1:
+            base.setdefault((r["scale"], r["kernels"]), r["gteps_per_rank"])
+    for r in rows:
+        b = base.get((r["scale"] - int(round(math.log2(r["P"]))), r["kernels"]))
+        eff = f"{100 * r['gteps_per_rank'] / b:.0f}%" if b else "-"
+        out.append(f"| {r['P']} | {r['scale']} | {r['plane']} | {r['kernels']} | "
+                   f"{r['threshold']} | {r['delegates']} | {r['median_ms']:.2f} | "
+                   f"{r['gteps']:.3f} | {r['gteps_per_rank']:.3f} | {eff} | "
+                   f"{r['compute_ms']:.2f} | {r['comm_ms']:.2f} | {r['mbytes_per_bfs']:.2f} | "
+                   f"{r['graph_bytes_per_edge']:.2f} | {r['state_bytes_per_edge']:.2f} | "
+                   f"{r['valid']} |")
+    return "\n".join(out)
+
+
+_HEADER = (f"{'P':>2} {'scale':>5} {'plane':>5} {'kern':>5} {'TH':>4} {'median_ms':>9} "
+           f"{'GTEPS':>8} {'GTEPS/rk':>8} {'comp_ms':>8} {'comm_ms':>8} {'MB/bfs':>8} "
+           f"{'B/edge':>6} {'valid':>5}")
+
+
+def _fmt(r):
+    return (f"{r['P']:>2} {r['scale']:>5} {r['plane']:>5} {str(r['kernels']):>5} "
+            f"{r['threshold']:>4} {r['median_ms']:>9.2f} {r['gteps']:>8.3f} "
+            f"{r['gteps_per_rank']:>8.3f} {r['compute_ms']:>8.2f} {r['comm_ms']:>8.2f} "
+            f"{r['mbytes_per_bfs']:>8.2f} {r['graph_bytes_per_edge']:>6.2f} "
+            f"{str(r['valid']):>5}")
+
+
+if __name__ == "__main__":
+    main()

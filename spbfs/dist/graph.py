@@ -1,0 +1,524 @@
+"""The distributed graph: degree separation, the edge distributor and four local CSR blocks."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from ..semiring._matrix import index_dtype
+from . import _local
+from .comm import as_communicator
+from .partition import BLOCKS, destination, local_count
+
+__all__ = ["DistGraph"]
+
+#: Default edges handled per construction round (bounds the memory of the exchange).
+CHUNK_CPU = 1 << 22
+CHUNK_GPU = 1 << 26
+#: Largest n for which construction maps ids to delegate numbers with a dense table.
+DENSE_MAP_MAX = 1 << 30
+
+
+def auto_threshold(n: int, arcs: int) -> int:
+    """Default degree threshold: twice the average degree, at least 1 (64 for Graph500).
+
+    Examples
+    --------
+    >>> auto_threshold(1 << 10, 32 << 10)
+    64
+    """
+    return max(1, int(round(2 * arcs / max(n, 1))))
+
+
+class DistGraph:
+    """An undirected graph spread over the ranks of a communicator (delegate/normal design).
+
+    Build one with :meth:`from_edges`.  Vertex ``v`` belongs to rank ``v % P`` (local id
+    ``v // P``).  Vertices of degree above ``threshold`` are *delegates*: every rank knows
+    them (global ids :attr:`delegates`, indexed by delegate number) and keeps
+    their BFS state as a bitmap.  Each rank holds four CSR blocks (:attr:`blocks`):
+
+    ``nn``
+        local normal -> normal (column: global id); the only edges whose endpoints live on
+        different ranks, so the only ones that need point-to-point messages.
+    ``nd``
+        local normal -> delegate (column: delegate number).
+    ``dn``
+        delegate -> local normal (row: delegate number; column: local id).
+    ``dd``
+        delegate -> delegate.
+
+    ``nd`` and ``dn`` on a rank are transposes of each other, as is ``dd`` of itself, so
+    each of them can be traversed by pushing or by pulling.
+
+    Attributes
+    ----------
+    comm : Communicator
+    n, n_local : int
+        Vertices in the graph and owned by this rank.
+    threshold : int
+    delegates : array of int64
+        Global id of each delegate by delegate number (identical on every rank).  Numbers
+        go by decreasing degree (ties by id), so sorted delegate columns put hubs first and
+        early-exit pulls stop sooner.
+    degree : array of int64
+        Degree of each owned vertex (input edges at it, self-loops excluded, duplicates
+        counted): what the delegate choice uses.
+    blocks : dict
+        ``name -> (indptr, indices)`` for ``nn``, ``nd``, ``dn``, ``dd``.
+    input_edges : int
+        Edges in the input list over all ranks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist
+    >>> u, v = np.array([0, 0, 0, 1, 2]), np.array([1, 2, 3, 2, 4])
+    >>> G = dist.DistGraph.from_edges(u, v, 5, threshold=2)
+    >>> G.delegates.tolist(), G.stats()["edges"]
+    ([0, 2], {'nn': 0, 'nd': 4, 'dn': 4, 'dd': 2})
+    """
+
+    def __init__(self, comm, n, threshold, delegates, degree, blocks, input_edges):
+        self.comm = comm
+        self.xp = comm.xp
+        self.P, self.rank = comm.size, comm.rank
+        self.n = int(n)
+        self.n_local = local_count(self.n, self.rank, self.P)
+        self.threshold = int(threshold)
+        self.delegates = delegates
+        self.D = int(delegates.size)
+        self.degree = degree
+        self.blocks = blocks
+        self.input_edges = int(input_edges)
+        self.index_dtype = index_dtype(self.n, 2 * self.input_edges)
+        xp = self.xp
+        order = xp.argsort(delegates)
+        self._dsorted = delegates[order]
+        self._dnumber = order.astype(np.int64)
+        mine = self._dsorted[self._dsorted % self.P == self.rank]
+        #: local ids of the delegates this rank owns, and their delegate numbers
+        self.owned_delegates = (mine // self.P).astype(np.int64)
+        self.owned_delegate_numbers = self.delegate_number(mine)
+        self.self_loops = xp.zeros(self.n_local, np.int64)
+        self._cache = {}
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_edges(cls, u, v, n, *, threshold=None, comm=None, device=None,
+                   data_plane="auto", directed=False, symmetrize=False, chunk=None):
+        """Build the distributed graph from this rank's slice of an edge list (collective).
+
+        The slices may split the list anyhow (some may be empty); their union is the graph.
+
+        Parameters
+        ----------
+        u, v : array of int
+            This rank's edges ``u[i] -- v[i]`` (numpy or cupy; moved to ``device``).
+        n : int
+            Number of vertices (same on every rank).
+        threshold : int, optional
+            Vertices of degree above it become delegates.  0 makes every vertex with an
+            edge a delegate; a value at or above the maximum degree makes none.  Default:
+            twice the average degree (:func:`auto_threshold`).
+        comm : Communicator or mpi4py.MPI.Comm, optional
+            ``MPI.COMM_WORLD`` by default.
+        device : {"cpu", "gpu", "auto"}, optional
+            Where the graph lives when ``comm`` is not already a Communicator (default cpu).
+        data_plane : {"auto", "mpi", "nccl"}
+            See :class:`~spbfs.dist.Communicator`.
+        directed : bool
+            False (default): each pair is an undirected edge, stored both ways (Graph500).
+            True: each pair is an arc ``u -> v``; the arcs must then form a symmetric
+            graph (every arc has its reverse), else ValueError, unless ``symmetrize``.
+        symmetrize : bool
+            With ``directed=True``, add the reverse of every arc instead of checking.
+        chunk : int, optional
+            Edges per exchange round while building (memory bound).
+
+        Returns
+        -------
+        DistGraph
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 4, threshold=8)
+        >>> G.n, G.n_local, G.D, G.stats()["edges"]["nn"]
+        (4, 4, 0, 4)
+        >>> DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True)
+        Traceback (most recent call last):
+            ...
+        ValueError: the directed edge list is not symmetric (1 vertex pairs have ...
+        >>> DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True,
+        ...                      symmetrize=True).stats()["edges"]["nn"]
+        2
+        """
+        c = as_communicator(comm, device=device, data_plane=data_plane)
+        xp = c.xp
+        P, rank = c.size, c.rank
+        ok = isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0
+        c.check(ok, f"n must be a non-negative integer, got {n!r}", TypeError)
+        n = int(n)
+        ns = c.allgather(n)
+        c.check(len(set(ns)) == 1, f"n differs between ranks: {ns}")
+        u = xp.asarray(u)
+        v = xp.asarray(v)
+        msg = None
+        if u.ndim != 1 or v.ndim != 1 or u.shape != v.shape:
+            msg = f"u and v must be 1-D of equal length, got shapes {u.shape} and {v.shape}"
+        elif u.dtype.kind not in "iu" or v.dtype.kind not in "iu":
+            msg = f"u and v must be integer arrays, got dtypes {u.dtype} and {v.dtype}"
+        elif u.size and (int(u.min()) < 0 or int(v.min()) < 0
+                         or int(u.max()) >= n or int(v.max()) >= n):
+            msg = f"edge endpoints must lie in [0, {n})"
+        c.check(msg is None, msg)
+        if threshold is not None:
+            ok = isinstance(threshold, (int, np.integer)) and not isinstance(threshold, bool)
+            c.check(ok and threshold >= 0,
+                    f"threshold must be a non-negative integer, got {threshold!r}")
+            ths = c.allgather(int(threshold))
+            c.check(len(set(ths)) == 1, f"threshold differs between ranks: {ths}")
+        flags = c.allgather((bool(directed), bool(symmetrize)))
+        c.check(len(set(flags)) == 1, "directed/symmetrize differ between ranks")
+        u = u.astype(np.int64, copy=False)
+        v = v.astype(np.int64, copy=False)
+        m_local = int(u.size)
+        input_edges = int(c.allreduce(m_local))
+        chunk = int(chunk or (CHUNK_GPU if xp is not np else CHUNK_CPU))
+        rounds = int(c.allreduce(-(-m_local // chunk), "max"))
+        both_ways = (not directed) or symmetrize
+        vdt = np.int32 if n < 2**31 else np.int64
+        n_loc = local_count(n, rank, P)
+
+        def arcs(i):
+            a, b = u[i * chunk:(i + 1) * chunk], v[i * chunk:(i + 1) * chunk]
+            if both_ways:
+                a, b = xp.concatenate([a, b]), xp.concatenate([b, a])
+            keep = a != b
+            return a[keep], b[keep]
+
+        if directed and not symmetrize:
+            cls._check_symmetric(c, u, v, n, chunk, rounds)
+
+        # 1. degrees, counted at the owners
+        deg = xp.zeros(n_loc, np.int64)
+        arc_count = 0
+        for i in range(rounds):
+            a, _ = arcs(i)
+            arc_count += int(a.size)
+            order, counts = _local.bin_by(a % P, P)
+            recv, _ = c.alltoallv((a[order] // P).astype(vdt), counts)
+            if recv.size:
+                deg += xp.bincount(recv, minlength=n_loc)
+            del a, order, recv
+        # self-loops per owned vertex (for the TEPS edge count without the edge list)
+        loops = u[u == v]
+        order, counts = _local.bin_by(loops % P, P)
+        recv, _ = c.alltoallv((loops[order] // P).astype(vdt), counts)
+        self_loops = (xp.bincount(recv, minlength=n_loc) if recv.size
+                      else xp.zeros(n_loc, np.int64))
+        del loops, order, recv
+        arcs_total = int(c.allreduce(arc_count))
+        if threshold is None:
+            threshold = auto_threshold(n, arcs_total)
+
+        # 2. delegates: degree above the threshold, known everywhere, numbered by degree
+        sel = xp.flatnonzero(deg > threshold)
+        mine = c.to_host(sel.astype(np.int64) * P + rank)
+        parts = c.allgather((mine, c.to_host(deg[sel])))
+        gids = np.concatenate([p[0] for p in parts])
+        gdeg = np.concatenate([p[1] for p in parts])
+        delegates = xp.asarray(gids[np.lexsort((gids, -gdeg))].astype(np.int64))
+        D = int(delegates.size)
+        del sel, mine, parts, gids, gdeg
+        ddt = np.int32 if max(D, n_loc) < 2**31 else np.int64
+        if D and n <= DENSE_MAP_MAX:
+            dmap = xp.full(n, -1, ddt)
+            dmap[delegates] = xp.arange(D, dtype=ddt)
+
+            def dnum(x):
+                return dmap[x]
+        else:
+            dsorted = xp.sort(delegates)
+            dperm = xp.argsort(delegates)
+
+            def dnum(x):
+                if D == 0:
+                    return xp.full(x.size, -1, np.int64)
+                i = xp.minimum(xp.searchsorted(dsorted, x), D - 1)
+                return xp.where(dsorted[i] == x, dperm[i], -1)
+
+        # 3. the edge distributor: the sender classifies, the receiver only appends
+        parts = {b: ([], []) for b in BLOCKS}
+        for i in range(rounds):
+            a, b = arcs(i)
+            na, nb = dnum(a), dnum(b)
+            ad, bd = na >= 0, nb >= 0
+            dest = destination(a, b, ad, bd, P)
+            blk = (ad.astype(np.int8) * 2 + bd.astype(np.int8))
+            row = xp.where(ad, na, a // P).astype(ddt)
+            col = xp.where(bd, nb, xp.where(ad, b // P, b)).astype(vdt)
+            del a, b, na, nb, ad, bd
+            order, counts = _local.bin_by(dest, P)
+            (row, col, blk), _ = c.alltoallv_many([row[order], col[order], blk[order]],
+                                                  counts)
+            del dest, order
+            for k, name in enumerate(BLOCKS):
+                sel = blk == k
+                parts[name][0].append(row[sel])
+                parts[name][1].append(col[sel] if name == "nn" else col[sel].astype(ddt))
+            del row, col, blk
+        shapes = {"nn": (n_loc, n), "nd": (n_loc, D), "dn": (D, n_loc), "dd": (D, D)}
+        blocks = {}
+        for name in BLOCKS:
+            rows, cols = parts.pop(name)
+            rows = xp.concatenate(rows) if rows else xp.zeros(0, ddt)
+            cols = xp.concatenate(cols) if cols else xp.zeros(0, ddt)
+            nr, nc = shapes[name]
+            blocks[name] = _local.csr_unique(rows, cols, nr, nc, vdt if name == "nn" else ddt)
+            del rows, cols
+        G = cls(c, n, threshold, delegates, deg, blocks, input_edges)
+        G.self_loops = self_loops
+        return G
+
+    @staticmethod
+    def _check_symmetric(c, u, v, n, chunk, rounds):
+        """Collective: ValueError on every rank unless the arcs form a symmetric graph."""
+        xp, P = c.xp, c.size
+        los, his, fls = [], [], []
+        for i in range(rounds):
+            a, b = u[i * chunk:(i + 1) * chunk], v[i * chunk:(i + 1) * chunk]
+            keep = a != b
+            a, b = a[keep], b[keep]
+            lo, hi = xp.minimum(a, b), xp.maximum(a, b)
+            flag = xp.where(a < b, 1, 2).astype(np.int8)
+            order, counts = _local.bin_by(lo % P, P)
+            (rl, rh, rf), _ = c.alltoallv_many([lo[order] // P, hi[order], flag[order]],
+                                               counts)
+            los.append(rl)
+            his.append(rh)
+            fls.append(rf)
+        bad = 0
+        if los:
+            key = xp.concatenate(los) * max(n, 1) + xp.concatenate(his)
+            flag = xp.concatenate(fls)
+            if key.size:
+                uk, inv = xp.unique(key, return_inverse=True)
+                inv = inv.ravel()
+                fwd = xp.zeros(uk.size, bool)
+                bwd = xp.zeros(uk.size, bool)
+                fwd[inv[flag == 1]] = True
+                bwd[inv[flag == 2]] = True
+                bad = int((fwd != bwd).sum())
+        bad = int(c.allreduce(bad))
+        c.check(bad == 0, f"the directed edge list is not symmetric ({bad} vertex pairs have "
+                          "an arc one way only); pass symmetrize=True to add the reverse "
+                          "arcs, or directed=False")
+
+    # ------------------------------------------------------------------ helpers
+    def local_vertices(self):
+        """Global ids of the vertices this rank owns (``rank, rank + P, ...``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> DistGraph.from_edges(np.array([0]), np.array([1]), 3).local_vertices().tolist()
+        [0, 1, 2]
+        """
+        return self.xp.arange(self.n_local, dtype=np.int64) * self.P + self.rank
+
+    def delegate_number(self, x):
+        """Delegate number of each global id in ``x``, -1 for normal vertices.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 0, 0, 1]), np.array([1, 2, 3, 2]), 4,
+        ...                          threshold=1)
+        >>> G.delegates.tolist(), G.delegate_number(np.array([0, 1, 2, 3])).tolist()
+        ([0, 1, 2], [0, 1, 2, -1])
+        """
+        xp = self.xp
+        x = xp.asarray(x, dtype=np.int64).ravel()
+        if self.D == 0:
+            return xp.full(x.size, -1, np.int64)
+        i = xp.minimum(xp.searchsorted(self._dsorted, x), self.D - 1)
+        return xp.where(self._dsorted[i] == x, self._dnumber[i], -1)
+
+    def is_delegate(self, x):
+        """Boolean array: which global ids in ``x`` are delegates (same on every rank).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 0]), np.array([1, 2]), 3, threshold=1)
+        >>> G.is_delegate([0, 1]).tolist()
+        [True, False]
+        """
+        return self.delegate_number(x) >= 0
+
+    def with_comm(self, comm):
+        """The same graph bound to another Communicator of the same ranks and device.
+
+        Lets one graph be searched over two data planes (NCCL and host-staged MPI).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import Communicator, DistGraph
+        >>> G = DistGraph.from_edges(np.array([0]), np.array([1]), 2)
+        >>> G.with_comm(Communicator()).n
+        2
+        """
+        if (comm.size, comm.rank, comm.device) != (self.P, self.rank, self.comm.device):
+            raise ValueError("with_comm needs a communicator of the same ranks and device")
+        out = copy.copy(self)
+        out.comm = comm
+        return out
+
+    def traversed_edges(self, levels):
+        """Graph500 TEPS edge count of a valid search of an undirected graph (collective).
+
+        Input tuples with a reached endpoint, self-loops and duplicates counted: half the
+        degrees of the reached vertices plus their self-loops, so no pass over the edge
+        list is needed.  Assumes ``directed=False`` construction and a correct search.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist
+        >>> G = dist.DistGraph.from_edges(np.array([0, 1, 1, 3]), np.array([1, 2, 1, 4]), 5)
+        >>> G.traversed_edges(dist.bfs(G, 0))
+        3
+        """
+        r = levels >= 0
+        local = self.xp.stack([self.degree[r].sum(), self.self_loops[r].sum()])
+        d, s = self.comm.allreduce(self.comm.to_host(local).astype(np.int64))
+        return int(d) // 2 + int(s)
+
+    def gather(self, local, root=0):
+        """The full vertex array on ``root`` from each rank's owned part (collective).
+
+        ``local`` holds one value per owned vertex, in local-id order (what
+        :func:`spbfs.dist.bfs` returns).  Returns a numpy array of length ``n`` on ``root``,
+        None elsewhere.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist
+        >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+        >>> G.gather(dist.bfs(G, 0)).tolist()
+        [0, 1, 2]
+        """
+        parts = self.comm.gather(self.comm.to_host(local), root=root)
+        if parts is None:
+            return None
+        out = np.empty(self.n, parts[0].dtype if parts else np.int64)
+        for r, part in enumerate(parts):
+            out[r::self.P] = part
+        return out
+
+    def fetch(self, ids, *arrays):
+        """Values of owned-vertex arrays at arbitrary global ``ids`` (collective).
+
+        Each ``arrays[k]`` holds one value per owned vertex (local-id order) on every rank;
+        returns, for each, the values at ``ids`` (this rank's query, any length), fetched
+        from the owners with two all-to-all-v exchanges.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+        >>> [a.tolist() for a in G.fetch(np.array([2, 0]), G.degree)]
+        [[1, 1]]
+        """
+        xp, P, c = self.xp, self.P, self.comm
+        ids = xp.asarray(ids, dtype=np.int64)
+        order, counts = _local.bin_by(ids % P, P)
+        q, rc = c.alltoallv(ids[order] // P, counts)
+        replies, _ = c.alltoallv_many([a[q] for a in arrays], rc)
+        out = []
+        for rep in replies:
+            res = xp.empty(ids.size, rep.dtype)
+            res[order] = rep
+            out.append(res)
+        return out
+
+    # ------------------------------------------------------------------ reports
+    def stats(self):
+        """This rank's sizes: vertices, delegates, edges and bytes per block.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> s = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3).stats()
+        >>> s["n_local"], s["delegates"], s["edges"]["nn"], s["bytes"]["nn"]
+        (3, 0, 4, 32)
+        """
+        edges = {b: int(self.blocks[b][1].size) for b in BLOCKS}
+        nbytes = {b: int(self.blocks[b][0].nbytes + self.blocks[b][1].nbytes) for b in BLOCKS}
+        return {
+            "rank": self.rank,
+            "n_local": self.n_local,
+            "delegates": self.D,
+            "owned_delegates": int(self.owned_delegates.size),
+            "threshold": self.threshold,
+            "edges": edges,
+            "bytes": nbytes,
+            "graph_bytes": sum(nbytes.values()),
+            "state_bytes": self._state_bytes(),
+        }
+
+    def _state_bytes(self):
+        """Bytes of per-BFS state on this rank (levels, parents, bitmaps, caches)."""
+        it = np.dtype(self.index_dtype).itemsize
+        return int(self.n_local * (2 * it + 2) + self.D * (4 + 8 + 3) + self.n)
+
+    def report(self, root=0):
+        """Per-rank table (delegates, edges and bytes per block) as text on ``root``.
+
+        Collective; returns None on the other ranks.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+        >>> print(G.report().splitlines()[0])
+        DistGraph: n=3, input edges=2, P=1, threshold=3, delegates=0
+        """
+        all_stats = self.comm.gather(self.stats(), root=root)
+        if all_stats is None:
+            return None
+        head = (f"DistGraph: n={self.n}, input edges={self.input_edges}, P={self.P}, "
+                f"threshold={self.threshold}, delegates={self.D}")
+        cols = ("rank", "n_local", "own_del") + BLOCKS + ("graph_MB", "state_MB")
+        lines = [head, " ".join(f"{h:>10}" for h in cols)]
+        tot = dict.fromkeys(BLOCKS, 0)
+        gbytes = 0
+        for s in all_stats:
+            row = [s["rank"], s["n_local"], s["owned_delegates"]]
+            row += [s["edges"][b] for b in BLOCKS]
+            lines.append(" ".join(f"{x:>10}" for x in row)
+                         + f" {s['graph_bytes'] / 1e6:>10.3f} {s['state_bytes'] / 1e6:>10.3f}")
+            for b in BLOCKS:
+                tot[b] += s["edges"][b]
+            gbytes += s["graph_bytes"]
+        arcs = sum(tot.values())
+        share = ", ".join(f"{b} {100 * tot[b] / max(arcs, 1):.1f}%" for b in BLOCKS)
+        lines.append(f"stored arcs {arcs} ({share}); graph bytes per input edge "
+                     f"{gbytes / max(self.input_edges, 1):.2f}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"DistGraph(n={self.n}, P={self.P}, rank={self.rank}, D={self.D}, "
+                f"threshold={self.threshold}, device={self.comm.device!r})")

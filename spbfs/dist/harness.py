@@ -1,0 +1,259 @@
+"""Graph500 over MPI: distributed generation, construction, 64 searches, distributed validation.
+
+``mpiexec -n P python -m mpi4py -m spbfs graph500 --scale S --dist`` calls
+:func:`run_graph500`.  Every rank generates its slice of the Kronecker list
+(:func:`spbfs.dist.kronecker`), the graph is built with :meth:`DistGraph.from_edges`, the
+roots are the single-process harness's roots (:func:`choose_roots`, chosen without gathering
+the graph), and each search is validated where the data lives (:func:`validate`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from .. import graph500
+from . import _local
+from .bfs import bfs
+from .comm import Communicator
+from .generate import kronecker
+from .graph import DistGraph
+
+__all__ = ["choose_roots", "run_graph500", "validate"]
+
+#: Input edges per validation round (bounds the memory of the endpoint look-ups).
+VALIDATE_CHUNK = 1 << 26
+
+
+def choose_roots(G, count, seed):
+    """``count`` distinct random non-isolated vertices, the same on every rank (collective).
+
+    The same roots as :func:`spbfs.harness.choose_roots` for the same graph and seed: the
+    non-isolated vertices are ranked by id and the same random ranks are drawn; each drawn
+    rank is turned into a vertex id by a vectorised binary search over the id range, one
+    small allreduce per step, so no rank ever holds the whole candidate list.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.dist import DistGraph
+    >>> G = DistGraph.from_edges(np.array([0, 2]), np.array([1, 2]), 4)
+    >>> choose_roots(G, 5, seed=1).tolist()
+    [0, 1]
+    """
+    c = G.comm
+    cand = c.to_host(G.local_vertices()[G.degree > 0])           # sorted global ids
+    total = int(c.allreduce(int(cand.size)))
+    rng = np.random.default_rng([seed, 0x500])
+    picked = rng.choice(total, size=min(count, total), replace=False).astype(np.int64)
+    lo = np.zeros(picked.size, np.int64)
+    hi = np.full(picked.size, max(G.n - 1, 0), np.int64)
+    while picked.size and bool((lo < hi).any()):
+        mid = (lo + hi) // 2
+        below = c.allreduce(np.searchsorted(cand, mid, side="right").astype(np.int64))
+        go_left = below >= picked + 1
+        hi = np.where(go_left, mid, hi)
+        lo = np.where(go_left, lo, mid + 1)
+    return np.sort(lo) if count >= total else lo
+
+
+def validate(G, u, v, source, levels, parents):
+    """Graph500 checks of a distributed BFS result where the data lives (collective).
+
+    Each rank checks its own slice ``(u, v)`` of the input edges against the levels and
+    parents of their endpoints (fetched from the owners) and its owned vertices against the
+    levels of their parents; whether each tree edge ``(parent[w], w)`` is an input edge is
+    decided by the ranks holding the input edges and sent to the owner of ``w``.  The counts
+    of failures are summed over ranks.
+
+    Returns
+    -------
+    ok : bool
+    failures : dict
+        Check name (as :data:`spbfs.graph500.CHECKS`) to count, failed checks only.
+    nedge : int
+        TEPS edge count: input tuples with a reached endpoint (self-loops and duplicates
+        counted, as :func:`spbfs.graph500.traversed_edges`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist
+    >>> u, v = np.array([0, 1, 3]), np.array([1, 2, 4])
+    >>> G = dist.DistGraph.from_edges(u, v, 5)
+    >>> lv, pa = dist.bfs(G, 0, return_parents=True)
+    >>> validate(G, u, v, 0, lv, pa)
+    (True, {}, 2)
+    >>> bad = pa.copy()
+    >>> bad[2] = 0                       # vertex 2 (level 2) claims the source as parent
+    >>> validate(G, u, v, 0, lv, bad)
+    (False, {'tree_edge_levels': 1, 'parent_edge': 1}, 2)
+    """
+    c, xp, P, rank = G.comm, G.xp, G.P, G.rank
+    u = xp.asarray(u, dtype=np.int64)
+    v = xp.asarray(v, dtype=np.int64)
+    lv = levels.astype(np.int64)
+    pa = parents.astype(np.int64)
+    n = G.n
+    fail = {}
+
+    def add(name, count):
+        fail[name] = fail.get(name, 0) + int(count)
+
+    gid = G.local_vertices()
+    add("parent_range", ((pa < -1) | (pa >= n)).sum())
+    pa = xp.where((pa < -1) | (pa >= n), -1, pa)
+    if source % P == rank:
+        j = source // P
+        add("source", int(pa[j]) != source or int(lv[j]) != 0)
+    add("levels", ((lv >= 0) != (pa >= 0)).sum() + ((lv == 0) & (gid != source)).sum())
+    # tree edges: level[w] == level[parent[w]] + 1 (so chains descend to the source: no cycle)
+    w = xp.flatnonzero((pa >= 0) & (gid != source))
+    (lp,) = G.fetch(pa[w], lv)
+    add("tree_edge_levels", (lv[w] != lp + 1).sum())
+    # input edges, in rounds (bounded memory): levels and parents of both ends from owners;
+    # an edge joining w and parent[w] marks w at its owner
+    has_edge = xp.zeros(G.n_local, bool)
+    nedge = 0
+    chunk = VALIDATE_CHUNK
+    rounds = int(c.allreduce(-(-int(u.size) // chunk), "max"))
+    for i in range(rounds):
+        a, b = u[i * chunk:(i + 1) * chunk], v[i * chunk:(i + 1) * chunk]
+        m = a.size
+        lvl_e, par_e = G.fetch(xp.concatenate([a, b]), lv, pa)
+        la, lb = lvl_e[:m], lvl_e[m:]
+        ra, rb = la >= 0, lb >= 0
+        add("edge_levels", (ra & rb & (xp.abs(la - lb) > 1)).sum())
+        add("spans_component", (ra != rb).sum())
+        nedge += int((ra | rb).sum())
+        hit = xp.concatenate([a[(par_e[:m] == b) & (a != b)], b[(par_e[m:] == a) & (a != b)]])
+        del lvl_e, par_e, la, lb, ra, rb
+        order, counts = _local.bin_by(hit % P, P)
+        marks, _ = c.alltoallv(hit[order] // P, counts)
+        has_edge[marks] = True
+    add("parent_edge", (~has_edge[w]).sum())
+    names = list(graph500.CHECKS)
+    local = np.array([fail.get(k, 0) for k in names], np.int64)
+    total = c.allreduce(np.append(local, nedge))
+    failures = {k: int(x) for k, x in zip(names, total[:-1], strict=True) if x}
+    return not failures, failures, int(total[-1])
+
+
+def _max_time(c, t):
+    return float(c.allreduce(float(t), "max"))
+
+
+def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device="cpu",
+                 data_plane="auto", comm=None, out=sys.stdout, *, check=True,
+                 bfs_options=None):
+    """The Graph500 benchmark over MPI ranks; rank 0 prints the result block (collective).
+
+    Parameters
+    ----------
+    scale, edgefactor, roots, seed : int
+        Graph500 parameters: ``2**scale`` vertices, ``edgefactor * 2**scale`` edges,
+        ``roots`` searches from random non-isolated vertices chosen from ``seed``.
+    threshold : int, optional
+        Delegate degree threshold (default :func:`spbfs.dist.graph.auto_threshold`).
+    device : {"cpu", "gpu", "auto"}
+    data_plane : {"auto", "mpi", "nccl"}
+    comm : Communicator or mpi4py.MPI.Comm, optional
+        ``MPI.COMM_WORLD`` by default.  A Communicator fixes device and data plane.
+    out : file
+        Where rank 0 writes (the other ranks write nothing).
+    check : bool
+        Validate every search (distributed, :func:`validate`); without it the TEPS edge
+        count is still computed.
+    bfs_options : dict, optional
+        Extra keyword arguments for :func:`spbfs.dist.bfs` (``uniquify``, ``nonblocking``,
+        ``alpha``, ``direction``).
+
+    Returns
+    -------
+    dict
+        :func:`spbfs.graph500.summarize` statistics plus ``dist_*`` entries (threshold,
+        delegates, data plane, mean compute and communication time per search, bytes sent
+        per search summed over ranks, graph bytes per input edge), on every rank.
+
+    Raises
+    ------
+    RuntimeError
+        If a search fails validation (on every rank, after the block is printed).
+
+    Examples
+    --------
+    >>> import io
+    >>> from spbfs.dist.harness import run_graph500
+    >>> s = run_graph500(7, edgefactor=4, roots=3, out=io.StringIO())
+    >>> s["NBFS"], s["validation"], s["num_mpi_processes"]
+    (3, 'passed', 1)
+    """
+    c = comm if isinstance(comm, Communicator) else Communicator(comm, device=device,
+                                                                 data_plane=data_plane)
+    opts = dict(bfs_options or {})
+    n = 1 << int(scale)
+    c.barrier()
+    t0 = time.perf_counter()
+    u, v = kronecker(scale, edgefactor, seed, comm=c)
+    c.sync()
+    generation = _max_time(c, time.perf_counter() - t0)
+    c.barrier()
+    t0 = time.perf_counter()
+    G = DistGraph.from_edges(u, v, n, threshold=threshold, comm=c)
+    c.sync()
+    construction = _max_time(c, time.perf_counter() - t0)
+    report = G.report()
+    keys = choose_roots(G, roots, seed)
+    times, nedges, vtimes = [], [], []
+    comp, commt, nbytes = [], [], []
+    ok = True
+    failures = {}
+    for root in keys.tolist():
+        c.barrier()
+        st = {}
+        t0 = time.perf_counter()
+        lv, pa = bfs(G, root, return_parents=True, stats=st, **opts)
+        c.sync()
+        times.append(_max_time(c, time.perf_counter() - t0))
+        sums = c.allreduce(np.array([st["compute_time"], st["comm_time"],
+                                     float(st["bytes_sent"])]))
+        comp.append(sums[0] / c.size)
+        commt.append(sums[1] / c.size)
+        nbytes.append(sums[2])
+        t0 = time.perf_counter()
+        if check:
+            good, fails, m = validate(G, u, v, root, lv, pa)
+            ok &= good
+            for k, x in fails.items():
+                failures[k] = failures.get(k, 0) + x
+        else:
+            m = G.traversed_edges(lv)
+        vtimes.append(_max_time(c, time.perf_counter() - t0))
+        nedges.append(max(m, 1))
+    stats = graph500.summarize(scale, edgefactor, construction, times, nedges, ok,
+                               graph_generation=generation, num_mpi_processes=c.size,
+                               validate_times=vtimes if check else None)
+    if not check:
+        stats["validation"] = "skipped"
+    gbytes = sum(s["graph_bytes"] for s in c.allgather(G.stats()))
+    stats.update({
+        "dist_device": c.device,
+        "dist_data_plane": c.data_plane,
+        "dist_threshold": G.threshold,
+        "dist_delegates": G.D,
+        "dist_mean_compute_time": float(np.mean(comp)),
+        "dist_mean_comm_time": float(np.mean(commt)),
+        "dist_mean_bytes_per_bfs": float(np.mean(nbytes)),
+        "dist_graph_bytes_per_edge": gbytes / max(G.input_edges, 1),
+    })
+    if c.rank == 0:
+        out.write(report + "\n")
+        out.write(graph500.format_result_block(stats))
+        if failures:
+            out.write(f"validation FAILED: {failures}\n")
+        out.flush()
+    if not ok:
+        raise RuntimeError(f"distributed BFS failed Graph500 validation: {failures}")
+    return stats

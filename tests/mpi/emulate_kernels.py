@@ -1,0 +1,57 @@
+"""numpy stand-ins for the CUDA kernels of spbfs.dist._gpu (same arguments, same effect).
+
+Used to run the GPU level loop on CPU ranks, so its orchestration is tested where no GPU is.
+"""
+
+import numpy as np
+
+
+def emulated_kernels():
+    """numpy stand-ins with the semantics of the CUDA kernels of spbfs.dist._gpu."""
+    from spbfs.dist import _local
+
+    def gid(ids, arr, use, P, rank):
+        return arr[ids] if use else ids.astype(np.int64) * int(P) + int(rank)
+
+    def push_dense(grid, block, args):
+        ip, ix, fr, nf, garr, use, P, rank, blocked, flag, parent, wp = args
+        pos, seg = _local.expand(ip, fr[:nf])
+        t = ix[pos]
+        keep = ~blocked[t].astype(bool)
+        flag[t[keep]] = True
+        if wp:
+            parent[t[keep]] = gid(fr[seg[keep]], garr, use, P, rank)
+
+    def pull(grid, block, args):
+        ip, ix, nrows, skip, hit, garr, use, P, rank, flag, parent, wp = args
+        rows = np.flatnonzero(~skip[:nrows].astype(bool) & ~flag[:nrows].astype(bool))
+        r, col = _local.pull(ip, ix, rows, hit.astype(bool))
+        flag[r] = True
+        if wp:
+            parent[r] = gid(col, garr, use, P, rank)
+
+    def push_nn(grid, block, args):
+        ip, ix, fr, nf, P, rank, seen, use_seen, out_t, out_p, wp, counter = args
+        pos, seg = _local.expand(ip, fr[:nf])
+        t = ix[pos].astype(np.int64)
+        if use_seen:
+            fresh = ((seen[t >> 5] >> (t & 31).astype(np.uint32)) & 1) == 0
+            t, seg = t[fresh], seg[fresh]
+            t, first = np.unique(t, return_index=True)
+            seg = seg[first]
+            np.bitwise_or.at(seen, t >> 5, (np.uint32(1) << (t & 31).astype(np.uint32)))
+        k = t.size
+        out_t[:k] = t
+        if wp:
+            out_p[:k] = fr[seg] * int(P) + int(rank)
+        counter[0] = k
+
+    def set_bits(grid, block, args):
+        ids, k, bits = args
+        ids = ids[:k]
+        np.bitwise_or.at(bits, ids >> 5, (np.uint32(1) << (ids & 31).astype(np.uint32)))
+
+    table = {"spbfs_dist_push_dense": push_dense, "spbfs_dist_pull_warp": pull,
+             "spbfs_dist_pull_thread": pull, "spbfs_dist_push_nn": push_nn,
+             "spbfs_dist_set_bits": set_bits}
+    return lambda name, indptr=None: table[name]

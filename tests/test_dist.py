@@ -1,0 +1,235 @@
+"""spbfs.dist: MPI runs launched from one pytest process (mpiexec -n P python -m mpi4py ...).
+
+The checks live in ``tests/mpi/check_bfs.py``; each run prints ``OK <mode> P=<P>`` on rank 0.
+``-m mpi4py`` turns an exception on one rank into MPI_Abort of the job, so a failure ends
+the run with a message and a non-zero exit instead of a hang; the timeout is a backstop.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "tests" / "mpi" / "check_bfs.py"
+TIMEOUT = 120
+
+pytestmark = pytest.mark.mpi
+
+
+@functools.cache
+def _mpiexec():
+    """The mpiexec next to the interpreter (the venv's mpich), else the one on PATH."""
+    here = Path(sys.executable).parent / "mpiexec"
+    exe = str(here) if here.exists() else shutil.which("mpiexec")
+    if exe is None:
+        return None
+    try:
+        info = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+        text = info.stdout + info.stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    extra = ["--oversubscribe", "--allow-run-as-root"] if "Open MPI" in text else []
+    return exe, extra
+
+
+def launch(P, *args, module=None):
+    """Run ``mpiexec -n P python -m mpi4py (SCRIPT|-m module) args``; the CompletedProcess."""
+    found = _mpiexec()
+    if found is None:
+        pytest.skip("no mpiexec")
+    exe, extra = found
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.setdefault("HYDRA_LAUNCHER", "fork")      # mpich: no ssh, single host
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("NCCL_NVLS_ENABLE", "0")
+    target = ["-m", module] if module else [str(SCRIPT)]
+    cmd = [exe, *extra, "-n", str(P), sys.executable, "-m", "mpi4py", *target, *args]
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                              cwd=ROOT)
+    except subprocess.TimeoutExpired as e:  # pragma: no cover - the failure we guard against
+        pytest.fail(f"{' '.join(cmd)} hung for {TIMEOUT} s:\n{e.stdout}\n{e.stderr}")
+
+
+def _ok(r, mode, P):
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out[-4000:]
+    assert f"OK {mode} P={P}" in r.stdout, out[-4000:]
+
+
+@pytest.mark.parametrize("P", [1, 2, 3, 4])
+def test_levels_and_parents_match_single_process(P):
+    """Levels equal spbfs.bfs and parents pass Graph500 checks: thresholds 0, small, default
+    and above the max degree; delegate, normal and isolated sources; balanced, random and
+    all-on-rank-0 splits; push/pull/per-block directions, uniquify/cull off, non-blocking."""
+    _ok(launch(P, "bfs"), "bfs", P)
+
+
+@pytest.mark.parametrize("P", [2, 3])
+def test_gpu_level_loop_with_emulated_kernels_over_mpi(P):
+    """The kernel loop of spbfs.dist._gpu on CPU ranks, its CUDA kernels replaced by numpy
+    stand-ins (tests/mpi/emulate_kernels.py): same checks as the bfs mode."""
+    _ok(launch(P, "emulated"), "emulated", P)
+
+
+@pytest.mark.parametrize("P", [1, 4])
+def test_more_ranks_than_vertices_and_empty_graph(P):
+    _ok(launch(P, "tiny"), "tiny", P)
+
+
+@pytest.mark.parametrize("P", [2, 3])
+def test_graph500_harness_validates_and_matches_roots(P):
+    _ok(launch(P, "harness"), "harness", P)
+
+
+def test_cli_dist_graph500():
+    r = launch(2, "graph500", "--scale", "8", "--edgefactor", "8", "--roots", "4", "--dist",
+               "--device", "cpu", "--threshold", "16", module="spbfs")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out[-4000:]
+    assert "validation:                     passed" in r.stdout
+    assert r.stdout.count("SCALE:") == 1           # rank 0 prints, the others do not
+    assert "num_mpi_processes:              2" in r.stdout
+
+
+def test_directed_input_is_refused_with_a_clear_message():
+    r = launch(2, "directed")
+    assert r.returncode != 0
+    assert "not symmetric" in r.stdout + r.stderr
+    assert "symmetrize=True" in r.stdout + r.stderr
+
+
+def test_exception_on_one_rank_ends_the_job():
+    r = launch(3, "raise")
+    assert r.returncode != 0
+    assert "deliberate failure on rank 2" in r.stdout + r.stderr
+
+
+def test_inconsistent_arguments_fail_on_every_rank():
+    r = launch(2, "mismatch")
+    assert r.returncode != 0
+    assert "n differs between ranks" in r.stdout + r.stderr
+
+
+# ---------------------------------------------------------------- single process (no mpiexec)
+
+
+def test_single_process_matches_oracle():
+    import scipy.sparse as sp
+
+    import spbfs
+    from spbfs import dist, generate
+
+    U, V = generate.kronecker(8, 8, seed=9)
+    n = 256
+    A = sp.csr_array((np.ones(U.size), (U, V)), shape=(n, n))
+    for th in (0, 8, 10**6):
+        G = dist.DistGraph.from_edges(U, V, n, threshold=th)
+        for s in (int(U[0]), int(V[3])):
+            lv, pa = dist.bfs(G, s, return_parents=True)
+            ref = spbfs.bfs(A, s, directed=False)
+            np.testing.assert_array_equal(G.gather(lv), ref)
+
+
+def test_argument_errors():
+    from spbfs import dist
+
+    u, v = np.array([0, 1]), np.array([1, 2])
+    with pytest.raises(ValueError, match=r"endpoints must lie in \[0, 2\)"):
+        dist.DistGraph.from_edges(u, v, 2)
+    with pytest.raises(ValueError, match="threshold"):
+        dist.DistGraph.from_edges(u, v, 3, threshold=-1)
+    with pytest.raises(ValueError, match="1-D"):
+        dist.DistGraph.from_edges(u, v[:1], 3)
+    G = dist.DistGraph.from_edges(u, v, 3)
+    with pytest.raises(ValueError, match="source"):
+        dist.bfs(G, 3)
+    with pytest.raises(ValueError, match="direction"):
+        dist.bfs(G, 0, direction="sideways")
+    with pytest.raises(ValueError, match="alpha"):
+        dist.bfs(G, 0, alpha={"nn": 2.0})
+    with pytest.raises(ValueError, match="data_plane"):
+        dist.Communicator(data_plane="nccl")
+
+
+def test_import_needs_no_cupy_and_no_mpi_init():
+    code = ("import sys; import spbfs.dist; "
+            "assert 'cupy' not in sys.modules; "
+            "assert 'mpi4py.MPI' not in sys.modules; print('ok')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       timeout=60)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+# ------------------------------------------- the GPU kernel loop, kernels emulated with numpy
+
+
+def _emulated_kernels():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        from emulate_kernels import emulated_kernels
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    return emulated_kernels()
+
+
+@pytest.mark.parametrize("th", [0, 6, 10**6])
+def test_kernel_loop_with_emulated_kernels(monkeypatch, th):
+    import scipy.sparse as sp
+
+    import spbfs
+    from spbfs import dist, graph500
+    from spbfs.dist import _gpu
+
+    monkeypatch.setattr(_gpu, "_kernel", _emulated_kernels())
+    monkeypatch.setattr(_gpu, "supported", lambda G: True)
+    C = dist.Communicator()
+    from spbfs import generate
+
+    U, V = generate.kronecker(9, 8, seed=4)
+    n = 512
+    A = sp.csr_array((np.ones(U.size), (U, V)), shape=(n, n))
+    G = dist.DistGraph.from_edges(U, V, n, threshold=th, comm=C)
+    for s in (int(U[0]), int(V[7]), int(np.flatnonzero(np.bincount(U, minlength=n)
+                                                       + np.bincount(V, minlength=n) == 0)[0])):
+        ref = spbfs.bfs(A, s, directed=False)
+        for opts in ({}, {"direction": "pull"}, {"direction": "push"},
+                     {"cull": False, "uniquify": True}, {"cull": False, "uniquify": False}):
+            st = {}
+            lv, pa = dist.bfs(G, s, return_parents=True, stats=st, **opts)
+            assert st["kernels"]
+            np.testing.assert_array_equal(G.gather(lv), ref)
+            assert graph500.validate(U, V, s, G.gather(pa), G.gather(lv)).ok
+            lv2 = dist.bfs(G, s, **opts)
+            np.testing.assert_array_equal(G.gather(lv2), ref)
+
+
+# ---------------------------------------------------------------- GPU ranks (GPU machines only)
+
+
+def _gpu_count():
+    try:
+        import cupy
+
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        return 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode,plane", [("bfs", "nccl"), ("bfs", "mpi"), ("tiny", "nccl"),
+                                        ("harness", "nccl")])
+def test_two_gpu_ranks(mode, plane):
+    """The CPU checks on 2 GPU ranks (one per GPU), NCCL or host-staged MPI data plane."""
+    if _gpu_count() < 2:
+        pytest.skip("needs 2 GPUs")
+    _ok(launch(2, mode, "gpu", plane), mode, 2)
