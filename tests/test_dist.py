@@ -74,7 +74,7 @@ def test_levels_and_parents_match_single_process(P):
     _ok(launch(P, "bfs"), "bfs", P)
 
 
-@pytest.mark.parametrize("P", [2, 3])
+@pytest.mark.parametrize("P", [1, 2, 3])
 def test_gpu_level_loop_with_emulated_kernels_over_mpi(P):
     """The kernel loop of spbfs.dist._gpu on CPU ranks, its CUDA kernels replaced by numpy
     stand-ins (tests/mpi/emulate_kernels.py): same checks as the bfs mode."""

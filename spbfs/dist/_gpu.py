@@ -17,12 +17,23 @@ in rounds with many small array operations.  Here each block is one kernel launc
     (``atomicOr``) culls targets already sent or visited and drops duplicates exactly, the
     survivors are appended to the send buffer (one ``atomicAdd`` per warp and round).
 
+``push_edges``
+    one thread per frontier edge (binary search in a scan of the frontier's degrees):
+    the push used by the level loop, load-balanced over hub rows (``push_dense`` is kept
+    for reference);
+``settle``
+    end of a level: new vertices marked visited, levels / parents / cull bits set, the
+    next frontier appended and its edges per block summed on the device (one readback);
+``apply_recv``
+    received ``nn`` targets that are not visited into the found flags.
+
 Kernels are compiled once per process (memoised), templated over the row-pointer type.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import time
 import warnings
 
@@ -149,6 +160,134 @@ __global__ void spbfs_dist_push_nn(
     }
 }
 
+template <typename IP>
+__global__ void spbfs_dist_push_edges(
+        const IP* __restrict__ indptr, const int* __restrict__ indices,
+        const long long* __restrict__ frontier, long long nf,
+        const long long* __restrict__ scan, long long total,
+        const long long* __restrict__ row_gid, int use_row_gid, long long P, long long rank,
+        const unsigned char* __restrict__ blocked,
+        unsigned char* __restrict__ flag, long long* __restrict__ parent, int want_parent)
+{
+    /* one thread per frontier edge: scan[i] = edges of frontier rows before row i */
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= total) return;
+    long long lo = 0, hi = nf;
+    while (hi - lo > 1) {
+        long long mid = (lo + hi) >> 1;
+        if (scan[mid] <= k) lo = mid; else hi = mid;
+    }
+    long long r = frontier[lo];
+    int t = indices[(long long)indptr[r] + (k - scan[lo])];
+    if (!blocked[t]) {
+        flag[t] = 1;
+        if (want_parent) parent[t] = use_row_gid ? row_gid[r] : r * P + rank;
+    }
+}
+
+__device__ __forceinline__ long long spbfs_warp_sum(long long v)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+#define SPBFS_SETTLE_ITEMS 16
+
+/* New vertices of a level: mark them visited, set level (and parent), append them to the
+   next frontier and add their degrees in two blocks (the next level's work), counts in
+   cnt[0] (vertices), cnt[1], cnt[2] (degree sums).  mode 0: local normals (flag = found,
+   cleared; parent from pval; seen bits set at gid i * P + rank); mode 1: delegates
+   (flag = reduced mask; parent from pval where mine[i]).  Each block settles a tile of
+   blockDim * SPBFS_SETTLE_ITEMS rows in two passes (count, then write at the block's
+   offset): one set of atomics per tile, not per warp (same-address atomics serialise). */
+__global__ void spbfs_dist_settle(
+        long long nrows, int mode, unsigned char* __restrict__ flag,
+        unsigned char* __restrict__ vis, int* __restrict__ lvl, int level,
+        long long* __restrict__ par, const long long* __restrict__ pval,
+        const unsigned char* __restrict__ mine, int want_parent,
+        unsigned int* __restrict__ seen, long long P, long long rank,
+        const long long* __restrict__ deg_a, const long long* __restrict__ deg_b,
+        long long* __restrict__ out, unsigned long long* __restrict__ cnt)
+{
+    __shared__ long long s_cnt[32], s_da[32], s_db[32];
+    __shared__ unsigned long long s_base;
+    int tid = threadIdx.x, lane = tid & 31, wid = tid >> 5, nw = blockDim.x >> 5;
+    long long base = (long long)blockIdx.x * blockDim.x * SPBFS_SETTLE_ITEMS;
+    long long mine_n = 0, da = 0, db = 0;
+    for (int it = 0; it < SPBFS_SETTLE_ITEMS; ++it) {
+        long long i = base + (long long)it * blockDim.x + tid;
+        if (i < nrows && flag[i] && (mode == 0 || !vis[i])) {
+            ++mine_n;
+            da += deg_a[i];
+            db += deg_b[i];
+        }
+    }
+    long long incl = mine_n;                       /* inclusive scan over the warp */
+    for (int o = 1; o < 32; o <<= 1) {
+        long long v = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += v;
+    }
+    da = spbfs_warp_sum(da);
+    db = spbfs_warp_sum(db);
+    if (lane == 31) s_cnt[wid] = incl;
+    if (lane == 0) { s_da[wid] = da; s_db[wid] = db; }
+    __syncthreads();
+    if (tid == 0) {
+        long long tot = 0, ta = 0, tb = 0;
+        for (int w = 0; w < nw; ++w) {
+            long long cw = s_cnt[w];
+            s_cnt[w] = tot;                         /* exclusive prefix per warp */
+            tot += cw;
+            ta += s_da[w];
+            tb += s_db[w];
+        }
+        s_base = 0;
+        if (tot) {
+            s_base = atomicAdd(&cnt[0], (unsigned long long)tot);
+            if (ta) atomicAdd(&cnt[1], (unsigned long long)ta);
+            if (tb) atomicAdd(&cnt[2], (unsigned long long)tb);
+        }
+        s_da[0] = tot;
+    }
+    __syncthreads();
+    if (s_da[0] == 0) return;
+    unsigned long long off = s_base + s_cnt[wid] + (incl - mine_n);
+    int bitwise_seen = (mode == 0 && P == 1);
+    for (int it = 0; it < SPBFS_SETTLE_ITEMS; ++it) {
+        long long i = base + (long long)it * blockDim.x + tid;
+        int is_new = i < nrows && flag[i] && (mode == 0 || !vis[i]);
+        if (is_new) {
+            out[off++] = i;
+            if (mode == 0) flag[i] = 0;
+            vis[i] = 1;
+            lvl[i] = level;
+            if (want_parent && (mode == 0 || mine[i])) par[i] = pval[i];
+            if (mode == 0 && !bitwise_seen) {
+                long long g = i * P + rank;
+                atomicOr(&seen[g >> 5], 1u << (g & 31));
+            }
+        }
+        if (bitwise_seen) {                        /* P = 1: a warp's rows are one word */
+            unsigned int m = __ballot_sync(0xffffffffu, is_new);
+            if (lane == 0 && m) atomicOr(&seen[i >> 5], m);
+        }
+    }
+}
+
+__global__ void spbfs_dist_apply_recv(
+        const long long* __restrict__ j, long long k, const unsigned char* __restrict__ vis,
+        unsigned char* __restrict__ flag, long long* __restrict__ pnew,
+        const long long* __restrict__ p, int want_parent)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= k) return;
+    long long t = j[i];
+    if (!vis[t]) {
+        flag[t] = 1;
+        if (want_parent) pnew[t] = p[i];
+    }
+}
+
 __global__ void spbfs_dist_set_bits(const long long* __restrict__ ids, long long k,
                                     unsigned int* __restrict__ bits)
 {
@@ -160,8 +299,10 @@ __global__ void spbfs_dist_set_bits(const long long* __restrict__ ids, long long
 """
 
 _TEMPLATED = ("spbfs_dist_push_dense", "spbfs_dist_pull_warp", "spbfs_dist_pull_thread",
-              "spbfs_dist_push_nn")
+              "spbfs_dist_push_nn", "spbfs_dist_push_edges")
+_PLAIN = ("spbfs_dist_set_bits", "spbfs_dist_settle", "spbfs_dist_apply_recv")
 _BLOCK = 256
+_SETTLE_ITEMS = 16   # SPBFS_SETTLE_ITEMS
 
 
 @functools.cache
@@ -169,7 +310,7 @@ def _module():
     import cupy
 
     names = [f"{k}<{t}>" for k in _TEMPLATED for t in ("int", "long long")]
-    names.append("spbfs_dist_set_bits")
+    names.extend(_PLAIN)
     return cupy.RawModule(code=_SOURCE, options=("-std=c++17",), name_expressions=names)
 
 
@@ -213,10 +354,37 @@ def _i32(x):
     return np.int32(x)
 
 
+#: Per-phase profile of the level loop: set ``PROFILE["on"] = True`` (or the environment
+#: variable ``SPBFS_DIST_PROFILE=1``) and each phase is timed with a device synchronisation
+#: around it (slower); seconds accumulate in ``PROFILE["t"][(level, phase)]``.
+PROFILE = {"on": os.environ.get("SPBFS_DIST_PROFILE") == "1", "t": {}}
+
+
+class _Phases:
+    def __init__(self, c):
+        self.c, self.on = c, PROFILE["on"]
+        self.t0 = None
+
+    def __call__(self, level, name):
+        if not self.on:
+            return
+        self.c.sync()
+        t = time.perf_counter()
+        if self.t0 is not None:
+            key = (level, self.name)
+            PROFILE["t"][key] = PROFILE["t"].get(key, 0.0) + t - self.t0
+        self.t0, self.name = t, name
+
+
 def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking):
     """The level loop on GPU ranks; returns ``(lvl, par, levels, directions)``.
 
-    Same algorithm and outputs as the generic loop of :func:`spbfs.dist.bfs`.
+    Same algorithm and outputs as the generic loop of :func:`spbfs.dist.bfs`.  Host
+    synchronisations per level: one 48-byte read of the level's counters (new normals,
+    new delegates and the next frontier's edges per block, counted by the ``settle``
+    kernel), plus, when the ``nn`` frontier is not empty, the send count of the ``nn`` push
+    (and on P > 1 its per-owner counts and the all-to-all-v); the delegate OR waits on
+    the reduction.  Frontier pushes run one thread per edge (load-balanced over hub rows).
     """
     c = G.comm
     xp = G.xp
@@ -227,15 +395,16 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     blocks = G.blocks
     dglob = G.delegates
     dummy64 = xp.zeros(1, np.int64)
+    dummy8 = xp.zeros(1, bool)
     P64, r64 = _i64(P), _i64(rank)
     wp = _i32(1 if want_p else 0)
 
     nvis = xp.zeros(n_loc, bool)
     nvis[G.owned_delegates] = True
-    lvl = xp.full(n_loc, UNREACHED, idt)
+    lvl = xp.full(n_loc, UNREACHED, np.int32)
     par = xp.full(n_loc, UNREACHED, np.int64) if want_p else dummy64
     dvis = xp.zeros(D, bool)
-    dlvl = xp.full(D, UNREACHED, idt)
+    dlvl = xp.full(D, UNREACHED, np.int32)
     no_parent = np.iinfo(np.int64).max
     dpar = xp.full(D, no_parent, np.int64) if want_p else None
     seen = xp.zeros((n + 31) // 32, np.uint32)
@@ -244,6 +413,10 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     found_d = xp.zeros(D, bool)
     cand = xp.empty(max(D, 1), np.int64) if want_p else dummy64
     counter = xp.zeros(1, np.uint64)
+    fn_buf = xp.empty(max(n_loc, 1), np.int64)   # next frontiers, written by settle
+    fd_buf = xp.empty(max(D, 1), np.int64)
+    cnt = xp.zeros(6, np.uint64)                  # [normals: n, nd, nn | delegates: n, dn, dd]
+    zero1 = xp.zeros(1, np.int64)
 
     empty = xp.zeros(0, np.int64)
     fn, fd = empty, empty
@@ -262,15 +435,16 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
         fn = xp.asarray([j], dtype=np.int64)
     _kernel("spbfs_dist_set_bits")((1,), (_BLOCK,),
                                    (xp.asarray([source], np.int64), _i64(1), seen))
+    nfn, nfd = int(fn.size), int(fd.size)
 
-    def push_dense(name, frontier, use_gid, blocked, flag, parent):
-        ip, ix = blocks[name]
-        nf = int(frontier.size)
-        if nf == 0:
+    def push_dense(name, frontier, nf, w, use_gid, blocked, flag, parent):
+        if nf == 0 or w == 0:
             return
-        _kernel("spbfs_dist_push_dense", ip)(
-            _grid(nf * 32), (_BLOCK,),
-            (ip, ix, frontier, _i64(nf), dglob if use_gid else dummy64,
+        ip, ix = blocks[name]
+        scan = xp.concatenate([zero1, xp.cumsum(deg[name][frontier])])
+        _kernel("spbfs_dist_push_edges", ip)(
+            _grid(w), (_BLOCK,),
+            (ip, ix, frontier, _i64(nf), scan, _i64(w), dglob if use_gid else dummy64,
              _i32(use_gid), P64, r64, blocked, flag, parent, wp))
 
     def pull(name, kind, nrows, skip, hit, use_gid, flag, parent):
@@ -283,21 +457,30 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
             (ip, ix, _i64(nrows), skip, hit, dglob if use_gid else dummy64, _i32(use_gid),
              P64, r64, flag, parent, wp))
 
+    def settle(nrows, mode, flag, vis, lv, level, parent, pval, mine, deg_a, deg_b, out, ct):
+        if nrows == 0:
+            return
+        _kernel("spbfs_dist_settle")(
+            _grid(-(-nrows // _SETTLE_ITEMS)), (_BLOCK,),
+            (_i64(nrows), _i32(mode), flag, vis, lv, _i32(level), parent, pval, mine, wp,
+             seen, P64, r64, deg_a, deg_b, out, ct))
+
     unexplored = {
         "nd": int(deg["dn"].sum()) - (int(deg["dn"][sd]) if sd >= 0 else 0),
         "dn": int(deg["nd"].sum()) - (int(deg["nd"][fn].sum()) if fn.size else 0),
         "dd": int(deg["dd"].sum()) - (int(deg["dd"][sd]) if sd >= 0 else 0),
     }
     zero = xp.zeros((), np.int64)
+    work0 = xp.stack([deg["nd"][fn].sum() if fn.size else zero,
+                      deg["dn"][fd].sum() if fd.size else zero,
+                      deg["dd"][fd].sum() if fd.size else zero,
+                      deg["nn"][fn].sum() if fn.size else zero])
+    w_nd, w_dn, w_dd, w_nn = (int(w) for w in c.to_host(work0))
     level_dirs = []
     level = 0
+    ph = _Phases(c)
     while True:
         level += 1
-        work = xp.stack([deg["nd"][fn].sum() if fn.size else zero,
-                         deg["dn"][fd].sum() if fd.size else zero,
-                         deg["dd"][fd].sum() if fd.size else zero,
-                         deg["nn"][fn].sum() if fn.size else zero])
-        w_nd, w_dn, w_dd, w_nn = (int(w) for w in c.to_host(work))
         work = {"nd": w_nd, "dn": w_dn, "dd": w_dd}
         if level > 1:   # the frontier's edges are explored now (level 1: done at the source)
             unexplored["dn"] -= w_nd
@@ -312,78 +495,93 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
         level_dirs.append(chosen)
 
         # 1. delegate stream
+        ph(level, "dd")
         if D:
             found_d.fill(False)
             # dd first: it finds most delegates, and a pull skips rows already found
             if chosen["dd"] == "push":
-                push_dense("dd", fd, 1, dvis, found_d, cand)
+                push_dense("dd", fd, nfd, w_dd, 1, dvis, found_d, cand)
             else:
                 pull("dd", "warp", D, dvis, dvis, 1, found_d, cand)
+            ph(level, "nd")
             if chosen["nd"] == "push":
-                push_dense("nd", fn, 0, dvis, found_d, cand)
+                push_dense("nd", fn, nfn, w_nd, 0, dvis, found_d, cand)
             else:
                 pull("dn", "warp", D, dvis, nvis, 0, found_d, cand)
+        ph(level, "or_start")
         pending = c.allreduce_or_start(found_d, blocking=not nonblocking)
 
         # 2. normal stream
-        counts = np.zeros(P, np.int64)
-        send = [xp.zeros(0, ldt)] + ([xp.zeros(0, np.int64)] if want_p else [])
-        if fn.size and w_nn:
+        ph(level, "nn_push")
+        if nfn and w_nn:
             ip, ix = blocks["nn"]
             out_t = xp.empty(w_nn, np.int32)
             out_p = xp.empty(w_nn, np.int64) if want_p else dummy64
             counter.fill(0)
             _kernel("spbfs_dist_push_nn", ip)(
-                _grid(fn.size * 32), (_BLOCK,),
-                (ip, ix, fn, _i64(fn.size), P64, r64, seen, _i32(1 if cull else 0),
+                _grid(nfn * 32), (_BLOCK,),
+                (ip, ix, fn, _i64(nfn), P64, r64, seen, _i32(1 if cull else 0),
                  out_t, out_p, wp, counter))
             k = int(c.to_host(counter)[0])
-            t = out_t[:k].astype(np.int64)
-            p = out_p[:k] if want_p else None
-            if not cull and uniquify:
-                if want_p:
-                    t, p = _local.first_per_key(t, p, n)
-                else:
-                    t = _local.unique_keys(t, n)
-            if t.size:
-                order, counts = _local.bin_by(t % P, P)
-                send = [(t[order] // P).astype(ldt)] + ([p[order]] if want_p else [])
-        recv, _ = c.alltoallv_many(send, counts)
-        j = recv[0].astype(np.int64)
-        keep = ~nvis[j]
-        j = j[keep]
-        flag_n[j] = True
-        if want_p:
-            pnew[j] = recv[1][keep]
+        else:
+            k = 0
+        ph(level, "nn_exchange")
+        if P == 1 and cull:
+            # the targets are local ids, culled and deduplicated by the push: no exchange
+            if k:
+                _kernel("spbfs_dist_apply_recv")(
+                    _grid(k), (_BLOCK,),
+                    (out_t[:k].astype(np.int64), _i64(k), nvis, flag_n, pnew,
+                     out_p[:k] if want_p else dummy64, wp))
+        else:
+            counts = np.zeros(P, np.int64)
+            send = [xp.zeros(0, ldt)] + ([xp.zeros(0, np.int64)] if want_p else [])
+            if k:
+                t = out_t[:k].astype(np.int64)
+                p = out_p[:k] if want_p else None
+                if not cull and uniquify:
+                    if want_p:
+                        t, p = _local.first_per_key(t, p, n)
+                    else:
+                        t = _local.unique_keys(t, n)
+                if t.size:
+                    order, counts = _local.bin_by(t % P, P)
+                    send = [(t[order] // P).astype(ldt)] + ([p[order]] if want_p else [])
+            recv, rc = c.alltoallv_many(send, counts)
+            nrecv = int(rc.sum())
+            if nrecv:
+                _kernel("spbfs_dist_apply_recv")(
+                    _grid(nrecv), (_BLOCK,),
+                    (recv[0].astype(np.int64), _i64(nrecv), nvis, flag_n, pnew,
+                     recv[1] if want_p else dummy64, wp))
+        ph(level, "dn")
         if D:
             if chosen["dn"] == "push":
-                push_dense("dn", fd, 1, nvis, flag_n, pnew)
+                push_dense("dn", fd, nfd, w_dn, 1, nvis, flag_n, pnew)
             else:
                 pull("nd", "thread", n_loc, nvis, dvis, 1, flag_n, pnew)
-        new = xp.flatnonzero(flag_n)
-        if new.size:
-            flag_n[new] = False
-            nvis[new] = True
-            lvl[new] = level
-            if want_p:
-                par[new] = pnew[new]
-            gids = new * P + rank
-            _kernel("spbfs_dist_set_bits")(_grid(gids.size), (_BLOCK,),
-                                           (gids, _i64(gids.size), seen))
+        ph(level, "settle_n")
+        cnt.fill(0)
+        settle(n_loc, 0, flag_n, nvis, lvl, level, par, pnew, dummy8,
+               deg["nd"], deg["nn"], fn_buf, cnt[0:3])
 
         # 3. delegates
+        ph(level, "or_wait")
         reduced = pending.wait()
-        new_d = xp.flatnonzero(reduced & ~dvis) if D else empty
-        if new_d.size:
-            dvis[new_d] = True
-            dlvl[new_d] = level
-            if want_p:
-                mine = new_d[found_d[new_d]]
-                dpar[mine] = cand[mine]
-        total = int(c.allreduce(int(new.size))) + int(new_d.size)
+        ph(level, "settle_d")
+        if D:
+            settle(D, 1, reduced, dvis, dlvl, level, dpar if want_p else dummy64, cand,
+                   found_d, deg["dn"], deg["dd"], fd_buf, cnt[3:6])
+        ph(level, "readback")
+        nfn, w_nd, w_nn, nfd, w_dn, w_dd = (int(x) for x in c.to_host(cnt))
+        ph(level, "allreduce")
+        total = int(c.allreduce(nfn)) + nfd
+        ph(level, "end")
         if total == 0:
             break
-        fn, fd = new, new_d
+        fn, fd = fn_buf[:nfn], fd_buf[:nfd]
+    lvl = lvl.astype(idt, copy=False)
+    dlvl = dlvl.astype(idt, copy=False)
     return lvl, (par if want_p else None), dlvl, dpar, level - 1, level_dirs
 
 

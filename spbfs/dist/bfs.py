@@ -36,6 +36,7 @@ ALPHA = {"nd": 8.0, "dn": 8.0, "dd": 8.0}
 
 _DIRECTED_BLOCKS = ("nd", "dn", "dd")
 _NO_PARENT = np.iinfo(np.int64).max
+_NO_PARENT32 = np.iinfo(np.int32).max
 
 
 def _directions(direction):
@@ -154,8 +155,7 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
     # ---- settle delegate parents (MIN over candidates) and fill owned delegates
     own, num = G.owned_delegates, G.owned_delegate_numbers
     if want_p and D:
-        dpar = c.allreduce_array(dpar, "min")
-        dpar[dpar == _NO_PARENT] = UNREACHED
+        dpar = _settle_delegate_parents(c, dpar, G.n)
     if own.size:
         lvl[own] = dlvl[num]
         if want_p:
@@ -171,6 +171,18 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
     if want_p:
         return lvl, par.astype(G.index_dtype, copy=False)
     return lvl
+
+
+def _settle_delegate_parents(c, dpar, n):
+    """MIN over ranks of the delegate parent candidates (``_NO_PARENT`` where none);
+    int32 on the wire when every id fits (half the bytes of the int64 candidates)."""
+    xp = c.xp
+    if c.size > 1 and n < _NO_PARENT32:
+        d32 = xp.minimum(dpar, _NO_PARENT32).astype(np.int32)
+        red = c.allreduce_array(d32, "min").astype(np.int64)
+        return xp.where(red == _NO_PARENT32, UNREACHED, red)
+    red = c.allreduce_array(dpar, "min")
+    return xp.where(red == _NO_PARENT, UNREACHED, red)
 
 
 def _levels_generic(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking):

@@ -10,6 +10,8 @@ def emulated_kernels():
     """numpy stand-ins with the semantics of the CUDA kernels of spbfs.dist._gpu."""
     from spbfs.dist import _local
 
+    rng = np.random.default_rng(0)
+
     def gid(ids, arr, use, P, rank):
         return arr[ids] if use else ids.astype(np.int64) * int(P) + int(rank)
 
@@ -46,6 +48,42 @@ def emulated_kernels():
             out_p[:k] = fr[seg] * int(P) + int(rank)
         counter[0] = k
 
+    def push_edges(grid, block, args):
+        ip, ix, fr, nf, scan, total, garr, use, P, rank, blocked, flag, parent, wp = args
+        assert int(scan[-1]) == int(total) and scan.size == int(nf) + 1
+        push_dense(grid, block, (ip, ix, fr, nf, garr, use, P, rank, blocked, flag, parent, wp))
+
+    def settle(grid, block, args):
+        (nrows, mode, flag, vis, lvl, level, par, pval, mine, wp, seen, P, rank,
+         deg_a, deg_b, out, cnt) = args
+        nrows = int(nrows)
+        f = flag[:nrows].astype(bool)
+        if mode == 0:
+            new = np.flatnonzero(f)
+            flag[new] = False
+        else:
+            new = np.flatnonzero(f & ~vis[:nrows].astype(bool))
+        new = rng.permutation(new)                  # the kernel's order is arbitrary
+        vis[new] = True
+        lvl[new] = level
+        if wp:
+            sel = new if mode == 0 else new[mine[new].astype(bool)]
+            par[sel] = pval[sel]
+        if mode == 0:
+            set_bits(None, None, (new * int(P) + int(rank), new.size, seen))
+        out[:new.size] = new
+        cnt[0] += new.size
+        cnt[1] += int(deg_a[new].sum())
+        cnt[2] += int(deg_b[new].sum())
+
+    def apply_recv(grid, block, args):
+        j, k, vis, flag, pnew, p, wp = args
+        j = j[:int(k)]
+        keep = ~vis[j].astype(bool)
+        flag[j[keep]] = True
+        if wp:
+            pnew[j[keep]] = p[:int(k)][keep]
+
     def set_bits(grid, block, args):
         ids, k, bits = args
         ids = ids[:k]
@@ -53,5 +91,6 @@ def emulated_kernels():
 
     table = {"spbfs_dist_push_dense": push_dense, "spbfs_dist_pull_warp": pull,
              "spbfs_dist_pull_thread": pull, "spbfs_dist_push_nn": push_nn,
-             "spbfs_dist_set_bits": set_bits}
+             "spbfs_dist_set_bits": set_bits, "spbfs_dist_push_edges": push_edges,
+             "spbfs_dist_settle": settle, "spbfs_dist_apply_recv": apply_recv}
     return lambda name, indptr=None: table[name]
