@@ -3,13 +3,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SCALE ?= 19
+# On a machine with an NVIDIA driver, also install CuPy so `make demo` runs on the GPU.
+EXTRAS := mpich,test,bench$(shell command -v nvidia-smi >/dev/null 2>&1 && echo ,gpu)
 
 .PHONY: demo test test-gpu lint bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[mpich,test,bench]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
 demo: $(VENV)/.installed
