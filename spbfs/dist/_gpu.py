@@ -418,21 +418,8 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     cnt = xp.zeros(6, np.uint64)                  # [normals: n, nd, nn | delegates: n, dn, dd]
     zero1 = xp.zeros(1, np.int64)
 
-    empty = xp.zeros(0, np.int64)
-    fn, fd = empty, empty
-    if sd >= 0:
-        dvis[sd] = True
-        dlvl[sd] = 0
-        if want_p:
-            dpar[sd] = source
-        fd = xp.asarray([sd], dtype=np.int64)
-    elif source % P == rank:
-        j = source // P
-        nvis[j] = True
-        lvl[j] = 0
-        if want_p:
-            par[j] = source
-        fn = xp.asarray([j], dtype=np.int64)
+    fn, fd = _local.seed_source(source, sd, P, rank, nvis, lvl, par if want_p else None,
+                                dvis, dlvl, dpar, xp)
     _kernel("spbfs_dist_set_bits")((1,), (_BLOCK,),
                                    (xp.asarray([source], np.int64), _i64(1), seen))
     nfn, nfd = int(fn.size), int(fd.size)

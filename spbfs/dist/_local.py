@@ -226,3 +226,36 @@ def csr_unique(rows, cols, nrows, ncols, idx_dtype):
     indptr = xp.zeros(nrows + 1, ip_dtype)
     indptr[1:] = xp.cumsum(per_row).astype(ip_dtype)
     return indptr, c
+
+
+def seed_source(source, sd, P, rank, nvis, lvl, par, dvis, dlvl, dpar, xp):
+    """Mark the BFS source visited at level 0 (its own parent) on the rank(s) that hold it.
+
+    ``sd`` is the source's delegate number (-1 for a normal vertex); ``par``/``dpar`` are
+    ``None`` when parents are not wanted.  Returns the first normal and delegate frontiers
+    ``(fn, fd)`` as int64 local ids / delegate numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> nvis, lvl = np.zeros(2, bool), np.full(2, -1)
+    >>> fn, fd = seed_source(3, -1, 2, 1, nvis, lvl, None, np.zeros(0, bool), None, None, np)
+    >>> fn.tolist(), fd.tolist(), lvl.tolist()
+    ([1], [], [-1, 0])
+    """
+    empty = xp.zeros(0, np.int64)
+    fn, fd = empty, empty
+    if sd >= 0:
+        dvis[sd] = True
+        dlvl[sd] = 0
+        if dpar is not None:
+            dpar[sd] = source
+        fd = xp.asarray([sd], dtype=np.int64)
+    elif source % P == rank:
+        j = source // P
+        nvis[j] = True
+        lvl[j] = 0
+        if par is not None:
+            par[j] = source
+        fn = xp.asarray([j], dtype=np.int64)
+    return fn, fd

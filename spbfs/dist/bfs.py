@@ -213,20 +213,7 @@ def _levels_generic(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonbloc
     seen = xp.zeros(G.n, bool) if cull else None
 
     empty = xp.zeros(0, np.int64)
-    fn, fd = empty, empty
-    if sd >= 0:
-        dvis[sd] = True
-        dlvl[sd] = 0
-        if want_p:
-            dpar[sd] = source
-        fd = xp.asarray([sd], dtype=np.int64)
-    elif source % P == rank:
-        j = source // P
-        nvis[j] = True
-        lvl[j] = 0
-        if want_p:
-            par[j] = source
-        fn = xp.asarray([j], dtype=np.int64)
+    fn, fd = _local.seed_source(source, sd, P, rank, nvis, lvl, par, dvis, dlvl, dpar, xp)
     if cull:
         seen[source] = True
 
