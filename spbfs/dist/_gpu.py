@@ -3,24 +3,23 @@
 The generic loop in :mod:`spbfs.dist.bfs` runs on cupy too, but it expands edges and pulls
 in rounds with many small array operations.  Here each block is one kernel launch:
 
-``push_dense``
-    one warp per frontier row; every edge target not yet visited gets a flag and a parent
-    (targets are delegates or local normals, so the output is a dense flag array);
 ``pull_warp``
     one warp per unvisited delegate row, 32 edges at a time, stopping at the first visited
     neighbour (``__ballot_sync``): the early-exit pull for the long delegate rows; rows
     another block already found in this level are skipped;
 ``pull_thread``
     one thread per unvisited local normal (rows are short: at most ``threshold`` edges);
-``push_nn``
-    one warp per frontier row of the ``nn`` block; a bitmap over all vertices
-    (``atomicOr``) culls targets already sent or visited and drops duplicates exactly, the
-    survivors are appended to the send buffer (one ``atomicAdd`` per warp and round).
-
 ``push_edges``
-    one thread per frontier edge (binary search in a scan of the frontier's degrees):
-    the push used by the level loop, load-balanced over hub rows (``push_dense`` is kept
-    for reference);
+    one thread per frontier edge (binary search in a scan of the frontier's degrees), so
+    hub rows are spread over many threads: the push of the ``nd``, ``dn`` and ``dd`` blocks,
+    whose targets are delegates or local normals (a dense flag array);
+``push_nn``
+    the ``nn`` push, one thread per frontier edge as well: a bitmap over all vertices
+    (``atomicOr``) culls targets already sent or visited and drops duplicates exactly;
+    survivors are appended with one ``atomicAdd`` per block and counted per owner;
+``bin_owner``
+    the survivors binned by owner into the all-to-all-v send buffers (local ids), one
+    ``atomicAdd`` per block and owner (no sort);
 ``settle``
     end of a level: new vertices marked visited, levels / parents / cull bits set, the
     next frontier appended and its edges per block summed on the device (one readback);
@@ -43,29 +42,6 @@ from .._validation import UNREACHED
 from . import _local
 
 _SOURCE = r"""
-template <typename IP>
-__global__ void spbfs_dist_push_dense(
-        const IP* __restrict__ indptr, const int* __restrict__ indices,
-        const long long* __restrict__ frontier, long long nf,
-        const long long* __restrict__ row_gid, int use_row_gid, long long P, long long rank,
-        const unsigned char* __restrict__ blocked,
-        unsigned char* __restrict__ flag, long long* __restrict__ parent, int want_parent)
-{
-    long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    int lane = threadIdx.x & 31;
-    if (w >= nf) return;
-    long long r = frontier[w];
-    long long lo = (long long)indptr[r], hi = (long long)indptr[r + 1];
-    long long g = use_row_gid ? row_gid[r] : r * P + rank;
-    for (long long e = lo + lane; e < hi; e += 32) {
-        int t = indices[e];
-        if (!blocked[t]) {
-            flag[t] = 1;
-            if (want_parent) parent[t] = g;
-        }
-    }
-}
-
 template <typename IP>
 __global__ void spbfs_dist_pull_warp(
         const IP* __restrict__ indptr, const int* __restrict__ indices, long long nrows,
@@ -120,43 +96,107 @@ __global__ void spbfs_dist_pull_thread(
     }
 }
 
+__device__ __forceinline__ long long spbfs_find_row(const long long* __restrict__ scan,
+                                                    long long nf, long long k)
+{
+    long long lo = 0, hi = nf;                 /* last row whose first edge is <= k */
+    while (hi - lo > 1) {
+        long long mid = (lo + hi) >> 1;
+        if (scan[mid] <= k) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+/* The nn push, one thread per frontier edge (scan[i] = edges of frontier rows before row
+   i).  Targets are global ids; a bitmap over all vertices (atomicOr) culls those already
+   sent or visited and drops duplicates exactly.  Survivors are appended to out_t / out_p
+   with one atomicAdd per block (block-wide compaction), and counted per owner (t % P) in
+   shared memory, added to owner_count once per block (dynamic shared memory: P words). */
 template <typename IP>
 __global__ void spbfs_dist_push_nn(
         const IP* __restrict__ indptr, const int* __restrict__ indices,
-        const long long* __restrict__ frontier, long long nf, long long P, long long rank,
+        const long long* __restrict__ frontier, long long nf,
+        const long long* __restrict__ scan, long long total, long long P, long long rank,
         unsigned int* __restrict__ seen, int use_seen,
         int* __restrict__ out_t, long long* __restrict__ out_p, int want_parent,
-        unsigned long long* __restrict__ counter)
+        unsigned long long* __restrict__ counter, unsigned long long* __restrict__ owner_count,
+        int count_owners)
 {
-    long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    int lane = threadIdx.x & 31;
-    if (w >= nf) return;
-    long long r = frontier[w];
-    long long lo = (long long)indptr[r], hi = (long long)indptr[r + 1];
-    long long g = r * P + rank;
-    for (long long base = lo; base < hi; base += 32) {      /* warp-uniform trip count */
-        long long e = base + lane;
-        int t = 0;
-        int take = 0;
-        if (e < hi) {
-            t = indices[e];
-            take = 1;
-            if (use_seen) {
-                unsigned int bit = 1u << (t & 31);
-                unsigned int old = atomicOr(&seen[t >> 5], bit);
-                take = (old & bit) == 0;
-            }
+    extern __shared__ unsigned int s_owner[];
+    __shared__ unsigned int s_warp[32];
+    __shared__ unsigned long long s_base;
+    int tid = threadIdx.x, lane = tid & 31, wid = tid >> 5, nw = blockDim.x >> 5;
+    if (count_owners)
+        for (long long i = tid; i < P; i += blockDim.x) s_owner[i] = 0;
+    long long k = (long long)blockIdx.x * blockDim.x + tid;
+    int t = 0, take = 0;
+    long long r = 0;
+    if (k < total) {
+        long long i = spbfs_find_row(scan, nf, k);
+        r = frontier[i];
+        t = indices[(long long)indptr[r] + (k - scan[i])];
+        take = 1;
+        if (use_seen) {
+            unsigned int bit = 1u << (t & 31);
+            take = (atomicOr(&seen[t >> 5], bit) & bit) == 0;
         }
-        unsigned int m = __ballot_sync(0xffffffffu, take);
-        if (m == 0) continue;
-        unsigned long long start = 0;
-        if (lane == 0) start = atomicAdd(counter, (unsigned long long)__popc(m));
-        start = __shfl_sync(0xffffffffu, start, 0);
-        if (take) {
-            unsigned long long k = start + __popc(m & ((1u << lane) - 1u));
-            out_t[k] = t;
-            if (want_parent) out_p[k] = g;
+    }
+    unsigned int m = __ballot_sync(0xffffffffu, take);
+    if (lane == 0) s_warp[wid] = __popc(m);
+    __syncthreads();
+    if (tid == 0) {
+        unsigned int tot = 0;
+        for (int w = 0; w < nw; ++w) {
+            unsigned int cw = s_warp[w];
+            s_warp[w] = tot;
+            tot += cw;
         }
+        s_base = tot ? atomicAdd(counter, (unsigned long long)tot) : 0ull;
+    }
+    __syncthreads();
+    if (take) {
+        unsigned long long pos = s_base + s_warp[wid] + __popc(m & ((1u << lane) - 1u));
+        out_t[pos] = t;
+        if (want_parent) out_p[pos] = r * P + rank;
+        if (count_owners) atomicAdd(&s_owner[t % P], 1u);
+    }
+    if (count_owners) {
+        __syncthreads();
+        for (long long i = tid; i < P; i += blockDim.x)
+            if (s_owner[i]) atomicAdd(&owner_count[i], (unsigned long long)s_owner[i]);
+    }
+}
+
+/* Bin the nn push's output by owner (t % P) into the send buffers, local ids t / P:
+   cursor[o] starts at owner o's offset; each block reserves its range per owner with one
+   atomicAdd (dynamic shared memory: P words of counts, then P 8-byte bases). */
+template <typename LT>
+__global__ void spbfs_dist_bin_owner(
+        const int* __restrict__ t, const long long* __restrict__ p, long long k, long long P,
+        unsigned long long* __restrict__ cursor, LT* __restrict__ send_t,
+        long long* __restrict__ send_p, int want_parent)
+{
+    extern __shared__ unsigned long long s_base[];
+    unsigned int* s_cnt = (unsigned int*)(s_base + P);
+    int tid = threadIdx.x;
+    for (long long i = tid; i < P; i += blockDim.x) s_cnt[i] = 0;
+    __syncthreads();
+    long long idx = (long long)blockIdx.x * blockDim.x + tid;
+    int v = 0, o = -1;
+    unsigned int at = 0;
+    if (idx < k) {
+        v = t[idx];
+        o = (int)(v % P);
+        at = atomicAdd(&s_cnt[o], 1u);
+    }
+    __syncthreads();
+    for (long long i = tid; i < P; i += blockDim.x)
+        if (s_cnt[i]) s_base[i] = atomicAdd(&cursor[i], (unsigned long long)s_cnt[i]);
+    __syncthreads();
+    if (o >= 0) {
+        unsigned long long pos = s_base[o] + at;
+        send_t[pos] = (LT)(v / P);
+        if (want_parent) send_p[pos] = p[idx];
     }
 }
 
@@ -172,11 +212,7 @@ __global__ void spbfs_dist_push_edges(
     /* one thread per frontier edge: scan[i] = edges of frontier rows before row i */
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= total) return;
-    long long lo = 0, hi = nf;
-    while (hi - lo > 1) {
-        long long mid = (lo + hi) >> 1;
-        if (scan[mid] <= k) lo = mid; else hi = mid;
-    }
+    long long lo = spbfs_find_row(scan, nf, k);
     long long r = frontier[lo];
     int t = indices[(long long)indptr[r] + (k - scan[lo])];
     if (!blocked[t]) {
@@ -298,10 +334,13 @@ __global__ void spbfs_dist_set_bits(const long long* __restrict__ ids, long long
 }
 """
 
-_TEMPLATED = ("spbfs_dist_push_dense", "spbfs_dist_pull_warp", "spbfs_dist_pull_thread",
-              "spbfs_dist_push_nn", "spbfs_dist_push_edges")
+_TEMPLATED = ("spbfs_dist_pull_warp", "spbfs_dist_pull_thread", "spbfs_dist_push_nn",
+              "spbfs_dist_push_edges", "spbfs_dist_bin_owner")
 _PLAIN = ("spbfs_dist_set_bits", "spbfs_dist_settle", "spbfs_dist_apply_recv")
 _BLOCK = 256
+#: Above this many ranks the nn send buffer is binned with a sort, not the bin_owner kernel
+#: (its per-block tables of P counts and bases must fit in shared memory).
+_MAX_BIN_RANKS = 2048
 _SETTLE_ITEMS = 16   # SPBFS_SETTLE_ITEMS
 
 
@@ -382,9 +421,9 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     Same algorithm and outputs as the generic loop of :func:`spbfs.dist.bfs`.  Host
     synchronisations per level: one 48-byte read of the level's counters (new normals,
     new delegates and the next frontier's edges per block, counted by the ``settle``
-    kernel), plus, when the ``nn`` frontier is not empty, the send count of the ``nn`` push
-    (and on P > 1 its per-owner counts and the all-to-all-v); the delegate OR waits on
-    the reduction.  Frontier pushes run one thread per edge (load-balanced over hub rows).
+    kernel), plus, when the ``nn`` frontier is not empty, the ``nn`` push's send counts per
+    owner (and on P > 1 the all-to-all-v); the delegate OR waits on the reduction.
+    Frontier pushes run one thread per edge (load-balanced over hub rows).
     """
     c = G.comm
     xp = G.xp
@@ -413,6 +452,7 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     found_d = xp.zeros(D, bool)
     cand = xp.empty(max(D, 1), np.int64) if want_p else dummy64
     counter = xp.zeros(1, np.uint64)
+    owner_count = xp.zeros(P, np.uint64)
     fn_buf = xp.empty(max(n_loc, 1), np.int64)   # next frontiers, written by settle
     fd_buf = xp.empty(max(D, 1), np.int64)
     cnt = xp.zeros(6, np.uint64)                  # [normals: n, nd, nn | delegates: n, dn, dd]
@@ -424,7 +464,7 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
                                    (xp.asarray([source], np.int64), _i64(1), seen))
     nfn, nfd = int(fn.size), int(fd.size)
 
-    def push_dense(name, frontier, nf, w, use_gid, blocked, flag, parent):
+    def push_flags(name, frontier, nf, w, use_gid, blocked, flag, parent):
         if nf == 0 or w == 0:
             return
         ip, ix = blocks[name]
@@ -487,12 +527,12 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
             found_d.fill(False)
             # dd first: it finds most delegates, and a pull skips rows already found
             if chosen["dd"] == "push":
-                push_dense("dd", fd, nfd, w_dd, 1, dvis, found_d, cand)
+                push_flags("dd", fd, nfd, w_dd, 1, dvis, found_d, cand)
             else:
                 pull("dd", "warp", D, dvis, dvis, 1, found_d, cand)
             ph(level, "nd")
             if chosen["nd"] == "push":
-                push_dense("nd", fn, nfn, w_nd, 0, dvis, found_d, cand)
+                push_flags("nd", fn, nfn, w_nd, 0, dvis, found_d, cand)
             else:
                 pull("dn", "warp", D, dvis, nvis, 0, found_d, cand)
         ph(level, "or_start")
@@ -500,18 +540,26 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
 
         # 2. normal stream
         ph(level, "nn_push")
+        binned = P > 1 and (cull or not uniquify) and P <= _MAX_BIN_RANKS
+        k, counts = 0, np.zeros(P, np.int64)
         if nfn and w_nn:
             ip, ix = blocks["nn"]
             out_t = xp.empty(w_nn, np.int32)
             out_p = xp.empty(w_nn, np.int64) if want_p else dummy64
             counter.fill(0)
+            owner_count.fill(0)
+            scan = xp.concatenate([zero1, xp.cumsum(deg["nn"][fn])])
             _kernel("spbfs_dist_push_nn", ip)(
-                _grid(nfn * 32), (_BLOCK,),
-                (ip, ix, fn, _i64(nfn), P64, r64, seen, _i32(1 if cull else 0),
-                 out_t, out_p, wp, counter))
-            k = int(c.to_host(counter)[0])
-        else:
-            k = 0
+                _grid(w_nn), (_BLOCK,),
+                (ip, ix, fn, _i64(nfn), scan, _i64(w_nn), P64, r64, seen,
+                 _i32(1 if cull else 0), out_t, out_p, wp, counter, owner_count,
+                 _i32(1 if binned else 0)),
+                shared_mem=4 * P if binned else 0)
+            if binned:
+                counts = c.to_host(owner_count).astype(np.int64)
+                k = int(counts.sum())
+            else:
+                k = int(c.to_host(counter)[0])
         ph(level, "nn_exchange")
         if P == 1 and cull:
             # the targets are local ids, culled and deduplicated by the push: no exchange
@@ -521,9 +569,16 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
                     (out_t[:k].astype(np.int64), _i64(k), nvis, flag_n, pnew,
                      out_p[:k] if want_p else dummy64, wp))
         else:
-            counts = np.zeros(P, np.int64)
             send = [xp.zeros(0, ldt)] + ([xp.zeros(0, np.int64)] if want_p else [])
-            if k:
+            if k and binned:
+                send = [xp.empty(k, ldt)] + ([xp.empty(k, np.int64)] if want_p else [])
+                cursor = xp.asarray(np.concatenate([[0], np.cumsum(counts[:-1])]).astype(np.uint64))
+                _kernel("spbfs_dist_bin_owner", send[0])(
+                    _grid(k), (_BLOCK,),
+                    (out_t, out_p, _i64(k), P64, cursor, send[0],
+                     send[1] if want_p else dummy64, wp),
+                    shared_mem=12 * P)
+            elif k:
                 t = out_t[:k].astype(np.int64)
                 p = out_p[:k] if want_p else None
                 if not cull and uniquify:
@@ -534,7 +589,9 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
                 if t.size:
                     order, counts = _local.bin_by(t % P, P)
                     send = [(t[order] // P).astype(ldt)] + ([p[order]] if want_p else [])
+            ph(level, "nn_alltoallv")
             recv, rc = c.alltoallv_many(send, counts)
+            ph(level, "nn_apply")
             nrecv = int(rc.sum())
             if nrecv:
                 _kernel("spbfs_dist_apply_recv")(
@@ -544,7 +601,7 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
         ph(level, "dn")
         if D:
             if chosen["dn"] == "push":
-                push_dense("dn", fd, nfd, w_dn, 1, nvis, flag_n, pnew)
+                push_flags("dn", fd, nfd, w_dn, 1, nvis, flag_n, pnew)
             else:
                 pull("nd", "thread", n_loc, nvis, dvis, 1, flag_n, pnew)
         ph(level, "settle_n")

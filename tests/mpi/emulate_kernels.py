@@ -15,15 +15,6 @@ def emulated_kernels():
     def gid(ids, arr, use, P, rank):
         return arr[ids] if use else ids.astype(np.int64) * int(P) + int(rank)
 
-    def push_dense(grid, block, args):
-        ip, ix, fr, nf, garr, use, P, rank, blocked, flag, parent, wp = args
-        pos, seg = _local.expand(ip, fr[:nf])
-        t = ix[pos]
-        keep = ~blocked[t].astype(bool)
-        flag[t[keep]] = True
-        if wp:
-            parent[t[keep]] = gid(fr[seg[keep]], garr, use, P, rank)
-
     def pull(grid, block, args):
         ip, ix, nrows, skip, hit, garr, use, P, rank, flag, parent, wp = args
         rows = np.flatnonzero(~skip[:nrows].astype(bool) & ~flag[:nrows].astype(bool))
@@ -32,8 +23,10 @@ def emulated_kernels():
         if wp:
             parent[r] = gid(col, garr, use, P, rank)
 
-    def push_nn(grid, block, args):
-        ip, ix, fr, nf, P, rank, seen, use_seen, out_t, out_p, wp, counter = args
+    def push_nn(grid, block, args, shared_mem=0):
+        (ip, ix, fr, nf, scan, total, P, rank, seen, use_seen, out_t, out_p, wp, counter,
+         owner_count, count_owners) = args
+        assert int(scan[-1]) == int(total) and scan.size == int(nf) + 1
         pos, seg = _local.expand(ip, fr[:nf])
         t = ix[pos].astype(np.int64)
         if use_seen:
@@ -42,16 +35,39 @@ def emulated_kernels():
             t, first = np.unique(t, return_index=True)
             seg = seg[first]
             np.bitwise_or.at(seen, t >> 5, (np.uint32(1) << (t & 31).astype(np.uint32)))
+        order = rng.permutation(t.size)             # the kernel's order is arbitrary
+        t, seg = t[order], seg[order]
         k = t.size
         out_t[:k] = t
         if wp:
             out_p[:k] = fr[seg] * int(P) + int(rank)
         counter[0] = k
+        if count_owners:
+            owner_count[:] = np.bincount(t % int(P), minlength=int(P))
+        assert shared_mem == (4 * int(P) if count_owners else 0)
 
-    def push_edges(grid, block, args):
+    def bin_owner(grid, block, args, shared_mem=0):
+        t, p, k, P, cursor, send_t, send_p, wp = args
+        t = t[:int(k)].astype(np.int64)
+        owner = t % int(P)
+        order = np.argsort(owner, kind="stable")
+        o = owner[order]
+        within = np.arange(o.size) - np.searchsorted(o, o, side="left")
+        pos = cursor[o].astype(np.int64) + within
+        send_t[pos] = t[order] // int(P)
+        if wp:
+            send_p[pos] = p[:int(k)][order]
+        np.add.at(cursor, owner, np.uint64(1))
+
+    def push_edges(grid, block, args, shared_mem=0):
         ip, ix, fr, nf, scan, total, garr, use, P, rank, blocked, flag, parent, wp = args
         assert int(scan[-1]) == int(total) and scan.size == int(nf) + 1
-        push_dense(grid, block, (ip, ix, fr, nf, garr, use, P, rank, blocked, flag, parent, wp))
+        pos, seg = _local.expand(ip, fr[:nf])
+        t = ix[pos]
+        keep = ~blocked[t].astype(bool)
+        flag[t[keep]] = True
+        if wp:
+            parent[t[keep]] = gid(fr[seg[keep]], garr, use, P, rank)
 
     def settle(grid, block, args):
         (nrows, mode, flag, vis, lvl, level, par, pval, mine, wp, seen, P, rank,
@@ -89,8 +105,9 @@ def emulated_kernels():
         ids = ids[:k]
         np.bitwise_or.at(bits, ids >> 5, (np.uint32(1) << (ids & 31).astype(np.uint32)))
 
-    table = {"spbfs_dist_push_dense": push_dense, "spbfs_dist_pull_warp": pull,
+    table = {"spbfs_dist_pull_warp": pull,
              "spbfs_dist_pull_thread": pull, "spbfs_dist_push_nn": push_nn,
+             "spbfs_dist_bin_owner": bin_owner,
              "spbfs_dist_set_bits": set_bits, "spbfs_dist_push_edges": push_edges,
              "spbfs_dist_settle": settle, "spbfs_dist_apply_recv": apply_recv}
     return lambda name, indptr=None: table[name]
