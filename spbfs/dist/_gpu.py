@@ -229,13 +229,34 @@ __device__ __forceinline__ long long spbfs_warp_sum(long long v)
 
 #define SPBFS_SETTLE_ITEMS 16
 
+union spbfs_row16 {
+    uint4 v;
+    unsigned char b[16];
+};
+
+/* flags of rows i0 .. i0 + 15 (0 past n): one 16-byte load when whole (i0 is a multiple
+   of 16 and the arrays are 256-byte aligned) */
+__device__ __forceinline__ spbfs_row16 spbfs_load16(const unsigned char* a, long long i0,
+                                                    long long n)
+{
+    spbfs_row16 r;
+    if (i0 + 16 <= n) {
+        r.v = *reinterpret_cast<const uint4*>(a + i0);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 16; ++j) r.b[j] = (i0 + j < n) ? a[i0 + j] : 0;
+    }
+    return r;
+}
+
 /* New vertices of a level: mark them visited, set level (and parent), append them to the
    next frontier and add their degrees in two blocks (the next level's work), counts in
    cnt[0] (vertices), cnt[1], cnt[2] (degree sums).  mode 0: local normals (flag = found,
    cleared; parent from pval; seen bits set at gid i * P + rank); mode 1: delegates
-   (flag = reduced mask; parent from pval where mine[i]).  Each block settles a tile of
-   blockDim * SPBFS_SETTLE_ITEMS rows in two passes (count, then write at the block's
-   offset): one set of atomics per tile, not per warp (same-address atomics serialise). */
+   (flag = reduced mask; parent from pval where mine[i]).  Each thread owns 16 consecutive
+   rows, read with one 16-byte load (most rows are not new: one load, nothing else); a
+   block reserves its output range with one atomicAdd, and a thread's seen bits go out
+   with one atomicOr per word. */
 __global__ void spbfs_dist_settle(
         long long nrows, int mode, unsigned char* __restrict__ flag,
         unsigned char* __restrict__ vis, int* __restrict__ lvl, int level,
@@ -247,21 +268,31 @@ __global__ void spbfs_dist_settle(
 {
     __shared__ long long s_cnt[32], s_da[32], s_db[32];
     __shared__ unsigned long long s_base;
+    __shared__ long long s_tot;
     int tid = threadIdx.x, lane = tid & 31, wid = tid >> 5, nw = blockDim.x >> 5;
-    long long base = (long long)blockIdx.x * blockDim.x * SPBFS_SETTLE_ITEMS;
-    long long mine_n = 0, da = 0, db = 0;
-    for (int it = 0; it < SPBFS_SETTLE_ITEMS; ++it) {
-        long long i = base + (long long)it * blockDim.x + tid;
-        if (i < nrows && flag[i] && (mode == 0 || !vis[i])) {
-            ++mine_n;
-            da += deg_a[i];
-            db += deg_b[i];
+    long long i0 = ((long long)blockIdx.x * blockDim.x + tid) * SPBFS_SETTLE_ITEMS;
+    unsigned int fresh = 0;                        /* bit j: row i0 + j is new */
+    if (i0 < nrows) {
+        spbfs_row16 f = spbfs_load16(flag, i0, nrows);
+        if (f.v.x | f.v.y | f.v.z | f.v.w) {
+            spbfs_row16 v;
+            v.v = make_uint4(0u, 0u, 0u, 0u);
+            if (mode == 1) v = spbfs_load16(vis, i0, nrows);
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (f.b[j] && !v.b[j]) fresh |= 1u << j;
         }
+    }
+    long long mine_n = __popc(fresh), da = 0, db = 0;
+    for (unsigned int m = fresh; m; m &= m - 1) {
+        long long i = i0 + __ffs(m) - 1;
+        da += deg_a[i];
+        db += deg_b[i];
     }
     long long incl = mine_n;                       /* inclusive scan over the warp */
     for (int o = 1; o < 32; o <<= 1) {
-        long long v = __shfl_up_sync(0xffffffffu, incl, o);
-        if (lane >= o) incl += v;
+        long long x = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += x;
     }
     da = spbfs_warp_sum(da);
     db = spbfs_warp_sum(db);
@@ -283,31 +314,36 @@ __global__ void spbfs_dist_settle(
             if (ta) atomicAdd(&cnt[1], (unsigned long long)ta);
             if (tb) atomicAdd(&cnt[2], (unsigned long long)tb);
         }
-        s_da[0] = tot;
+        s_tot = tot;
     }
     __syncthreads();
-    if (s_da[0] == 0) return;
+    if (s_tot == 0 || fresh == 0) return;
     unsigned long long off = s_base + s_cnt[wid] + (incl - mine_n);
-    int bitwise_seen = (mode == 0 && P == 1);
-    for (int it = 0; it < SPBFS_SETTLE_ITEMS; ++it) {
-        long long i = base + (long long)it * blockDim.x + tid;
-        int is_new = i < nrows && flag[i] && (mode == 0 || !vis[i]);
-        if (is_new) {
-            out[off++] = i;
-            if (mode == 0) flag[i] = 0;
-            vis[i] = 1;
-            lvl[i] = level;
-            if (want_parent && (mode == 0 || mine[i])) par[i] = pval[i];
-            if (mode == 0 && !bitwise_seen) {
-                long long g = i * P + rank;
-                atomicOr(&seen[g >> 5], 1u << (g & 31));
+    if (mode == 0) {                               /* found flags cleared for the next level */
+        if (i0 + 16 <= nrows)
+            *reinterpret_cast<uint4*>(flag + i0) = make_uint4(0u, 0u, 0u, 0u);
+        else
+            for (unsigned int m = fresh; m; m &= m - 1) flag[i0 + __ffs(m) - 1] = 0;
+    }
+    long long word = -1;
+    unsigned int bits = 0;
+    for (unsigned int m = fresh; m; m &= m - 1) {
+        long long i = i0 + __ffs(m) - 1;
+        out[off++] = i;
+        vis[i] = 1;
+        lvl[i] = level;
+        if (want_parent && (mode == 0 || mine[i])) par[i] = pval[i];
+        if (mode == 0) {
+            long long g = i * P + rank;
+            if ((g >> 5) != word) {
+                if (bits) atomicOr(&seen[word], bits);
+                word = g >> 5;
+                bits = 0;
             }
-        }
-        if (bitwise_seen) {                        /* P = 1: a warp's rows are one word */
-            unsigned int m = __ballot_sync(0xffffffffu, is_new);
-            if (lane == 0 && m) atomicOr(&seen[i >> 5], m);
+            bits |= 1u << (g & 31);
         }
     }
+    if (bits) atomicOr(&seen[word], bits);
 }
 
 __global__ void spbfs_dist_apply_recv(
@@ -383,6 +419,11 @@ def _compiles() -> bool:
         warnings.warn(f"spbfs.dist: GPU kernels unavailable ({e}); using array operations",
                       RuntimeWarning, stacklevel=3)
         return False
+
+
+def _misaligned(a):
+    """Whether a device array's data is not 16-byte aligned (numpy stand-ins never are)."""
+    return hasattr(a, "data") and hasattr(a.data, "ptr") and a.data.ptr % 16 != 0
 
 
 def _i64(x):
@@ -487,6 +528,8 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
     def settle(nrows, mode, flag, vis, lv, level, parent, pval, mine, deg_a, deg_b, out, ct):
         if nrows == 0:
             return
+        if mode == 1 and _misaligned(flag):    # the kernel reads 16 flags per load
+            flag = flag.copy()
         _kernel("spbfs_dist_settle")(
             _grid(-(-nrows // _SETTLE_ITEMS)), (_BLOCK,),
             (_i64(nrows), _i32(mode), flag, vis, lv, _i32(level), parent, pval, mine, wp,
