@@ -215,7 +215,7 @@ __global__ void spbfs_dist_push_edges(
     long long lo = spbfs_find_row(scan, nf, k);
     long long r = frontier[lo];
     int t = indices[(long long)indptr[r] + (k - scan[lo])];
-    if (!blocked[t]) {
+    if (!blocked[t] && !flag[t]) {   /* read before write: hub targets are hit many times */
         flag[t] = 1;
         if (want_parent) parent[t] = use_row_gid ? row_gid[r] : r * P + rank;
     }

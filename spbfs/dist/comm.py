@@ -486,7 +486,7 @@ class Communicator:
                 acc = buf[0].copy()
                 for p in range(1, self.size):
                     acc |= buf[p]
-                res = xp.unpackbits(acc)[:m].astype(xp.bool_)
+                res = xp.unpackbits(acc)[:m].view(xp.bool_)
             main.synchronize()
             self.comm_time += time.perf_counter() - t1
             return res
