@@ -662,7 +662,9 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
         ph(level, "readback")
         nfn, w_nd, w_nn, nfd, w_dn, w_dd = (int(x) for x in c.to_host(cnt))
         ph(level, "allreduce")
-        total = int(c.allreduce(nfn)) + nfd
+        # nfd is the same on every rank (delegate state is replicated): only a level that
+        # found no delegate needs the global count of new normals to know whether to stop
+        total = nfd if nfd else int(c.allreduce(nfn))
         ph(level, "end")
         if total == 0:
             break
