@@ -253,12 +253,10 @@ __device__ __forceinline__ spbfs_row16 spbfs_load16(const unsigned char* a, long
    next frontier and add their degrees in two blocks (the next level's work), counts in
    cnt[0] (vertices), cnt[1], cnt[2] (degree sums).  mode 0: local normals (flag = found,
    cleared; parent from pval; seen bits set at gid i * P + rank); mode 1: delegates
-   (flag = reduced mask; parent from pval where mine[i]).
-   Pass 1: each thread reads 16 consecutive rows with one 16-byte load (most rows are not
-   new: one load, nothing else) and the block reserves its output range with one
-   atomicAdd.  Pass 2 walks the warp's 512 rows 32 at a time, one row per lane, so the
-   writes are coalesced; the seen bits of a word are OR-ed across lanes first (a segmented
-   scan) and set with one atomicOr. */
+   (flag = reduced mask; parent from pval where mine[i]).  Each thread owns 16 consecutive
+   rows, read with one 16-byte load (most rows are not new: one load, nothing else); a
+   block reserves its output range with one atomicAdd, and a thread's seen bits go out
+   with one atomicOr per word. */
 __global__ void spbfs_dist_settle(
         long long nrows, int mode, unsigned char* __restrict__ flag,
         unsigned char* __restrict__ vis, int* __restrict__ lvl, int level,
@@ -271,7 +269,6 @@ __global__ void spbfs_dist_settle(
     __shared__ long long s_cnt[32], s_da[32], s_db[32];
     __shared__ unsigned long long s_base;
     __shared__ long long s_tot;
-    const unsigned int full = 0xffffffffu;
     int tid = threadIdx.x, lane = tid & 31, wid = tid >> 5, nw = blockDim.x >> 5;
     long long i0 = ((long long)blockIdx.x * blockDim.x + tid) * SPBFS_SETTLE_ITEMS;
     unsigned int fresh = 0;                        /* bit j: row i0 + j is new */
@@ -286,71 +283,67 @@ __global__ void spbfs_dist_settle(
                 if (f.b[j] && !v.b[j]) fresh |= 1u << j;
         }
     }
-    long long warp_n = spbfs_warp_sum((long long)__popc(fresh));
-    if (lane == 0) s_cnt[wid] = warp_n;
+    long long mine_n = __popc(fresh), da = 0, db = 0;
+    for (unsigned int m = fresh; m; m &= m - 1) {
+        long long i = i0 + __ffs(m) - 1;
+        da += deg_a[i];
+        db += deg_b[i];
+    }
+    long long incl = mine_n;                       /* inclusive scan over the warp */
+    for (int o = 1; o < 32; o <<= 1) {
+        long long x = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += x;
+    }
+    da = spbfs_warp_sum(da);
+    db = spbfs_warp_sum(db);
+    if (lane == 31) s_cnt[wid] = incl;
+    if (lane == 0) { s_da[wid] = da; s_db[wid] = db; }
     __syncthreads();
     if (tid == 0) {
-        long long tot = 0;
+        long long tot = 0, ta = 0, tb = 0;
         for (int w = 0; w < nw; ++w) {
             long long cw = s_cnt[w];
             s_cnt[w] = tot;                         /* exclusive prefix per warp */
             tot += cw;
+            ta += s_da[w];
+            tb += s_db[w];
         }
-        s_base = tot ? atomicAdd(&cnt[0], (unsigned long long)tot) : 0ull;
+        s_base = 0;
+        if (tot) {
+            s_base = atomicAdd(&cnt[0], (unsigned long long)tot);
+            if (ta) atomicAdd(&cnt[1], (unsigned long long)ta);
+            if (tb) atomicAdd(&cnt[2], (unsigned long long)tb);
+        }
         s_tot = tot;
     }
     __syncthreads();
-    if (s_tot == 0) return;                        /* block-uniform */
-    if (mode == 0 && fresh) {                      /* found flags cleared for the next level */
+    if (s_tot == 0 || fresh == 0) return;
+    unsigned long long off = s_base + s_cnt[wid] + (incl - mine_n);
+    if (mode == 0) {                               /* found flags cleared for the next level */
         if (i0 + 16 <= nrows)
             *reinterpret_cast<uint4*>(flag + i0) = make_uint4(0u, 0u, 0u, 0u);
         else
             for (unsigned int m = fresh; m; m &= m - 1) flag[i0 + __ffs(m) - 1] = 0;
     }
-    unsigned long long off = s_base + s_cnt[wid];
-    long long row0 = ((long long)blockIdx.x * blockDim.x + wid * 32) * SPBFS_SETTLE_ITEMS;
-    long long da = 0, db = 0;
-    if (warp_n) {
-        for (int it = 0; it < SPBFS_SETTLE_ITEMS; ++it) {
-            long long r = row0 + it * 32 + lane;
-            unsigned int owner_bits = __shfl_sync(full, fresh, it * 2 + (lane >> 4));
-            int is_new = (owner_bits >> (lane & 15)) & 1;
-            unsigned int b = __ballot_sync(full, is_new);
-            if (b == 0) continue;                  /* warp-uniform */
-            if (is_new) {
-                out[off + __popc(b & ((1u << lane) - 1u))] = r;
-                vis[r] = 1;
-                lvl[r] = level;
-                if (want_parent && (mode == 0 || mine[r])) par[r] = pval[r];
-                da += deg_a[r];
-                db += deg_b[r];
+    long long word = -1;
+    unsigned int bits = 0;
+    for (unsigned int m = fresh; m; m &= m - 1) {
+        long long i = i0 + __ffs(m) - 1;
+        out[off++] = i;
+        vis[i] = 1;
+        lvl[i] = level;
+        if (want_parent && (mode == 0 || mine[i])) par[i] = pval[i];
+        if (mode == 0) {
+            long long g = i * P + rank;
+            if ((g >> 5) != word) {
+                if (bits) atomicOr(&seen[word], bits);
+                word = g >> 5;
+                bits = 0;
             }
-            off += __popc(b);
-            if (mode == 0) {
-                long long g = r * P + rank;        /* increases with lane: words are runs */
-                long long w = g >> 5;
-                unsigned int acc = is_new ? 1u << (g & 31) : 0u;
-                for (int o = 1; o < 32; o <<= 1) {
-                    unsigned int ob = __shfl_up_sync(full, acc, o);
-                    long long ow = __shfl_up_sync(full, w, o);
-                    if (lane >= o && ow == w) acc |= ob;
-                }
-                long long next_w = __shfl_down_sync(full, w, 1);
-                if ((lane == 31 || next_w != w) && acc) atomicOr(&seen[w], acc);
-            }
+            bits |= 1u << (g & 31);
         }
     }
-    da = spbfs_warp_sum(da);
-    db = spbfs_warp_sum(db);
-    __syncthreads();                               /* s_da / s_db reused below */
-    if (lane == 0) { s_da[wid] = da; s_db[wid] = db; }
-    __syncthreads();
-    if (tid == 0) {
-        long long ta = 0, tb = 0;
-        for (int w = 0; w < nw; ++w) { ta += s_da[w]; tb += s_db[w]; }
-        if (ta) atomicAdd(&cnt[1], (unsigned long long)ta);
-        if (tb) atomicAdd(&cnt[2], (unsigned long long)tb);
-    }
+    if (bits) atomicOr(&seen[word], bits);
 }
 
 __global__ void spbfs_dist_apply_recv(
