@@ -195,6 +195,17 @@ def mode_emulated():
     _gpu._kernel = emulated_kernels()
     _gpu.supported = lambda G: True
     mode_bfs()
+    # the nn send buffer binned by a sort (more ranks than the bin_owner kernel takes)
+    _gpu._MAX_BIN_RANKS = 0
+    scale, ef = 9, 8
+    n = 1 << scale
+    U, V = generate.kronecker(scale, ef, seed=3)
+    M = oracle(U, V, n)
+    s0, s1 = split(U.size, "random", seed=5)
+    G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n, threshold=4,
+                                  comm=C)
+    for opts in ({}, {"uniquify": False, "cull": False}):
+        check(G, M, U, V, int(U[0]), **opts)
 
 
 def main():
