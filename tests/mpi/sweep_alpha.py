@@ -1,0 +1,41 @@
+"""Median search time of the GPU level loop for a range of push -> pull factors, rank 0.
+
+mpirun -n P python3 -m mpi4py tests/mpi/sweep_alpha.py SCALE ROOTS
+
+For each factor (2 to 64) and each block (``dd``, ``nd``, ``dn``, then all three) the
+other blocks keep the default :data:`spbfs.dist.bfs.ALPHA`; the same roots are searched.
+"""
+
+import sys
+import time
+
+import numpy as np
+
+from spbfs import dist
+from spbfs.dist.bfs import ALPHA
+from spbfs.dist.harness import choose_roots
+
+BLOCKS = ("nd", "dn", "dd")
+FACTORS = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+
+scale, nroots = int(sys.argv[1]), int(sys.argv[2])
+C = dist.Communicator(device="gpu")
+u, v = dist.kronecker(scale, 16, seed=1, comm=C)
+G = dist.DistGraph.from_edges(u, v, 2**scale, comm=C)
+del u, v
+C.xp.get_default_memory_pool().free_all_blocks()
+roots = choose_roots(G, nroots, 1)
+dist.bfs(G, int(roots[0]), return_parents=True)       # untimed: compile, fill pools
+for a in FACTORS:
+    for which in ("dd", "nd", "dn", "all"):
+        alpha = {b: (a if which in (b, "all") else ALPHA[b]) for b in BLOCKS}
+        times = []
+        for r in roots:
+            C.barrier()
+            t0 = time.perf_counter()
+            dist.bfs(G, int(r), return_parents=True, alpha=alpha)
+            C.sync()
+            times.append(C.allreduce(time.perf_counter() - t0, "max"))
+        if C.rank == 0:
+            print(f"alpha {which}={a:5.1f}: median {1e3 * np.median(times):7.2f} ms "
+                  f"mean {1e3 * np.mean(times):7.2f} ms", flush=True)
