@@ -505,11 +505,15 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
                                    (xp.asarray([source], np.int64), _i64(1), seen))
     nfn, nfd = int(fn.size), int(fd.size)
 
+    def edge_scan(name, frontier):
+        """Edges of the frontier rows before each row (and in all) in block ``name``."""
+        return xp.concatenate([zero1, xp.cumsum(deg[name][frontier])])
+
     def push_flags(name, frontier, nf, w, use_gid, blocked, flag, parent):
         if nf == 0 or w == 0:
             return
         ip, ix = blocks[name]
-        scan = xp.concatenate([zero1, xp.cumsum(deg[name][frontier])])
+        scan = edge_scan(name, frontier)
         _kernel("spbfs_dist_push_edges", ip)(
             _grid(w), (_BLOCK,),
             (ip, ix, frontier, _i64(nf), scan, _i64(w), dglob if use_gid else dummy64,
@@ -591,7 +595,7 @@ def bfs_kernels(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking
             out_p = xp.empty(w_nn, np.int64) if want_p else dummy64
             counter.fill(0)
             owner_count.fill(0)
-            scan = xp.concatenate([zero1, xp.cumsum(deg["nn"][fn])])
+            scan = edge_scan("nn", fn)
             _kernel("spbfs_dist_push_nn", ip)(
                 _grid(w_nn), (_BLOCK,),
                 (ip, ix, fn, _i64(nfn), scan, _i64(w_nn), P64, r64, seen,

@@ -3,22 +3,17 @@
 mpirun -n P python3 -m mpi4py tests/mpi/profile_levels.py SCALE ROOTS
 """
 
+import os
 import sys
 
 import numpy as np
+from device_graph import kronecker_graph
 
 from spbfs import dist
 from spbfs.dist import _gpu
-from spbfs.dist.harness import choose_roots
 
 scale, nroots = int(sys.argv[1]), int(sys.argv[2])
-C = dist.Communicator(device="gpu")
-u, v = dist.kronecker(scale, 16, seed=1, comm=C)
-G = dist.DistGraph.from_edges(u, v, 2**scale, comm=C)
-del u, v
-C.xp.get_default_memory_pool().free_all_blocks()
-roots = choose_roots(G, nroots, 1)
-dist.bfs(G, int(roots[0]), return_parents=True)
+C, G, roots = kronecker_graph(scale, nroots, os.environ.get("SPBFS_DEVICE", "gpu"))
 _gpu.PROFILE["on"] = True
 dirs = []
 for r in roots:

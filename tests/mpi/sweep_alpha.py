@@ -6,26 +6,21 @@ For each factor (2 to 64) and each block (``dd``, ``nd``, ``dn``, then all three
 other blocks keep the default :data:`spbfs.dist.bfs.ALPHA`; the same roots are searched.
 """
 
+import os
 import sys
 import time
 
 import numpy as np
+from device_graph import kronecker_graph
 
 from spbfs import dist
 from spbfs.dist.bfs import ALPHA
-from spbfs.dist.harness import choose_roots
 
 BLOCKS = ("nd", "dn", "dd")
 FACTORS = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 
 scale, nroots = int(sys.argv[1]), int(sys.argv[2])
-C = dist.Communicator(device="gpu")
-u, v = dist.kronecker(scale, 16, seed=1, comm=C)
-G = dist.DistGraph.from_edges(u, v, 2**scale, comm=C)
-del u, v
-C.xp.get_default_memory_pool().free_all_blocks()
-roots = choose_roots(G, nroots, 1)
-dist.bfs(G, int(roots[0]), return_parents=True)       # untimed: compile, fill pools
+C, G, roots = kronecker_graph(scale, nroots, os.environ.get("SPBFS_DEVICE", "gpu"))
 for a in FACTORS:
     for which in ("dd", "nd", "dn", "all"):
         alpha = {b: (a if which in (b, "all") else ALPHA[b]) for b in BLOCKS}
