@@ -34,7 +34,7 @@ def emulated_kernels():
             t, seg = t[fresh], seg[fresh]
             t, first = np.unique(t, return_index=True)
             seg = seg[first]
-            np.bitwise_or.at(seen, t >> 5, (np.uint32(1) << (t & 31).astype(np.uint32)))
+            set_bits(None, None, (t, t.size, seen))
         order = rng.permutation(t.size)             # the kernel's order is arbitrary
         t, seg = t[order], seg[order]
         k = t.size
