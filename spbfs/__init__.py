@@ -13,7 +13,8 @@ Examples
 
 from . import semiring
 from .bfs import bfs, prepare
+from .semiring._cache import clear_cache
 from .sssp import sssp
 
-__all__ = ["bfs", "prepare", "semiring", "sssp"]
+__all__ = ["bfs", "clear_cache", "prepare", "semiring", "sssp"]
 __version__ = "0.1.0"

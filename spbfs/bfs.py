@@ -15,11 +15,13 @@ BETA = 18.0
 
 
 def prepare(A, directed: bool = True) -> Matrix:
-    """Validate ``A`` once and return the :class:`~spbfs.semiring.Matrix` BFS runs on.
+    """Check ``A`` and return the :class:`~spbfs.semiring.Matrix` BFS runs on.
 
     With ``directed=False`` every edge is usable both ways (as scipy's
-    ``directed=False``).  Pass the result to :func:`bfs` to run many searches
-    without repeating the conversion.
+    ``directed=False``).  There is no need to call this: every function
+    caches the prepared form of a scipy/cupyx sparse input itself (see
+    :func:`spbfs.clear_cache`), so a repeated plain call costs what a call on
+    the prepared Matrix costs.  Useful to keep one object for a dense input.
 
     Examples
     --------

@@ -69,9 +69,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
         if float(weights.min()) < 0:
             raise ValueError("A has negative weights; sssp needs non-negative weights")
     if weights is not M.data:
-        from .semiring import Matrix
-
-        M = Matrix(M.indptr, M.indices, weights, M.n, symmetric=M.symmetric)
+        M = M.with_values(weights)
     dist = xp.full(M.n, np.inf)
     dist[source] = 0.0
     frontier = Vector(M.n, "sparse", indices=xp.asarray([source], dtype=M.indices.dtype),
@@ -102,6 +100,6 @@ def _predecessors(M, dist, source):
     rows = xp.repeat(xp.arange(M.n, dtype=M.indices.dtype), M.out_degree)
     tight = xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[M.indices])
     indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
-    _, pred = bfs(Matrix(indptr, indices, data, M.n), source, return_parents=True)
+    _, pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True)
     pred[source] = UNREACHED
     return pred

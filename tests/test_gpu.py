@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from oracle import oracle_levels
 from scipy.sparse import csgraph
 
 import spbfs
@@ -286,20 +287,40 @@ def test_int64_index_kernels():
     np.testing.assert_allclose(cupy.asnumpy(got.values), ref.values)
 
 
-def test_bfs_memory_error(monkeypatch):
+def test_bfs_memory_error_names_sizes_and_the_way_out(monkeypatch):
     from spbfs.gpu import GPUMemoryError, memory
-    from spbfs.gpu import bfs as gbfs
 
     A = _kron_graph(10)
     M = spbfs.prepare(csp.csr_matrix(A), directed=False)
-    gbfs._CACHE.clear()
     monkeypatch.setattr(memory, "available_bytes", lambda: 1000)
-    with pytest.raises(GPUMemoryError, match="GPU memory"):
+    with pytest.raises(GPUMemoryError, match="GPU memory.*outputs.*workspace.*spbfs.dist"):
         spbfs.bfs(M, 0)
     with pytest.raises(MemoryError):
         from spbfs.gpu.build import csr_from_edges
 
         csr_from_edges(cupy.array([0]), cupy.array([1]), 2)
+
+
+def test_out_of_memory_leaves_the_process_usable():
+    """A real allocation failure (CuPy's pool capped) becomes a GPUMemoryError; nothing of
+    the failed call stays allocated and the next, smaller call works."""
+    from spbfs.gpu import GPUMemoryError
+
+    pool = cupy.get_default_memory_pool()
+    big = sp.random(1 << 16, 1 << 16, density=1e-3, random_state=0, format="csr")
+    small = csp.csr_matrix(_kron_graph(8))
+    spbfs.bfs(small, 0)  # kernels compiled, small graph cached
+    pool.free_all_blocks()
+    before = pool.used_bytes()
+    pool.set_limit(size=before + (4 << 20))
+    try:
+        with pytest.raises(GPUMemoryError, match="spbfs.dist"):
+            spbfs.bfs(csp.csr_matrix(big), 0)
+        assert pool.used_bytes() <= before + (1 << 20)
+        levels = spbfs.bfs(small, 0)
+    finally:
+        pool.set_limit(size=0)
+    np.testing.assert_array_equal(cupy.asnumpy(levels), oracle_levels(_kron_graph(8), 0))
 
 
 def test_bfs_workspace_reused():
@@ -308,6 +329,7 @@ def test_bfs_workspace_reused():
     A = _kron_graph(10)
     M = spbfs.prepare(csp.csr_matrix(A), directed=False)
     spbfs.bfs(M, 0)
-    ws = gbfs.workspace(M.n, M.indices.dtype)
+    key = next(iter(gbfs.workspaces._free))
+    ws = gbfs.workspaces._free[key][-1]
     spbfs.bfs(M, 5, return_parents=True)
-    assert gbfs.workspace(M.n, M.indices.dtype) is ws
+    assert gbfs.workspaces._free[key] == [ws]

@@ -51,9 +51,12 @@ def _module(semiring, x_dtype, a_dtype, dtype, idx_dtype, ptr_dtype, xi_dtype):
 
 
 def _operand(arr, used: bool):
-    """A kernel operand: zero-stride (broadcast) arrays are materialised only if read."""
+    """A kernel operand: zero-stride (broadcast) arrays are materialised only if read; an
+    operand the semiring never reads (None) is a one-element placeholder."""
     import cupy
 
+    if arr is None:
+        return cupy.zeros(1, bool)
     if used and (arr.ndim != 1 or (arr.size > 1 and arr.strides[0] != arr.itemsize)):
         return cupy.ascontiguousarray(arr)
     return arr

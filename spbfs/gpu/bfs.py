@@ -23,8 +23,10 @@ pull -> push when it has fewer than ``n / beta`` vertices).  On long, thin
 searches (the frontier steady for 4 levels and far from the switch) the host
 launches up to 32 push levels back to back and reads the ring once per
 batch.  Buffers (two bitmaps, two queues, the hub chunk queue, the ring) live
-in a :class:`Workspace` cached per graph size and reused across searches; only
-the outputs are allocated per search.
+in a :class:`Workspace` that a search checks out of a :class:`WorkspacePool`
+and returns when it ends, so concurrent searches (threads, CUDA streams) never
+share one and repeated searches reuse them; only the outputs are allocated per
+search.
 
 Examples
 --------
@@ -35,14 +37,16 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 
 import numpy as np
 
 from . import kernels
-from .memory import check_fits
+from .memory import GPUMemoryError, check_fits, out_of_memory
 
-__all__ = ["Workspace", "bfs", "workspace"]
+__all__ = ["Workspace", "WorkspacePool", "bfs", "workspaces"]
 
 RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 _THREADS = 256
@@ -109,29 +113,63 @@ class Workspace:
         return self.host
 
 
-_CACHE: dict = {}
+class WorkspacePool:
+    """Workspaces checked out by one search at a time (thread- and stream-safe).
 
-
-def workspace(n: int, idx_dtype) -> Workspace:
-    """The cached workspace for ``(device, n, idx_dtype)``, built (after a memory check) once.
-
-    Only the most recent size is kept, so switching graphs frees the old buffers.
+    A search takes a free workspace of its ``(device, n, idx_dtype)`` or, if
+    none is free, a new one after a memory check; it gives it back when it
+    ends, its stream synchronised, so the next search (on any stream) finds
+    no work in flight.  At most ``keep`` free workspaces are kept per size,
+    and asking for another size frees those of the previous one.
 
     Examples
     --------
-    >>> ws = workspace(1 << 20, np.int32)           # doctest: +SKIP
-    >>> ws is workspace(1 << 20, np.int32)          # doctest: +SKIP
-    True
+    >>> pool = WorkspacePool()                                   # doctest: +SKIP
+    >>> with pool.checkout(1 << 20, np.int32) as ws:             # doctest: +SKIP
+    ...     ws.n
+    1048576
     """
-    import cupy
 
-    key = (cupy.cuda.Device().id, int(n), np.dtype(idx_dtype).str)
-    ws = _CACHE.get(key)
-    if ws is None:
-        _CACHE.clear()
-        check_fits("BFS workspace", Workspace.nbytes(n, idx_dtype))
-        ws = _CACHE[key] = Workspace(n, idx_dtype)
-    return ws
+    def __init__(self, keep: int = 8):
+        self.keep = int(keep)
+        self._lock = threading.Lock()
+        self._free: dict = {}
+
+    def _take(self, key):
+        with self._lock:
+            for other in [k for k in self._free if k != key]:
+                del self._free[other]  # a new size: free the old buffers
+            stack = self._free.get(key)
+            return stack.pop() if stack else None
+
+    def _give(self, key, ws):
+        with self._lock:
+            stack = self._free.setdefault(key, [])
+            if len(stack) < self.keep:
+                stack.append(ws)
+
+    @contextlib.contextmanager
+    def checkout(self, n: int, idx_dtype, extra_bytes: int = 0):
+        """A workspace for one search; ``extra_bytes`` (its outputs) join the memory check."""
+        import cupy
+
+        key = (cupy.cuda.Device().id, int(n), np.dtype(idx_dtype).str)
+        ws = self._take(key)
+        need = extra_bytes + (0 if ws is not None else Workspace.nbytes(n, idx_dtype))
+        check_fits(f"BFS on {n} vertices", need,
+                   detail=f"outputs {extra_bytes / 1e9:.2f} GB, workspace "
+                          f"{Workspace.nbytes(n, idx_dtype) / 1e9:.2f} GB")
+        if ws is None:
+            ws = Workspace(n, idx_dtype)
+        try:
+            yield ws
+        finally:
+            cupy.cuda.get_current_stream().synchronize()
+            self._give(key, ws)
+
+
+#: The process-wide pool used by :func:`bfs`.
+workspaces = WorkspacePool()
 
 
 def _blocks(work: int, cap: int) -> int:
@@ -177,14 +215,24 @@ def bfs(M, source, *, return_parents=False, direction="auto", alpha=15.0, beta=1
     >>> bfs(M, 0).tolist()                                                 # doctest: +SKIP
     [0, 1, 2, -1]
     """
+    n = M.n
+    idt = M.indices.dtype
+    out_bytes = n * idt.itemsize * (2 if return_parents else 1)
+    try:
+        with workspaces.checkout(n, idt, out_bytes) as ws:
+            return _search(M, int(source), ws, return_parents, direction, alpha, beta, trace)
+    except MemoryError as exc:
+        if isinstance(exc, GPUMemoryError):
+            raise
+        raise out_of_memory(f"BFS on {n} vertices", exc, out_bytes) from exc
+
+
+def _search(M, source, ws, return_parents, direction, alpha, beta, trace):
+    """The level loop of :func:`bfs` on a checked-out workspace."""
     import cupy
 
     n = M.n
     idt = M.indices.dtype
-    source = int(source)
-    out_bytes = n * idt.itemsize * (2 if return_parents else 1)
-    check_fits("BFS levels/parents", out_bytes)
-    ws = workspace(n, idt)
     directed = not M.symmetric
     need_t = directed and direction != "push"
     T = M.T if need_t else M
@@ -206,10 +254,7 @@ def bfs(M, source, *, return_parents=False, direction="auto", alpha=15.0, beta=1
 
     # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
     # launch per push level, when the graph has any.
-    max_deg = getattr(M, "_gpu_max_degree", None)
-    if max_deg is None:
-        max_deg = int(M.out_degree.max()) if M.nnz else 0
-        M._gpu_max_degree = max_deg
+    max_deg = M.max_out_degree
     use_big = max_deg >= BIG
     # a frontier's hubs have at most nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks
     big_u, big_p = ws.big_queue(2 * (M.nnz // BIG) + 2 if use_big else 1, ptr_dtype)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..semiring._matrix import INT32_MAX, Matrix
+from ..semiring._matrix import Matrix
+from ..semiring._pattern import INT32_MAX
 from . import kernels
 from .memory import check_fits
 
@@ -143,4 +144,4 @@ def csr_from_edges(u, v, n) -> Matrix:
                 (a, b.astype(a.dtype, copy=False), np.int64(a.size), indptr, cnt, indices))
     del cnt
     data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
-    return Matrix(indptr, indices, data, n, symmetric=True)
+    return Matrix(indptr, indices, data, n, symmetric=True, check=False)

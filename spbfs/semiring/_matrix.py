@@ -1,4 +1,4 @@
-"""A validated square sparse matrix prepared for the semiring operators."""
+"""A checked square sparse matrix prepared for the semiring operators."""
 
 from __future__ import annotations
 
@@ -6,44 +6,38 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._array import array_module, is_cupy
+from .._validation import check_compressed, check_coordinates
+from . import _cache
+from ._pattern import Pattern, csr_from_coo, index_dtype
 
-INT32_MAX = np.iinfo(np.int32).max
+__all__ = ["Matrix", "csr_from_coo", "index_dtype"]
 
-
-def index_dtype(n: int, nnz: int = 0) -> np.dtype:
-    """int32 when ``n`` and ``nnz`` fit, else int64 (never overflow silently)."""
-    return np.dtype(np.int32 if max(n, nnz) <= INT32_MAX else np.int64)
-
-
-def csr_from_coo(rows, cols, data, n):
-    """CSR arrays from COO arrays, keeping duplicates (no summing), rows sorted.
-
-    Works on numpy and cupy arrays alike.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> indptr, indices, data = csr_from_coo(np.array([1, 0, 1]), np.array([0, 1, 0]),
-    ...                                      np.array([1., 2., 3.]), 2)
-    >>> indptr, indices, data
-    (array([0, 1, 3], dtype=int32), array([1, 0, 0], dtype=int32), array([2., 1., 3.]))
-    """
-    xp = array_module(rows)
-    idt = index_dtype(n, rows.size)
-    order = xp.lexsort(xp.stack([cols, rows])) if rows.size else xp.arange(0)
-    counts = xp.bincount(rows, minlength=n) if rows.size else xp.zeros(n, np.int64)
-    indptr = xp.zeros(n + 1, idt)
-    xp.cumsum(counts, out=indptr[1:])
-    return indptr, cols[order].astype(idt), data[order]
+#: Sparse formats whose arrays are checked and whose pattern is cached per input matrix.
+_CACHED_FORMATS = ("csr", "csc", "coo")
 
 
 class Matrix:
-    """Square sparse matrix in CSR form, with its transpose built on demand.
+    """Square sparse matrix in CSR form: a shared :class:`Pattern` plus values.
 
     ``A[i, j]`` stored (an explicit zero too) is an edge ``i -> j``.  The
     arrays live in one array module (numpy or cupy), which selects the
-    backend.  Build one with :meth:`from_any` once and pass it to many
-    operator calls to avoid repeated validation and conversion.
+    backend.  :meth:`from_any` checks and converts an input once: the pattern
+    (and its transpose and symmetrised form, built on first use) is cached
+    per input matrix, so later calls on the same scipy/cupyx matrix reuse it;
+    values are read from the input on every call.  A Matrix may be shared by
+    threads: what it derives is computed once and never changes.
+
+    Parameters
+    ----------
+    indptr, indices, data : array
+        CSR arrays (numpy or cupy); checked unless ``check=False``.
+    n : int
+        Number of rows and columns.
+    symmetric : bool
+        The caller guarantees the pattern is symmetric (skips transposes).
+    check : bool
+        Check the arrays (ValueError naming the defect).  Internal callers
+        that built the arrays themselves pass False.
 
     Examples
     --------
@@ -52,25 +46,85 @@ class Matrix:
     >>> M = Matrix.from_any(sp.csr_array(([1, 1], ([0, 1], [1, 2])), shape=(3, 3)))
     >>> M.n, M.nnz, M.out_degree.tolist(), M.in_degree.tolist()
     (3, 2, [1, 1, 0], [0, 1, 1])
+    >>> import numpy as np
+    >>> Matrix(np.array([0, 1, 1]), np.array([5]), np.ones(1), 2)
+    Traceback (most recent call last):
+        ...
+    ValueError: Matrix.indices has an entry 5 outside [0, 2)
     """
 
-    def __init__(self, indptr, indices, data, n, *, symmetric=False):
-        self.indptr, self.indices, self.data = indptr, indices, data
-        self.n = int(n)
-        self.symmetric = bool(symmetric)
-        self.xp = array_module(indptr)
-        self._transpose = self if symmetric else None
-        self._out_degree = None
+    def __init__(self, indptr, indices, data, n, *, symmetric=False, check=True):
+        n = int(n)
+        if check:
+            nnz = check_compressed(indptr, indices, data, n, n, "Matrix")
+            indices, data = indices[:nnz], data[:nnz]
+            _check_values(data, "Matrix")
+        self._setup(Pattern(indptr, indices, n, symmetric=symmetric), data, None, data.dtype)
+
+    def _setup(self, pattern, data, gather, dtype):
+        self._pattern = pattern
+        self._data = data
+        self._gather = gather  # (array or Matrix, gather map or None): values on demand
+        self._dtype = np.dtype(dtype)
+        self._transpose = None
+
+    @classmethod
+    def _from_pattern(cls, pattern, data=None, *, gather=None, dtype=None) -> Matrix:
+        """A Matrix on an existing (checked) pattern; values given or gathered on demand."""
+        self = cls.__new__(cls)
+        self._setup(pattern, data, gather, data.dtype if data is not None else dtype)
+        return self
+
+    @property
+    def pattern(self) -> Pattern:
+        """The immutable sparsity pattern (shared with every Matrix of the same input)."""
+        return self._pattern
+
+    @property
+    def indptr(self):
+        """CSR row pointers."""
+        return self._pattern.indptr
+
+    @property
+    def indices(self):
+        """CSR column indices."""
+        return self._pattern.indices
+
+    @property
+    def n(self) -> int:
+        """Number of rows (= columns)."""
+        return self._pattern.n
+
+    @property
+    def symmetric(self) -> bool:
+        """True when the pattern is known to be symmetric."""
+        return self._pattern.symmetric
+
+    @property
+    def xp(self):
+        """The array module (numpy or cupy) of the arrays."""
+        return self._pattern.xp
+
+    @property
+    def data(self):
+        """Stored values, in CSR order (gathered from the input on first access)."""
+        d = self._data
+        if d is None:
+            src, gather_map = self._gather
+            if isinstance(src, Matrix):
+                src = src.data
+            d = self._data = src if gather_map is None else src[gather_map]
+        return d
 
     @property
     def nnz(self) -> int:
         """Number of stored entries (edges, duplicates counted)."""
-        return int(self.indices.size)
+        return self._pattern.nnz
 
     @property
     def dtype(self):
         """dtype of the stored values."""
-        return self.data.dtype
+        return self._dtype
 
     @property
     def on_gpu(self) -> bool:
@@ -80,109 +134,163 @@ class Matrix:
     @property
     def out_degree(self):
         """Stored entries per row."""
-        if self._out_degree is None:
-            self._out_degree = self.xp.diff(self.indptr)
-        return self._out_degree
+        return self._pattern.out_degree
 
     @property
     def in_degree(self):
         """Stored entries per column."""
-        return self.T.out_degree
+        return self._pattern.transpose()[0].out_degree
+
+    @property
+    def max_out_degree(self) -> int:
+        """Largest row length, as a host int (computed once per pattern)."""
+        return self._pattern.max_out_degree
 
     @property
     def T(self) -> Matrix:
-        """The transpose, as a Matrix (computed once and cached)."""
-        if self._transpose is None:
-            t = self.to_scipy().tocsc()  # CSC of A is CSR of A.T; duplicates are kept
-            self._transpose = Matrix(t.indptr.astype(self.indptr.dtype, copy=False),
-                                     t.indices.astype(self.indices.dtype, copy=False),
-                                     t.data, self.n)
-            self._transpose._transpose = self
-        return self._transpose
+        """The transpose, as a Matrix (its pattern is built once and shared)."""
+        if self.symmetric:
+            return self
+        t = self._transpose
+        if t is None:
+            tp, gather_map = self._pattern.transpose()
+            t = Matrix._from_pattern(tp, gather=(self, gather_map), dtype=self._dtype)
+            t._transpose = self
+            self._transpose = t
+        return t
+
+    def with_values(self, data) -> Matrix:
+        """The same pattern with other values (``data`` in CSR order)."""
+        if data.shape != (self.nnz,):
+            raise ValueError(f"data must have shape ({self.nnz},), got {data.shape}")
+        return Matrix._from_pattern(self._pattern, data)
 
     def to_scipy(self):
         """The matrix as a scipy (or cupyx) CSR matrix sharing the arrays."""
+        shape = (self.n, self.n)
         if self.on_gpu:
             import cupyx.scipy.sparse as csp
 
-            return csp.csr_matrix((self.data, self.indices, self.indptr), shape=(self.n, self.n))
-        return sp.csr_array((self.data, self.indices, self.indptr), shape=(self.n, self.n))
+            return csp.csr_matrix((self.data, self.indices, self.indptr), shape=shape)
+        return sp.csr_array((self.data, self.indices, self.indptr), shape=shape)
 
     def symmetrized(self) -> Matrix:
         """``A`` with every edge also stored reversed (duplicates kept)."""
         if self.symmetric:
             return self
-        xp = self.xp
-        rows = xp.repeat(xp.arange(self.n, dtype=np.int64), self.out_degree)
-        cols = self.indices.astype(np.int64)
-        r = xp.concatenate([rows, cols])
-        c = xp.concatenate([cols, rows])
-        d = xp.concatenate([self.data, self.data])
-        indptr, indices, data = csr_from_coo(r, c, d, self.n)
-        return Matrix(indptr, indices, data, self.n, symmetric=True)
+        sym, gather_map = self._pattern.symmetrized()
+        return Matrix._from_pattern(sym, gather=(self, gather_map), dtype=self._dtype)
 
     @classmethod
     def from_any(cls, A, *, name: str = "A") -> Matrix:
-        """Validate and convert ``A`` (scipy/cupyx sparse or dense 2-D array).
+        """Check and convert ``A`` (scipy/cupyx sparse or dense 2-D array).
 
+        Sparse inputs keep explicit zeros as edges; their arrays are checked
+        (ValueError naming the defect, before anything reads them) and the
+        pattern is cached per input matrix (see :func:`spbfs.clear_cache`).
         Dense inputs follow scipy.sparse.csgraph: zero, NaN and inf entries
-        are not edges.  Sparse inputs keep explicit zeros as edges.
+        are not edges.
         """
         if isinstance(A, Matrix):
             return A
+        if not (sp.issparse(A) or is_cupy(A)):
+            return cls._from_dense(A, name)
+        if getattr(A, "format", None) in _CACHED_FORMATS:
+            cached = _cache.lookup(A)
+            if cached is None:
+                cached = _cache.store(A, _prepare_sparse(A, name))
+        else:  # lil, dok, dia, bsr: edited in place by design, so converted on every call
+            A = _other_format_to_csr(A, name)
+            cached = _prepare_sparse(A, name)
+        pattern, gather_map, nnz = cached
+        data = A.data
+        _check_values(data, name)
+        if gather_map is None:
+            return cls._from_pattern(pattern, data[:nnz] if data.size != nnz else data)
+        return cls._from_pattern(pattern, gather=(data, gather_map), dtype=data.dtype)
+
+    @classmethod
+    def _from_dense(cls, A, name):
+        xp = np
         if is_cupy(A):
-            return cls._from_cupy(A, name)
-        if sp.issparse(A):
-            csr = A.tocsr()
-        elif isinstance(A, np.ndarray) or (hasattr(A, "__array__") and not isinstance(A, str)):
-            dense = np.asarray(A)
-            if dense.ndim != 2:
-                raise ValueError(f"{name} must be 2-D, got {dense.ndim}-D")
-            if dense.dtype == object or dense.dtype.kind not in "biuf":
-                raise TypeError(f"{name} must be numeric, got dtype {dense.dtype}")
-            keep = dense != 0
-            if dense.dtype.kind == "f":
-                keep &= np.isfinite(dense)
-            r, c = np.nonzero(keep)
-            csr = sp.csr_array((dense[r, c], (r, c)), shape=dense.shape)
-        else:
+            import cupy as xp
+        elif not (isinstance(A, np.ndarray) or (hasattr(A, "__array__")
+                                                and not isinstance(A, str))):
             raise TypeError(
                 f"{name} must be a scipy.sparse matrix/array, a cupyx.scipy.sparse matrix "
                 f"or a 2-D array, got {type(A).__name__}"
             )
-        if csr.ndim != 2 or csr.shape[0] != csr.shape[1]:
-            raise ValueError(f"{name} must be square, got shape {csr.shape}")
-        if csr.dtype.kind not in "biuf":
-            raise TypeError(f"{name} must have a numeric dtype, got {csr.dtype}")
-        n = csr.shape[0]
-        idt = index_dtype(n, csr.nnz)
-        return cls(csr.indptr.astype(idt, copy=False), csr.indices.astype(idt, copy=False),
-                   csr.data, n)
-
-    @classmethod
-    def _from_cupy(cls, A, name):
-        import cupy
-        import cupyx.scipy.sparse as csp
-
-        if csp.issparse(A):
-            csr = A.tocsr()
-        elif isinstance(A, cupy.ndarray):
-            if A.ndim != 2:
-                raise ValueError(f"{name} must be 2-D, got {A.ndim}-D")
-            keep = A != 0
-            if A.dtype.kind == "f":
-                keep &= cupy.isfinite(A)
-            r, c = cupy.nonzero(keep)
-            csr = csp.coo_matrix((A[r, c], (r, c)), shape=A.shape).tocsr()
-        else:
-            raise TypeError(f"{name}: unsupported type {type(A).__name__}")
-        if csr.shape[0] != csr.shape[1]:
-            raise ValueError(f"{name} must be square, got shape {csr.shape}")
-        n = csr.shape[0]
-        idt = index_dtype(n, csr.nnz)
-        return cls(csr.indptr.astype(idt, copy=False), csr.indices.astype(idt, copy=False),
-                   csr.data, n)
+        dense = xp.asarray(A)
+        if dense.ndim != 2:
+            raise ValueError(f"{name} must be 2-D, got {dense.ndim}-D")
+        if dense.shape[0] != dense.shape[1]:
+            raise ValueError(f"{name} must be square, got shape {dense.shape}")
+        _check_values(dense, name)
+        keep = dense != 0
+        if dense.dtype.kind == "f":
+            keep &= xp.isfinite(dense)
+        r, c = xp.nonzero(keep)
+        n = dense.shape[0]
+        indptr, indices, data = csr_from_coo(r, c, dense[r, c], n)
+        return cls(indptr, indices, data, n, check=False)
 
     def __repr__(self) -> str:
         where = "gpu" if self.on_gpu else "cpu"
         return f"Matrix(n={self.n}, nnz={self.nnz}, dtype={self.dtype}, {where})"
+
+
+def _check_values(data, name):
+    if data.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must have a numeric dtype, got {data.dtype}")
+
+
+def _owned(arr, dtype):
+    """A private copy of an index array (read-only on the CPU): the cached pattern."""
+    out = arr.astype(dtype, copy=True)
+    if isinstance(out, np.ndarray):
+        out.flags.writeable = False
+    return out
+
+
+def _prepare_sparse(A, name):
+    """``(pattern, gather map into A.data or None, nnz)`` of a checked scipy/cupyx matrix."""
+    shape = getattr(A, "shape", ())
+    if len(shape) != 2:
+        raise ValueError(f"{name} must be 2-D, got shape {shape}")
+    if shape[0] != shape[1]:
+        raise ValueError(f"{name} must be square, got shape {shape}")
+    n = int(shape[0])
+    fmt = A.format
+    try:
+        if fmt in ("csr", "csc"):
+            nnz = check_compressed(A.indptr, A.indices, A.data, n, n, name)
+            idt = index_dtype(n, nnz)
+            pattern = Pattern(_owned(A.indptr, idt), _owned(A.indices[:nnz], idt), n)
+            if fmt == "csr":
+                return pattern, None, nnz
+            # a CSC of A is a CSR of A.T: transposing it gives A's rows and where they came from
+            return (*pattern.transpose(), nnz)
+        if fmt == "coo":
+            rows, cols = A.row, A.col
+            check_coordinates(rows, cols, A.data, shape, name)
+            nnz = int(rows.size)
+            positions = array_module(rows).arange(nnz)
+            indptr, indices, gather_map = csr_from_coo(rows, cols, positions, n)
+            return Pattern(indptr, indices, n), gather_map, nnz
+        raise TypeError(f"{name} has the unsupported sparse format {fmt!r}")
+    except MemoryError as exc:
+        if is_cupy(A):
+            from ..gpu.memory import out_of_memory
+
+            raise out_of_memory(f"preparing {name}", exc) from exc
+        raise
+
+
+def _other_format_to_csr(A, name):
+    """CSR of a lil/dok/dia/bsr matrix, after scipy's own full check where it has one."""
+    if hasattr(A, "check_format"):
+        try:
+            A.check_format(full_check=True)
+        except ValueError as exc:
+            raise ValueError(f"{name} is malformed: {exc}") from None
+    return A.tocsr()

@@ -132,16 +132,22 @@ def mxv(A, x, semiring, *, mask=None, complement=False, direction="auto", dtype=
                direction=direction, dtype=dtype)
 
 
+def _values(M, semiring):
+    """``M.data`` if the multiply reads matrix values, else None (nothing gathered)."""
+    return M.data if "a" in semiring.multiply.uses else None
+
+
 def push(M, x, semiring, mask, complement, dtype) -> Vector:
     """Unchecked push (SpMSpV) on a prepared Matrix and sparse Vector."""
-    idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, M.data, M.n, x.indices, x.values,
-                                        semiring, mask, complement, dtype)
+    idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, _values(M, semiring), M.n,
+                                        x.indices, x.values, semiring, mask, complement, dtype)
     return Vector(M.n, "sparse", indices=idx, values=val)
 
 
 def pull(M, x, semiring, mask, complement, dtype) -> Vector:
     """Unchecked pull (masked SpMV) on a prepared Matrix and bitmap Vector."""
     T = M.T
-    present, val = backend_for(M.xp).spmv(T.indptr, T.indices, T.data, x.present, x.values,
+    present, val = backend_for(M.xp).spmv(T.indptr, T.indices, _values(T, semiring), x.present,
+                                          x.values,
                                           semiring, mask, complement, dtype)
     return Vector(M.n, "bitmap", present=present, values=val)
