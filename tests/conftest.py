@@ -6,8 +6,9 @@ import scipy.sparse as sp
 from hypothesis import settings
 from hypothesis import strategies as st
 
-# Scripts launched under mpiexec by the tests, not test modules themselves.
-collect_ignore_glob = ["mpi/*"]
+# Scripts launched under mpiexec (mpi/) or in a child interpreter (fuzz/) by the tests,
+# not test modules themselves.
+collect_ignore_glob = ["mpi/*", "fuzz/*"]
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.load_profile("ci")

@@ -1,0 +1,110 @@
+"""Concurrent calls on one matrix return exactly what each call returns alone.
+
+8 threads x many sources on one matrix (plain, prepared, and a first call racing to build
+the cache), on the CPU in CI and on the GPU on the device (gpu-marked), plus searches on
+two CuPy streams at once.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from oracle import oracle_levels
+
+import spbfs
+
+THREADS = 8
+
+
+def _graph(n=3000, seed=0):
+    A = sp.random(n, n, density=3.0 / n, random_state=seed, format="csr")
+    A.data = np.random.default_rng(seed).integers(1, 5, A.nnz).astype(np.float64)
+    return A
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else a
+
+
+def _check_concurrently(A, A_in, sources, directed, parents):
+    """Every search of ``sources`` x 3 run on THREADS threads equals scipy's levels."""
+    expected = {s: oracle_levels(A, s, directed) for s in sources}
+
+    def one(s):
+        if parents:
+            levels, par = spbfs.bfs(A_in, s, directed=directed, return_parents=True)
+            levels, par = _host(levels), _host(par)
+            reached = np.flatnonzero(levels > 0)
+            ok_tree = bool(np.all(levels[par[reached]] == levels[reached] - 1))
+        else:
+            levels, ok_tree = _host(spbfs.bfs(A_in, s, directed=directed)), True
+        return s, np.array_equal(levels, expected[s]) and ok_tree
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(one, [s for s in sources for _ in range(3)]))
+    wrong = [s for s, ok in results if not ok]
+    assert not wrong, f"{len(wrong)} of {len(results)} concurrent searches wrong: {wrong[:5]}"
+
+
+def _sources(A, k=29):
+    return [int(s) for s in np.random.default_rng(1).choice(A.shape[0], k, replace=False)]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("parents", [False, True])
+def test_cpu_threads_on_a_plain_matrix_including_the_first_call(directed, parents):
+    A = _graph(seed=2 + directed)
+    spbfs.clear_cache(A)  # the first calls race to build the cached pattern
+    _check_concurrently(A, A, _sources(A), directed, parents)
+
+
+def test_cpu_threads_on_a_prepared_matrix_and_sssp():
+    A = _graph(seed=5)
+    M = spbfs.prepare(A, directed=False)
+    _check_concurrently(A, M, _sources(A), False, True)
+    import scipy.sparse.csgraph as csgraph
+
+    expected = csgraph.dijkstra(A, indices=_sources(A, 8))
+    with ThreadPoolExecutor(THREADS) as pool:
+        got = list(pool.map(lambda s: spbfs.sssp(A, s), _sources(A, 8)))
+    np.testing.assert_allclose(np.stack(got), expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("prepared", [False, True])
+def test_gpu_threads_on_one_cupyx_matrix(prepared):
+    cupy = pytest.importorskip("cupy")
+    import cupyx.scipy.sparse as csp
+
+    A = _graph(n=20000, seed=6)
+    A_gpu = csp.csr_matrix(A.astype(np.float32))
+    target = spbfs.prepare(A_gpu) if prepared else A_gpu
+    _check_concurrently(A, target, _sources(A), True, True)
+    cupy.cuda.get_current_stream().synchronize()
+
+
+@pytest.mark.gpu
+def test_gpu_searches_on_two_streams_do_not_race():
+    cupy = pytest.importorskip("cupy")
+    import cupyx.scipy.sparse as csp
+
+    A = _graph(n=20000, seed=7)
+    A_gpu = csp.csr_matrix(A.astype(np.float32))
+    sources = _sources(A, 16)
+    expected = {s: oracle_levels(A, s, False) for s in sources}
+    streams = [cupy.cuda.Stream(non_blocking=True) for _ in range(2)]
+
+    def on_stream(k):
+        wrong = []
+        with streams[k]:
+            for s in sources[k::2] * 3:
+                levels = spbfs.bfs(A_gpu, s, directed=False)
+                streams[k].synchronize()
+                if not np.array_equal(levels.get(), expected[s]):
+                    wrong.append(s)
+        return wrong
+
+    with ThreadPoolExecutor(2) as pool:
+        wrong = sum(pool.map(on_stream, [0, 1]), [])
+    assert not wrong
