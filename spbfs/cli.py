@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 import numpy as np
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "ids_path", "main"]
 
 
 def _positive_int(text):
@@ -45,11 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)")
     b.add_argument("file")
-    b.add_argument("--source", type=int, required=True)
+    b.add_argument("--source", type=int, required=True,
+                   help="source vertex: an id as in the file, also when ids get relabelled")
     b.add_argument("--parents", action="store_true", help="also compute the BFS tree")
     b.add_argument("--undirected", action="store_true", help="use every edge both ways")
     b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
-    b.add_argument("--output", help="write levels (and parents) to this .npz file")
+    b.add_argument("--output", help="write levels (and parents) to this .npz file; when the "
+                   "file's ids are relabelled, also the id map to <stem>.ids.npy next to it")
     return parser
 
 
@@ -68,18 +71,37 @@ def _graph500(args):
         raise SystemExit(1)
 
 
+def _source_vertex(source, ids, n, path):
+    """The vertex of ``--source`` (an original id when ``ids`` maps relabelled vertices)."""
+    if ids is None:
+        if not 0 <= source < n:
+            raise ValueError(f"--source {source} is not a vertex of {path} "
+                             f"(ids 0..{n - 1})")
+        return source
+    if 0 <= source < 1 << 63:
+        vertex = int(np.searchsorted(ids, source))
+        if vertex < ids.size and ids[vertex] == source:
+            return vertex
+    raise ValueError(f"--source {source} does not occur in {path} (its {ids.size} "
+                     f"distinct ids, from {ids[0]} to {ids[-1]}, were relabelled)"
+                     if ids.size else f"--source {source}: {path} has no vertices")
+
+
 def _bfs(args):
     from .bfs import bfs
     from .harness import resolve_device
     from .io import read_graph
 
-    A = read_graph(args.file)
+    if args.output and not os.path.isdir(os.path.dirname(args.output) or "."):
+        raise FileNotFoundError(f"--output {args.output}: no such directory")
+    A, ids = read_graph(args.file, return_ids=True)
+    source = _source_vertex(args.source, ids, A.shape[0], args.file)
     if resolve_device(args.device) == "gpu":
         import cupyx.scipy.sparse as csp
 
         A = csp.csr_matrix(A)
     t0 = time.perf_counter()
-    result = bfs(A, args.source, return_parents=args.parents, directed=not args.undirected)
+    result = bfs(A, source, return_parents=args.parents, directed=not args.undirected)
     elapsed = time.perf_counter() - t0
     levels, parents = result if args.parents else (result, None)
     if not isinstance(levels, np.ndarray):
@@ -88,10 +110,45 @@ def _bfs(args):
     reached = int((levels >= 0).sum())
     print(f"vertices: {A.shape[0]}  edges: {A.nnz}  source: {args.source}")
     print(f"reached: {reached}  depth: {int(levels.max())}  time: {elapsed:.6f} s")
+    if ids is not None:
+        print(f"relabelled: ids up to {ids[-1]} mapped to vertices 0..{ids.size - 1} "
+              f"(--source {args.source} is vertex {source})"
+              + ("" if args.output else "; use --output to save the levels and the id map"))
     if args.output:
+        # np.savez appends .npz to a name without it; name the file it really writes.
+        output = args.output if args.output.endswith(".npz") else args.output + ".npz"
         arrays = {"levels": levels} if parents is None else {"levels": levels, "parents": parents}
-        np.savez(args.output, **arrays)
-        print(f"wrote {args.output}")
+        np.savez(output, **arrays)
+        print(f"wrote {output}")
+        if ids is not None:
+            id_path = ids_path(output)
+            np.save(id_path, ids)
+            print(f"wrote {id_path}: the id map (original id of each vertex of {output})")
+
+
+def ids_path(output):
+    """Where ``spbfs bfs --output OUTPUT`` writes the id map of a relabelled graph.
+
+    Next to the output: ``<output stem>.ids.npy``.  It holds ``ids`` of
+    :func:`spbfs.io.read_graph`: ``ids[i]`` is the original id of vertex
+    ``i``, the index into the saved ``levels`` and the value in ``parents``.
+
+    Parameters
+    ----------
+    output : str
+        The ``--output`` argument.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> ids_path("runs/levels.npz"), ids_path("levels")
+    ('runs/levels.ids.npy', 'levels.ids.npy')
+    """
+    stem = output[:-4] if output.endswith(".npz") else output
+    return stem + ".ids.npy"
 
 
 def main(argv=None) -> int:

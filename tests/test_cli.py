@@ -90,3 +90,84 @@ def test_cli_errors(tmp_path, capsys):
     assert "source" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["graph500", "--scale", "0"])
+
+
+@pytest.fixture
+def snap_file(tmp_path):
+    """A SNAP-style file with ids near 2**40: (path, edges, sorted distinct ids)."""
+    rng = np.random.default_rng(3)
+    pool = np.unique(rng.integers((1 << 40) - 5000, (1 << 40) + 5000, 40))
+    u, v = rng.choice(pool, 120), rng.choice(pool, 120)
+    path = tmp_path / "snap.txt"
+    lines = "".join(f"{a}\t{b}\n" for a, b in zip(u.tolist(), v.tolist(), strict=True))
+    path.write_text("# Nodes: 40 Edges: 120\n# FromNodeId\tToNodeId\n" + lines)
+    return path, u, v, np.unique(np.r_[u, v])
+
+
+@pytest.mark.parametrize("output", ["levels.npz", "levels"])
+def test_bfs_relabels_translates_source_and_writes_the_id_map(snap_file, tmp_path, capsys,
+                                                              output):
+    path, u, v, used = snap_file
+    source = int(u[0])
+    out = tmp_path / "runs" / output
+    out.parent.mkdir()
+    assert main(["bfs", str(path), "--source", str(source), "--parents",
+                 "--output", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    npz, id_map = tmp_path / "runs" / "levels.npz", tmp_path / "runs" / "levels.ids.npy"
+    assert "relabelled" in stdout and f"wrote {id_map}" in stdout and f"wrote {npz}" in stdout
+    ids = np.load(id_map)
+    np.testing.assert_array_equal(ids, used)  # ids[i]: original id of vertex i
+    # Levels and parents are in compact ids: BFS on the compacted graph from the source.
+    cu, cv = np.searchsorted(ids, u), np.searchsorted(ids, v)
+    B = sp.coo_array((np.ones(u.size), (cu, cv)), shape=(used.size,) * 2).tocsr()
+    saved = np.load(npz)
+    vertex = int(np.searchsorted(ids, source))
+    assert f"--source {source} is vertex {vertex}" in stdout
+    np.testing.assert_array_equal(saved["levels"], oracle_levels(B, vertex))
+    assert ids[saved["parents"][vertex]] == source
+
+
+def test_bfs_source_not_in_a_relabelled_file(snap_file, tmp_path, capsys):
+    path, _, _, used = snap_file
+    missing = int(np.setdiff1d(np.arange(used[0], used[-1]), used)[0])  # inside the range
+    out = tmp_path / "o.npz"
+    for bad in (missing, 0, -1, 1 << 64):
+        assert main(["bfs", str(path), "--source", str(bad), "--output", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"spbfs: error: --source {bad} does not occur in {path}"), err
+    assert not out.exists()
+
+
+def test_bfs_dense_ids_write_no_map(graph_files, tmp_path, capsys):
+    _, _, txt = graph_files
+    out = tmp_path / "o.npz"
+    assert main(["bfs", str(txt), "--source", "3", "--output", str(out)]) == 0
+    assert "relabelled" not in capsys.readouterr().out
+    assert out.exists() and not (tmp_path / "o.ids.npy").exists()
+
+
+@pytest.mark.parametrize(
+    "content,word",
+    [("%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1.0\n", "square"),
+     ("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n", "malformed"),
+     ("garbage\n", "not a valid Matrix Market")],
+)
+def test_cli_bad_matrix_market(tmp_path, content, word):
+    path = tmp_path / "bad.mtx"
+    path.write_text(content)
+    proc = run_cli("bfs", str(path), "--source", "0")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"spbfs: error: {path}: ") and word in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_bad_ids_and_output_directory(tmp_path, capsys):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 18446744073709551616\n")
+    assert main(["bfs", str(path), "--source", "0"]) == 2
+    assert f"{path}, line 2, column 2" in capsys.readouterr().err
+    path.write_text("0 1\n")
+    assert main(["bfs", str(path), "--source", "0", "--output",
+                 str(tmp_path / "no" / "o.npz")]) == 2
+    assert "--output" in capsys.readouterr().err
