@@ -30,6 +30,7 @@ __all__ = [
     "CHECKS",
     "ValidationError",
     "ValidationResult",
+    "describe_failures",
     "format_result_block",
     "summarize",
     "traversed_edges",
@@ -141,8 +142,36 @@ class ValidationResult:
     nedge: int = 0
 
 
+def describe_failures(failures, root=None):
+    """Which Graph500 rules failed, how often and what each means, as one line.
+
+    Parameters
+    ----------
+    failures : dict
+        Check name (a key of :data:`CHECKS`) to count, as in :attr:`ValidationResult.failures`.
+    root : int, optional
+        The search key, named first when given.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> describe_failures({"source": 1}, root=7)
+    'root 7: source (1: parents[source] != source (counts 1))'
+    """
+    parts = [f"{name} ({count}: {CHECKS.get(name, 'unknown check')})"
+             for name, count in failures.items()]
+    text = "; ".join(parts) if parts else "no failure"
+    return text if root is None else f"root {int(root)}: {text}"
+
+
 class ValidationError(ValueError):
     """A BFS result failed Graph500 validation; ``.result`` holds the :class:`ValidationResult`.
+
+    The message names the root (when known) and each failed rule with its count, e.g.
+    ``BFS validation failed for root 0: parent_edge (1: tree edges ...)``.
 
     Examples
     --------
@@ -150,14 +179,15 @@ class ValidationError(ValueError):
     >>> try:
     ...     validate(np.array([0]), np.array([1]), 0, np.array([0, 1]))
     ... except ValidationError as e:
-    ...     sorted(e.result.failures)
-    ['parent_edge', 'tree']
+    ...     sorted(e.result.failures), e.root
+    (['parent_edge', 'tree'], 0)
     """
 
-    def __init__(self, result):
+    def __init__(self, result, root=None):
         self.result = result
-        parts = [f"{name} ({count}: {CHECKS[name]})" for name, count in result.failures.items()]
-        super().__init__("BFS validation failed: " + "; ".join(parts))
+        self.root = root
+        where = "" if root is None else f" for root {int(root)}"
+        super().__init__(f"BFS validation failed{where}: " + describe_failures(result.failures))
 
 
 def _depths(parents, source, xp):
@@ -232,7 +262,8 @@ def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_lo
     Raises
     ------
     ValidationError
-        If a check fails and ``raise_on_error`` is true.
+        If a check fails and ``raise_on_error`` is true; its message names the root
+        (``source``) and each failed rule with its count.
     TypeError, ValueError
         On malformed input (non-integer arrays, mismatched lengths, ids out of range).
 
@@ -272,7 +303,7 @@ def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_lo
 
     record("parent_range", ((parents < -1) | (parents >= n)).sum())
     if failures:
-        return _finish(failures, 0, raise_on_error)
+        return _finish(failures, 0, raise_on_error, source)
 
     record("source", int(parents[source]) != source)
     depth, bad = _depths(parents, source, xp)
@@ -306,13 +337,13 @@ def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_lo
     w = xp.nonzero(parents >= 0)[0]
     w = w[w != source]
     record("parent_edge", (~_tree_edges_found(u, v, parents, xp)[w]).sum())
-    return _finish(failures, nedge, raise_on_error)
+    return _finish(failures, nedge, raise_on_error, source)
 
 
-def _finish(failures, nedge, raise_on_error):
+def _finish(failures, nedge, raise_on_error, source):
     result = ValidationResult(ok=not failures, failures=dict(failures), nedge=int(nedge))
     if failures and raise_on_error:
-        raise ValidationError(result)
+        raise ValidationError(result, root=source)
     return result
 
 

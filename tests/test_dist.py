@@ -1,63 +1,29 @@
 """spbfs.dist: MPI runs launched from one pytest process (mpiexec -n P python -m mpi4py ...).
 
 The checks live in ``tests/mpi/check_bfs.py``; each run prints ``OK <mode> P=<P>`` on rank 0.
+The launcher is ``tests/mpi_launch.py`` (shared with ``test_dist_faults.py``).
 ``-m mpi4py`` turns an exception on one rank into MPI_Abort of the job, so a failure ends
 the run with a message and a non-zero exit instead of a hang; the timeout is a backstop.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from mpi_launch import ROOT
+from mpi_launch import launch as _launch
 
-ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "mpi" / "check_bfs.py"
-TIMEOUT = 120
 
 pytestmark = pytest.mark.mpi
 
 
-@functools.cache
-def _mpiexec():
-    """The mpiexec next to the interpreter (the venv's mpich), else the one on PATH."""
-    here = Path(sys.executable).parent / "mpiexec"
-    exe = str(here) if here.exists() else shutil.which("mpiexec")
-    if exe is None:
-        return None
-    try:
-        info = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
-        text = info.stdout + info.stderr
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    extra = ["--oversubscribe", "--allow-run-as-root"] if "Open MPI" in text else []
-    return exe, extra
-
-
 def launch(P, *args, module=None):
-    """Run ``mpiexec -n P python -m mpi4py (SCRIPT|-m module) args``; the CompletedProcess."""
-    found = _mpiexec()
-    if found is None:
-        pytest.skip("no mpiexec")
-    exe, extra = found
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.setdefault("HYDRA_LAUNCHER", "fork")      # mpich: no ssh, single host
-    env.setdefault("OMP_NUM_THREADS", "1")
-    env.setdefault("NCCL_NVLS_ENABLE", "0")
-    target = ["-m", module] if module else [str(SCRIPT)]
-    cmd = [exe, *extra, "-n", str(P), sys.executable, "-m", "mpi4py", *target, *args]
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env,
-                              cwd=ROOT)
-    except subprocess.TimeoutExpired as e:  # pragma: no cover - the failure we guard against
-        pytest.fail(f"{' '.join(cmd)} hung for {TIMEOUT} s:\n{e.stdout}\n{e.stderr}")
+    """Run ``mpiexec -n P python -m mpi4py (check_bfs.py | -m module) args``."""
+    return _launch(P, SCRIPT, *args, module=module)
 
 
 def _ok(r, mode, P):

@@ -256,6 +256,20 @@ def test_raise_on_error():
     assert not info.value.result.ok
 
 
+def test_validation_error_names_the_root_and_each_failed_rule():
+    u, v = np.array([0, 1, 2]), np.array([1, 2, 3])
+    with pytest.raises(ValidationError) as info:
+        validate(u, v, 1, np.array([1, 1, 1, 1]), np.array([1, 0, 1, 1]))
+    msg = str(info.value)
+    assert msg.startswith("BFS validation failed for root 1: ")
+    assert info.value.root == 1
+    # vertex 3 claims the root as parent: its tree edge is not an input edge
+    assert "parent_edge (1: tree edges (parents[w], w) that are not edges of the input)" in msg
+    assert set(info.value.result.failures) <= set(CHECKS)
+    for rule in info.value.result.failures:
+        assert f"{rule} ({info.value.result.failures[rule]}: {CHECKS[rule]})" in msg
+
+
 def test_checks_documented():
     assert list(CHECKS) == [
         "parent_range",

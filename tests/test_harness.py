@@ -61,3 +61,74 @@ def test_small_component_roots_are_flagged(monkeypatch):
     quiet = io.StringIO()
     run_graph500(8, roots=8, device="cpu", out=quiet, progress=False)
     assert "small components" not in quiet.getvalue()
+
+
+def _corrupt_second_search(module, monkeypatch):
+    """Make the second timed search of ``module``'s harness return wrong parents: every
+    vertex of level 2 claims the root as its parent.  Returns the list of roots searched."""
+    real = module.bfs
+    roots = []
+
+    def wrong(M, root, **kwargs):
+        levels, parents = real(M, root, **kwargs)
+        roots.append(int(root))
+        if len(roots) == 3:              # the untimed warm-up search, then the first timed one
+            parents = parents.copy()
+            parents[levels == 2] = root
+        return levels, parents
+
+    monkeypatch.setattr(module, "bfs", wrong)
+    return roots
+
+
+def test_a_failed_search_names_its_root_and_rule(monkeypatch):
+    import spbfs.harness as harness
+
+    roots = _corrupt_second_search(harness, monkeypatch)
+    out = io.StringIO()
+    stats = run_graph500(8, roots=4, seed=3, device="cpu", out=out, progress=False)
+    bad = roots[2]
+    assert stats["validation"] == "failed"
+    assert set(stats["failed_roots"]) == {bad}
+    assert {"parent_edge", "tree_edge_levels"} <= set(stats["failed_roots"][bad])
+    text = out.getvalue()
+    assert "validation:                     failed" in text
+    line = next(x for x in text.splitlines() if x.startswith("validation FAILED: root"))
+    assert line.startswith(f"validation FAILED: root {bad}: ")
+    assert "parent_edge (" in line and "tree_edge_levels (" in line
+    assert "validation FAILED for 1 of 4 searches" in text
+
+
+def test_cli_graph500_exits_non_zero_when_validation_fails(monkeypatch, capsys):
+    import spbfs.harness as harness
+    from spbfs.cli import main
+
+    roots = _corrupt_second_search(harness, monkeypatch)
+    with pytest.raises(SystemExit) as info:
+        main(["graph500", "--scale", "7", "--roots", "3", "--device", "cpu", "--no-progress"])
+    assert info.value.code not in (0, None)
+    assert f"validation FAILED: root {roots[2]}: " in capsys.readouterr().out
+
+
+def test_dist_harness_failure_names_the_root_and_rule(monkeypatch, capsys):
+    """The distributed harness (a world of one here): rank 0 prints one line per failed
+    search, every rank raises naming the first failed root and its rules, and
+    ``spbfs graph500 --dist`` exits non-zero."""
+    pytest.importorskip("mpi4py")
+    import spbfs.dist.harness as dharness
+    from spbfs.cli import main
+
+    roots = _corrupt_second_search(dharness, monkeypatch)
+    out = io.StringIO()
+    with pytest.raises(RuntimeError) as info:
+        dharness.run_graph500(7, edgefactor=8, roots=3, seed=2, out=out)
+    bad = roots[2]
+    msg = str(info.value)
+    assert f"in 1 of 3 searches; first: root {bad}: " in msg
+    assert "parent_edge (" in msg and "tree_edge_levels (" in msg
+    assert f"validation FAILED: root {bad}: " in out.getvalue()
+    roots.clear()
+    assert main(["graph500", "--scale", "7", "--edgefactor", "8", "--roots", "3", "--dist",
+                 "--device", "cpu"]) != 0
+    err = capsys.readouterr().err
+    assert f"failed Graph500 validation in 1 of 3 searches; first: root {roots[2]}: " in err

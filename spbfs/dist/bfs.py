@@ -67,6 +67,14 @@ def _alphas(alpha):
     return {k: check_positive(a, f"alpha[{k!r}]") for k, a in out.items()}
 
 
+def _compact(per_block):
+    """One value when all blocks share it, else the dict (how ranks compare options)."""
+    if per_block is None:
+        return None
+    values = set(per_block.values())
+    return values.pop() if len(values) == 1 else dict(per_block)
+
+
 def _degrees(G):
     if "deg" not in G._cache:
         xp = G.xp
@@ -115,6 +123,15 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
         Parent (global id) of each owned vertex; the source is its own parent, -1 where
         unreachable.  :meth:`DistGraph.gather` assembles the full arrays on one rank.
 
+    Raises
+    ------
+    ValueError, TypeError
+        The same exception on every rank (one allgather decides before the search): an
+        invalid argument on some rank (the lowest such rank's message), or ``source``,
+        ``return_parents``, ``direction``, ``alpha``, ``uniquify``, ``cull``,
+        ``nonblocking``, ``kernels`` or the graph differing between ranks
+        (``"source differs between ranks: [3, 3, 4]"``).
+
     Examples
     --------
     >>> import numpy as np
@@ -127,11 +144,18 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
     """
     c = G.comm
     D = G.D
-    dirs = _directions(direction)
-    alphas = _alphas(alpha)
-    source = check_source(source, G.n)
-    srcs = c.allgather(source)
-    c.check(len(set(srcs)) == 1, f"source differs between ranks: {srcs}")
+    error = dirs = alphas = None
+    try:
+        dirs = _directions(direction)
+        alphas = _alphas(alpha)
+        source = check_source(source, G.n)
+    except (TypeError, ValueError) as e:
+        error = e
+    # one allgather: the same error on every rank, or arguments that agree between ranks
+    c.agree({"graph (n, delegates)": (G.n, D), "source": source,
+             "return_parents": bool(return_parents), "direction": _compact(dirs),
+             "alpha": _compact(alphas), "uniquify": bool(uniquify), "cull": bool(cull),
+             "nonblocking": bool(nonblocking), "kernels": kernels}, error=error)
     want_p = bool(return_parents)
     _degrees(G)
 

@@ -20,21 +20,177 @@ the delegate-parent reduction) goes through the *data plane*:
 Every data-plane call adds to :attr:`Communicator.bytes_sent` (payload bytes this rank put on
 the wire) and :attr:`Communicator.comm_time` (seconds spent inside communication, the wait
 for slower ranks included), which the BFS reports as its communication share.
+
+Failures.  :meth:`Communicator.agree` and :meth:`Communicator.check` turn an argument error on
+some ranks, or arguments that differ between ranks, into the same exception on every rank
+(one small allgather).  On the NCCL data plane a daemon thread (the *watchdog*) watches every
+host wait on an NCCL operation: when NCCL reports an asynchronous error, or the wait outlasts
+:func:`nccl_timeout` seconds (``SPBFS_NCCL_TIMEOUT``, default 60, 0 to disable), it writes the
+rank and the operation to stderr, aborts the NCCL communicator and calls ``MPI_Abort`` on
+``COMM_WORLD``, so a dead or stuck peer cannot leave the job waiting forever.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import time
+import weakref
 from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["Communicator", "as_communicator"]
+__all__ = ["Communicator", "as_communicator", "nccl_timeout"]
 
 DEVICES = ("cpu", "gpu", "auto")
 DATA_PLANES = ("auto", "mpi", "nccl")
 OR_METHODS = ("auto", "max", "allgather")
+
+#: Seconds a host wait on an NCCL operation may last before the watchdog ends the job.
+NCCL_TIMEOUT = 60.0
+#: Environment variable overriding :data:`NCCL_TIMEOUT` (seconds; 0 or less: no watchdog).
+NCCL_TIMEOUT_ENV = "SPBFS_NCCL_TIMEOUT"
+#: Seconds the watchdog gives ``ncclCommAbort`` before it calls ``MPI_Abort`` regardless.
+ABORT_GRACE = 2.0
+
+
+def nccl_timeout(value=None) -> float:
+    """The NCCL watchdog timeout in seconds: ``value``, else ``$SPBFS_NCCL_TIMEOUT``, else 60.
+
+    0 or a negative value turns the watchdog off.
+
+    Examples
+    --------
+    >>> nccl_timeout(5)
+    5.0
+    >>> nccl_timeout("soon")
+    Traceback (most recent call last):
+        ...
+    ValueError: the NCCL watchdog timeout must be a number of seconds, got 'soon'
+    """
+    if value is None:
+        value = os.environ.get(NCCL_TIMEOUT_ENV, "").strip() or NCCL_TIMEOUT
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise ValueError("the NCCL watchdog timeout must be a number of seconds, got "
+                         f"{value!r}") from None
+    if out != out:
+        raise ValueError("the NCCL watchdog timeout must be a number of seconds, got nan")
+    return out
+
+
+_timeout_of = nccl_timeout     # (Communicator's argument of that name hides the function)
+
+
+def _builtin_type(exc):
+    """The nearest built-in exception class of ``exc`` (what travels between ranks)."""
+    return next(k for k in type(exc).__mro__ if k.__module__ == "builtins")
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - incomparable values differ
+        return False
+
+
+class _Watchdog:
+    """A daemon thread that ends the job when a watched wait outlasts ``timeout`` seconds.
+
+    The waiting thread brackets each host wait on an NCCL operation with :meth:`arm` /
+    :meth:`disarm` (a dictionary insert and delete: nothing is synchronised).  Every ``poll``
+    seconds the thread looks at the waits in flight; when one is older than ``timeout``, or
+    ``check_async()`` returns an error message, it writes the rank and the operation to
+    ``stream``, calls ``abort_comm()`` (given :data:`ABORT_GRACE` seconds in a helper thread,
+    as it may itself block), then ``abort_job()`` (``MPI_Abort``), then ``exit(1)`` should
+    the abort return.
+
+    Examples
+    --------
+    >>> import io
+    >>> calls, out = [], io.StringIO()
+    >>> wd = _Watchdog(0, 0.05, lambda: calls.append("comm"), lambda: calls.append("job"),
+    ...                exit=calls.append, stream=out, poll=0.01)
+    >>> t = wd.arm("allreduce")
+    >>> wd.fired.wait(5)
+    True
+    >>> calls
+    ['comm', 'job', 1]
+    >>> print(out.getvalue().split(";")[0])
+    spbfs.dist: rank 0: NCCL allreduce did not finish within 0.05 s (SPBFS_NCCL_TIMEOUT)
+    """
+
+    def __init__(self, rank, timeout, abort_comm, abort_job, *, check_async=None, exit=None,
+                 stream=None, poll=None):
+        self.rank = rank
+        self.timeout = float(timeout)
+        self.poll = float(poll) if poll else min(1.0, max(0.02, self.timeout / 10))
+        self._abort_comm = abort_comm
+        self._abort_job = abort_job
+        self._check_async = check_async
+        self._exit = exit or os._exit
+        self._stream = stream
+        self._inflight = {}
+        self._next = 0
+        self._stop = threading.Event()
+        self.fired = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="spbfs-nccl-watchdog",
+                                       daemon=True)
+        self.thread.start()
+
+    def arm(self, op):
+        """Start watching a wait on operation ``op``; returns the token for :meth:`disarm`."""
+        self._next += 1
+        token = self._next
+        self._inflight[token] = (op, time.monotonic())
+        return token
+
+    def disarm(self, token):
+        """Stop watching the wait of ``token``."""
+        self._inflight.pop(token, None)
+
+    def stop(self):
+        """End the thread (the job is left alone)."""
+        self._stop.set()
+
+    def _run(self):
+        while not self._stop.wait(self.poll):
+            waits = list(self._inflight.values())
+            if not waits:
+                continue
+            op, t0 = min(waits, key=lambda w: w[1])
+            error = self._check_async() if self._check_async is not None else None
+            if error:
+                self._fire(op, f"NCCL reported an asynchronous error during {op}: {error}")
+                return
+            if time.monotonic() - t0 > self.timeout:
+                self._fire(op, f"NCCL {op} did not finish within {self.timeout:g} s "
+                               f"({NCCL_TIMEOUT_ENV})")
+                return
+
+    def _fire(self, op, why):
+        stream = self._stream or sys.stderr
+        try:
+            stream.write(f"spbfs.dist: rank {self.rank}: {why}; a peer rank has probably died "
+                         "or stopped; aborting the NCCL communicator and the MPI job\n")
+            stream.flush()
+        except Exception:  # noqa: BLE001 - the abort must happen whatever the stream does
+            pass
+        helper = threading.Thread(target=self._quietly, args=(self._abort_comm,), daemon=True)
+        helper.start()
+        helper.join(ABORT_GRACE)
+        self._quietly(self._abort_job)
+        self._exit(1)
+        self.fired.set()            # reached only where ``exit`` returns (tests)
+
+    @staticmethod
+    def _quietly(fn):
+        try:
+            fn()
+        except Exception:  # noqa: BLE001 - best effort on the way out
+            pass
 
 
 def _gpu_available() -> bool:
@@ -79,6 +235,16 @@ class Communicator:
         NCCL only: reduce the delegate mask with ``MAX`` over bytes or all-gather packed bits
         and OR them.  ``"auto"`` takes the one moving fewer bytes (``allgather`` below 8
         ranks).
+    nccl_timeout : float, optional
+        NCCL data plane: seconds a host wait on one NCCL operation may last before the
+        watchdog aborts the NCCL communicator and the MPI job (:func:`nccl_timeout`: default
+        ``$SPBFS_NCCL_TIMEOUT``, else 60; 0 turns the watchdog off).
+
+    Raises
+    ------
+    ValueError
+        On every rank (one allgather decides), when an argument is invalid on some rank,
+        differs between ranks, or ``device="gpu"`` finds no GPU on some rank.
 
     Examples
     --------
@@ -94,29 +260,45 @@ class Communicator:
     [True, False]
     """
 
-    def __init__(self, comm=None, *, device="cpu", data_plane="auto", or_method="auto"):
+    def __init__(self, comm=None, *, device="cpu", data_plane="auto", or_method="auto",
+                 nccl_timeout=None):
         from mpi4py import MPI
 
         self.MPI = MPI
         self.comm = MPI.COMM_WORLD if comm is None else comm
         self.rank = self.comm.Get_rank()
         self.size = self.comm.Get_size()
-        if device not in DEVICES:
-            raise ValueError(f"device must be one of {DEVICES}, got {device!r}")
-        if data_plane not in DATA_PLANES:
-            raise ValueError(f"data_plane must be one of {DATA_PLANES}, got {data_plane!r}")
-        if or_method not in OR_METHODS:
-            raise ValueError(f"or_method must be one of {OR_METHODS}, got {or_method!r}")
-        if device == "auto":
-            device = "gpu" if self.comm.allreduce(int(_gpu_available()), MPI.MIN) else "cpu"
-        elif device == "gpu":
-            ok = _gpu_available()
-            self.check(ok, "device='gpu' but CuPy finds no usable CUDA GPU on this rank")
-        self.device = device
         self.bytes_sent = 0
         self.comm_time = 0.0
         self.nccl = None
         self._side_stream = None
+        self._watchdog = None
+        error = None
+        if device not in DEVICES:
+            error = ValueError(f"device must be one of {DEVICES}, got {device!r}")
+        elif data_plane not in DATA_PLANES:
+            error = ValueError(f"data_plane must be one of {DATA_PLANES}, got {data_plane!r}")
+        elif or_method not in OR_METHODS:
+            error = ValueError(f"or_method must be one of {OR_METHODS}, got {or_method!r}")
+        elif data_plane == "nccl" and device == "cpu":
+            error = ValueError("data_plane='nccl' needs GPU ranks (device='gpu')")
+        gpu = None
+        if error is None and device in ("gpu", "auto"):
+            gpu = _gpu_available()
+            if device == "gpu" and not gpu:
+                error = ValueError("device='gpu' but CuPy finds no usable CUDA GPU on this rank")
+        timeout = NCCL_TIMEOUT
+        if error is None and data_plane != "mpi" and device != "cpu":
+            try:
+                timeout = _timeout_of(nccl_timeout)
+            except ValueError as e:
+                error = e
+        # one collective: the same error on every rank, or arguments that agree
+        gpus = self.agree({"device": device, "data_plane": data_plane, "or_method": or_method},
+                          error=error, extra=gpu)
+        if device == "auto":
+            device = "gpu" if all(gpus) else "cpu"
+        self.device = device
         if device == "gpu":
             import cupy
 
@@ -129,7 +311,7 @@ class Communicator:
         else:
             self.xp = np
             self.gpu_id = None
-        if data_plane == "nccl" and device != "gpu":
+        if data_plane == "nccl" and device != "gpu":   # device="auto" found no GPU somewhere
             raise ValueError("data_plane='nccl' needs GPU ranks (device='gpu')")
         if data_plane == "auto":
             data_plane = "nccl" if device == "gpu" and self._nccl_importable() else "mpi"
@@ -137,6 +319,8 @@ class Communicator:
         if or_method == "auto":
             or_method = "allgather" if self.size < 8 else "max"
         self.or_method = or_method
+        #: seconds a host wait on NCCL may last before the watchdog ends the job (0: off)
+        self.nccl_timeout = timeout if data_plane == "nccl" else 0.0
         if data_plane == "nccl":
             self._init_nccl()
 
@@ -154,19 +338,59 @@ class Communicator:
         os.environ.setdefault("NCCL_NVLS_ENABLE", "0")  # never NVLink multicast
         from cupy.cuda import nccl
 
+        self._nccl_mod = nccl
+        if self.nccl_timeout > 0:
+            me = weakref.ref(self)
+
+            def abort_comm():
+                c = me()
+                if c is not None and c.nccl is not None:
+                    c.nccl.abort()
+
+            def check_async():
+                c = me()
+                if c is None or c.nccl is None:
+                    return None
+                try:
+                    c.nccl.check_async_error()
+                except nccl.NcclError as e:
+                    return str(e)
+                except Exception:  # noqa: BLE001 - an NCCL without ncclCommGetAsyncError
+                    return None
+                return None
+
+            world = self.MPI.COMM_WORLD
+            self._watchdog = _Watchdog(self.rank, self.nccl_timeout, abort_comm,
+                                       lambda: world.Abort(1), check_async=check_async)
+            weakref.finalize(self, self._watchdog.stop)
         uid = nccl.get_unique_id() if self.rank == 0 else None
         uid = self.comm.bcast(uid, root=0)
-        self.nccl = nccl.NcclCommunicator(self.size, uid, self.rank)
-        self._nccl_mod = nccl
-        self.sync()
+        token = self._arm("communicator set-up")
+        try:
+            self.nccl = nccl.NcclCommunicator(self.size, uid, self.rank)
+            self.sync()
+        finally:
+            self._disarm(token)
         self.comm.Barrier()
 
     def close(self):
-        """Release the NCCL communicator (MPI stays with its owner)."""
+        """Release the NCCL communicator (MPI stays with its owner) and stop the watchdog."""
         if self.nccl is not None:
             self.sync()
             self.nccl.destroy()
             self.nccl = None
+        if self._watchdog is not None:
+            self._watchdog.stop()
+            self._watchdog = None
+
+    def _arm(self, op):
+        """Start watching a host wait on NCCL operation ``op`` (None without a watchdog)."""
+        wd = self._watchdog
+        return None if wd is None else wd.arm(op)
+
+    def _disarm(self, token):
+        if token is not None and self._watchdog is not None:
+            self._watchdog.disarm(token)
 
     # ------------------------------------------------------------------ helpers
     def sync(self):
@@ -175,14 +399,20 @@ class Communicator:
             self.xp.cuda.get_current_stream().synchronize()
 
     @contextmanager
-    def timed(self, nbytes=0):
-        """Count the enclosed block as communication: its time and ``nbytes`` sent."""
+    def timed(self, nbytes=0, watch=None):
+        """Count the enclosed block as communication: its time and ``nbytes`` sent.
+
+        With ``watch`` (an operation name) and an NCCL watchdog, the block and the wait for
+        the stream at its end are watched (:data:`NCCL_TIMEOUT`).
+        """
         self.sync()
         t0 = time.perf_counter()
+        token = self._arm(watch) if watch is not None else None
         try:
             yield
         finally:
             self.sync()
+            self._disarm(token)
             self.comm_time += time.perf_counter() - t0
             self.bytes_sent += int(nbytes)
 
@@ -205,11 +435,65 @@ class Communicator:
         return from_numpy_dtype(np.dtype(dtype))
 
     # ------------------------------------------------------------------ control (host, MPI)
+    def agree(self, values=None, *, error=None, extra=None):
+        """Collective argument check: one allgather, then the same outcome on every rank.
+
+        Parameters
+        ----------
+        values : dict, optional
+            ``name -> value`` that must be equal on every rank (plain Python values).
+        error : Exception or str, optional
+            This rank's own argument error, if it found one (a str is a ValueError).
+        extra : object, optional
+            Anything small (picklable) to share with the other ranks.
+
+        Returns
+        -------
+        list
+            ``extra`` of every rank, by rank (when nothing is raised).
+
+        Raises
+        ------
+        ValueError, TypeError, ...
+            On every rank, the same exception: the ``error`` of the lowest rank that has one
+            (its built-in type; followed by ``(rank r)`` unless all ranks failed), else
+            ``"NAME differs between ranks: [value on rank 0, value on rank 1, ...]"`` for the
+            first name whose values differ.
+
+        Examples
+        --------
+        >>> from spbfs.dist import Communicator
+        >>> c = Communicator()
+        >>> c.agree({"n": 100}, extra=(0, 7))
+        [(0, 7)]
+        >>> c.agree({"n": 100}, error=TypeError("n must be an integer"))
+        Traceback (most recent call last):
+            ...
+        TypeError: n must be an integer
+        """
+        if isinstance(error, str):
+            error = ValueError(error)
+        err = None if error is None else (_builtin_type(error), str(error))
+        items = tuple((values or {}).items())
+        everyone = self.comm.allgather((err, items, extra))
+        failed = [r for r, (e, _, _) in enumerate(everyone) if e is not None]
+        if failed:
+            r = failed[0]
+            kind, message = everyone[r][0]
+            where = f" (rank {r})" if len(failed) < self.size else ""
+            raise kind(f"{message}{where}")
+        for i, (name, _) in enumerate(items):
+            seen = [got[i][1] if i < len(got) else None for _, got, _ in everyone]
+            if not all(_same(x, seen[0]) for x in seen[1:]):
+                raise ValueError(f"{name} differs between ranks: {seen}")
+        return [x for _, _, x in everyone]
+
     def check(self, ok, message, exc=ValueError):
         """Collective error agreement: raise ``exc`` on every rank if any rank has ``ok`` false.
 
         The message is the one of the lowest failing rank (followed by that rank when not
-        all ranks failed).  No rank is left waiting in a later collective.
+        all ranks failed).  No rank is left waiting in a later collective.  One allgather;
+        :meth:`agree` also compares values between ranks in the same collective.
 
         Examples
         --------
@@ -219,12 +503,7 @@ class Communicator:
             ...
         ValueError: n must be positive
         """
-        bad = self.comm.allgather(None if ok else str(message))
-        failed = [r for r, msg in enumerate(bad) if msg is not None]
-        if failed:
-            r = failed[0]
-            where = f" (rank {r})" if len(failed) < self.size else ""
-            raise exc(f"{bad[r]}{where}")
+        self.agree(error=None if ok else exc(message))
 
     def allreduce(self, value, op="sum"):
         """Reduce a host scalar or small numpy array over ranks (``sum``, ``min``, ``max``).
@@ -319,8 +598,9 @@ class Communicator:
         rdisp = np.zeros_like(rc)
         np.cumsum(rc[:-1], out=rdisp[1:])
         total = int(rc.sum())
-        with self.timed(nsent * itemsize):
-            if self.data_plane == "nccl":
+        nccl_plane = self.data_plane == "nccl"
+        with self.timed(nsent * itemsize, watch="alltoallv" if nccl_plane else None):
+            if nccl_plane:
                 recv = xp.empty(total, dtype)
                 send = xp.ascontiguousarray(send)
                 nccl = self._nccl_mod
@@ -362,8 +642,9 @@ class Communicator:
         if self.size == 1:
             return a.copy()
         nbytes = a.nbytes
-        with self.timed(nbytes):
-            if self.data_plane == "nccl":
+        nccl_plane = self.data_plane == "nccl"
+        with self.timed(nbytes, watch=f"allreduce ({op})" if nccl_plane else None):
+            if nccl_plane:
                 nccl = self._nccl_mod
                 nop = {"sum": nccl.NCCL_SUM, "min": nccl.NCCL_MIN, "max": nccl.NCCL_MAX}[op]
                 ntype = {np.dtype(np.int64): nccl.NCCL_INT64, np.dtype(np.int32): nccl.NCCL_INT32,
@@ -454,40 +735,49 @@ class Communicator:
             side.wait_event(main.record())
             side.use()
         stream = side if side is not None else main
+        token = self._arm("delegate OR")    # the enqueue, and the wait when blocking
         try:
-            if self.or_method == "max":
-                src = xp.ascontiguousarray(mask).view(xp.uint8)
-                buf = xp.empty_like(src)
-                self.nccl.allReduce(src.data.ptr, buf.data.ptr, m, nccl.NCCL_UINT8,
-                                    nccl.NCCL_MAX, stream.ptr)
-                nbytes = m
-            else:
-                src = xp.packbits(mask)
-                buf = xp.empty((self.size, src.size), xp.uint8)
-                self.nccl.allGather(src.data.ptr, buf.data.ptr, src.size, nccl.NCCL_UINT8,
-                                    stream.ptr)
-                nbytes = src.size
+            try:
+                if self.or_method == "max":
+                    src = xp.ascontiguousarray(mask).view(xp.uint8)
+                    buf = xp.empty_like(src)
+                    self.nccl.allReduce(src.data.ptr, buf.data.ptr, m, nccl.NCCL_UINT8,
+                                        nccl.NCCL_MAX, stream.ptr)
+                    nbytes = m
+                else:
+                    src = xp.packbits(mask)
+                    buf = xp.empty((self.size, src.size), xp.uint8)
+                    self.nccl.allGather(src.data.ptr, buf.data.ptr, src.size,
+                                        nccl.NCCL_UINT8, stream.ptr)
+                    nbytes = src.size
+            finally:
+                if side is not None:
+                    main.use()
+            self.bytes_sent += nbytes
+            if blocking:
+                main.synchronize()
         finally:
-            if side is not None:
-                main.use()
-        self.bytes_sent += nbytes
-        if blocking:
-            main.synchronize()
+            self._disarm(token)
         self.comm_time += time.perf_counter() - t0
 
         def finish():
             t1 = time.perf_counter()
-            if side is not None:
-                main.wait_event(side.record())
-            _ = src  # alive until the reduction is done
-            if self.or_method == "max":
-                res = buf.view(xp.bool_)
-            else:
-                acc = buf[0].copy()
-                for p in range(1, self.size):
-                    acc |= buf[p]
-                res = xp.unpackbits(acc)[:m].view(xp.bool_)
-            main.synchronize()
+            # non-blocking: the host waits here, so this is what is watched
+            token = self._arm("delegate OR") if side is not None else None
+            try:
+                if side is not None:
+                    main.wait_event(side.record())
+                _ = src  # alive until the reduction is done
+                if self.or_method == "max":
+                    res = buf.view(xp.bool_)
+                else:
+                    acc = buf[0].copy()
+                    for p in range(1, self.size):
+                        acc |= buf[p]
+                    res = xp.unpackbits(acc)[:m].view(xp.bool_)
+                main.synchronize()
+            finally:
+                self._disarm(token)
             self.comm_time += time.perf_counter() - t1
             return res
 
@@ -508,8 +798,24 @@ def as_communicator(comm=None, *, device=None, data_plane="auto"):
     1
     """
     if isinstance(comm, Communicator):
-        if device is not None and device != "auto" and device != comm.device:
-            raise ValueError(f"device={device!r} differs from the communicator's "
-                             f"{comm.device!r}")
+        conflict = device_conflict(comm, device)
+        if conflict:
+            raise ValueError(conflict)
         return comm
     return Communicator(comm, device=device or "cpu", data_plane=data_plane)
+
+
+def device_conflict(comm, device):
+    """The error message when ``device`` contradicts the Communicator ``comm``, else None.
+
+    Examples
+    --------
+    >>> from spbfs.dist.comm import Communicator, device_conflict
+    >>> device_conflict(Communicator(), "gpu")
+    "device='gpu' differs from the communicator's 'cpu'"
+    >>> device_conflict(Communicator(), "auto") is None
+    True
+    """
+    if device is not None and device != "auto" and device != comm.device:
+        return f"device={device!r} differs from the communicator's {comm.device!r}"
+    return None

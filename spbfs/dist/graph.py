@@ -8,7 +8,7 @@ import numpy as np
 
 from ..semiring._matrix import index_dtype
 from . import _local
-from .comm import as_communicator
+from .comm import Communicator, device_conflict
 from .partition import BLOCKS, destination, local_count
 
 __all__ = ["DistGraph"]
@@ -29,6 +29,68 @@ def auto_threshold(n: int, arcs: int) -> int:
     64
     """
     return max(1, int(round(2 * arcs / max(n, 1))))
+
+
+def _check_edge_arrays(u, v, xp, error=None):
+    """This rank's edge arrays on ``xp`` and what the collective argument check needs.
+
+    Returns ``(u, v, error, facts)``: ``error`` is ``error`` if given, else this rank's first
+    problem with ``u`` and ``v`` (an exception naming the argument, or None); ``facts`` is
+    ``(min u, max u, min v, max v)`` as Python ints (None when empty or on error).  Two
+    reductions per array and one small host read each: nothing of size ``n``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _check_edge_arrays(np.array([0, 5]), np.array([2, 1]), np)[2:]
+    (None, (0, 5, 1, 2))
+    >>> _check_edge_arrays(np.array([0, 5]), np.array([2.0, 1.0]), np)[2]
+    TypeError('v must be an integer array, got dtype float64')
+    """
+    if error is not None:
+        return u, v, error, None
+    arrays = []
+    for name, a in (("u", u), ("v", v)):
+        if xp is np and hasattr(a, "__cuda_array_interface__"):
+            return u, v, ValueError(f"{name} is a GPU array but the graph is built on CPU "
+                                    "ranks: pass numpy arrays, or device='gpu'"), None
+        try:
+            arrays.append(xp.asarray(a))
+        except (TypeError, ValueError) as e:
+            return u, v, TypeError(f"{name} must be an integer array ({e})"), None
+    u, v = arrays
+    if u.ndim != 1 or v.ndim != 1 or u.shape != v.shape:
+        return u, v, ValueError(f"u and v must be 1-D of equal length, got shapes {u.shape} "
+                                f"and {v.shape}"), None
+    for name, a in (("u", u), ("v", v)):
+        if a.dtype.kind not in "iu":
+            return u, v, TypeError(f"{name} must be an integer array, got dtype {a.dtype}"), None
+    if not u.size:
+        return u, v, None, None
+    facts = []
+    for a in (u, v):
+        lo_hi = xp.stack([a.min(), a.max()])
+        facts += [int(x) for x in (lo_hi.get() if xp is not np else lo_hi).tolist()]
+    return u, v, None, tuple(facts)
+
+
+def _plain(x):
+    """A numpy integer as a Python int (comparable and printable the same way on all ranks)."""
+    return int(x) if isinstance(x, np.integer) else x
+
+
+def _check_edge_range(everyone, n):
+    """ValueError naming ``u`` or ``v``, a value and its rank, when an edge id lies outside
+    ``[0, n)`` on some rank (``everyone``: the ``(m, rounds, facts)`` of every rank, so every
+    rank raises the same error)."""
+    for r, (_, _, facts) in enumerate(everyone):
+        if facts is None:
+            continue
+        for name, lo, hi in (("u", facts[0], facts[1]), ("v", facts[2], facts[3])):
+            bad = lo if lo < 0 else hi if hi >= n else None
+            if bad is not None:
+                raise ValueError(f"edge endpoints must lie in [0, {n}): {name} holds {bad} "
+                                 f"(rank {r})")
 
 
 class DistGraph:
@@ -141,6 +203,17 @@ class DistGraph:
         -------
         DistGraph
 
+        Raises
+        ------
+        ValueError, TypeError
+            The same exception on every rank (one allgather decides, before anything of
+            size ``n`` is allocated): ``n``, ``threshold``, ``directed`` or ``symmetrize``
+            differ between ranks (``"n differs between ranks: [100, 99]"``); some rank's
+            ``u`` / ``v`` are not 1-D integer arrays of equal length; an edge id lies
+            outside ``[0, n)`` (the message names ``u`` or ``v``, the value and the rank);
+            ``n`` or ``threshold`` is not a non-negative integer.  ValueError on every rank
+            too when ``directed=True`` input is not symmetric.
+
         Examples
         --------
         >>> import numpy as np
@@ -155,40 +228,41 @@ class DistGraph:
         >>> DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True,
         ...                      symmetrize=True).stats()["edges"]["nn"]
         2
+        >>> DistGraph.from_edges(np.array([0, 1]), np.array([1, -3]), 4)
+        Traceback (most recent call last):
+            ...
+        ValueError: edge endpoints must lie in [0, 4): v holds -3 (rank 0)
         """
-        c = as_communicator(comm, device=device, data_plane=data_plane)
+        if isinstance(comm, Communicator):
+            c, error = comm, device_conflict(comm, device)
+        else:
+            c, error = Communicator(comm, device=device or "cpu", data_plane=data_plane), None
         xp = c.xp
         P, rank = c.size, c.rank
-        ok = isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0
-        c.check(ok, f"n must be a non-negative integer, got {n!r}", TypeError)
+        # ---- arguments: local checks, then one allgather decides for every rank
+        u, v, error, facts = _check_edge_arrays(u, v, xp, error)
+        if error is None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool)
+                              or n < 0):
+            error = TypeError(f"n must be a non-negative integer, got {n!r}")
+        if error is None and threshold is not None and (
+                not isinstance(threshold, (int, np.integer)) or isinstance(threshold, bool)
+                or threshold < 0):
+            error = ValueError(f"threshold must be a non-negative integer, got {threshold!r}")
+        if chunk is None or chunk == 0:
+            chunk = CHUNK_GPU if xp is not np else CHUNK_CPU
+        if error is None and (not isinstance(chunk, (int, np.integer)) or chunk < 1):
+            error = ValueError(f"chunk must be a positive integer, got {chunk!r}")
+        chunk = int(chunk) if error is None else 1
+        m_local = int(u.size) if error is None else 0
+        everyone = c.agree({"n": _plain(n), "threshold": _plain(threshold),
+                            "directed": bool(directed), "symmetrize": bool(symmetrize)},
+                           error=error, extra=(m_local, -(-m_local // chunk), facts))
         n = int(n)
-        ns = c.allgather(n)
-        c.check(len(set(ns)) == 1, f"n differs between ranks: {ns}")
-        u = xp.asarray(u)
-        v = xp.asarray(v)
-        msg = None
-        if u.ndim != 1 or v.ndim != 1 or u.shape != v.shape:
-            msg = f"u and v must be 1-D of equal length, got shapes {u.shape} and {v.shape}"
-        elif u.dtype.kind not in "iu" or v.dtype.kind not in "iu":
-            msg = f"u and v must be integer arrays, got dtypes {u.dtype} and {v.dtype}"
-        elif u.size and (int(u.min()) < 0 or int(v.min()) < 0
-                         or int(u.max()) >= n or int(v.max()) >= n):
-            msg = f"edge endpoints must lie in [0, {n})"
-        c.check(msg is None, msg)
-        if threshold is not None:
-            ok = isinstance(threshold, (int, np.integer)) and not isinstance(threshold, bool)
-            c.check(ok and threshold >= 0,
-                    f"threshold must be a non-negative integer, got {threshold!r}")
-            ths = c.allgather(int(threshold))
-            c.check(len(set(ths)) == 1, f"threshold differs between ranks: {ths}")
-        flags = c.allgather((bool(directed), bool(symmetrize)))
-        c.check(len(set(flags)) == 1, "directed/symmetrize differ between ranks")
+        _check_edge_range(everyone, n)
+        input_edges = sum(e[0] for e in everyone)
+        rounds = max(e[1] for e in everyone)
         u = u.astype(np.int64, copy=False)
         v = v.astype(np.int64, copy=False)
-        m_local = int(u.size)
-        input_edges = int(c.allreduce(m_local))
-        chunk = int(chunk or (CHUNK_GPU if xp is not np else CHUNK_CPU))
-        rounds = int(c.allreduce(-(-m_local // chunk), "max"))
         both_ways = (not directed) or symmetrize
         vdt = np.int32 if n < 2**31 else np.int64
         n_loc = local_count(n, rank, P)
