@@ -193,7 +193,7 @@ class Matrix:
         """
         if isinstance(A, Matrix):
             return A
-        if not (sp.issparse(A) or is_cupy(A)):
+        if not _is_sparse(A):
             return cls._from_dense(A, name)
         if getattr(A, "format", None) in _CACHED_FORMATS:
             cached = _cache.lookup(A)
@@ -237,6 +237,17 @@ class Matrix:
     def __repr__(self) -> str:
         where = "gpu" if self.on_gpu else "cpu"
         return f"Matrix(n={self.n}, nnz={self.nnz}, dtype={self.dtype}, {where})"
+
+
+def _is_sparse(A) -> bool:
+    """True for scipy.sparse and cupyx.scipy.sparse matrices and arrays."""
+    if sp.issparse(A):
+        return True
+    if is_cupy(A):
+        import cupyx.scipy.sparse as csp
+
+        return bool(csp.issparse(A))
+    return False
 
 
 def _check_values(data, name):
