@@ -107,9 +107,9 @@ def _bfs_levels(M, source, return_parents, direction, alpha, beta):
         parents[source] = source
     visited = xp.zeros(n, bool)
     visited[source] = True
-    out_deg = M.out_degree
-    in_deg = M.in_degree if direction != "push" else None
-    unexplored_edges = M.nnz - (int(in_deg[source]) if in_deg is not None else 0)
+    indptr = M.indptr
+    tindptr = M.T.indptr if direction != "push" else None  # in-degrees steer "auto" only
+    unexplored_edges = M.nnz - (_degree_sum(tindptr, source) if tindptr is not None else 0)
     frontier = Vector(n, "sparse", indices=xp.asarray([source], dtype=idt),
                       values=xp.ones(1, bool))
     pulling = direction == "pull"
@@ -123,7 +123,7 @@ def _bfs_levels(M, source, return_parents, direction, alpha, beta):
             if pulling:
                 pulling = frontier.indices.size >= n / beta
             else:
-                frontier_edges = int(out_deg[frontier.indices].sum())
+                frontier_edges = _degree_sum(indptr, frontier.indices)
                 pulling = frontier_edges > unexplored_edges / alpha
         if pulling:
             found = pull(M, visited_vector, semiring, visited, True, semiring.result_dtype(
@@ -136,7 +136,12 @@ def _bfs_levels(M, source, return_parents, direction, alpha, beta):
         levels[new] = level
         if return_parents:
             parents[new] = found.values
-        if in_deg is not None:
-            unexplored_edges -= int(in_deg[new].sum())
+        if tindptr is not None:
+            unexplored_edges -= _degree_sum(tindptr, new)
         frontier = found
     return (levels, parents) if return_parents else levels
+
+
+def _degree_sum(indptr, rows) -> int:
+    """Stored entries in ``rows`` of a CSR (no degree array of size n is kept)."""
+    return int((indptr[rows + 1] - indptr[rows]).sum())

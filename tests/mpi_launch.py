@@ -35,7 +35,8 @@ def mpiexec():
         text = info.stdout + info.stderr
     except (OSError, subprocess.TimeoutExpired):
         return None
-    extra = ["--oversubscribe", "--allow-run-as-root"] if "Open MPI" in text else []
+    open_mpi = any(mark in text for mark in ("Open MPI", "OpenRTE", "open-mpi"))
+    extra = ["--oversubscribe", "--allow-run-as-root", "--bind-to", "none"] if open_mpi else []
     return exe, extra
 
 

@@ -178,19 +178,52 @@ class _Watchdog:
             stream.flush()
         except Exception:  # noqa: BLE001 - the abort must happen whatever the stream does
             pass
-        helper = threading.Thread(target=self._quietly, args=(self._abort_comm,), daemon=True)
-        helper.start()
-        helper.join(ABORT_GRACE)
-        self._quietly(self._abort_job)
+        _quietly(self._abort_comm, grace=ABORT_GRACE)
+        _quietly(self._abort_job)
         self._exit(1)
         self.fired.set()            # reached only where ``exit`` returns (tests)
 
-    @staticmethod
-    def _quietly(fn):
+
+def _quietly(fn, grace=None):
+    """Call ``fn`` ignoring its errors; with ``grace``, in a helper thread given that many
+    seconds (an abort may itself block)."""
+    def call():
         try:
             fn()
         except Exception:  # noqa: BLE001 - best effort on the way out
             pass
+
+    if grace is None:
+        call()
+        return
+    helper = threading.Thread(target=call, daemon=True)
+    helper.start()
+    helper.join(grace)
+
+
+def _abort_on_unhandled_exception(comm):
+    """Make an unhandled exception on a GPU rank end the job at once.
+
+    ``python -m mpi4py`` calls ``MPI_Abort`` only at interpreter exit, and the exit first
+    tears down CUDA, which blocks on an NCCL kernel waiting for this rank (measured: a GPU
+    rank that raised mid-search left the job hanging).  The hook prints the traceback as
+    usual, aborts the NCCL communicator (which frees the peers' kernels), then the MPI job.
+    """
+    previous = sys.excepthook
+    me = weakref.ref(comm)
+    world = comm.MPI.COMM_WORLD
+
+    def hook(exc_type, exc, tb):
+        previous(exc_type, exc, tb)
+        c = me()
+        if c is not None and c.nccl is not None:
+            sys.stderr.write(f"spbfs.dist: rank {c.rank}: unhandled {exc_type.__name__}; "
+                             "aborting the NCCL communicator and the MPI job\n")
+            sys.stderr.flush()
+            _quietly(c.nccl.abort, grace=ABORT_GRACE)
+            world.Abort(1)
+
+    sys.excepthook = hook
 
 
 def _gpu_available() -> bool:
@@ -363,6 +396,7 @@ class Communicator:
             self._watchdog = _Watchdog(self.rank, self.nccl_timeout, abort_comm,
                                        lambda: world.Abort(1), check_async=check_async)
             weakref.finalize(self, self._watchdog.stop)
+        _abort_on_unhandled_exception(self)
         uid = nccl.get_unique_id() if self.rank == 0 else None
         uid = self.comm.bcast(uid, root=0)
         token = self._arm("communicator set-up")
