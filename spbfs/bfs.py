@@ -31,6 +31,8 @@ def prepare(A, directed: bool = True) -> Matrix:
     (2, True)
     """
     M = Matrix.from_any(A)
+    if M.nrows != M.ncols:
+        raise ValueError(f"A must be square (a graph's adjacency matrix), got shape {M.shape}")
     return M if directed else M.symmetrized()
 
 

@@ -97,7 +97,7 @@ def _predecessors(M, dist, source):
     from .semiring import Matrix
 
     xp = M.xp
-    rows = xp.repeat(xp.arange(M.n, dtype=M.indices.dtype), M.out_degree)
+    rows = M.pattern.rows()
     tight = xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[M.indices])
     indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
     _, pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True)

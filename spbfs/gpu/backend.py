@@ -26,12 +26,14 @@ array([3.])
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
-__all__ = ["spmspv", "spmv"]
+__all__ = ["binary", "index_unary", "segment_reduce", "spmspv", "spmv"]
 
 _THREADS = 256
 
@@ -158,3 +160,89 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         (tindptr, tindices, tdata, x_present, x_val, np.int64(n), m, use_mask, comp, term,
          y, present))
     return present, y
+
+
+def _kernel_name(kind: str, expr: str) -> str:
+    return f"spbfs_{kind}_{hashlib.sha1(expr.encode()).hexdigest()[:12]}"
+
+
+def _arg(arr):
+    """An operand for an elementwise kernel: the array, or a scalar 0 when not read."""
+    return np.int8(0) if arr is None else arr
+
+
+def binary(op, x, a, i, j, dtype):
+    """``op(x, a, i, j)`` elementwise, generated from ``op.c_expr`` (same contract as
+    :func:`spbfs.semiring._cpu.binary`).
+
+    Examples
+    --------
+    >>> import cupy                                                  # doctest: +SKIP
+    >>> from spbfs.semiring import ops                               # doctest: +SKIP
+    >>> binary(ops.minus, cupy.array([5, 7]), cupy.array([1, 2]), None,
+    ...        cupy.array([0, 1]), cupy.int64)                       # doctest: +SKIP
+    array([4, 5])
+    """
+    import cupy
+
+    dtype = np.dtype(dtype)
+    out = cupy.empty(j.shape, dtype)
+    if out.size == 0:
+        return out
+    reads = op.uses
+    k = kernels.elementwise("X x, A a, I i, J j", op.c_expr, _kernel_name("binary", op.c_expr))
+    return k(_arg(x if "x" in reads else None), _arg(a if "a" in reads else None),
+             _arg(i if "i" in reads else None), j, out)
+
+
+def index_unary(op, v, i, j, thunk, dtype):
+    """``op(v, i, j, thunk)`` elementwise, generated from ``op.c_expr``.
+
+    Examples
+    --------
+    >>> import cupy                                                  # doctest: +SKIP
+    >>> from spbfs.semiring import select_ops                        # doctest: +SKIP
+    >>> index_unary(select_ops.tril, None, cupy.array([0, 1]), cupy.array([1, 0]), 0,
+    ...             bool)                                            # doctest: +SKIP
+    array([False,  True])
+    """
+    import cupy
+
+    dtype = np.dtype(dtype)
+    shape = next(arr.shape for arr in (v, i, j) if arr is not None)
+    out = cupy.empty(shape, dtype)
+    if out.size == 0:
+        return out
+    k = kernels.elementwise("V v, I i, J j, K thunk", op.c_expr,
+                            _kernel_name("unary", op.c_expr))
+    return k(_arg(v), _arg(i), _arg(j), thunk, out)
+
+
+def segment_reduce(monoid, values, starts, dtype):
+    """Reduce ``values[starts[k]:starts[k + 1]]`` along axis 0 with the monoid's C expression
+    (same contract as :func:`spbfs.semiring._cpu.segment_reduce`).
+
+    Examples
+    --------
+    >>> import cupy                                                  # doctest: +SKIP
+    >>> from spbfs.semiring import monoids                           # doctest: +SKIP
+    >>> segment_reduce(monoids.max, cupy.array([3, 9, 4, 1]), cupy.array([0, 2]),
+    ...                cupy.int64)                                   # doctest: +SKIP
+    array([9, 4])
+    """
+    import cupy
+
+    dtype = np.dtype(dtype)
+    width = int(np.prod(values.shape[1:], dtype=np.int64)) if values.ndim > 1 else 1
+    out = cupy.empty((int(starts.size),) + values.shape[1:], dtype)
+    if out.size == 0:
+        return out
+    if monoid.is_any:
+        return values[starts].astype(dtype, copy=False)
+    vals = cupy.ascontiguousarray(values.astype(dtype, copy=False))
+    starts = cupy.ascontiguousarray(starts.astype(np.int64, copy=False))
+    mod = kernels.segment_module(monoid.c_expr, dtype)
+    mod.get_function("segment_reduce")(
+        (_grid(out.size),), (_THREADS,),
+        (vals, starts, np.int64(starts.size), np.int64(values.shape[0]), np.int64(width), out))
+    return out

@@ -90,6 +90,24 @@ def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bo
     return _module(head + _source("semiring_kernels.cu"))
 
 
+def segment_module(add_expr: str, dtype):
+    """The segmented reduction kernel (``segment_reduce``) of a monoid over ``dtype``."""
+    head = f"typedef {ctype(dtype)} T;\n#define SR_ADD(a, b) ({add_expr})\n"
+    return _module(head + _source("ops_kernels.cu"))
+
+
+@functools.cache
+def elementwise(params: str, expr: str, name: str):
+    """A CuPy ElementwiseKernel ``out = (T)(expr)`` over ``params`` (memoised).
+
+    ``params`` are CuPy's typed parameters (``"X x, A a, I i, J j"``); operands an
+    operator does not read are passed as scalars, so only the output sets the shape.
+    """
+    import cupy
+
+    return cupy.ElementwiseKernel(params, "T out", f"out = (T)({expr});", name)
+
+
 @functools.cache
 def sm_count(device_id: int = 0) -> int:
     """Number of multiprocessors of a CUDA device."""

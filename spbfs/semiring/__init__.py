@@ -15,6 +15,7 @@ Examples
 array([2., 3.])
 """
 
+from ._algebra import apply, assign, ewise_add, ewise_mult, extract, mxm, reduce, select
 from ._matrix import Matrix
 from ._named import (
     NAMED,
@@ -31,13 +32,16 @@ from ._named import (
     ops,
     plus_pair,
     plus_times,
+    select_ops,
+    unary,
 )
 from ._operators import mxv, vxm
-from ._ops import BinaryOp, Monoid, Semiring
+from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._vector import Vector
 
 __all__ = [
-    "NAMED", "BinaryOp", "Matrix", "Monoid", "Semiring", "Vector", "any_first", "any_pair",
-    "any_secondi", "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi",
-    "monoids", "mxv", "ops", "plus_pair", "plus_times", "vxm",
+    "NAMED", "BinaryOp", "IndexUnaryOp", "Matrix", "Monoid", "Semiring", "Vector", "any_first",
+    "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult", "extract",
+    "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "monoids", "mxm",
+    "mxv", "ops", "plus_pair", "plus_times", "reduce", "select", "select_ops", "unary", "vxm",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._array import array_module
 from ._ops import ANY_TERMINAL
 
 #: In-edges each vertex scans in the first round of an early-exit pull.
@@ -37,16 +38,22 @@ def expand(indptr, rows, counts=None, starts=None):
     >>> pos.tolist(), owner.tolist()
     ([2, 3, 4, 0, 1], [0, 0, 0, 1, 1])
     """
+    xp = array_module(indptr)  # numpy here; the operations also call it on cupy arrays
     if starts is None:
         starts = indptr[rows]
     if counts is None:
         counts = indptr[rows + 1] - starts
     counts = counts.astype(np.int64, copy=False)
     total = int(counts.sum())
-    seg = np.cumsum(counts) - counts
-    pos = np.repeat(starts.astype(np.int64) - seg, counts)
-    pos += np.arange(total, dtype=np.int64)
-    owner = np.repeat(np.arange(rows.size, dtype=np.int64), counts)
+    ends = xp.cumsum(counts)
+    seg = ends - counts
+    if xp is np:
+        pos = np.repeat(starts.astype(np.int64) - seg, counts)
+        owner = np.repeat(np.arange(rows.size, dtype=np.int64), counts)
+    else:  # cupy.repeat takes no array of counts: find each edge's row by binary search
+        owner = xp.searchsorted(ends, xp.arange(total, dtype=np.int64), side="right")
+        pos = (starts.astype(np.int64) - seg)[owner]
+    pos += xp.arange(total, dtype=np.int64)
     return pos, owner
 
 
@@ -175,3 +182,49 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         active, lo, hi = active[keep], lo[keep], hi[keep]
         chunk *= PULL_CHUNK_GROWTH
     return y_present, y_val
+
+
+def binary(op, x, a, i, j, dtype):
+    """``op(x, a, i, j)`` elementwise over gathered operands (those the operator reads);
+    ``j`` (the output index) is always given and sets the shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import ops
+    >>> binary(ops.minus, np.array([5, 7]), np.array([1, 2]), None, np.array([0, 1]), np.int64)
+    array([4, 5])
+    """
+    return _multiply(op, x, a, i, j, np.dtype(dtype))
+
+
+def index_unary(op, v, i, j, thunk, dtype):
+    """``op(v, i, j, thunk)`` elementwise (an :class:`~spbfs.semiring.IndexUnaryOp`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import select_ops
+    >>> index_unary(select_ops.tril, None, np.array([0, 1]), np.array([1, 0]), 0, bool)
+    array([False,  True])
+    """
+    return np.asarray(op.func(v, i, j, thunk, np.dtype(dtype))).astype(dtype, copy=False)
+
+
+def segment_reduce(monoid, values, starts, dtype):
+    """Reduce ``values[starts[k]:starts[k + 1]]`` (the last segment to the end) along axis 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import monoids
+    >>> segment_reduce(monoids.max, np.array([3, 9, 4, 1]), np.array([0, 2]), np.int64)
+    array([9, 4])
+    """
+    dtype = np.dtype(dtype)
+    if starts.size == 0:
+        return np.zeros((0,) + values.shape[1:], dtype)
+    if monoid.is_any:
+        return values[starts].astype(dtype, copy=False)
+    return monoid.ufunc.reduceat(values.astype(dtype, copy=False), starts, axis=0).astype(
+        dtype, copy=False)

@@ -1,4 +1,4 @@
-"""A checked square sparse matrix prepared for the semiring operators."""
+"""A checked sparse matrix prepared for the semiring operations."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ _CACHED_FORMATS = ("csr", "csc", "coo")
 
 
 class Matrix:
-    """Square sparse matrix in CSR form: a shared :class:`Pattern` plus values.
+    """Sparse matrix in CSR form (any shape): a shared :class:`Pattern` plus values.
 
     ``A[i, j]`` stored (an explicit zero too) is an edge ``i -> j``.  The
     arrays live in one array module (numpy or cupy), which selects the
@@ -32,7 +32,9 @@ class Matrix:
     indptr, indices, data : array
         CSR arrays (numpy or cupy); checked unless ``check=False``.
     n : int
-        Number of rows and columns.
+        Number of rows.
+    ncols : int, optional
+        Number of columns (default ``n``: square).
     symmetric : bool
         The caller guarantees the pattern is symmetric (skips transposes).
     check : bool
@@ -53,13 +55,15 @@ class Matrix:
     ValueError: Matrix.indices has an entry 5 outside [0, 2)
     """
 
-    def __init__(self, indptr, indices, data, n, *, symmetric=False, check=True):
+    def __init__(self, indptr, indices, data, n, *, ncols=None, symmetric=False, check=True):
         n = int(n)
+        ncols = n if ncols is None else int(ncols)
         if check:
-            nnz = check_compressed(indptr, indices, data, n, n, "Matrix")
+            nnz = check_compressed(indptr, indices, data, n, ncols, "Matrix")
             indices, data = indices[:nnz], data[:nnz]
             _check_values(data, "Matrix")
-        self._setup(Pattern(indptr, indices, n, symmetric=symmetric), data, None, data.dtype)
+        self._setup(Pattern(indptr, indices, n, ncols=ncols, symmetric=symmetric), data, None,
+                    data.dtype)
 
     def _setup(self, pattern, data, gather, dtype):
         self._pattern = pattern
@@ -92,8 +96,23 @@ class Matrix:
 
     @property
     def n(self) -> int:
-        """Number of rows (= columns)."""
+        """Number of rows (the vertex count of a square matrix)."""
         return self._pattern.n
+
+    @property
+    def nrows(self) -> int:
+        """Number of rows."""
+        return self._pattern.n
+
+    @property
+    def ncols(self) -> int:
+        """Number of columns."""
+        return self._pattern.ncols
+
+    @property
+    def shape(self) -> tuple:
+        """``(nrows, ncols)``."""
+        return self._pattern.shape
 
     @property
     def symmetric(self) -> bool:
@@ -159,6 +178,20 @@ class Matrix:
             self._transpose = t
         return t
 
+    def canonical(self) -> Matrix:
+        """This matrix with sorted column indices and no duplicates (duplicates summed, as
+        scipy's ``sum_duplicates``); itself when it already is canonical."""
+        found = self._pattern.canonical()
+        if found is None:
+            return self
+        pattern, order, starts = found
+        from .._backend import backend_for
+        from ._named import monoids
+
+        data = backend_for(self.xp).segment_reduce(monoids.plus, self.data[order], starts,
+                                                   self._dtype)
+        return Matrix._from_pattern(pattern, data)
+
     def with_values(self, data) -> Matrix:
         """The same pattern with other values (``data`` in CSR order)."""
         if data.shape != (self.nnz,):
@@ -167,7 +200,7 @@ class Matrix:
 
     def to_scipy(self):
         """The matrix as a scipy (or cupyx) CSR matrix sharing the arrays."""
-        shape = (self.n, self.n)
+        shape = self.shape
         if self.on_gpu:
             import cupyx.scipy.sparse as csp
 
@@ -223,20 +256,18 @@ class Matrix:
         dense = xp.asarray(A)
         if dense.ndim != 2:
             raise ValueError(f"{name} must be 2-D, got {dense.ndim}-D")
-        if dense.shape[0] != dense.shape[1]:
-            raise ValueError(f"{name} must be square, got shape {dense.shape}")
         _check_values(dense, name)
         keep = dense != 0
         if dense.dtype.kind == "f":
             keep &= xp.isfinite(dense)
         r, c = xp.nonzero(keep)
-        n = dense.shape[0]
+        n, ncols = dense.shape
         indptr, indices, data = csr_from_coo(r, c, dense[r, c], n)
-        return cls(indptr, indices, data, n, check=False)
+        return cls(indptr, indices, data, n, ncols=ncols, check=False)
 
     def __repr__(self) -> str:
         where = "gpu" if self.on_gpu else "cpu"
-        return f"Matrix(n={self.n}, nnz={self.nnz}, dtype={self.dtype}, {where})"
+        return f"Matrix(shape={self.shape}, nnz={self.nnz}, dtype={self.dtype}, {where})"
 
 
 def _is_sparse(A) -> bool:
@@ -268,15 +299,15 @@ def _prepare_sparse(A, name):
     shape = getattr(A, "shape", ())
     if len(shape) != 2:
         raise ValueError(f"{name} must be 2-D, got shape {shape}")
-    if shape[0] != shape[1]:
-        raise ValueError(f"{name} must be square, got shape {shape}")
-    n = int(shape[0])
+    n, ncols = int(shape[0]), int(shape[1])
     fmt = A.format
     try:
         if fmt in ("csr", "csc"):
-            nnz = check_compressed(A.indptr, A.indices, A.data, n, n, name)
-            idt = index_dtype(n, nnz)
-            pattern = Pattern(_owned(A.indptr, idt), _owned(A.indices[:nnz], idt), n)
+            major, minor = (n, ncols) if fmt == "csr" else (ncols, n)
+            nnz = check_compressed(A.indptr, A.indices, A.data, major, minor, name)
+            idt = index_dtype(max(n, ncols), nnz)
+            pattern = Pattern(_owned(A.indptr, idt), _owned(A.indices[:nnz], idt), major,
+                              ncols=minor)
             if fmt == "csr":
                 return pattern, None, nnz
             # a CSC of A is a CSR of A.T: transposing it gives A's rows and where they came from
@@ -287,7 +318,7 @@ def _prepare_sparse(A, name):
             nnz = int(rows.size)
             positions = array_module(rows).arange(nnz)
             indptr, indices, gather_map = csr_from_coo(rows, cols, positions, n)
-            return Pattern(indptr, indices, n), gather_map, nnz
+            return Pattern(indptr, indices, n, ncols=ncols), gather_map, nnz
         raise TypeError(f"{name} has the unsupported sparse format {fmt!r}")
     except MemoryError as exc:
         if is_cupy(A):

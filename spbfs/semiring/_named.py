@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .._array import array_module
-from ._ops import ANY_TERMINAL, BinaryOp, Monoid, Semiring, _highest, _lowest
+from ._ops import ANY_TERMINAL, BinaryOp, IndexUnaryOp, Monoid, Semiring, _highest, _lowest
 
 INDEX_DTYPE = np.dtype(np.int64)
 
@@ -37,10 +37,64 @@ ops = SimpleNamespace(
                  "(x > a ? x : a)", "xa", _common),
     land=BinaryOp("land", lambda x, a, i, j, dt: (x.astype(bool) & a.astype(bool)).astype(dt),
                   "((x != 0) && (a != 0))", "xa", lambda xd, ad: np.dtype(np.bool_)),
+    minus=BinaryOp("minus", lambda x, a, i, j, dt: x.astype(dt) - a.astype(dt), "(x - a)", "xa",
+                   _common),
+    div=BinaryOp("div", lambda x, a, i, j, dt: (x / a).astype(dt), "((T)x / (T)a)", "xa",
+                 lambda xd, ad: np.result_type(xd, ad, np.float64)),
     # secondi: index of the vector entry (the frontier vertex for BFS parents);
     # GraphBLAS' "secondi" of u*A is the row index of A's entry.
     secondi=BinaryOp("secondi", lambda x, a, i, j, dt: i.astype(dt, copy=False), "i", "i",
                      lambda xd, ad: INDEX_DTYPE),
+)
+
+def _same(vd):
+    return vd
+
+
+def _boolean(vd):
+    return np.dtype(np.bool_)
+
+
+def _float(vd):
+    return np.result_type(vd, np.float64) if vd.kind != "f" else vd
+
+
+def _ones(v, i, j, t, dt):
+    return array_module(v).ones(v.shape, dtype=dt)
+
+
+#: Unary operators for :func:`spbfs.semiring.apply` (``v`` is the entry's value).
+unary = SimpleNamespace(
+    identity=IndexUnaryOp("identity", lambda v, i, j, t, dt: v.astype(dt, copy=False), "v",
+                          _same),
+    ainv=IndexUnaryOp("ainv", lambda v, i, j, t, dt: (-v).astype(dt, copy=False), "(-v)",
+                      _same),
+    abs=IndexUnaryOp("abs", lambda v, i, j, t, dt: abs(v).astype(dt, copy=False),
+                     "(v < 0 ? -v : v)", _same),
+    minv=IndexUnaryOp("minv", lambda v, i, j, t, dt: (1.0 / v).astype(dt, copy=False),
+                      "(1.0 / (double)v)", _float),
+    one=IndexUnaryOp("one", _ones, "1", _same),
+    lnot=IndexUnaryOp("lnot", lambda v, i, j, t, dt: v == 0, "(v == 0)", _boolean),
+    positioni=IndexUnaryOp("positioni", lambda v, i, j, t, dt: i.astype(dt, copy=False), "i",
+                           lambda vd: INDEX_DTYPE),
+    positionj=IndexUnaryOp("positionj", lambda v, i, j, t, dt: j.astype(dt, copy=False), "j",
+                           lambda vd: INDEX_DTYPE),
+)
+
+#: Predicates for :func:`spbfs.semiring.select` (``thunk``: the diagonal offset or value).
+select_ops = SimpleNamespace(
+    tril=IndexUnaryOp("tril", lambda v, i, j, t, dt: j <= i + t, "(j <= i + thunk)", _boolean),
+    triu=IndexUnaryOp("triu", lambda v, i, j, t, dt: j >= i + t, "(j >= i + thunk)", _boolean),
+    diag=IndexUnaryOp("diag", lambda v, i, j, t, dt: j == i + t, "(j == i + thunk)", _boolean),
+    offdiag=IndexUnaryOp("offdiag", lambda v, i, j, t, dt: j != i + t, "(j != i + thunk)",
+                         _boolean),
+    nonzero=IndexUnaryOp("nonzero", lambda v, i, j, t, dt: v != 0, "(v != 0)", _boolean),
+    valuegt=IndexUnaryOp("valuegt", lambda v, i, j, t, dt: v > t, "(v > thunk)", _boolean),
+    valuege=IndexUnaryOp("valuege", lambda v, i, j, t, dt: v >= t, "(v >= thunk)", _boolean),
+    valuelt=IndexUnaryOp("valuelt", lambda v, i, j, t, dt: v < t, "(v < thunk)", _boolean),
+    valuele=IndexUnaryOp("valuele", lambda v, i, j, t, dt: v <= t, "(v <= thunk)", _boolean),
+    valueeq=IndexUnaryOp("valueeq", lambda v, i, j, t, dt: v == t, "(v == thunk)", _boolean),
+    valuene=IndexUnaryOp("valuene", lambda v, i, j, t, dt: v != t, "(v != thunk)", _boolean),
 )
 
 monoids = SimpleNamespace(

@@ -102,8 +102,8 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     if direction not in _DIRECTIONS:
         raise ValueError(f"direction must be one of {_DIRECTIONS}, got {direction!r}")
     M = Matrix.from_any(A)
-    v = as_vector(x, M.n)
-    m = as_mask(mask, M.n, M.xp)
+    v = as_vector(x, M.nrows)
+    m = as_mask(mask, M.ncols, M.xp)
     if array_module(v.values) is not M.xp:
         raise TypeError("x must live on the same device as A")
     out_dtype = np.dtype(dtype) if dtype is not None else semiring.result_dtype(v.dtype, M.dtype)
@@ -139,9 +139,9 @@ def _values(M, semiring):
 
 def push(M, x, semiring, mask, complement, dtype) -> Vector:
     """Unchecked push (SpMSpV) on a prepared Matrix and sparse Vector."""
-    idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, _values(M, semiring), M.n,
+    idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, _values(M, semiring), M.ncols,
                                         x.indices, x.values, semiring, mask, complement, dtype)
-    return Vector(M.n, "sparse", indices=idx, values=val)
+    return Vector(M.ncols, "sparse", indices=idx, values=val)
 
 
 def pull(M, x, semiring, mask, complement, dtype) -> Vector:
@@ -150,4 +150,4 @@ def pull(M, x, semiring, mask, complement, dtype) -> Vector:
     present, val = backend_for(M.xp).spmv(T.indptr, T.indices, _values(T, semiring), x.present,
                                           x.values,
                                           semiring, mask, complement, dtype)
-    return Vector(M.n, "bitmap", present=present, values=val)
+    return Vector(M.ncols, "bitmap", present=present, values=val)

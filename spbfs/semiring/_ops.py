@@ -14,12 +14,13 @@ the semiring computes ``y[j] = add_i multiply(x[i], A[i, j], i, j)``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["ANY_TERMINAL", "BinaryOp", "Monoid", "Semiring"]
+__all__ = ["ANY_TERMINAL", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring"]
 
 #: Marker for monoids whose reduction may stop at the first value (``any``).
 ANY_TERMINAL = "any"
@@ -62,6 +63,40 @@ class BinaryOp:
 
 
 @dataclass(frozen=True)
+class IndexUnaryOp:
+    """An operator ``f(v, i, j, thunk)`` on one stored entry: unary ops for :func:`apply`
+    (they ignore ``i``, ``j``, ``thunk``) and predicates for :func:`select`.
+
+    Parameters
+    ----------
+    name : str
+    func : callable
+        ``func(v, i, j, thunk, dtype)`` on numpy (or cupy) arrays: ``v`` the values, ``i``
+        and ``j`` the row and column of each entry (int64), ``thunk`` a scalar.
+    c_expr : str
+        The same in C (variables ``v``, ``i``, ``j``, ``thunk``), for the GPU kernels.
+    result_dtype : callable
+        ``result_dtype(value_dtype) -> numpy.dtype`` (``bool`` for predicates).
+
+    Examples
+    --------
+    A predicate keeping the entries above a row-dependent bound (``select``):
+
+    >>> import numpy as np
+    >>> from spbfs.semiring import IndexUnaryOp
+    >>> above = IndexUnaryOp("above", lambda v, i, j, t, dt: v > i + t, "(v > i + thunk)",
+    ...                      lambda vd: np.dtype(bool))
+    >>> above.func(np.array([1.0, 5.0]), np.array([0, 1]), None, 2, bool)
+    array([False,  True])
+    """
+
+    name: str
+    func: Callable
+    c_expr: str
+    result_dtype: Callable
+
+
+@dataclass(frozen=True)
 class Monoid:
     """An associative, commutative reduction with an identity.
 
@@ -100,6 +135,17 @@ class Monoid:
     def is_any(self) -> bool:
         """True for the ``any`` monoid (reduction keeps any one input)."""
         return self.terminal == ANY_TERMINAL
+
+    def as_binary(self) -> BinaryOp:
+        """The monoid's operator as a :class:`BinaryOp` ``f(x, a)`` (for ``ewise_*``)."""
+        ufunc = self.ufunc
+        expr = re.sub(r"\bb\b", "a", re.sub(r"\ba\b", "x", self.c_expr))
+
+        def func(x, a, i, j, dtype):
+            x = x.astype(dtype, copy=False)
+            return x if ufunc is None else ufunc(x, a.astype(dtype, copy=False))
+
+        return BinaryOp(self.name, func, expr, "xa", lambda xd, ad: np.result_type(xd, ad))
 
 
 @dataclass(frozen=True)

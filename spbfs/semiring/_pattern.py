@@ -1,4 +1,4 @@
-"""The sparsity pattern of a square CSR matrix: immutable, shareable across threads.
+"""The sparsity pattern of a CSR matrix: immutable, shareable across threads.
 
 A :class:`Pattern` holds ``indptr`` and ``indices`` only.  What is derived from
 them (degrees, the transpose, the symmetrised pattern) is built on first use
@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from .._array import array_module
 
-__all__ = ["Pattern", "csr_from_coo", "index_dtype"]
+__all__ = ["Pattern", "csr_from_coo", "index_dtype", "row_ids"]
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -49,12 +49,30 @@ def csr_from_coo(rows, cols, data, n):
     (array([0, 1, 3], dtype=int32), array([1, 0, 0], dtype=int32), array([2., 1., 3.]))
     """
     xp = array_module(rows)
-    idt = index_dtype(n, rows.size)
+    idt = index_dtype(max(n, int(cols.max()) + 1 if cols.size else 0), rows.size)
     order = xp.lexsort(xp.stack([cols, rows])) if rows.size else xp.arange(0)
     counts = xp.bincount(rows, minlength=n) if rows.size else xp.zeros(n, np.int64)
     indptr = xp.zeros(n + 1, idt)
     xp.cumsum(counts, out=indptr[1:])
     return indptr, cols[order].astype(idt), data[order]
+
+
+def row_ids(indptr, dtype=np.int64):
+    """The row of every stored entry of a CSR, from its row pointers (numpy or cupy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_ids(np.array([0, 2, 2, 3])).tolist()
+    [0, 0, 2]
+    """
+    xp = array_module(indptr)
+    n = indptr.size - 1
+    if xp is np:
+        return np.repeat(np.arange(n, dtype=dtype), np.diff(indptr))
+    nnz = int(indptr[-1])  # cupy.repeat takes no array of counts: a binary search instead
+    return xp.searchsorted(indptr[1:], xp.arange(nnz, dtype=indptr.dtype),
+                           side="right").astype(dtype)
 
 
 def _sync(xp):
@@ -64,7 +82,7 @@ def _sync(xp):
 
 
 class Pattern:
-    """Row pointers and column indices of a square ``n x n`` CSR matrix.
+    """Row pointers and column indices of an ``n x ncols`` CSR matrix (square by default).
 
     Immutable once built: derived forms are computed once, under a lock,
     and cached.  Build patterns only from checked arrays (see
@@ -81,13 +99,20 @@ class Pattern:
     ([0, 0, 1, 3], [0, 0, 1], [0, 1, 2])
     """
 
-    def __init__(self, indptr, indices, n: int, *, symmetric: bool = False):
+    def __init__(self, indptr, indices, n: int, *, ncols: int | None = None,
+                 symmetric: bool = False):
         self.indptr, self.indices = indptr, indices
         self.n = int(n)
+        self.ncols = self.n if ncols is None else int(ncols)
         self.symmetric = bool(symmetric)
         self.xp = array_module(indptr)
         self._lock = threading.RLock()
         self._derived: dict = {}
+
+    @property
+    def shape(self) -> tuple:
+        """``(rows, columns)``."""
+        return (self.n, self.ncols)
 
     @property
     def nnz(self) -> int:
@@ -124,36 +149,71 @@ class Pattern:
         return self._once("transpose", self._build_transpose)
 
     def _build_transpose(self):
-        xp, n, nnz = self.xp, self.n, self.nnz
+        xp, n, m, nnz = self.xp, self.n, self.ncols, self.nnz
         idt = self.indices.dtype
         pdt = index_dtype(nnz)
         if xp is np:  # scipy's CSR -> CSC is a counting sort that carries the positions along
             pos = np.arange(nnz, dtype=pdt)
-            csc = sp.csr_array((pos, self.indices, self.indptr), shape=(n, n)).tocsc()
+            csc = sp.csr_array((pos, self.indices, self.indptr), shape=(n, m)).tocsc()
             return (Pattern(csc.indptr.astype(self.indptr.dtype, copy=False),
-                            csc.indices.astype(idt, copy=False), n), csc.data)
+                            csc.indices.astype(idt, copy=False), m, ncols=n), csc.data)
         perm = xp.argsort(self.indices, kind="stable").astype(pdt)  # stable: rows stay sorted
-        rows = xp.repeat(xp.arange(n, dtype=idt), self.out_degree)
-        indptr = xp.zeros(n + 1, self.indptr.dtype)
-        xp.cumsum(xp.bincount(self.indices, minlength=n), out=indptr[1:])
-        t = Pattern(indptr, rows[perm], n)
+        rows = row_ids(self.indptr, idt)
+        indptr = xp.zeros(m + 1, self.indptr.dtype)
+        xp.cumsum(xp.bincount(self.indices, minlength=m), out=indptr[1:])
+        t = Pattern(indptr, rows[perm], m, ncols=n)
         return t, perm
 
     def symmetrized(self):
         """``(pattern of A + A.T with duplicates kept, gather map)``."""
+        if self.n != self.ncols:
+            raise ValueError(f"only a square matrix can be symmetrised, got shape {self.shape}")
         if self.symmetric:
             return self, None
         return self._once("symmetrized", self._build_symmetrized)
 
     def _build_symmetrized(self):
         xp, n, nnz = self.xp, self.n, self.nnz
-        rows = xp.repeat(xp.arange(n, dtype=np.int64), self.out_degree)
+        rows = row_ids(self.indptr)
         cols = self.indices.astype(np.int64)
         pos = xp.arange(nnz, dtype=index_dtype(nnz))
         indptr, indices, gather = csr_from_coo(xp.concatenate([rows, cols]),
                                                xp.concatenate([cols, rows]),
                                                xp.concatenate([pos, pos]), n)
         return Pattern(indptr, indices, n, symmetric=True), gather
+
+    def rows(self):
+        """Row index of every stored entry (int64)."""
+        return self._once("rows", lambda: row_ids(self.indptr))
+
+    def keys(self):
+        """``row * ncols + column`` of every stored entry (int64): sorted and unique exactly
+        when the pattern is canonical."""
+        return self._once("keys", lambda: self.rows() * self.ncols
+                          + self.indices.astype(np.int64))
+
+    def canonical(self):
+        """``(sorted duplicate-free pattern, gather map, segment starts)``, or None when this
+        pattern already is one.  Entry ``k`` of the canonical pattern combines the entries
+        ``map[starts[k]:starts[k + 1]]`` of this one."""
+        return self._once("canonical", self._build_canonical) or None
+
+    def _build_canonical(self):
+        xp, keys = self.xp, self.keys()
+        if keys.size < 2 or bool((keys[1:] > keys[:-1]).all()):
+            return ()  # already canonical (an empty tuple: falsy, yet cached)
+        order = xp.argsort(keys, kind="stable")
+        sk = keys[order]
+        first = xp.ones(sk.size, bool)
+        first[1:] = sk[1:] != sk[:-1]
+        starts = xp.flatnonzero(first)
+        ukeys = sk[starts]
+        rows = ukeys // self.ncols
+        idt = self.indices.dtype
+        indptr = xp.zeros(self.n + 1, self.indptr.dtype)
+        xp.cumsum(xp.bincount(rows, minlength=self.n), out=indptr[1:])
+        return (Pattern(indptr, (ukeys % self.ncols).astype(idt), self.n, ncols=self.ncols,
+                        symmetric=self.symmetric), order, starts)
 
     def nbytes(self) -> int:
         """Bytes of the row pointers and column indices."""

@@ -1,0 +1,370 @@
+"""spbfs.semiring operations against scipy.sparse and a brute-force dense reference.
+
+Written once, run on numpy (CI) and on cupy (gpu-marked, on the device).  Inputs are
+rectangular, with empty rows and columns, explicit zeros, duplicates (which count as one
+entry holding their sum) and int32 or int64 indices; every mask variant is exercised.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbfs import semiring as sr
+from spbfs.semiring import Matrix, Vector
+
+DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+def _xp(device):
+    if device == "cupy":
+        import cupy
+
+        return cupy
+    return np
+
+
+def _on(device, A):
+    """A scipy matrix as a Matrix on the device (cupy keeps any dtype this way)."""
+    A = sp.csr_array(A)
+    xp = _xp(device)
+    return Matrix(xp.asarray(A.indptr), xp.asarray(A.indices), xp.asarray(A.data), A.shape[0],
+                  ncols=A.shape[1])
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _dense(M):
+    """(values, present) of a Matrix result, with duplicates summed (there are none)."""
+    S = M.to_scipy()
+    S = sp.csr_array((_host(S.data), _host(S.indices), _host(S.indptr)), shape=S.shape)
+    present = np.zeros(S.shape, bool)
+    coo = S.tocoo()
+    present[coo.row, coo.col] = True
+    assert coo.nnz == present.sum(), "a result must not hold duplicates"
+    vals = np.zeros(S.shape, S.dtype)
+    vals[coo.row, coo.col] = coo.data
+    return vals, present
+
+
+@st.composite
+def matrices(draw, shape=None, max_dim=7, max_nnz=25, values="int"):
+    """A scipy COO->CSR matrix keeping duplicates and explicit zeros."""
+    if shape is None:
+        shape = (draw(st.integers(0, max_dim)), draw(st.integers(0, max_dim)))
+    m, n = shape
+    nnz = draw(st.integers(0, max_nnz if m and n else 0))
+    rows = np.array(draw(st.lists(st.integers(0, max(m - 1, 0)), min_size=nnz, max_size=nnz)),
+                    np.int64)
+    cols = np.array(draw(st.lists(st.integers(0, max(n - 1, 0)), min_size=nnz, max_size=nnz)),
+                    np.int64)
+    if values == "int":
+        data = np.array(draw(st.lists(st.integers(-3, 4), min_size=nnz, max_size=nnz)),
+                        np.int64)
+    else:
+        data = np.array(draw(st.lists(st.integers(0, 8), min_size=nnz, max_size=nnz)),
+                        np.float64) / 2
+    A = sp.coo_array((data, (rows, cols)), shape=shape).tocsr()
+    idt = draw(st.sampled_from([np.int32, np.int64]))
+    A.indices, A.indptr = A.indices.astype(idt), A.indptr.astype(idt)
+    return A
+
+
+def _canonical_dense(A):
+    """(values, present) of an input: duplicates summed, explicit zeros present."""
+    A = sp.csr_array(A)
+    present = np.zeros(A.shape, bool)
+    vals = np.zeros(A.shape, A.dtype)
+    r = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
+    present[r, A.indices] = True
+    np.add.at(vals, (r, A.indices), A.data)
+    return vals, present
+
+
+SEMIRINGS = {
+    "plus_times": sr.plus_times, "min_plus": sr.min_plus, "max_min": sr.max_min,
+    "plus_pair": sr.plus_pair, "lor_land": sr.lor_land, "min_first": sr.min_first,
+    "min_secondi": sr.min_secondi,
+    "plus_absdiff": sr.Semiring(sr.monoids.plus, sr.BinaryOp(
+        "absdiff", lambda x, a, i, j, dt: np.abs(x.astype(dt) - a.astype(dt)),
+        "(x > a ? x - a : a - x)", "xa", lambda xd, ad: np.result_type(xd, ad))),
+}
+
+
+def _mul_scalar(op, x, a, k, j, dtype):
+    return op.func(np.array([x]), np.array([a]), np.array([k]), np.array([j]), dtype)[0]
+
+
+def _mxm_reference(A, B, semiring):
+    av, ap = _canonical_dense(A)
+    bv, bp = _canonical_dense(B)
+    dtype = semiring.result_dtype(av.dtype, bv.dtype)
+    m, n = av.shape[0], bv.shape[1]
+    vals = np.zeros((m, n), dtype)
+    present = np.zeros((m, n), bool)
+    for i in range(m):
+        for j in range(n):
+            ks = np.flatnonzero(ap[i] & bp[:, j])
+            if ks.size:
+                terms = [_mul_scalar(semiring.multiply, av[i, k], bv[k, j], k, j, dtype)
+                         for k in ks]
+                acc = terms[0]
+                for t in terms[1:]:
+                    acc = semiring.monoid.ufunc(acc, t)
+                vals[i, j], present[i, j] = acc, True
+    return vals, present
+
+
+def _apply_mask(vals, present, mask_dense, complement, out=None, replace=False):
+    mv, mp = mask_dense
+    allowed = mp
+    if complement:
+        allowed = ~allowed
+    vals, present = vals.copy(), present & allowed
+    if out is not None:
+        ov, op_ = _canonical_dense(out)
+        keep = op_ & ~allowed if not replace else np.zeros_like(op_)
+        vals = np.where(keep, ov, vals).astype(ov.dtype)
+        present = present | keep
+    return vals, present
+
+
+def _assert_same(M, expected):
+    vals, present = _dense(M)
+    ev, ep = expected
+    np.testing.assert_array_equal(present, ep)
+    np.testing.assert_allclose(vals[ep], ev[ep])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", sorted(SEMIRINGS))
+@given(data=st.data())
+def test_mxm_matches_brute_force(device, name, data):
+    m, k, n = (data.draw(st.integers(0, 6)) for _ in range(3))
+    A = data.draw(matrices((m, k)))
+    B = data.draw(matrices((k, n)))
+    semiring = SEMIRINGS[name]
+    _assert_same(sr.mxm(_on(device, A), _on(device, B), semiring),
+                 _mxm_reference(A, B, semiring))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("structural", [False, True])
+@pytest.mark.parametrize("complement", [False, True])
+@given(data=st.data())
+def test_masked_mxm_and_out_replace(device, structural, complement, data):
+    m, k, n = (data.draw(st.integers(1, 6)) for _ in range(3))
+    A, B = data.draw(matrices((m, k))), data.draw(matrices((k, n)))
+    mask = data.draw(matrices((m, n)))
+    out = data.draw(matrices((m, n)))
+    replace = data.draw(st.booleans())
+    semiring = SEMIRINGS[data.draw(st.sampled_from(sorted(SEMIRINGS)))]
+    mv, mp = _canonical_dense(mask)
+    if not structural:
+        mp = mp & (mv != 0)
+    vals, present = _mxm_reference(A, B, semiring)
+    got = sr.mxm(_on(device, A), _on(device, B), semiring, _on(device, mask),
+                 complement=complement, structural=structural)
+    _assert_same(got, _apply_mask(vals, present, (mv, mp), complement))
+    got = sr.mxm(_on(device, A), _on(device, B), semiring, _on(device, mask),
+                 complement=complement, structural=structural, replace=replace,
+                 out=_on(device, out))
+    _assert_same(got, _apply_mask(vals, present, (mv, mp), complement, out, replace))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_mxm_plus_times_equals_scipy_including_cancellation(device):
+    rng = np.random.default_rng(0)
+    A = sp.random(40, 30, density=0.1, random_state=rng, format="csr")
+    B = sp.random(30, 20, density=0.1, random_state=rng, format="csr")
+    expected = (A @ B).toarray()
+    np.testing.assert_allclose(_dense(sr.mxm(_on(device, A), _on(device, B),
+                                             sr.plus_times))[0], expected)
+    A2 = sp.csr_array(([1.0, -1.0], ([0, 0], [0, 1])), shape=(1, 2))
+    B2 = sp.csr_array(([1.0, 1.0], ([0, 1], [0, 0])), shape=(2, 1))
+    vals, present = _dense(sr.mxm(_on(device, A2), _on(device, B2), sr.plus_times))
+    assert present[0, 0] and vals[0, 0] == 0  # a structural entry, as GraphBLAS keeps it
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_min", "plus_pair"])
+@given(data=st.data())
+def test_spmm_dense_block(device, name, data):
+    m, k, w = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6)), data.draw(
+        st.integers(1, 4))
+    A = data.draw(matrices((m, k), values="float"))
+    X = np.array(data.draw(st.lists(st.integers(0, 5), min_size=k * w, max_size=k * w)),
+                 np.float64).reshape(k, w)
+    semiring = SEMIRINGS[name]
+    ref_vals, ref_present = _mxm_reference(A, sp.csr_array(np.ones((k, w))), semiring) \
+        if False else (None, None)
+    av, ap = _canonical_dense(A)
+    dtype = semiring.result_dtype(av.dtype, X.dtype)
+    expected = np.full((m, w), semiring.monoid.identity(dtype), dtype)
+    for i in range(m):
+        for j in range(w):
+            ks = np.flatnonzero(ap[i])
+            if ks.size:
+                terms = [_mul_scalar(semiring.multiply, av[i, kk], X[kk, j], kk, j, dtype)
+                         for kk in ks]
+                expected[i, j] = semiring.monoid.ufunc.reduce(np.array(terms, dtype))
+    xp = _xp(device)
+    got = sr.mxm(_on(device, A), xp.asarray(X), semiring)
+    np.testing.assert_allclose(_host(got), expected)
+    assert ref_vals is None and ref_present is None
+
+
+def _pair_reference(A, B, op, union):
+    av, ap = _canonical_dense(A)
+    bv, bp = _canonical_dense(B)
+    dtype = op.result_dtype(av.dtype, bv.dtype)
+    both = ap & bp
+    present = (ap | bp) if union else both
+    vals = np.where(ap, av, bv).astype(dtype)
+    idx = np.argwhere(both)
+    for i, j in idx:
+        vals[i, j] = _mul_scalar(op, av[i, j], bv[i, j], i, j, dtype)
+    return vals, present
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("union", [True, False])
+@given(data=st.data())
+def test_ewise_matrices(device, union, data):
+    shape = (data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6)))
+    A, B = data.draw(matrices(shape)), data.draw(matrices(shape))
+    op = data.draw(st.sampled_from([sr.ops.plus, sr.ops.minus, sr.ops.times, sr.ops.min,
+                                    sr.ops.first, sr.ops.second]))
+    fn = sr.ewise_add if union else sr.ewise_mult
+    _assert_same(fn(_on(device, A), _on(device, B), op), _pair_reference(A, B, op, union))
+    if union:  # a monoid works as its operator
+        _assert_same(fn(_on(device, A), _on(device, B), sr.monoids.max),
+                     _pair_reference(A, B, sr.ops.max, union))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_ewise_vectors_and_vector_masks(device):
+    xp = _xp(device)
+    x = Vector.sparse(xp.asarray([0, 2, 5]), xp.asarray([1.0, 2.0, 3.0]), size=6)
+    y = Vector.sparse(xp.asarray([2, 3]), xp.asarray([10.0, 20.0]), size=6)
+    z = sr.ewise_add(x, y, sr.ops.plus)
+    assert _host(z.indices).tolist() == [0, 2, 3, 5]
+    assert _host(z.values).tolist() == [1.0, 12.0, 20.0, 3.0]
+    z = sr.ewise_add(x, y, sr.ops.plus, mask=xp.asarray([1, 1, 0, 0, 0, 1], bool),
+                     complement=True)
+    assert _host(z.indices).tolist() == [2, 3]
+    z = sr.ewise_mult(x, y, sr.ops.times, mask=y, structural=True)
+    assert _host(z.indices).tolist() == [2] and _host(z.values).tolist() == [20.0]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_reduce(device, data):
+    A = data.draw(matrices())
+    av, ap = _canonical_dense(A)
+    M = _on(device, A)
+    monoid, ufunc = data.draw(st.sampled_from([(sr.monoids.plus, np.add),
+                                               (sr.monoids.min, np.minimum),
+                                               (sr.monoids.max, np.maximum)]))
+    total = sr.reduce(M, monoid)
+    expected = ufunc.reduce(av[ap]) if ap.any() else monoid.identity(av.dtype)
+    assert total == expected
+    for axis in (0, 1):
+        v = sr.reduce(M, monoid, axis=axis)
+        idx = np.flatnonzero(ap.any(axis=axis))
+        assert _host(v.indices).tolist() == idx.tolist()
+        ref = [ufunc.reduce((av if axis == 1 else av.T)[r][(ap if axis == 1 else ap.T)[r]])
+               for r in idx]
+        assert _host(v.values).tolist() == ref
+        assert v.size == A.shape[1 - axis]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_apply_and_select(device, data):
+    A = data.draw(matrices())
+    av, ap = _canonical_dense(A)
+    M = _on(device, A)
+    _assert_same(sr.apply(M, sr.unary.ainv), (-av, ap))
+    _assert_same(sr.apply(M, sr.unary.positionj), (np.broadcast_to(
+        np.arange(A.shape[1]), A.shape), ap))
+    _assert_same(sr.apply(M, sr.ops.minus, right=2), (av - 2, ap))
+    _assert_same(sr.apply(M, sr.ops.minus, left=2), (2 - av, ap))
+    k = data.draw(st.integers(-2, 2))
+    i, j = np.indices(A.shape)
+    for kind, keep in [("tril", j <= i + k), ("triu", j >= i + k), ("diag", j == i + k),
+                       ("offdiag", j != i + k)]:
+        _assert_same(sr.select(M, kind, k), (av, ap & keep))
+    _assert_same(sr.select(M, "nonzero"), (av, ap & (av != 0)))
+    odd = sr.IndexUnaryOp("odd_row", lambda v, i, j, t, dt: i % 2 == 1, "(i % 2 == 1)",
+                          lambda vd: np.dtype(bool))
+    _assert_same(sr.select(M, odd), (av, ap & (i % 2 == 1)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_extract_matches_scipy(device, data):
+    A = data.draw(matrices(shape=(data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))))
+    rows = data.draw(st.lists(st.integers(0, A.shape[0] - 1), max_size=6))
+    cols = data.draw(st.lists(st.integers(0, A.shape[1] - 1), max_size=6))
+    av, ap = _canonical_dense(A)
+    xp = _xp(device)
+    got = sr.extract(_on(device, A), xp.asarray(rows, np.int64), xp.asarray(cols, np.int64))
+    r, c = np.array(rows, int), np.array(cols, int)
+    _assert_same(got, (av[np.ix_(r, c)], ap[np.ix_(r, c)]))
+    np.testing.assert_array_equal(_dense(sr.extract(_on(device, A)))[1], ap)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_assign(device, data):
+    shape = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    A = data.draw(matrices(shape))
+    rows = data.draw(st.lists(st.integers(0, shape[0] - 1), unique=True, max_size=4))
+    cols = data.draw(st.lists(st.integers(0, shape[1] - 1), unique=True, max_size=4))
+    B = data.draw(matrices((len(rows), len(cols))))
+    av, ap = _canonical_dense(A)
+    bv, bp = _canonical_dense(B)
+    r, c = np.array(rows, int), np.array(cols, int)
+    ev, ep = av.copy(), ap.copy()
+    ep[np.ix_(r, c)] = bp
+    ev[np.ix_(r, c)] = bv
+    xp = _xp(device)
+    got = sr.assign(_on(device, A), _on(device, B), xp.asarray(rows, np.int64),
+                    xp.asarray(cols, np.int64))
+    _assert_same(got, (ev, ep))
+    got = sr.assign(_on(device, A), 9, xp.asarray(rows, np.int64), xp.asarray(cols, np.int64))
+    ev2, ep2 = av.copy(), ap.copy()
+    ev2[np.ix_(r, c)] = 9
+    ep2[np.ix_(r, c)] = True
+    _assert_same(got, (ev2, ep2))
+
+
+def test_bad_arguments_name_the_argument():
+    A = sp.csr_array(np.ones((2, 3)))
+    B = sp.csr_array(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="A has 3 columns but B has 2 rows"):
+        sr.mxm(A, B, sr.plus_times)
+    with pytest.raises(TypeError, match="semiring must be a Semiring"):
+        sr.mxm(A, A.T, "plus_times")
+    with pytest.raises(ValueError, match="mask has shape"):
+        sr.mxm(A, A.T, sr.plus_times, mask=B[:1])
+    with pytest.raises(ValueError, match="A has shape .* but B has shape"):
+        sr.ewise_add(A, B, sr.ops.plus)
+    with pytest.raises(TypeError, match="op must be a BinaryOp or a Monoid"):
+        sr.ewise_mult(A, A, "times")
+    with pytest.raises(ValueError, match="axis must be None, 0 or 1"):
+        sr.reduce(A, sr.monoids.plus, axis=2)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        sr.select(A, "upper")
+    with pytest.raises(ValueError, match="rows has an entry 5 outside"):
+        sr.extract(A, [5])
+    with pytest.raises(ValueError, match="cols must not repeat"):
+        sr.assign(A, 1, [0], [1, 1])
+    with pytest.raises(TypeError, match="must have a numeric dtype"):
+        sr.apply(sp.csr_array(np.ones((2, 2), complex)), sr.unary.abs)
+    with pytest.raises(ValueError, match="exactly one of left= or right="):
+        sr.apply(A, sr.ops.plus)
