@@ -43,6 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--data-plane", choices=("auto", "nccl", "mpi"), default="auto",
                    help="--dist on GPUs: NCCL or host-staged MPI")
     g.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    g.add_argument("--json", metavar="FILE",
+                   help="write the results (block, every search's time, edges, TEPS, levels "
+                   "and directions, device, versions) to FILE as JSON (--dist: rank 0)")
+    g.add_argument("--plot", metavar="FILE.png",
+                   help="draw frontier size and direction per level of one search and the "
+                   "TEPS over the roots to FILE.png (needs matplotlib: pip install "
+                   "'spbfs[plot]')")
 
     b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)")
     b.add_argument("file")
@@ -57,18 +64,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _graph500(args):
-    if args.dist:
-        from .dist.harness import run_graph500 as run_dist
+    # Checked before the run, not after minutes of searching.
+    if args.plot:
+        from .plot import require_matplotlib
 
-        run_dist(args.scale, args.edgefactor, args.roots, args.seed, threshold=args.threshold,
-                 device=args.device, data_plane=args.data_plane)
-        return
-    from .harness import run_graph500
+        require_matplotlib("--plot")
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path and not os.path.isdir(os.path.dirname(path) or "."):
+            raise FileNotFoundError(f"{option} {path}: no such directory")
+    record = {} if args.json or args.plot else None
+    try:
+        if args.dist:
+            from .dist.harness import run_graph500 as run_dist
 
-    stats = run_graph500(args.scale, args.edgefactor, args.roots, args.seed, args.device,
-                         progress=not args.no_progress)
-    if stats["validation"] != "passed":
-        raise SystemExit(1)
+            run_dist(args.scale, args.edgefactor, args.roots, args.seed,
+                     threshold=args.threshold, device=args.device, data_plane=args.data_plane,
+                     progress=not args.no_progress, record=record)
+            return
+        from .harness import run_graph500
+
+        stats = run_graph500(args.scale, args.edgefactor, args.roots, args.seed, args.device,
+                             progress=not args.no_progress, record=record)
+        if stats["validation"] != "passed":
+            raise SystemExit(1)
+    finally:
+        if record:  # filled by the run (--dist: on rank 0 only), also when searches failed
+            _write_results(args, record)
+
+
+def _write_results(args, record):
+    """--json and --plot of ``spbfs graph500``; what was written is named on stderr."""
+    record["environment"]["arguments"] = {k: v for k, v in vars(args).items()
+                                          if k != "command"}
+    if args.json:
+        from .results import write_json
+
+        write_json(args.json, record)
+        print(f"wrote {args.json}", file=sys.stderr)
+    if args.plot:
+        from .plot import plot_run
+
+        plot_run(record, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
 
 
 def _source_vertex(source, ids, n, path):
@@ -161,6 +198,7 @@ def main(argv=None) -> int:
     SCALE:                          6
     ...
     validation:                     passed
+    2 searches, 2 validated, harmonic mean ... GTEPS
     0
     """
     args = build_parser().parse_args(argv)

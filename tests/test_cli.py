@@ -171,3 +171,53 @@ def test_cli_bad_ids_and_output_directory(tmp_path, capsys):
     assert main(["bfs", str(path), "--source", "0", "--output",
                  str(tmp_path / "no" / "o.npz")]) == 2
     assert "--output" in capsys.readouterr().err
+
+
+def test_graph500_json_plot_summary_and_progress(tmp_path):
+    """--json and --plot end to end: the file holds the printed block's values, stdout ends
+    with the summary line, the tqdm bar is on stderr only."""
+    import json
+
+    import spbfs.results
+
+    out, png = tmp_path / "run.json", tmp_path / "run.png"
+    try:
+        import matplotlib  # noqa: F401
+        plot = ["--plot", str(png)]
+    except ImportError:
+        plot = []
+    proc = run_cli("graph500", "--scale", "9", "--roots", "6", "--device", "cpu",
+                   "--json", str(out), *plot)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1].startswith("6 searches, 6 validated, harmonic mean ")
+    assert lines[-1].endswith(" GTEPS")
+    assert "\r" not in proc.stdout and "%|" not in proc.stdout
+    assert "6/6" in proc.stderr and "%|" in proc.stderr        # tqdm's bar
+    assert f"wrote {out}" in proc.stderr
+    doc = json.loads(out.read_text())
+    block = dict(line.split(":", 1) for line in lines if ":" in line)
+    assert doc["result"]["harmonic_mean_TEPS"] == float(block["harmonic_mean_TEPS"])
+    assert doc["result"]["NBFS"] == 6 and len(doc["searches"]) == 6
+    assert doc["summary"] == lines[-1] and doc["schema"] == spbfs.results.SCHEMA
+    env = doc["environment"]
+    assert env["command"].startswith("python -m spbfs graph500 --scale 9")
+    assert env["arguments"]["json"] == str(out) and env["arguments"]["scale"] == 9
+    if plot:
+        assert png.read_bytes().startswith(b"\x89PNG") and f"wrote {png}" in proc.stderr
+
+
+def test_graph500_outputs_into_a_missing_directory(tmp_path, capsys):
+    for option in ("--json", "--plot"):
+        target = tmp_path / "no" / "run.out"
+        assert main(["graph500", "--scale", "20", "--device", "cpu", option,
+                     str(target)]) == 2
+        err = capsys.readouterr().err
+        assert f"{option} {target}: no such directory" in err or "needs matplotlib" in err
+
+
+def test_graph500_no_progress_writes_nothing_on_stderr():
+    proc = run_cli("graph500", "--scale", "7", "--roots", "2", "--device", "cpu",
+                   "--no-progress")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.splitlines()[-1].startswith("2 searches, 2 validated")

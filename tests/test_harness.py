@@ -132,3 +132,54 @@ def test_dist_harness_failure_names_the_root_and_rule(monkeypatch, capsys):
                  "--device", "cpu"]) != 0
     err = capsys.readouterr().err
     assert f"failed Graph500 validation in 1 of 3 searches; first: root {roots[2]}: " in err
+
+
+def test_progress_is_a_tqdm_bar_on_stderr(capsys):
+    import tqdm
+
+    import spbfs.harness as harness
+
+    assert harness.tqdm is tqdm.tqdm
+    out = io.StringIO()
+    run_graph500(7, roots=5, device="cpu", out=out, progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == ""                      # the block went to `out`, nothing else
+    assert "5/5" in captured.err and "search/s" in captured.err and "GTEPS" in captured.err
+    assert "\r" not in out.getvalue() and "5/5" not in out.getvalue()
+    run_graph500(7, roots=5, device="cpu", out=io.StringIO(), progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_run_ends_with_the_summary_line():
+    out = io.StringIO()
+    stats = run_graph500(8, roots=6, device="cpu", out=out, progress=False)
+    lines = out.getvalue().splitlines()
+    assert lines[-2].startswith("validation:")
+    gteps = float(f"{stats['harmonic_mean_TEPS'] / 1e9:.4g}")
+    assert lines[-1] == f"6 searches, 6 validated, harmonic mean {gteps:.4g} GTEPS"
+
+
+def test_failed_searches_in_the_summary_and_the_record(monkeypatch):
+    import spbfs.harness as harness
+
+    roots = _corrupt_second_search(harness, monkeypatch)
+    out = io.StringIO()
+    doc = {}
+    run_graph500(8, roots=4, seed=3, device="cpu", out=out, progress=False, record=doc)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("4 searches, 3 validated, validation FAILED for 1 search, ")
+    assert doc["summary"] == last and doc["result"]["validation"] == "failed"
+    bad = [s for s in doc["searches"] if s["validation"] == "failed"]
+    assert [s["root"] for s in bad] == [roots[2]]
+    assert {"parent_edge", "tree_edge_levels"} <= set(bad[0]["failures"])
+
+
+def test_dist_harness_progress_and_summary(capsys):
+    pytest.importorskip("mpi4py")
+    from spbfs.dist.harness import run_graph500 as run_dist
+
+    out = io.StringIO()
+    run_dist(7, edgefactor=8, roots=3, seed=2, out=out, progress=True)
+    captured = capsys.readouterr()
+    assert "3/3" in captured.err and captured.out == ""
+    assert out.getvalue().splitlines()[-1].startswith("3 searches, 3 validated, harmonic mean")

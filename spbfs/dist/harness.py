@@ -13,8 +13,9 @@ import sys
 import time
 
 import numpy as np
+from tqdm import tqdm
 
-from .. import graph500
+from .. import graph500, results
 from . import _local
 from .bfs import bfs
 from .comm import Communicator
@@ -154,7 +155,7 @@ def _max_time(c, t):
 
 def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device="cpu",
                  data_plane="auto", comm=None, out=sys.stdout, *, check=True,
-                 bfs_options=None):
+                 bfs_options=None, progress=False, record=None):
     """The Graph500 benchmark over MPI ranks; rank 0 prints the result block (collective).
 
     Parameters
@@ -176,6 +177,14 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
     bfs_options : dict, optional
         Extra keyword arguments for :func:`spbfs.dist.bfs` (``uniquify``, ``nonblocking``,
         ``alpha``, ``direction``).
+    progress : bool
+        Rank 0 shows a tqdm progress bar on ``sys.stderr`` while searching.
+    record : dict, optional
+        Given on every rank or on none (gathering the per-level counts is collective).
+        On rank 0, filled with the results document (:func:`spbfs.results.document`; the
+        per-level vertex counts are summed over ranks after each timed search, the
+        directions are those :func:`spbfs.dist.bfs` reports per block); other ranks leave
+        it as it is.  It is filled before a validation failure is raised.
 
     Returns
     -------
@@ -199,6 +208,10 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
     >>> s = run_graph500(7, edgefactor=4, roots=3, out=io.StringIO())
     >>> s["NBFS"], s["validation"], s["num_mpi_processes"]
     (3, 'passed', 1)
+    >>> doc = {}
+    >>> _ = run_graph500(6, edgefactor=4, roots=2, out=io.StringIO(), record=doc)
+    >>> doc["direction_source"], len(doc["searches"])
+    ('dist', 2)
     """
     c = comm if isinstance(comm, Communicator) else Communicator(comm, device=device,
                                                                  data_plane=data_plane)
@@ -220,11 +233,15 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
     times, nedges, vtimes = [], [], []
     comp, commt, nbytes = [], [], []
     failed = []                       # (root, failed checks) of each failed search
+    searches = []                     # per-search records (record only)
     # One untimed search first, as in the single-process harness: kernels compile and
     # memory pools fill once per process, which is set-up, not search time.
     if keys.size:
         bfs(G, int(keys[0]), return_parents=True, **opts)
         c.sync()
+    bar = tqdm(total=len(keys), desc=f"graph500 scale {scale} ({c.device} x {c.size})",
+               unit="search", file=sys.stderr, disable=not progress or c.rank != 0,
+               dynamic_ncols=True)
     for root in keys.tolist():
         c.barrier()
         st = {}
@@ -247,6 +264,13 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
             m = G.traversed_edges(lv)
         vtimes.append(_max_time(c, time.perf_counter() - t0))
         nedges.append(max(m, 1))
+        if record is not None:
+            verdict = ("passed" if good else "failed") if check else "skipped"
+            searches.append(_search_record(c, root, lv, st, times[-1], nedges[-1],
+                                           fails if verdict == "failed" else {}, verdict))
+        bar.set_postfix_str(f"{nedges[-1] / times[-1] / 1e9:.3f} GTEPS", refresh=False)
+        bar.update(1)
+    bar.close()
     stats = graph500.summarize(scale, edgefactor, construction, times, nedges, not failed,
                                graph_generation=generation, num_mpi_processes=c.size,
                                validate_times=vtimes if check else None)
@@ -268,10 +292,34 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
         out.write(graph500.format_result_block(stats))
         for root, fails in failed:
             out.write(f"validation FAILED: {graph500.describe_failures(fails, root)}\n")
+        out.write(results.summary_line(stats, len(failed)) + "\n")
         out.flush()
+        if record is not None:
+            parameters = {"scale": scale, "edgefactor": edgefactor, "roots": roots,
+                          "seed": seed, "device": c.device, "processes": c.size,
+                          "data_plane": c.data_plane, "threshold": G.threshold,
+                          "check": check, "bfs_options": opts}
+            env = results.environment(c.device)
+            env["device"]["ranks"] = c.size
+            record.update(results.document(stats, searches, parameters, env,
+                                           direction_source="dist", failed=len(failed)))
     if failed:
         root, fails = failed[0]
         raise RuntimeError(f"distributed BFS failed Graph500 validation in {len(failed)} of "
                            f"{len(keys)} searches; first: "
                            f"{graph500.describe_failures(fails, root)}")
     return stats
+
+
+def _search_record(c, root, lv, st, seconds, nedge, failures, validation):
+    """One search of the results document (collective: vertices per level summed over
+    ranks; directions as :func:`spbfs.dist.bfs` reports them, one dict per level)."""
+    lvh = c.to_host(lv)
+    depth = int(c.allreduce(int(lvh.max()) if lvh.size else 0, "max"))
+    mine = np.bincount(lvh[lvh >= 0].astype(np.int64), minlength=depth + 1).astype(np.int64)
+    vertices = c.allreduce(mine[:depth + 1])
+    dirs = list(st.get("directions", []))[:depth]
+    return {"root": int(root), "time": seconds, "nedge": int(nedge), "validation": validation,
+            "failures": dict(failures),
+            "level_vertices": vertices.tolist(),
+            "level_directions": [None] + dirs + [None] * (depth - len(dirs))}
