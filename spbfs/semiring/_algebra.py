@@ -46,23 +46,29 @@ class _Coords:
     """Sorted unique keys (``row * ncols + col``, or the index of a vector), their values and
     the shape: the common form of a matrix or a vector inside the operations."""
 
-    __slots__ = ("keys", "values", "shape", "xp")
+    __slots__ = ("keys", "values", "shape", "xp", "_rows", "_cols")
 
-    def __init__(self, keys, values, shape, xp):
+    def __init__(self, keys, values, shape, xp, rows=None, cols=None):
         self.keys, self.values, self.shape, self.xp = keys, values, shape, xp
+        self._rows, self._cols = rows, cols  # known rows/columns spare a division
 
     @property
     def ncols(self) -> int:
         return self.shape[-1]
 
     def rows(self):
-        return self.keys // self.ncols if len(self.shape) == 2 else self.keys
+        if self._rows is None:
+            self._rows = self.keys // self.ncols if len(self.shape) == 2 else self.keys
+        return self._rows
 
     def cols(self):
-        return self.keys % self.ncols if len(self.shape) == 2 else self.keys
+        if self._cols is None:
+            self._cols = self.keys % self.ncols if len(self.shape) == 2 else self.keys
+        return self._cols
 
     def take(self, keep) -> _Coords:
-        return _Coords(self.keys[keep], self.values[keep], self.shape, self.xp)
+        sub = (None if arr is None else arr[keep] for arr in (self._rows, self._cols))
+        return _Coords(self.keys[keep], self.values[keep], self.shape, self.xp, *sub)
 
     @property
     def dtype(self):
@@ -82,7 +88,7 @@ def _coords(A, name) -> _Coords:
         xp = array_module(v.values)
         return _Coords(v.indices.astype(np.int64, copy=False), v.values, (v.size,), xp)
     M = _as_matrix(A, name)
-    return _Coords(M.pattern.keys(), M.data, M.shape, M.xp)
+    return _Coords(M.pattern.keys(), M.data, M.shape, M.xp, M.pattern.rows(), M.indices)
 
 
 def _result(c: _Coords):
@@ -248,11 +254,14 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
     shape = (A.nrows, B.ncols)
     m = _mask_of(mask, shape, structural, complement, A.xp)
     if m is None and _exact_native_product(A, B, semiring):
-        C = Matrix.from_any(A.to_scipy() @ B.to_scipy()).canonical()
-        return _finish(_Coords(C.pattern.keys(), C.data, shape, A.xp), None, out, replace)
+        # scipy's / cuSPARSE's product: duplicate-free, its rows possibly unsorted (sorted
+        # later only if an operation needs the canonical form)
+        C = A.to_scipy() @ B.to_scipy()
+        C = Matrix(C.indptr, C.indices, C.data, shape[0], ncols=shape[1], check=False)
+        return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     flops = _flops(A, B)
-    if m is not None and not m.complement and _dot_work(A, m, shape) <= flops:
+    if m is not None and not m.complement and _dot_work(A, B, m, shape) <= 2 * flops:
         c = _mxm_dot(A, B, semiring, m, shape, dtype)
     else:
         c = _mxm_saxpy(A, B, semiring, m, shape, dtype)
@@ -285,9 +294,12 @@ def _flops(A, B) -> int:
     return int(B.out_degree[A.indices].astype(np.int64).sum())
 
 
-def _dot_work(A, m, shape) -> int:
-    rows = m.keys // shape[1]
-    return int(A.out_degree[rows].astype(np.int64).sum()) if rows.size else 0
+def _dot_work(A, B, m, shape) -> int:
+    if m.keys.size == 0:
+        return 0
+    rows, cols = m.keys // shape[1], m.keys % shape[1]
+    return int(A.out_degree[rows].astype(np.int64).sum()
+               + B.T.out_degree[cols].astype(np.int64).sum())
 
 
 def _chunks(work):
@@ -337,27 +349,31 @@ def _concat_coords(keys, values, shape, dtype, xp):
 
 
 def _mxm_dot(A, B, semiring, m, shape, dtype):
-    """Each allowed position as the dot product of row i of A and column j of B (a probe of
-    B's transposed keys per entry of row i); nothing outside the mask is computed."""
+    """Each allowed position ``(i, j)`` as the dot product of row i of A and column j of B:
+    both lists, expanded for a chunk of positions and keyed ``(position, k)``, are sorted,
+    so their intersection is one search of sorted probes in a sorted array.  Nothing
+    outside the mask is computed."""
     xp, backend, mul = A.xp, backend_for(A.xp), semiring.multiply
     BT = B.T.canonical()
-    bt_keys = BT.pattern.keys()
     inner = A.ncols
     mi, mj = m.keys // shape[1], m.keys % shape[1]
-    work = A.out_degree[mi] if mi.size else xp.zeros(0, np.int64)
+    work = (A.out_degree[mi] + BT.out_degree[mj]) if mi.size else xp.zeros(0, np.int64)
     keys_out, vals_out = [], []
     for lo, hi in _chunks(work):
-        pa, owner = expand(A.indptr, mi[lo:hi])
-        k = A.indices[pa].astype(np.int64)
-        j = mj[lo:hi][owner]
-        hit, pb = _member(j * inner + k, bt_keys)
-        pa, owner, pb, k, j = pa[hit], owner[hit], pb[hit], k[hit], j[hit]
+        pa, owner_a = expand(A.indptr, mi[lo:hi])
+        pb, owner_b = expand(BT.indptr, mj[lo:hi])
+        key_a = owner_a * inner + A.indices[pa]
+        key_b = owner_b * inner + BT.indices[pb]
+        hit, at = _member(key_a, key_b)
+        pa, owner, pb = pa[hit], owner_a[hit], pb[at[hit]]
         if owner.size == 0:
             continue
+        k = A.indices[pa].astype(np.int64)
+        j = mj[lo:hi][owner]
         vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
                               BT.data[pb] if "a" in mul.uses else None,
                               k if "i" in mul.uses else None, j, dtype)
-        starts = _segments(owner)  # owner is sorted: the probes go entry by entry
+        starts = _segments(owner)  # owner is sorted: the probes go position by position
         keys_out.append(m.keys[lo:hi][owner[starts]])
         vals_out.append(backend.segment_reduce(semiring.monoid, vals, starts, dtype))
     return _concat_coords(keys_out, vals_out, shape, dtype, xp)
@@ -449,21 +465,27 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
     a, b = _pair_operands(A, B)
     xp, backend = a.xp, backend_for(a.xp)
     dtype = op.result_dtype(a.dtype, b.dtype)
-    keys = xp.concatenate([a.keys, b.keys])
-    values = xp.concatenate([a.values.astype(dtype, copy=False),
-                             b.values.astype(dtype, copy=False)])
-    order = xp.argsort(keys, kind="stable")  # A's entry first where both have one
-    sk, sv = keys[order], values[order]
-    starts = _segments(sk)
-    result = sv[starts].copy()
-    ends = xp.concatenate([starts[1:], xp.asarray([sk.size], dtype=starts.dtype)])
-    both = xp.flatnonzero(ends - starts == 2)
-    if both.size:
-        s = starts[both]
-        c = _Coords(sk[s], None, a.shape, xp)
-        result[both] = backend.binary(op, sv[s], sv[s + 1], c.rows(), c.cols(), dtype)
+    in_a, pos = _member(b.keys, a.keys)
+    values = a.values.astype(dtype, copy=True)
+    if bool(in_a.any()):
+        both, at = b.take(in_a), pos[in_a]
+        values[at] = backend.binary(op, values[at], both.values, both.rows(), both.cols(),
+                                    dtype)
+    only_b = b.take(~in_a)
+    # merge two sorted key lists: each entry's final place is its own rank plus the number
+    # of the other list's keys before it (no sort)
+    at_a = xp.arange(a.keys.size) + xp.searchsorted(only_b.keys, a.keys)
+    at_b = xp.arange(only_b.keys.size) + xp.searchsorted(a.keys, only_b.keys)
+    total = a.keys.size + only_b.keys.size
+    merged = []
+    for mine, theirs in ((a.keys, only_b.keys), (values, only_b.values.astype(dtype)),
+                         (a.rows(), only_b.rows()), (a.cols(), only_b.cols())):
+        arr = xp.empty(total, np.result_type(mine.dtype, theirs.dtype))
+        arr[at_a], arr[at_b] = mine, theirs
+        merged.append(arr)
     m = _mask_of(mask, a.shape, structural, complement, xp)
-    return _finish(_Coords(sk[starts], result, a.shape, xp), m, out, replace)
+    return _finish(_Coords(merged[0], merged[1], a.shape, xp, merged[2], merged[3]), m, out,
+                   replace)
 
 
 def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, replace=False,
@@ -538,8 +560,12 @@ def _scalar(monoid, values, dtype, xp):
 
 
 # ----------------------------------------------------------------------------- apply/select
-def _entry_indices(c: _Coords):
-    return c.rows().astype(np.int64), c.cols().astype(np.int64)
+def _entry_indices(c: _Coords, op):
+    """Row and column (int64) of every entry, for the operators that read them."""
+    reads = getattr(op, "uses", "xaij" if isinstance(op, BinaryOp) else "vij")
+    i = c.rows().astype(np.int64, copy=False) if "i" in reads else None
+    j = c.cols().astype(np.int64, copy=False)
+    return i, j
 
 
 def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
@@ -561,7 +587,7 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
     """
     c = _coords(A, "A")
     backend = backend_for(c.xp)
-    i, j = _entry_indices(c)
+    i, j = _entry_indices(c, op)
     if isinstance(op, IndexUnaryOp):
         if left is not None or right is not None:
             raise ValueError("left/right bind a BinaryOp's operand; an IndexUnaryOp takes thunk")
@@ -581,8 +607,10 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
             values = backend.binary(op, c.values, scalar[()], i, j, dtype)
     else:
         raise TypeError(f"op must be an IndexUnaryOp or a BinaryOp, got {type(op).__name__}")
+    if mask is None and out is None and not isinstance(A, Vector):
+        return Matrix._from_pattern(_as_matrix(A, "A").pattern, values)  # same pattern
     m = _mask_of(mask, c.shape, structural, complement, c.xp)
-    return _finish(_Coords(c.keys, values, c.shape, c.xp), m, out, replace)
+    return _finish(_Coords(c.keys, values, c.shape, c.xp, c._rows, c._cols), m, out, replace)
 
 
 def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
@@ -614,7 +642,7 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
     if not isinstance(thunk, numbers.Number):
         raise TypeError(f"thunk must be a number, got {thunk!r}")
     c = _coords(A, "A")
-    i, j = _entry_indices(c)
+    i, j = _entry_indices(c, op)
     keep = backend_for(c.xp).index_unary(op, c.values, i, j, thunk, np.bool_)
     m = _mask_of(mask, c.shape, structural, complement, c.xp)
     return _finish(c.take(keep.astype(bool, copy=False)), m, out, replace)
@@ -656,6 +684,13 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
     xp = M.xp
     r = _index_array(rows, M.nrows, "rows", xp)
     c = _index_array(cols, M.ncols, "cols", xp)
+    m = _mask_of(mask, (int(r.size), int(c.size)), structural, complement, xp)
+    if xp is np:  # scipy's fancy indexing (C++), then the canonical form
+        S = M.to_scipy()
+        S = S[r] if rows is not None else S
+        S = S[:, c] if cols is not None else S
+        E = Matrix(S.indptr, S.indices, S.data, S.shape[0], ncols=S.shape[1], check=False)
+        return _finish(_coords(E, "A"), m, out, replace)
     pos, owner = expand(M.indptr, r)
     col = M.indices[pos].astype(np.int64)
     if cols is None:
@@ -676,7 +711,6 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
     keys = owner * shape[1] + out_col
     order = xp.argsort(keys, kind="stable")
     coords = _Coords(keys[order], M.data[pos][order], shape, xp)
-    m = _mask_of(mask, shape, structural, complement, xp)
     return _finish(coords, m, out, replace)
 
 

@@ -66,19 +66,19 @@ def _ones(v, i, j, t, dt):
 #: Unary operators for :func:`spbfs.semiring.apply` (``v`` is the entry's value).
 unary = SimpleNamespace(
     identity=IndexUnaryOp("identity", lambda v, i, j, t, dt: v.astype(dt, copy=False), "v",
-                          _same),
+                          _same, "v"),
     ainv=IndexUnaryOp("ainv", lambda v, i, j, t, dt: (-v).astype(dt, copy=False), "(-v)",
-                      _same),
+                      _same, "v"),
     abs=IndexUnaryOp("abs", lambda v, i, j, t, dt: abs(v).astype(dt, copy=False),
-                     "(v < 0 ? -v : v)", _same),
+                     "(v < 0 ? -v : v)", _same, "v"),
     minv=IndexUnaryOp("minv", lambda v, i, j, t, dt: (1.0 / v).astype(dt, copy=False),
-                      "(1.0 / (double)v)", _float),
-    one=IndexUnaryOp("one", _ones, "1", _same),
-    lnot=IndexUnaryOp("lnot", lambda v, i, j, t, dt: v == 0, "(v == 0)", _boolean),
+                      "(1.0 / (double)v)", _float, "v"),
+    one=IndexUnaryOp("one", _ones, "1", _same, "v"),
+    lnot=IndexUnaryOp("lnot", lambda v, i, j, t, dt: v == 0, "(v == 0)", _boolean, "v"),
     positioni=IndexUnaryOp("positioni", lambda v, i, j, t, dt: i.astype(dt, copy=False), "i",
-                           lambda vd: INDEX_DTYPE),
+                           lambda vd: INDEX_DTYPE, "i"),
     positionj=IndexUnaryOp("positionj", lambda v, i, j, t, dt: j.astype(dt, copy=False), "j",
-                           lambda vd: INDEX_DTYPE),
+                           lambda vd: INDEX_DTYPE, "j"),
 )
 
 #: Predicates for :func:`spbfs.semiring.select` (``thunk``: the diagonal offset or value).

@@ -77,6 +77,8 @@ class IndexUnaryOp:
         The same in C (variables ``v``, ``i``, ``j``, ``thunk``), for the GPU kernels.
     result_dtype : callable
         ``result_dtype(value_dtype) -> numpy.dtype`` (``bool`` for predicates).
+    uses : str
+        Which of ``"vij"`` the operator reads (default all; lets backends skip work).
 
     Examples
     --------
@@ -94,6 +96,7 @@ class IndexUnaryOp:
     func: Callable
     c_expr: str
     result_dtype: Callable
+    uses: str = "vij"
 
 
 @dataclass(frozen=True)

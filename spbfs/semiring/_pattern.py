@@ -202,6 +202,8 @@ class Pattern:
         xp, keys = self.xp, self.keys()
         if keys.size < 2 or bool((keys[1:] > keys[:-1]).all()):
             return ()  # already canonical (an empty tuple: falsy, yet cached)
+        if xp is np:
+            return self._canonical_by_rows()
         order = xp.argsort(keys, kind="stable")
         sk = keys[order]
         first = xp.ones(sk.size, bool)
@@ -214,6 +216,22 @@ class Pattern:
         xp.cumsum(xp.bincount(rows, minlength=self.n), out=indptr[1:])
         return (Pattern(indptr, (ukeys % self.ncols).astype(idt), self.n, ncols=self.ncols,
                         symmetric=self.symmetric), order, starts)
+
+    def _canonical_by_rows(self):
+        """CPU: scipy sorts each row (carrying the positions along), then equal neighbours
+        in a row are duplicates; no global sort of the keys."""
+        pos = np.arange(self.nnz, dtype=index_dtype(self.nnz))
+        S = sp.csr_array((pos, self.indices.copy(), self.indptr.copy()), shape=self.shape)
+        S.has_sorted_indices = False
+        S.sort_indices()
+        rows, cols = self.rows(), S.indices
+        first = np.ones(cols.size, bool)
+        first[1:] = (cols[1:] != cols[:-1]) | (rows[1:] != rows[:-1])
+        starts = np.flatnonzero(first)
+        indptr = np.zeros(self.n + 1, self.indptr.dtype)
+        np.cumsum(np.bincount(rows[starts], minlength=self.n), out=indptr[1:])
+        return (Pattern(indptr, cols[starts], self.n, ncols=self.ncols,
+                        symmetric=self.symmetric), S.data, starts)
 
     def nbytes(self) -> int:
         """Bytes of the row pointers and column indices."""

@@ -1,0 +1,155 @@
+"""spbfs.semiring operations vs scipy.sparse and python-graphblas (SuiteSparse), same data.
+
+Graph: Graph500 Kronecker (edgefactor 16, seed 1), symmetric, duplicates summed, float64
+values 1.0; L is its strict lower triangle.  Prints median seconds of each operation for
+spbfs (CPU, and GPU with --gpu), scipy where it has the operation, and python-graphblas.
+
+Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from spbfs import semiring as sr
+from spbfs.generate import kronecker
+
+
+def graph(scale):
+    n = 1 << scale
+    u, v = kronecker(scale, 16, seed=1)
+    A = sp.coo_array((np.ones(2 * u.size), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                     shape=(n, n)).tocsr()
+    A.sum_duplicates()
+    A.data[:] = 1.0
+    return A
+
+
+def timed(fn, repeat, sync=lambda: None):
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def spbfs_cases(A, L, xp_rows):
+    """The operations, on spbfs Matrix operands (CPU or GPU)."""
+    rows = xp_rows
+    return {
+        "mxm plus_times A@A": lambda: sr.mxm(A, A, sr.plus_times),
+        "mxm plus_pair L@L mask L": lambda: sr.mxm(L, L, sr.plus_pair, L, structural=True),
+        "mxm min_plus L@L mask L": lambda: sr.mxm(L, L, sr.min_plus, L, structural=True),
+        "ewise_add plus A+L": lambda: sr.ewise_add(A, L, sr.ops.plus),
+        "ewise_mult times A*L": lambda: sr.ewise_mult(A, L, sr.ops.times),
+        "reduce rows plus": lambda: sr.reduce(A, sr.monoids.plus, axis=1),
+        "reduce all max": lambda: sr.reduce(A, sr.monoids.max),
+        "apply ainv": lambda: sr.apply(A, sr.unary.ainv),
+        "apply times right=2": lambda: sr.apply(A, sr.ops.times, right=2.0),
+        "select tril": lambda: sr.select(A, "tril"),
+        "extract rows": lambda: sr.extract(A, rows),
+        "assign region": lambda: sr.assign(A, 3.0, rows[:64], rows[:64]),
+    }
+
+
+def graphblas_cases(A, L, rows):
+    import graphblas as gb
+
+    Ag = gb.io.from_scipy_sparse(A)
+    Lg = gb.io.from_scipy_sparse(L)
+    r = rows.tolist()
+    r64 = r[:64]
+
+    def assign():
+        C = Ag.dup()
+        C[r64, r64] = 3.0
+        return C
+
+    return {
+        "mxm plus_times A@A": lambda: Ag.mxm(Ag, gb.semiring.plus_times).new(),
+        "mxm plus_pair L@L mask L": lambda: Lg.mxm(Lg, gb.semiring.plus_pair).new(mask=Lg.S),
+        "mxm min_plus L@L mask L": lambda: Lg.mxm(Lg, gb.semiring.min_plus).new(mask=Lg.S),
+        "ewise_add plus A+L": lambda: Ag.ewise_add(Lg, gb.binary.plus).new(),
+        "ewise_mult times A*L": lambda: Ag.ewise_mult(Lg, gb.binary.times).new(),
+        "reduce rows plus": lambda: Ag.reduce_rowwise(gb.monoid.plus).new(),
+        "reduce all max": lambda: Ag.reduce_scalar(gb.monoid.max).new(),
+        "apply ainv": lambda: Ag.apply(gb.unary.ainv).new(),
+        "apply times right=2": lambda: Ag.apply(gb.binary.times, right=2.0).new(),
+        "select tril": lambda: gb.select.tril(Ag).new(),
+        "extract rows": lambda: Ag[r, :].new(),
+        "assign region": assign,
+    }
+
+
+def scipy_cases(A, L, rows):
+    return {
+        "mxm plus_times A@A": lambda: A @ A,
+        "ewise_add plus A+L": lambda: A + L,
+        "ewise_mult times A*L": lambda: A.multiply(L),
+        "reduce rows plus": lambda: A.sum(axis=1),
+        "reduce all max": lambda: A.max(),
+        "apply ainv": lambda: -A,
+        "apply times right=2": lambda: A * 2.0,
+        "select tril": lambda: sp.tril(A),
+        "extract rows": lambda: A[rows],
+    }
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scale", type=int, default=16)
+    p.add_argument("--gpu-scale", type=int, default=0, help="0: no GPU rows")
+    p.add_argument("--repeat", type=int, default=5)
+    args = p.parse_args(argv)
+    A = graph(args.scale)
+    L = sp.tril(A, -1).tocsr()
+    rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
+    Am, Lm = sr.Matrix.from_any(A), sr.Matrix.from_any(L)
+    columns = {"spbfs": spbfs_cases(Am, Lm, rows), "scipy": scipy_cases(A, L, rows)}
+    try:
+        columns["graphblas"] = graphblas_cases(A, L, rows)
+    except ImportError:
+        print("# python-graphblas not installed: its column is empty")
+    if args.gpu_scale:
+        import cupy
+
+        G = graph(args.gpu_scale)
+        GL = sp.tril(G, -1).tocsr()
+        grows = np.random.default_rng(0).choice(G.shape[0], G.shape[0] // 4, replace=False)
+
+        def on_gpu(M):
+            return sr.Matrix(cupy.asarray(M.indptr), cupy.asarray(M.indices),
+                             cupy.asarray(M.data), M.shape[0], ncols=M.shape[1])
+
+        columns["spbfs gpu"] = spbfs_cases(on_gpu(G), on_gpu(GL), cupy.asarray(grows))
+        columns["graphblas (gpu graph)"] = graphblas_cases(G, GL, grows)
+        sync = cupy.cuda.Device().synchronize
+    print(f"# scale {args.scale}: n={A.shape[0]}, nnz(A)={A.nnz}, nnz(L)={L.nnz}"
+          + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else ""))
+    names = list(columns["spbfs"])
+    header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in columns)
+    print(header + f"{'spbfs/graphblas':>17}")
+    for name in names:
+        cells, secs = [], {}
+        for col, cases in columns.items():
+            fn = cases.get(name)
+            if fn is None:
+                cells.append(f"{'-':>23}")
+                continue
+            t = timed(fn, args.repeat, sync if col == "spbfs gpu" else (lambda: None))
+            secs[col] = t
+            cells.append(f"{t * 1e3:20.2f} ms")
+        ratio = secs["spbfs"] / secs["graphblas"] if "graphblas" in secs else float("nan")
+        print(f"{name:<27}" + "".join(cells) + f"{ratio:16.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
