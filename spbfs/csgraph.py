@@ -1,26 +1,156 @@
-"""Drop-in replacements for scipy.sparse.csgraph traversal functions."""
+"""Drop-in replacements for scipy.sparse.csgraph functions, written with semiring operations.
+
+Same signatures, dtypes (float64 distances, int32 orders, predecessors and
+labels), sentinel (-9999) and exceptions as scipy; numpy/scipy inputs give
+numpy results, cupy/cupyx inputs give cupy results.
+
+* :func:`breadth_first_order`, :func:`breadth_first_tree`: one masked ``vxm``
+  per level; the order and the predecessors are exactly scipy's.
+* :func:`shortest_path`, :func:`dijkstra`, :func:`bellman_ford`,
+  :func:`johnson`, :func:`floyd_warshall`: a frontier Bellman-Ford over
+  ``min_plus`` (each round pushes the vertices whose distance improved), so
+  negative weights work and negative cycles raise scipy's
+  ``NegativeCycleError``; ``unweighted=True`` is a BFS.  Many sources run
+  together on a block-diagonal matrix (one block per source, blocks of about
+  :data:`BATCH_ENTRIES` stored entries), so a Python loop runs once per batch,
+  not once per source.
+* :func:`connected_components`: :func:`spbfs.components.connected_components`.
+
+Predecessors follow scipy's Dijkstra (1.17): among the edges ``u -> v`` on a
+shortest path to ``v``, the one whose ``u`` is nearest to the source, ties to
+the largest ``u`` (the order scipy's priority queue settles vertices).  With
+zero-weight edges or negative weights they are a valid shortest-path tree that
+may differ from scipy's.
+"""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import NegativeCycleError
 
+from ._array import array_module, is_cupy, to_numpy
 from ._validation import SCIPY_NULL, check_source
-from .bfs import prepare
-from .semiring import Vector, min_first
-from .semiring._operators import push
+from .components import as_graph
+from .components import connected_components as _connected_components
+from .components import min_first_scan as _min_first
+from .semiring import Matrix, Monoid, Semiring, Vector, any_pair, min_plus, monoids, ops, vxm
+from .semiring._pattern import index_dtype
 
-__all__ = ["breadth_first_order"]
+__all__ = ["bellman_ford", "breadth_first_order", "breadth_first_tree", "connected_components",
+           "dijkstra", "floyd_warshall", "johnson", "shortest_path"]
+
+#: Stored entries of the block-diagonal matrix that runs a batch of sources together.
+BATCH_ENTRIES = 1 << 22
+
+_METHODS = ("auto", "FW", "D", "BF", "J")
+_DIJKSTRA_NEGATIVE = ("Graph has negative weights: dijkstra will give inaccurate results if "
+                      "the graph contains negative cycles. Consider johnson or bellman_ford.")
+_max_secondi = Semiring(monoids.max, ops.secondi)
+# without an early-exit value, for pulls that scan whole in-lists in one pass
+_max_scan = Monoid("max", np.maximum, monoids.max.identity, monoids.max.c_expr)
+_max_secondi_scan = Semiring(_max_scan, ops.secondi, name="max_secondi")
+#: A BFS frontier holding more than this fraction of the vertices is pulled, not pushed
+#: (Bellman-Ford rounds always push: measured, a min_plus pull over every in-edge costs
+#: more than sorting the products of even a large frontier).
+PULL_FRACTION = 1 / 32
 
 
+# ----------------------------------------------------------------------------- input
+def _matrix(csgraph, directed):
+    """The checked square Matrix of ``csgraph`` (symmetrised unless ``directed``), as
+    scipy's ``validate_graph`` sees it: a sparse input that is COO or not float64 is
+    converted with ``tocsr().astype(float64)``, which sorts its indices and sums its
+    duplicates; a float64 CSR/CSC input keeps both (each duplicate is an edge of its own,
+    the shortest counts)."""
+    G = as_graph(csgraph)
+    M = Matrix.from_any(G, name="csgraph")
+    if M.nrows != M.ncols:
+        raise ValueError(f"csgraph must be square, got shape {M.shape}")
+    if _is_sparse_input(G) and (G.format == "coo" or G.dtype != np.float64):
+        M = M.canonical()
+    return M if directed else M.symmetrized()
+
+
+def _is_sparse_input(G):
+    if is_cupy(G):
+        import cupyx.scipy.sparse as csp
+
+        return bool(csp.issparse(G))
+    return sp.issparse(G)
+
+
+def _weights(M, unweighted):
+    """float64 edge weights in CSR order: ones if ``unweighted``; NaN (never a shorter
+    path in scipy) becomes inf."""
+    xp = M.xp
+    if unweighted:
+        return xp.ones(M.nnz, np.float64)
+    w = M.data.astype(np.float64, copy=False)
+    if M.nnz and bool(xp.isnan(w).any()):
+        w = xp.where(xp.isnan(w), np.inf, w)
+    return w
+
+
+def _source_indices(indices, n, min_only):
+    """``(flat int64 host array, result shape)`` for scipy's ``indices`` argument."""
+    if indices is None:
+        flat = np.arange(n, dtype=np.int64)
+        return flat, ((n,) if min_only else (n, n))
+    arr = np.asarray(to_numpy(indices) if is_cupy(indices) else indices)
+    if arr.dtype.kind not in "iu":
+        if arr.size:
+            raise TypeError(f"indices must be integer vertex ids, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64)
+    shape = (n,) if min_only else arr.shape + (n,)
+    flat = arr.reshape(-1).astype(np.int64)
+    flat[flat < 0] += n
+    if flat.size and (flat.min() < 0 or flat.max() >= n):
+        raise ValueError("indices out of range 0...N")
+    return flat, shape
+
+
+def _limit(limit):
+    try:
+        value = float(limit)
+    except (TypeError, ValueError):
+        raise TypeError(f"limit must be a number, got {limit!r}") from None
+    if value < 0:
+        raise ValueError("limit must be >= 0")
+    return value
+
+
+# ----------------------------------------------------------------------------- traversal
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """Breadth-first order from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_order``.
 
     Same arguments, dtypes (int32) and sentinel (-9999 for the start and
-    unreached vertices).  Each level is one masked ``vxm`` over ``min_first``
-    with the frontier's queue positions as values, so every vertex gets the
-    earliest-queued frontier vertex as predecessor, as scipy's queue does;
-    a level is ordered by (predecessor's queue position, vertex id), which is
-    scipy's order for directed graphs whose rows have sorted indices.
+    unreached vertices); the order and the predecessors are exactly scipy's
+    for every input (unsorted or duplicate indices, CSC, COO, dense,
+    undirected).  Each level is one masked ``vxm`` over ``min_plus``: the
+    frontier carries ``queue position * W`` and each edge its rank in scipy's
+    scan order (row by row; for an undirected graph a row of ``A`` then the
+    same row of ``A.T``), so the minimum over a vertex's in-edges names the
+    parent scipy's queue gives it, and sorting the level by that key gives
+    scipy's order.
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+    i_start : int
+        Start vertex.
+    directed : bool
+        False: edges are usable both ways.
+    return_predecessors : bool
+
+    Returns
+    -------
+    node_array : ndarray of int32
+        Reached vertices in breadth-first order, ``i_start`` first.
+    predecessors : ndarray of int32, optional
+        Parent of each vertex; -9999 for ``i_start`` and unreached vertices.
 
     Examples
     --------
@@ -30,24 +160,582 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     >>> order, pred = csgraph.breadth_first_order(A, 0)
     >>> order.tolist(), pred.tolist()
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
+    >>> csgraph.breadth_first_order(A, 3, directed=False, return_predecessors=False).tolist()
+    [3, 1, 2, 0]
     """
-    M = prepare(csgraph, directed)
+    G = as_graph(csgraph)
+    M = _matrix(G, True)
     source = check_source(i_start, M.n, "i_start")
-    xp = M.xp
-    visited = xp.zeros(M.n, bool)
+    S, width = _scan_matrix(M, directed, getattr(G, "format", None) == "csc")
+    xp, n = M.xp, M.n
+    visited = xp.zeros(n, bool)
     visited[source] = True
-    pred = xp.full(M.n, SCIPY_NULL, dtype=np.int32)
-    queue = xp.asarray([source], dtype=M.indices.dtype)  # current level, in queue order
+    pred = xp.full(n, SCIPY_NULL, dtype=np.int32)
+    queue = xp.asarray([source], dtype=np.int64)  # the current level, in queue order
     levels = [queue]
+    start = 0  # queue position of queue[0]
     while queue.size:
         by_id = xp.argsort(queue)
-        frontier = Vector(M.n, "sparse", indices=queue[by_id], values=by_id.astype(np.int64))
-        found = push(M, frontier, min_first, visited, True, np.dtype(np.int64))
-        order = xp.lexsort(xp.stack([found.indices, found.values]))
-        new = found.indices[order]
+        keys = (start + by_id.astype(np.int64)) * width
+        frontier = Vector(n, "sparse", indices=queue[by_id], values=keys)
+        found = vxm(frontier, S, min_plus, mask=visited, complement=True)
+        order = xp.argsort(found.values)
+        new = found.indices[order].astype(np.int64)
         visited[new] = True
-        pred[new] = queue[found.values[order]]
+        pred[new] = queue[found.values[order] // width - start]
+        start += int(queue.size)
         queue = new
         levels.append(new)
     node_array = xp.concatenate(levels).astype(np.int32)
     return (node_array, pred) if return_predecessors else node_array
+
+
+def _scan_matrix(M, directed, from_csc):
+    """``(S, W)``: the edges with their rank in scipy's scan order as values, and a
+    multiplier ``W`` above every rank.  Undirected: row ``p`` of S is row ``p`` of A then
+    row ``p`` of A.T (A.T first for CSC input, which scipy transposes in place)."""
+    xp, n, nnz = M.xp, M.n, M.nnz
+    if directed:
+        return M.with_values(xp.arange(nnz, dtype=np.int64)), max(nnz, 1)
+    first, second = (M.T, M) if from_csc else (M, M.T)
+    indptr = first.indptr.astype(np.int64) + second.indptr.astype(np.int64)
+    indices = xp.empty(2 * nnz, dtype=index_dtype(n, 2 * nnz))
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), first.out_degree)
+    shift = indptr[:-1] - first.indptr[:-1].astype(np.int64)
+    indices[xp.arange(nnz, dtype=np.int64) + shift[rows]] = first.indices
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), second.out_degree)
+    shift = indptr[:-1] - second.indptr[:-1].astype(np.int64) + first.out_degree
+    indices[xp.arange(nnz, dtype=np.int64) + shift[rows]] = second.indices
+    indptr = indptr.astype(indices.dtype)
+    return Matrix(indptr, indices, xp.arange(2 * nnz, dtype=np.int64), n, check=False), max(
+        2 * nnz, 1)
+
+
+def breadth_first_tree(csgraph, i_start, directed=True):
+    """The breadth-first tree from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_tree``.
+
+    The tree of :func:`breadth_first_order` (scipy's), as an ``N x N`` CSR
+    matrix holding ``csgraph[parent, child]`` (duplicates summed) for every
+    tree edge; undirected, the smaller of the two directions, zero or absent
+    counting as inf (scipy's ``reconstruct_path``).  A ``csr_matrix`` for
+    scipy sparse-matrix input, a ``csr_array`` otherwise (a cupyx
+    ``csr_matrix`` for GPU input).
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+    i_start : int
+    directed : bool
+
+    Returns
+    -------
+    cstree : csr_array or csr_matrix of float64
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> X = sp.csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.breadth_first_tree(X, 0, directed=False).toarray().astype(int)
+    array([[0, 8, 0, 3],
+           [0, 0, 2, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    G = as_graph(csgraph)
+    _, pred = breadth_first_order(G, i_start, directed, True)
+    return _tree(G, pred, directed)
+
+
+def _tree(G, pred, directed):
+    """scipy's ``reconstruct_path(G, pred, directed)``, vectorised."""
+    M = _matrix(G, True)
+    xp, n = M.xp, M.n
+    w = M.data.astype(np.float64, copy=False)
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
+    cols = M.indices.astype(np.int64)
+    forward = pred[cols] == rows          # stored parent -> child entries
+    weight = xp.bincount(cols[forward], weights=w[forward], minlength=n)
+    if not directed:
+        backward = pred[rows] == cols     # stored child -> parent entries
+        reverse = xp.bincount(rows[backward], weights=w[backward], minlength=n)
+        weight = xp.minimum(xp.where(weight == 0, np.inf, weight),
+                            xp.where(reverse == 0, np.inf, reverse))
+    child = xp.flatnonzero(pred >= 0)
+    parent = pred[child].astype(np.int64)
+    order = xp.lexsort(xp.stack([child, parent]))
+    indptr = xp.zeros(n + 1, np.int32)
+    if child.size:
+        xp.cumsum(xp.bincount(parent, minlength=n), out=indptr[1:])
+    arrays = (weight[child[order]].astype(np.float64), child[order].astype(np.int32), indptr)
+    if M.on_gpu:
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix(arrays, shape=(n, n))
+    if sp.issparse(G) and not isinstance(G, sp.sparray):
+        return sp.csr_matrix(arrays, shape=(n, n))
+    return sp.csr_array(arrays, shape=(n, n))
+
+
+def connected_components(csgraph, directed=True, connection="weak", return_labels=True):
+    """Connected components, as ``scipy.sparse.csgraph.connected_components``.
+
+    See :func:`spbfs.components.connected_components` for the algorithms and
+    the numbering: weak / undirected labels equal scipy's exactly; strong
+    components are scipy's, numbered in a reverse topological order of the
+    condensation.
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+    directed : bool
+    connection : {"weak", "strong"}
+    return_labels : bool
+
+    Returns
+    -------
+    n_components : int
+    labels : ndarray of int32, optional
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> A = sp.csr_array([[0, 1, 1, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0],
+    ...                   [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]])
+    >>> csgraph.connected_components(A, directed=False)
+    (2, array([0, 0, 0, 1, 1], dtype=int32))
+    """
+    return _connected_components(csgraph, directed=directed, connection=connection,
+                                 return_labels=return_labels)
+
+
+# ----------------------------------------------------------------------------- shortest paths
+def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None):
+    """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path``.
+
+    Every method runs the same frontier Bellman-Ford over ``min_plus`` and
+    gives the same distances; the method only keeps scipy's rules around it:
+    ``"FW"`` refuses ``indices`` (ValueError) and ignores self-loops, ``"D"``
+    warns on negative weights (scipy's UserWarning; spbfs still gives exact
+    distances), and ``"auto"`` accepts negative weights and, like scipy, means
+    ``"FW"`` when ``indices`` is None and at least ``N * N / 4`` entries are
+    stored.  A reachable negative cycle raises
+    ``scipy.sparse.csgraph.NegativeCycleError`` (for an undirected graph any
+    reachable negative edge is one).
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+        ``csgraph[i, j]`` is the weight of edge ``i -> j``; stored zeros are
+        zero-weight edges (in a dense array zero, NaN and inf mean no edge).
+    method : {"auto", "FW", "D", "BF", "J"}
+    directed : bool
+    return_predecessors : bool
+    unweighted : bool
+        Count edges instead of adding weights (a BFS).
+    overwrite : bool
+        Accepted for compatibility; the input is never modified.
+    indices : int or array_like of int, optional
+        Sources (negative ones count from the end); all vertices if None.
+
+    Returns
+    -------
+    dist_matrix : ndarray of float64
+        Shape ``indices.shape + (N,)`` (``(N, N)`` without ``indices``);
+        ``inf`` where unreachable.
+    predecessors : ndarray of int32, optional
+        Same shape; -9999 for the sources and unreachable vertices.
+
+    Raises
+    ------
+    NegativeCycleError
+        If a negative cycle is reachable from a source.
+    ValueError
+        For an unknown ``method``, ``indices`` with ``"FW"``, sources out of
+        range or a non-square graph.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> dist, pred = csgraph.shortest_path(G, directed=False, indices=0,
+    ...                                    return_predecessors=True)
+    >>> dist, pred
+    (array([0., 1., 2., 2.]), array([-9999,     0,     0,     1], dtype=int32))
+    >>> csgraph.shortest_path(G, unweighted=True, indices=[0, 2])
+    array([[0., 1., 1., 2.],
+           [1., 2., 0., 1.]])
+    """
+    if method not in _METHODS:
+        raise ValueError(f"unrecognized method '{method}'")
+    if method == "auto" and indices is None:
+        G = as_graph(csgraph)
+        n = int(G.shape[0]) if getattr(G, "ndim", 2) == 2 else 0
+        if _stored_edges(G) >= n * n / 4:  # scipy's 'auto' picks Floyd-Warshall
+            method = "FW"
+    if method == "FW":
+        if indices is not None:
+            raise ValueError("Cannot specify indices with method == 'FW'.")
+        return floyd_warshall(csgraph, directed, return_predecessors=return_predecessors,
+                              unweighted=unweighted, overwrite=overwrite)
+    if method == "D":
+        return dijkstra(csgraph, directed, indices=indices,
+                        return_predecessors=return_predecessors, unweighted=unweighted)
+    return _run(csgraph, directed, indices, return_predecessors, unweighted)
+
+
+def _stored_edges(G) -> int:
+    """The edge count scipy's ``method='auto'`` weighs against ``N * N / 4``."""
+    if isinstance(G, Matrix) or _is_sparse_input(G):
+        return int(G.nnz)
+    if not hasattr(G, "ndim"):
+        return 0  # not a graph: the search reports it
+    xp = array_module(G)
+    finite = xp.isfinite(G) if G.dtype.kind == "f" else True
+    return int(xp.count_nonzero(finite & (G != 0)))
+
+
+def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
+             unweighted=False, limit=np.inf, min_only=False):
+    """Shortest paths from ``indices``, as ``scipy.sparse.csgraph.dijkstra``.
+
+    A frontier Bellman-Ford over ``min_plus`` (see :func:`shortest_path`);
+    with ``limit`` a vertex farther than ``limit`` is never pushed.  Negative
+    weights give scipy's warning, then exact distances (a negative cycle
+    raises ``NegativeCycleError``, where scipy returns inaccurate numbers).
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+    directed : bool
+    indices : int or array_like of int, optional
+    return_predecessors : bool
+    unweighted : bool
+    limit : float
+        Distances above ``limit`` are reported as ``inf`` (must be >= 0).
+    min_only : bool
+        One search from all ``indices`` together: the distance from the
+        nearest source, and (with ``return_predecessors``) the source each
+        vertex's path starts from.
+
+    Returns
+    -------
+    dist_matrix : ndarray of float64
+        ``indices.shape + (N,)``, or ``(N,)`` with ``min_only``.
+    predecessors : ndarray of int32, optional
+    sources : ndarray of int32, optional
+        With ``min_only`` and ``return_predecessors``: the source of each
+        vertex's path (the end of its predecessor chain); -9999 if unreached.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [0, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.dijkstra(G, indices=0, limit=1.5)
+    array([ 0.,  1., inf, inf])
+    >>> d, pred, src = csgraph.dijkstra(G, indices=[1, 2], min_only=True,
+    ...                                 return_predecessors=True)
+    >>> d.tolist(), pred.tolist(), src.tolist()
+    ([inf, 0.0, 0.0, 1.0], [-9999, -9999, -9999, 1], [-9999, 1, 2, 1])
+    """
+    return _run(csgraph, directed, indices, return_predecessors, unweighted, limit=limit,
+                min_only=bool(min_only), warn_negative=True)
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False):
+    """Shortest paths with negative weights, as ``scipy.sparse.csgraph.bellman_ford``.
+
+    The frontier Bellman-Ford of :func:`shortest_path`: a vertex is pushed
+    again only when its distance improved; a round after ``N - 1`` that still
+    improves proves a negative cycle (``NegativeCycleError``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> G = np.array([[0, 0, 0], [-1.0, 0, 0], [0, -1.0, 0]])
+    >>> csgraph.bellman_ford(G, indices=2)
+    array([-2., -1.,  0.])
+    >>> csgraph.bellman_ford(G, directed=False, indices=2)
+    Traceback (most recent call last):
+        ...
+    scipy.sparse.csgraph._shortest_path.NegativeCycleError: Negative cycle detected on node 2
+    """
+    return _run(csgraph, directed, indices, return_predecessors, unweighted)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
+            unweighted=False):
+    """Shortest paths with negative weights, as ``scipy.sparse.csgraph.johnson``.
+
+    The same frontier Bellman-Ford as :func:`bellman_ford` (its distances are
+    Johnson's; no reweighting is needed when every search is a Bellman-Ford).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> G = np.array([[0, 3.0, 0], [0, 0, -2.0], [0, 0, 0]])
+    >>> csgraph.johnson(G)
+    array([[ 0.,  3.,  1.],
+           [inf,  0., -2.],
+           [inf, inf,  0.]])
+    """
+    return _run(csgraph, directed, indices, return_predecessors, unweighted)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False):
+    """All-pairs shortest paths, as ``scipy.sparse.csgraph.floyd_warshall``.
+
+    Computed as every vertex's frontier Bellman-Ford, in batches (no dense
+    ``O(N^3)`` loop); ``overwrite`` is accepted and ignored.  As scipy's, self-loops
+    are ignored (the diagonal starts at zero).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> dist, pred = csgraph.floyd_warshall(G, directed=False, return_predecessors=True)
+    >>> dist
+    array([[0., 1., 2., 2.],
+           [1., 0., 3., 1.],
+           [2., 3., 0., 3.],
+           [2., 1., 3., 0.]])
+    >>> pred
+    array([[-9999,     0,     0,     1],
+           [    1, -9999,     0,     1],
+           [    2,     0, -9999,     2],
+           [    1,     3,     3, -9999]], dtype=int32)
+    """
+    return _run(csgraph, directed, None, return_predecessors, unweighted, self_loops=False)
+
+
+def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=np.inf,
+         min_only=False, warn_negative=False, self_loops=True):
+    """The shared front end: check, then batched searches; shapes and sentinels as scipy."""
+    M = _matrix(csgraph, directed)
+    xp, n = M.xp, M.n
+    w = _weights(M, unweighted)
+    if not self_loops and M.nnz:  # Floyd-Warshall starts from a zero diagonal
+        rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
+        w = xp.where(rows == M.indices, np.inf, w)
+    negative = bool(M.nnz) and bool((w < 0).any())
+    if negative and warn_negative:
+        warnings.warn(_DIJKSTRA_NEGATIVE, UserWarning, stacklevel=3)
+    sources, shape = _source_indices(indices, n, min_only)
+    limit = _limit(limit)
+    search = _Search(M, w, bool(unweighted), negative, bool(directed), limit)
+    if min_only:
+        roots = np.unique(sources)
+        K = M.with_values(w)
+        d, parent = search.run(K, xp.asarray(roots), 1, sources_for_error=roots,
+                               need_parents=bool(return_predecessors))
+        if not return_predecessors:
+            return d.reshape(shape)
+        pred = xp.where(parent >= 0, parent, SCIPY_NULL).astype(np.int32)
+        origin = _roots_of(xp, parent, n)
+        origin = xp.where(xp.isfinite(d), origin, SCIPY_NULL).astype(np.int32)
+        return d.reshape(shape), pred.reshape(shape), origin.reshape(shape)
+    k = int(sources.size)
+    dist = xp.full((k, n), np.inf)
+    pred = xp.full((k, n), SCIPY_NULL, dtype=np.int32) if return_predecessors else None
+    per_source = max(M.nnz + n, 1)
+    batch = max(1, min(k, BATCH_ENTRIES // per_source))
+    K = _block_diagonal(M, w, batch) if k else None
+    for lo in range(0, k, batch):  # one iteration per batch of sources
+        src = sources[lo:lo + batch]
+        b = int(src.size)
+        roots = xp.asarray(src) + xp.arange(b, dtype=np.int64) * n
+        d, parent = search.run(K, roots, b, sources_for_error=src,
+                               need_parents=bool(return_predecessors))
+        dist[lo:lo + b] = d[:b * n].reshape(b, n)
+        if return_predecessors:
+            local = xp.where(parent[:b * n] >= 0, parent[:b * n] % max(n, 1), SCIPY_NULL)
+            pred[lo:lo + b] = local.reshape(b, n)
+    dist = dist.reshape(shape)
+    return (dist, pred.reshape(shape)) if return_predecessors else dist
+
+
+def _block_diagonal(M, w, b):
+    """``b`` copies of M (weights ``w``) on the diagonal of a ``b*n`` square Matrix."""
+    if b == 1:
+        return M.with_values(w)
+    xp, n, nnz = M.xp, M.n, M.nnz
+    idt = index_dtype(b * n, b * nnz)
+    block = xp.arange(b, dtype=idt)
+    indptr = xp.empty(b * n + 1, dtype=idt)
+    indptr[:-1] = (M.indptr[:-1].astype(idt)[None, :] + (block * nnz)[:, None]).ravel()
+    indptr[-1] = b * nnz
+    indices = (M.indices.astype(idt)[None, :] + (block * n)[:, None]).ravel()
+    return Matrix(indptr, indices, xp.tile(w, b), b * n, check=False)
+
+
+def _roots_of(xp, parent, n):
+    """The root of every vertex's parent chain, by pointer jumping (``r = r[r]``)."""
+    r = xp.where(parent >= 0, parent, xp.arange(n, dtype=np.int64))
+    while True:
+        nxt = r[r]
+        if not bool((nxt != r).any()):
+            return r
+        r = nxt
+
+
+class _Search:
+    """Searches on one graph: BFS (unweighted) or frontier Bellman-Ford (weighted)."""
+
+    def __init__(self, M, w, unweighted, negative, directed, limit):
+        self.n, self.unweighted, self.negative = M.n, unweighted, negative
+        self.directed, self.limit = directed, limit
+        self.zero = bool(M.nnz) and bool((w == 0).any())
+
+    def run(self, K, roots, b, *, sources_for_error, need_parents):
+        """``(dist, parent)`` over the ``b`` blocks of K: parent is a global vertex id of K
+        (-1: none; None unless ``need_parents``)."""
+        xp = K.xp
+        N = K.n
+        roots = xp.unique(roots.astype(np.int64))
+        dist = xp.full(N, np.inf)
+        dist[roots] = 0.0
+        if self.unweighted:
+            return self._bfs(K, roots, dist, need_parents)
+        if self.negative and not self.directed:
+            self._undirected_negative(K, roots, sources_for_error)
+        self._bellman_ford(K, roots, dist, sources_for_error)
+        parent = self._parents(K, roots, dist) if need_parents else None
+        return dist, parent
+
+    def _bfs(self, K, roots, dist, need_parents):
+        """Levels (as float distances) and, per vertex, the largest parent one level up:
+        the vertex scipy's Dijkstra settles first among equals."""
+        xp, N = K.xp, K.n
+        visited = xp.zeros(N, bool)
+        visited[roots] = True
+        parent = xp.full(N, -1, np.int64) if need_parents else None
+        semiring = _max_secondi if need_parents else any_pair
+        pulled = _max_secondi_scan if need_parents else any_pair
+        frontier = Vector(N, "sparse", indices=roots, values=xp.ones(roots.size, bool))
+        level = 0
+        while frontier.indices.size and level + 1 <= self.limit:
+            level += 1
+            found = _step(frontier, K, semiring, pulled, visited, True)
+            new = found.indices
+            visited[new] = True
+            dist[new] = level
+            if need_parents:
+                parent[new] = found.values
+            frontier = Vector(N, "sparse", indices=new, values=xp.ones(new.size, bool))
+        return dist, parent
+
+    def _bellman_ford(self, K, roots, dist, sources):
+        xp, N, n = K.xp, K.n, self.n
+        prune = not self.negative and self.limit < np.inf
+        frontier = Vector(N, "sparse", indices=roots, values=xp.zeros(roots.size))
+        rounds = 0
+        while frontier.indices.size:
+            rounds += 1
+            if rounds > n:  # a path of n edges improved: it repeats a vertex, a negative cycle
+                block = int(frontier.indices[0]) // max(n, 1)
+                raise NegativeCycleError(f"Negative cycle detected on node {sources[block]}")
+            y = vxm(frontier, K, min_plus)
+            better = y.values < dist[y.indices]
+            if prune:
+                better &= y.values <= self.limit
+            idx, val = y.indices[better], y.values[better]
+            dist[idx] = val
+            frontier = Vector(N, "sparse", indices=idx, values=val)
+        if self.limit < np.inf and not prune:
+            dist[dist > self.limit] = np.inf
+
+    def _undirected_negative(self, K, roots, sources):
+        """Undirected, a reachable negative edge is a negative cycle (there and back)."""
+        xp, N = K.xp, K.n
+        reached = xp.zeros(N, bool)
+        reached[roots] = True
+        frontier = Vector(N, "sparse", indices=roots, values=xp.ones(roots.size, bool))
+        while frontier.indices.size:
+            found = vxm(frontier, K, any_pair, mask=reached, complement=True)
+            reached[found.indices] = True
+            frontier = found
+        rows = xp.repeat(xp.arange(N, dtype=np.int64), K.out_degree)
+        bad = xp.flatnonzero(reached[rows] & (K.data < 0))
+        if bad.size:
+            block = int(rows[bad[0]]) // max(self.n, 1)
+            raise NegativeCycleError(f"Negative cycle detected on node {sources[block]}")
+
+    def _parents(self, K, roots, dist):
+        """Per vertex, the parent scipy's Dijkstra picks: among the tight in-edges (on a
+        shortest path), the source vertex nearest to the root, ties to the largest id.
+        Zero-weight ties and negative weights also require the parent one level up in a
+        BFS of the tight edges, which keeps the tree acyclic."""
+        xp, N = K.xp, K.n
+        rows = xp.repeat(xp.arange(N, dtype=np.int64), K.out_degree)
+        cols = K.indices.astype(np.int64)
+        w = K.data
+        du, dv = dist[rows], dist[cols]
+        reached = xp.isfinite(du) & xp.isfinite(dv)
+        is_root = xp.zeros(N, bool)
+        is_root[roots] = True
+        tight = reached & (xp.where(reached, du, 0.0) + w == dv) & ~is_root[cols] & (
+            rows != cols)
+        levelled = self.negative or (self.zero and bool((tight & (w == 0)).any()))
+        if levelled:
+            level = _levels(_subgraph(K, rows, tight), roots)
+            one_up = level[rows] == level[cols] - 1
+        base = tight & one_up if self.negative else tight
+        everywhere = xp.ones(N, bool)
+        y = vxm(Vector(N, "bitmap", present=everywhere, values=dist), _subgraph(K, rows, base),
+                _min_first)
+        nearest = xp.where(y.present, y.values, np.inf)
+        choice = base & (du == nearest[cols])
+        if levelled and not self.negative:
+            choice &= (nearest[cols] < dv) | one_up
+        y = vxm(Vector(N, "bitmap", present=everywhere, values=everywhere),
+                _subgraph(K, rows, choice), _max_secondi)
+        return xp.where(y.present, y.values, -1)
+
+
+def _step(frontier, K, push_semiring, pull_semiring, mask, complement):
+    """One BFS ``vxm`` of a sparse frontier: pushed while it is small, pulled (a bitmap
+    frontier, no sort of the products) once it holds more than PULL_FRACTION of the
+    vertices; the result as a sparse Vector either way."""
+    N = K.n
+    if frontier.indices.size <= PULL_FRACTION * N:
+        return vxm(frontier, K, push_semiring, mask=mask, complement=complement)
+    y = vxm(frontier.to_bitmap(), K, pull_semiring, mask=mask, complement=complement,
+            dtype=push_semiring.result_dtype(frontier.dtype, K.dtype))
+    return y.to_sparse()
+
+
+def _subgraph(K, rows, keep):
+    """The entries of K where ``keep`` (CSR order kept) as a Matrix."""
+    xp, N = K.xp, K.n
+    indptr = xp.zeros(N + 1, dtype=np.int64)
+    if N:
+        xp.cumsum(xp.bincount(rows[keep], minlength=N), out=indptr[1:])
+    idt = K.indices.dtype
+    return Matrix(indptr.astype(idt), K.indices[keep], K.data[keep], N, check=False)
+
+
+def _levels(T, roots):
+    """BFS levels from ``roots`` in T (-1 where unreached)."""
+    xp, N = T.xp, T.n
+    level = xp.full(N, -1, np.int64)
+    level[roots] = 0
+    visited = level >= 0
+    frontier = Vector(N, "sparse", indices=roots, values=xp.ones(roots.size, bool))
+    depth = 0
+    while frontier.indices.size:
+        depth += 1
+        found = vxm(frontier, T, any_pair, mask=visited, complement=True)
+        visited[found.indices] = True
+        level[found.indices] = depth
+        frontier = found
+    return level
+

@@ -1,4 +1,6 @@
-"""spbfs.csgraph.breadth_first_order as a drop-in for scipy's."""
+"""spbfs.csgraph as a drop-in for scipy.sparse.csgraph (scipy is the oracle)."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -7,38 +9,320 @@ import scipy.sparse.csgraph as csgraph
 from conftest import graphs
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import oracle_levels
+from scipy.sparse.csgraph import NegativeCycleError
 
 import spbfs.csgraph
 
+FORMATS = ["csr", "unsorted", "csc", "coo", "dense", "list"]
 
-@given(graphs(), st.data())
-def test_directed_matches_scipy_exactly(A, data):
-    A.sort_indices()
+
+def _as(A, fmt, rng_seed=0):
+    """A in another input form scipy reads as the same graph (dense: zeros are no edge)."""
+    if fmt == "csr":
+        return A
+    if fmt == "unsorted":  # reverse every row: unsorted indices, same entries
+        A = A.tocsr()
+        order = np.concatenate([np.arange(A.indptr[i + 1] - 1, A.indptr[i] - 1, -1)
+                                for i in range(A.shape[0])]).astype(np.int64)
+        B = sp.csr_array((A.data[order], A.indices[order], A.indptr), shape=A.shape)
+        B.has_sorted_indices = False
+        return B
+    if fmt in ("dense", "list"):
+        dense = A.toarray().astype(float)
+        return dense.tolist() if fmt == "list" else dense
+    return A.asformat(fmt)
+
+
+def _positive(A):
+    """A with weights > 0 (multiples of 1/4: sums are exact, so ties are real ties)."""
+    A = A.copy()
+    A.data = A.data.astype(float) + 0.25
+    return A
+
+
+# ----------------------------------------------------------------------------- traversal
+@given(graphs(), st.data(), st.booleans(), st.sampled_from(FORMATS))
+def test_breadth_first_order_equals_scipy(A, data, directed, fmt):
+    G = _as(A, fmt)
     source = data.draw(st.integers(0, A.shape[0] - 1))
-    order, pred = csgraph.breadth_first_order(A, source, directed=True)
-    got_order, got_pred = spbfs.csgraph.breadth_first_order(A, source, directed=True)
-    assert got_order.dtype == order.dtype and got_pred.dtype == pred.dtype
+    order, pred = csgraph.breadth_first_order(G, source, directed=directed)
+    got_order, got_pred = spbfs.csgraph.breadth_first_order(G, source, directed=directed)
+    assert got_order.dtype == order.dtype == np.int32
+    assert got_pred.dtype == pred.dtype == np.int32
     np.testing.assert_array_equal(got_order, order)
+    np.testing.assert_array_equal(got_pred, pred)
+    alone = spbfs.csgraph.breadth_first_order(G, source, directed, return_predecessors=False)
+    np.testing.assert_array_equal(alone, order)
+
+
+@given(graphs(weights="quarters"), st.data(), st.booleans(),
+       st.sampled_from(["csr", "csc", "coo", "dense", "matrix"]))
+def test_breadth_first_tree_equals_scipy(A, data, directed, fmt):
+    G = sp.csr_matrix(A) if fmt == "matrix" else _as(A, fmt)
+    source = data.draw(st.integers(0, A.shape[0] - 1))
+    tree = csgraph.breadth_first_tree(G, source, directed=directed)
+    got = spbfs.csgraph.breadth_first_tree(G, source, directed=directed)
+    assert type(got) is type(tree)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got.toarray(), tree.toarray())
+    np.testing.assert_array_equal(got.nnz, tree.nnz)
+
+
+def test_breadth_first_order_errors():
+    A = sp.csr_array(([1], ([0], [1])), shape=(2, 2))
+    with pytest.raises(ValueError, match="i_start"):
+        spbfs.csgraph.breadth_first_order(A, 2)
+    with pytest.raises(TypeError, match="i_start"):
+        spbfs.csgraph.breadth_first_order(A, 0.5)
+    with pytest.raises(ValueError, match="square"):
+        spbfs.csgraph.breadth_first_tree(sp.csr_array((2, 3)), 0)
+
+
+def test_masked_array_input():
+    data = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
+    G = np.ma.masked_array(data, mask=[[True, False, True], [True, True, False],
+                                       [True, True, True]])  # 0 -> 1 (weight 0), 1 -> 2
+    order, pred = spbfs.csgraph.breadth_first_order(G, 0)
+    np.testing.assert_array_equal(order, [0, 1, 2])
+    expected = csgraph.breadth_first_tree(G, 0).toarray()
+    np.testing.assert_array_equal(spbfs.csgraph.breadth_first_tree(G, 0).toarray(), expected)
+    np.testing.assert_array_equal(spbfs.csgraph.dijkstra(G, indices=0), [0.0, 0.0, 3.0])
+
+
+# ----------------------------------------------------------------------------- shortest paths
+@given(graphs(weights="quarters"), st.data(), st.booleans(), st.sampled_from(FORMATS))
+def test_dijkstra_equals_scipy(A, data, directed, fmt):
+    """Positive weights: distances and predecessors equal scipy's exactly."""
+    A = _positive(A)
+    G = _as(A, fmt)
+    n = A.shape[0]
+    indices = data.draw(st.one_of(st.none(), st.integers(-n, n - 1),
+                                  st.lists(st.integers(0, n - 1), max_size=5)))
+    dist, pred = csgraph.dijkstra(G, directed, indices, return_predecessors=True)
+    got, got_pred = spbfs.csgraph.dijkstra(G, directed, indices, return_predecessors=True)
+    assert got.dtype == np.float64 and got_pred.dtype == np.int32
+    assert got.shape == dist.shape and got_pred.shape == pred.shape
+    np.testing.assert_array_equal(got, dist)
     np.testing.assert_array_equal(got_pred, pred)
 
 
-@given(graphs(), st.data())
-def test_undirected_is_a_bfs_order(A, data):
-    source = data.draw(st.integers(0, A.shape[0] - 1))
-    order, pred = csgraph.breadth_first_order(A, source, directed=False)
-    got_order, got_pred = spbfs.csgraph.breadth_first_order(A, source, directed=False)
-    assert set(got_order.tolist()) == set(order.tolist())
-    levels = oracle_levels(A, source, directed=False)
-    assert np.all(np.diff(levels[got_order]) >= 0)  # level by level
-    np.testing.assert_array_equal(got_pred == -9999, pred == -9999)
-    child = got_order[1:]
-    np.testing.assert_array_equal(levels[got_pred[child]], levels[child] - 1)
+@given(graphs(), st.data(), st.booleans(), st.sampled_from(["D", "BF", "J", "auto", "FW"]))
+def test_unweighted_equals_scipy(A, data, directed, method):
+    indices = None if method == "FW" else data.draw(
+        st.lists(st.integers(0, A.shape[0] - 1), min_size=1, max_size=4))
+    dist, pred = csgraph.shortest_path(A, "D", directed, True, True, indices=indices)
+    got, got_pred = spbfs.csgraph.shortest_path(A, method, directed, True, True,
+                                                indices=indices)
+    np.testing.assert_array_equal(got, dist)
+    np.testing.assert_array_equal(got_pred, pred)
 
 
-def test_without_predecessors_and_errors():
-    A = sp.csr_array(([1], ([0], [1])), shape=(2, 2))
-    order = spbfs.csgraph.breadth_first_order(A, 0, return_predecessors=False)
-    np.testing.assert_array_equal(order, [0, 1])
-    with pytest.raises(ValueError, match="i_start"):
-        spbfs.csgraph.breadth_first_order(A, 2)
+@given(graphs(weights="quarters"), st.data(), st.booleans(), st.booleans())
+def test_limit_and_min_only_equal_scipy(A, data, directed, unweighted):
+    A = _positive(A)
+    n = A.shape[0]
+    limit = data.draw(st.sampled_from([0.0, 0.5, 1.0, 2.25, 7.0, np.inf]))
+    indices = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
+    kwargs = dict(directed=directed, indices=indices, unweighted=unweighted, limit=limit,
+                  return_predecessors=True)
+    for min_only in (False, True):
+        expected = csgraph.dijkstra(A, min_only=min_only, **kwargs)
+        got = spbfs.csgraph.dijkstra(A, min_only=min_only, **kwargs)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            assert g.dtype == e.dtype and g.shape == e.shape
+            np.testing.assert_array_equal(g, e)
+
+
+def _check_tree(A, directed, dist, pred, sources):
+    """Every predecessor is the tail of a shortest-path edge; chains end at the source."""
+    coo = A.tocoo()
+    edges = {}
+    for u, v, w in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(), strict=True):
+        for a, b in ((u, v), (v, u)) if not directed else ((u, v),):
+            edges[(a, b)] = min(edges.get((a, b), np.inf), w)
+    n = A.shape[0]
+    for row, s in enumerate(sources):
+        for v in range(n):
+            p = pred[row, v]
+            if v == s or not np.isfinite(dist[row, v]):
+                assert p == -9999
+                continue
+            assert (p, v) in edges and dist[row, p] + edges[(p, v)] == dist[row, v]
+        cur = np.arange(n)
+        for _ in range(n + 1):  # a bounded walk to the root proves there is no cycle
+            cur = np.where(pred[row, cur] >= 0, pred[row, cur], cur)
+        assert np.all((cur == s) | ~np.isfinite(dist[row]))
+
+
+@given(graphs(weights="quarters"), st.data(), st.booleans())
+def test_zero_weights_give_a_shortest_path_tree(A, data, directed):
+    sources = data.draw(st.lists(st.integers(0, A.shape[0] - 1), min_size=1, max_size=3))
+    dist = csgraph.dijkstra(A, directed, sources)
+    got, pred = spbfs.csgraph.dijkstra(A, directed, sources, return_predecessors=True)
+    np.testing.assert_array_equal(got, dist)
+    _check_tree(A, directed, got, pred, sources)
+
+
+@st.composite
+def signed_graphs(draw):
+    A = draw(graphs(max_n=12, max_m=30))
+    A = A.astype(float)
+    A.data = np.array(draw(st.lists(st.integers(-2, 6), min_size=A.nnz, max_size=A.nnz)),
+                      dtype=float)
+    return A
+
+
+@given(signed_graphs(), st.booleans(), st.sampled_from(["BF", "J", "FW", "auto"]))
+def test_negative_weights_match_scipy(A, directed, method):
+    try:
+        expected = csgraph.shortest_path(A, method, directed)
+    except NegativeCycleError:
+        with pytest.raises(NegativeCycleError, match="Negative cycle"):
+            spbfs.csgraph.shortest_path(A, method, directed)
+        return
+    got, pred = spbfs.csgraph.shortest_path(A, method, directed, return_predecessors=True)
+    np.testing.assert_array_equal(got, expected)
+    if method != "FW":  # Floyd-Warshall ignores self-loops, the tree check does not
+        _check_tree(A, directed, got, pred, range(A.shape[0]))
+
+
+def test_auto_means_floyd_warshall_for_dense_enough_graphs():
+    G = np.array([[-1.0]])  # a negative self-loop: Floyd-Warshall ignores it, others do not
+    np.testing.assert_array_equal(spbfs.csgraph.shortest_path(G), csgraph.shortest_path(G))
+    for method in ("BF", "J"):
+        with pytest.raises(NegativeCycleError):
+            csgraph.shortest_path(G, method)
+        with pytest.raises(NegativeCycleError):
+            spbfs.csgraph.shortest_path(G, method)
+    with pytest.raises(NegativeCycleError):  # with indices, 'auto' is Johnson
+        spbfs.csgraph.shortest_path(G, indices=0)
+
+
+def test_functions_agree_with_their_scipy_names():
+    G = np.array([[0, 3.0, 0, 0], [0, 0, -1.0, 4.0], [0, 0, 0, 1.0], [0, 0, 0, 0]])
+    for name in ("bellman_ford", "johnson", "floyd_warshall"):
+        expected = getattr(csgraph, name)(G, return_predecessors=True)
+        got = getattr(spbfs.csgraph, name)(G, return_predecessors=True)
+        for g, e in zip(got, expected, strict=True):
+            np.testing.assert_array_equal(g, e)
+
+
+def test_coo_duplicates_add_up_csr_duplicates_do_not():
+    rows, cols, w = np.array([0, 0]), np.array([1, 1]), np.array([1.0, 5.0])
+    coo = sp.coo_array((w, (rows, cols)), shape=(2, 2))
+    csr = sp.csr_array((w, cols, np.array([0, 2, 2])), shape=(2, 2))
+    for G, expected in ((coo, 6.0), (csr, 1.0)):
+        assert csgraph.dijkstra(G, indices=0)[1] == expected
+        assert spbfs.csgraph.dijkstra(G, indices=0)[1] == expected
+
+
+def test_nan_and_inf_weights_are_never_shorter():
+    A = sp.csr_array(([np.nan, np.inf, 2.0], ([0, 0, 0], [1, 2, 2])), shape=(3, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = spbfs.csgraph.dijkstra(A, indices=0, return_predecessors=True)
+    expected = csgraph.dijkstra(A, indices=0, return_predecessors=True)
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("indices,shape", [(None, (4, 4)), (2, (4,)), (-1, (4,)),
+                                           ([0, 3], (2, 4)), ([[0], [1]], (2, 1, 4)),
+                                           (np.array([[0, 1], [2, 3]]), (2, 2, 4)),
+                                           ([], (0, 4))])
+def test_indices_shapes(indices, shape):
+    G = np.array([[0, 1.0, 0, 0], [0, 0, 2.0, 0], [0, 0, 0, 1.0], [1.0, 0, 0, 0]])
+    got, pred = spbfs.csgraph.shortest_path(G, indices=indices, return_predecessors=True)
+    expected, expected_pred = csgraph.shortest_path(G, indices=indices,
+                                                    return_predecessors=True)
+    assert got.shape == pred.shape == expected.shape == shape
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(pred, expected_pred)
+
+
+def test_many_sources_run_in_batches(monkeypatch):
+    rng = np.random.default_rng(0)
+    n, m = 300, 1500
+    A = sp.csr_array((rng.integers(1, 9, m) / 4, (rng.integers(0, n, m),
+                                                  rng.integers(0, n, m))), shape=(n, n))
+    monkeypatch.setattr(spbfs.csgraph, "BATCH_ENTRIES", 8 * (A.nnz + n))  # 8 per batch
+    got, pred = spbfs.csgraph.dijkstra(A, return_predecessors=True)
+    dist, expected_pred = csgraph.dijkstra(A, return_predecessors=True)
+    np.testing.assert_array_equal(got, dist)
+    np.testing.assert_array_equal(pred, expected_pred)
+
+
+@pytest.mark.parametrize(
+    "call,error,word",
+    [
+        (lambda G: spbfs.csgraph.shortest_path(G, method="XX"), ValueError, "method"),
+        (lambda G: spbfs.csgraph.shortest_path(G, method="FW", indices=[0]), ValueError,
+         "indices"),
+        (lambda G: spbfs.csgraph.dijkstra(G, indices=4), ValueError, "indices"),
+        (lambda G: spbfs.csgraph.dijkstra(G, indices=[0, -5]), ValueError, "indices"),
+        (lambda G: spbfs.csgraph.dijkstra(G, indices=[0.5]), TypeError, "indices"),
+        (lambda G: spbfs.csgraph.dijkstra(G, limit=-1), ValueError, "limit"),
+        (lambda G: spbfs.csgraph.dijkstra(G, limit="far"), TypeError, "limit"),
+        (lambda G: spbfs.csgraph.dijkstra(np.ones((2, 3))), ValueError, "square"),
+        (lambda G: spbfs.csgraph.dijkstra("G"), TypeError, "csgraph"),
+    ],
+)
+def test_bad_arguments(call, error, word):
+    G = np.array([[0, 1.0, 0, 0], [0, 0, 2.0, 0], [0, 0, 0, 1.0], [1.0, 0, 0, 0]])
+    with pytest.raises(error, match=word):
+        call(G)
+
+
+def test_dijkstra_warns_on_negative_weights_as_scipy():
+    G = np.array([[0, -1.0], [0, 0]])
+    with pytest.warns(UserWarning, match="negative weights") as record:
+        got = spbfs.csgraph.dijkstra(G)
+    assert record[0].filename == __file__  # points at the caller, as warnings should
+    with pytest.warns(UserWarning, match="negative weights"):
+        np.testing.assert_array_equal(got, csgraph.dijkstra(G))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spbfs.csgraph.shortest_path(G)  # "auto" picks Johnson for negative weights
+
+
+def test_negative_cycle_message_names_the_source():
+    G = np.array([[0, 1.0, 0, 0], [0, 0, -3.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 0]])
+    # 1 -> 2 -> 1 costs -2; vertex 3 reaches nothing
+    with pytest.raises(NegativeCycleError, match="node 0"):
+        spbfs.csgraph.bellman_ford(G, indices=[3, 0])
+    np.testing.assert_array_equal(spbfs.csgraph.bellman_ford(G, indices=3),
+                                  csgraph.bellman_ford(G, indices=3))
+
+
+def test_empty_graph():
+    A = sp.csr_array((0, 0))
+    assert spbfs.csgraph.shortest_path(A).shape == (0, 0)
+    assert spbfs.csgraph.dijkstra(A, min_only=True).shape == (0,)
+    k, labels = spbfs.csgraph.connected_components(A)
+    assert k == 0 and labels.shape == (0,) and labels.dtype == np.int32
+
+
+@pytest.mark.gpu
+def test_gpu_matches_cpu():
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    rng = np.random.default_rng(1)
+    n, m = 2000, 8000
+    A = sp.csr_array((rng.integers(1, 9, m) / 4, (rng.integers(0, n, m),
+                                                  rng.integers(0, n, m))), shape=(n, n))
+    G = csp.csr_matrix(A)
+    order, pred = spbfs.csgraph.breadth_first_order(G, 0, directed=False)
+    expected = csgraph.breadth_first_order(A, 0, directed=False)
+    assert isinstance(order, cupy.ndarray)
+    np.testing.assert_array_equal(order.get(), expected[0])
+    np.testing.assert_array_equal(pred.get(), expected[1])
+    got, got_pred = spbfs.csgraph.dijkstra(G, indices=np.arange(0, n, 97),
+                                          return_predecessors=True)
+    dist, dist_pred = csgraph.dijkstra(A, indices=np.arange(0, n, 97),
+                                       return_predecessors=True)
+    np.testing.assert_array_equal(got.get(), dist)
+    np.testing.assert_array_equal(got_pred.get(), dist_pred)
+    tree = spbfs.csgraph.breadth_first_tree(G, 0)
+    np.testing.assert_array_equal(tree.get().toarray(), csgraph.breadth_first_tree(A, 0).toarray())

@@ -1,0 +1,119 @@
+"""The spbfs NetworkX backend against NetworkX itself on a graph of about a million edges.
+
+Builds an undirected Graph500 Kronecker graph as a ``networkx.Graph`` (duplicate
+edges and self-loops dropped by NetworkX, random float weights in the edge
+attribute "weight"), converts it once (conversion timed separately: NetworkX
+caches it in ``G.__networkx_cache__``, so repeated calls pay it once), then
+times every dispatched function with NetworkX and with spbfs on the converted
+graph, checking that both return the same result (value, type and order).
+Generators are consumed in full.  Times are the best of ``--repeat`` runs.
+
+Usage: python benchmarks/bench_nx.py [--scale 17] [--edgefactor 10] [--repeat 3]
+                                     [--device cpu|gpu|auto]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import networkx as nx
+import numpy as np
+
+from spbfs.generate import kronecker
+from spbfs.nx import FUNCTIONS, convert_from_nx
+
+
+def build_graph(scale, edgefactor, seed=1):
+    """networkx.Graph of the Kronecker edge list with float weights in [0, 1)."""
+    u, v = kronecker(scale, edgefactor, seed)
+    keep = u != v
+    u, v = u[keep].tolist(), v[keep].tolist()
+    w = np.random.default_rng(seed).random(len(u)).tolist()
+    G = nx.Graph()
+    G.add_nodes_from(range(1 << scale))
+    G.add_weighted_edges_from(zip(u, v, w, strict=True))
+    return G
+
+
+def best(fn, repeat):
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def typed(d):
+    return [(k, v, type(v)) for k, v in d.items()]
+
+
+def cases(source, target, far):
+    """(name, call(G)) pairs; call returns a comparable, fully materialised result."""
+    return [
+        ("bfs_edges", lambda G: list(nx.bfs_edges(G, source))),
+        ("bfs_tree", lambda G: list(nx.bfs_tree(G, source).edges)),
+        ("bfs_predecessors", lambda G: list(nx.bfs_predecessors(G, source))),
+        ("bfs_successors", lambda G: list(nx.bfs_successors(G, source))),
+        ("bfs_layers", lambda G: list(nx.bfs_layers(G, source))),
+        ("descendants_at_distance(d=3)", lambda G: nx.descendants_at_distance(G, source, 3)),
+        ("single_source_shortest_path_length",
+         lambda G: typed(nx.single_source_shortest_path_length(G, source))),
+        ("shortest_path_length(s, t)", lambda G: nx.shortest_path_length(G, source, far)),
+        ("shortest_path_length(target=t)",
+         lambda G: typed(nx.shortest_path_length(G, target=target))),
+        ("single_source_dijkstra_path_length",
+         lambda G: typed(nx.single_source_dijkstra_path_length(G, source))),
+        ("shortest_path_length(s, weight)",
+         lambda G: typed(nx.shortest_path_length(G, source, weight="weight"))),
+    ] + ([  # where spbfs.components is present
+        ("connected_components", lambda G: list(nx.connected_components(G))),
+        ("number_connected_components", lambda G: nx.number_connected_components(G)),
+    ] if "connected_components" in FUNCTIONS else [])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=17)
+    parser.add_argument("--edgefactor", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--nx-repeat", type=int, default=1,
+                        help="runs of the NetworkX side (slow; default 1)")
+    parser.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
+    args = parser.parse_args(argv)
+    nx.config.backends.spbfs.device = args.device
+
+    t0 = time.perf_counter()
+    G = build_graph(args.scale, args.edgefactor)
+    build = time.perf_counter() - t0
+    degree = dict(G.degree)
+    source = max(degree, key=degree.get)
+    levels = nx.single_source_shortest_path_length(G, source)
+    far = next(reversed(levels))  # a vertex of the last BFS level
+    target = list(levels)[len(levels) // 2]
+    print(f"# networkx {nx.__version__}, python {platform.python_version()}, "
+          f"{platform.machine()}, device={args.device}")
+    print(f"# Kronecker scale {args.scale}, edgefactor {args.edgefactor}: "
+          f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges "
+          f"(built in {build:.1f} s); source = highest-degree node ({degree[source]:,}), "
+          f"{len(levels):,} nodes reachable")
+
+    conv, g = best(lambda: convert_from_nx(G), args.repeat)
+    conv_w, gw = best(lambda: convert_from_nx(G, edge_attrs={"weight": 1}), args.repeat)
+    print(f"# conversion to SpbfsGraph (once per graph, cached by NetworkX): "
+          f"{conv:.3f} s pattern only, {conv_w:.3f} s with weights")
+    print()
+    print(f"| {'function':36s} | {'networkx s':>10s} | {'spbfs s':>8s} | {'speed-up':>8s} |")
+    print(f"|{'-' * 38}|{'-' * 12}|{'-' * 10}|{'-' * 10}|")
+    for name, call in cases(source, target, far):
+        t_nx, expected = best(lambda c=call: c(G), args.nx_repeat)
+        t_sp, got = best(lambda c=call: c(gw), args.repeat)
+        flag = "" if got == expected else "  MISMATCH"
+        print(f"| {name:36s} | {t_nx:10.3f} | {t_sp:8.3f} | {t_nx / t_sp:7.1f}x |{flag}")
+    del g
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,402 @@
+"""Connected components (weak and strong) written with semiring operations.
+
+Weak components (and the components of an undirected graph) come from FastSV
+(Zhang, Azad and Hu, 2020; LAGraph's ``LAGr_ConnectedComponents``): every vertex
+holds a parent label, the minimum over the neighbours' grandparents is one
+``vxm`` over ``min_first``, hooking a tree onto a smaller one is another
+``vxm`` (over the parent matrix ``P[u, f[u]]``), and shortcutting is the gather
+``f[f]``.  It ends when an iteration changes nothing; every label is then the
+smallest vertex of its component.
+
+Strong components come from forward and backward searches: trimming of
+vertices with no in- or out-edge left (a peeling loop of ``vxm`` over
+``plus_pair``), one forward-backward search from a high-degree pivot with
+:func:`spbfs.bfs` (the giant component of most graphs), then forward-backward
+in every remaining class at once (Fleischer, Hendrickson and Pinar): the
+vertices are coloured by which searches reached them, every class takes a
+pseudo-random pivot (a ``vxm`` over ``max`` on the class membership matrix),
+and multi-source searches (``vxm`` over ``any_pair``) run on the edges inside
+classes.  The strong component of each pivot is what both searches reach;
+the rest of each class splits into three, so an expected logarithmic number
+of phases ends it.  Every loop is over search levels or phases, never over
+vertices or edges; a graph whose longest path has L edges costs O(L) levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_choice
+from .bfs import bfs
+from .semiring import (
+    Matrix,
+    Monoid,
+    Semiring,
+    Vector,
+    any_pair,
+    min_first,
+    monoids,
+    ops,
+    plus_pair,
+    vxm,
+)
+from .semiring._pattern import csr_from_coo, index_dtype
+
+__all__ = ["connected_components"]
+
+#: ``y[j] = max_i x[i]`` over the stored ``A[i, j]``.
+max_first = Semiring(monoids.max, ops.first)
+#: ``min_first`` whose monoid has no early-exit value: a pull scans each in-list in one
+#: pass (labels never reach the dtype's minimum, so an early exit would never fire).
+min_first_scan = Semiring(Monoid("min", np.minimum, monoids.min.identity, monoids.min.c_expr),
+                          ops.first, name="min_first")
+
+
+def connected_components(A, directed=True, connection="weak", return_labels=True):
+    """Connected components, as ``scipy.sparse.csgraph.connected_components``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array (or list), or Matrix
+        ``A[i, j]`` stored (an explicit zero too) is an edge ``i -> j``.  In a
+        dense array zero, NaN and inf are not edges; in a masked array the
+        unmasked entries are edges.
+    directed : bool
+        False: ``A`` is undirected (every edge usable both ways) and
+        ``connection`` is ignored.
+    connection : {"weak", "strong"}
+        For a directed graph: weak components (of the graph with every edge
+        made undirected) or strong ones (``u`` and ``v`` reach each other).
+        Case-insensitive, as scipy.
+    return_labels : bool
+        Also return the label of every vertex.
+
+    Returns
+    -------
+    n_components : int
+    labels : ndarray of int32
+        Label in ``[0, n_components)`` of every vertex (numpy for CPU input,
+        cupy for GPU input; int64 only for graphs of ``2**31`` vertices or more).
+
+        * Weak / undirected: exactly scipy's numbering: components in the order
+          of their smallest vertex (vertex 0's component is 0, the component of
+          the smallest vertex outside it is 1, ...).
+        * Strong: scipy numbers components in the order its depth-first search
+          (Pearce's algorithm in scipy <= 1.17; Tarjan-Zwick after) completes
+          them, which no level-synchronous search reproduces.  spbfs keeps the
+          two properties of that order that do not depend on the search: the
+          labels are a reverse topological order of the condensation (a
+          component's label is smaller than the label of every component that
+          reaches it), and components come in blocks by the smallest vertex
+          that reaches them, in increasing order, as scipy's depth-first search
+          visits them.  Inside a block, components are ordered by the length of
+          the longest path to a sink of the condensation, then by decreasing
+          smallest vertex.  The partition into components is always scipy's;
+          the labels equal scipy's whenever that order is forced (for example
+          when the condensation is a chain or has no edges).
+
+    Raises
+    ------
+    ValueError
+        If ``connection`` is not "weak" or "strong", or ``A`` is not square.
+    TypeError
+        If ``connection`` is not a string or ``A`` is not a graph.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.components import connected_components
+    >>> A = sp.csr_array(np.array([[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
+    >>> connected_components(A)
+    (2, array([0, 0, 1, 1], dtype=int32))
+    >>> connected_components(A, connection="strong")
+    (3, array([1, 0, 2, 2], dtype=int32))
+    >>> connected_components(A, directed=False, return_labels=False)
+    2
+    """
+    if not isinstance(connection, str):
+        raise TypeError(f"connection must be 'weak' or 'strong', got {connection!r}")
+    connection = check_choice(connection.lower(), "connection", ("weak", "strong"))
+    strong = bool(directed) and connection == "strong"
+    M = Matrix.from_any(as_graph(A), name="A")
+    if M.nrows != M.ncols:
+        raise ValueError(f"A must be square, got shape {M.shape}")
+    if not strong:
+        M = M.symmetrized()
+    rep = _strong(M) if strong else _weak(M)
+    n_components, labels = _number(M, rep, strong)
+    return (n_components, labels) if return_labels else n_components
+
+
+def as_graph(A):
+    """``A`` in a form :meth:`Matrix.from_any` reads with scipy.sparse.csgraph's meaning.
+
+    Lists become arrays; a masked array becomes a scipy CSR array of its
+    unmasked entries (zeros included), as ``csgraph_from_masked``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> G = as_graph(np.ma.masked_array([[0.0, 2.0], [0.0, 0.0]], mask=[[True, False],
+    ...                                                                  [False, True]]))
+    >>> G.toarray(), G.nnz
+    (array([[0., 2.],
+           [0., 0.]]), 2)
+    """
+    if isinstance(A, (list, tuple)):
+        return np.asarray(A)
+    if np.ma.isMaskedArray(A):
+        import scipy.sparse as sp
+
+        data = np.asarray(np.ma.getdata(A))
+        if data.ndim != 2:
+            raise ValueError(f"A must be 2-D, got {data.ndim}-D")
+        r, c = np.nonzero(~np.ma.getmaskarray(A))
+        return sp.csr_array((data[r, c], (r, c)), shape=data.shape)
+    return A
+
+
+# ----------------------------------------------------------------------------- weak: FastSV
+def _weak(M):
+    """The smallest vertex of each vertex's component, for the symmetric Matrix ``M``."""
+    f = M.xp.arange(M.n, dtype=M.indices.dtype)
+    return _fastsv(M, f) if M.n else f
+
+
+def _fastsv(M, f):
+    """FastSV from labels ``f`` (every ``f[u] <= u``) until an iteration changes nothing.
+
+    At that fixpoint ``f <= f[f]`` and ``f[u] <= u`` make every tree a star, and
+    ``f[u] <= min over neighbours`` makes every edge's ends share a root: the smallest
+    vertex of the component (a root is its own label and no larger than any member)."""
+    xp, n = M.xp, M.n
+    everywhere = xp.ones(n, bool)
+    pointers = xp.arange(n + 1, dtype=index_dtype(n, n))  # one entry per row of P
+    gf = f[f]
+    while True:
+        # mngf[u] = min(gf[u], min over the neighbours v of gf[v])
+        y = vxm(Vector(n, "bitmap", present=everywhere, values=gf), M, min_first_scan)
+        mngf = xp.where(y.present, xp.minimum(y.values, gf), gf)
+        # stochastic hooking: f[f[u]] = min(f[f[u]], mngf[u]), a vxm over P[u, f[u]]
+        P = Matrix(pointers, f, everywhere, n, check=False)
+        h = vxm(Vector(n, "bitmap", present=everywhere, values=mngf), P, min_first_scan)
+        f_new = xp.where(h.present, xp.minimum(f, h.values), f)
+        # aggressive hooking and shortcutting
+        f_new = xp.minimum(xp.minimum(f_new, mngf), gf)
+        gf_new = f_new[f_new]
+        changed = bool(((f_new != f) | (gf_new != gf)).any())
+        f, gf = f_new, gf_new
+        if not changed:  # a fixpoint of every step
+            return f
+
+
+# ----------------------------------------------------------------------------- strong
+#: Knuth's multiplicative hash: a bijection of [0, 2**32) that ranks pivots pseudo-randomly.
+_HASH = 2654435761
+_UNHASH = pow(_HASH, -1, 1 << 32)
+_LOW32 = (1 << 32) - 1
+
+
+def _strong(M):
+    """A representative vertex of every vertex's strong component."""
+    xp, n = M.xp, M.n
+    idt = M.indices.dtype
+    rep = xp.full(n, -1, dtype=idt)
+    if n == 0:
+        return rep
+    MT = M.T
+    active = xp.ones(n, bool)
+    loops = _self_loops(M)
+    degrees = [M.in_degree.astype(np.int64) - loops, M.out_degree.astype(np.int64) - loops]
+    # 1. trim: vertices with no in- or no out-edge are components of their own
+    _peel(M, MT, active, degrees, rep, xp.zeros(0, idt))
+    if not bool(active.any()):
+        return rep
+    # 2. forward-backward from the vertex of largest in * out degree (the giant component)
+    score = xp.where(active, degrees[0] * degrees[1], -1)
+    pivot = int(xp.argmax(score))
+    forward, backward = bfs(M, pivot) >= 0, bfs(MT, pivot) >= 0
+    found = xp.flatnonzero(forward & backward).astype(idt)
+    rep[found] = pivot
+    active[found] = False
+    colour = _split(xp, xp.zeros(n, np.int64), forward, backward, active)
+    _peel(M, MT, active, degrees, rep, found)
+    # 3. the rest: forward-backward in every colour class at once, pivots at random
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
+    trows = xp.repeat(xp.arange(n, dtype=np.int64), MT.out_degree)
+    while bool(active.any()):
+        pivots = _pivots(M, colour, active)
+        forward = _reach(M, rows, colour, active, pivots)
+        backward = _reach(MT, trows, colour, active, pivots)
+        both = forward & backward
+        found = xp.flatnonzero(both).astype(idt)
+        owner = xp.full(n, -1, np.int64)
+        owner[colour[pivots]] = pivots
+        rep[found] = owner[colour[found]]
+        active[found] = False
+        colour = _split(xp, colour, forward, backward, active)
+        _peel(M, MT, active, degrees, rep, found)
+    return rep
+
+
+def _split(xp, colour, forward, backward, active):
+    """Refine the colour classes of the active vertices by (forward, backward) reach:
+    every strong component lies inside one class of the result (compact ids)."""
+    key = colour * 4 + forward.astype(np.int64) + 2 * backward.astype(np.int64)
+    key = xp.where(active, key, -1)
+    _, inverse = xp.unique(key, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)
+
+
+def _pivots(M, colour, active):
+    """One active vertex per colour class: the one of largest hash (a vxm over ``max`` on
+    the membership matrix ``Q[v, colour[v]]``), so pivots split classes at random."""
+    xp, n = M.xp, M.n
+    members = xp.flatnonzero(active)
+    h = (members.astype(np.uint64) * np.uint64(_HASH)) & np.uint64(_LOW32)
+    k = members.size
+    Q = Matrix(xp.arange(k + 1, dtype=np.int64), colour[members], xp.ones(k, bool), k,
+               ncols=n, check=False)
+    y = vxm(Vector(k, "bitmap", present=xp.ones(k, bool), values=h.astype(np.int64)), Q,
+            max_first)
+    best = y.values[y.present].astype(np.uint64)
+    return ((best * np.uint64(_UNHASH)) & np.uint64(_LOW32)).astype(np.int64)
+
+
+def _reach(M, rows, colour, active, sources):
+    """Vertices reached from ``sources`` along edges inside one active colour class (a
+    multi-source BFS of ``vxm`` over ``any_pair`` on those edges)."""
+    xp, n = M.xp, M.n
+    cols = M.indices
+    keep = active[rows] & active[cols] & (colour[rows] == colour[cols])
+    indptr = xp.zeros(n + 1, np.int64)
+    xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
+    K = Matrix(indptr, cols[keep], xp.ones(int(indptr[-1]), bool), n, check=False)
+    reached = xp.zeros(n, bool)
+    reached[sources] = True
+    frontier = Vector(n, "sparse", indices=xp.sort(sources), values=xp.ones(sources.size, bool))
+    while frontier.indices.size:
+        frontier = vxm(frontier, K, any_pair, mask=reached, complement=True)
+        reached[frontier.indices] = True
+    return reached
+
+
+def _self_loops(M):
+    """Self-loop entries per vertex (int64)."""
+    xp = M.xp
+    rows = xp.repeat(xp.arange(M.n, dtype=np.int64), M.out_degree)
+    on_diagonal = rows[rows == M.indices]
+    return xp.bincount(on_diagonal, minlength=M.n).astype(np.int64)
+
+
+def _peel(M, MT, active, degrees, rep, removed):
+    """Update the in/out degrees inside ``active`` for ``removed`` vertices, then remove
+    (as components of their own) vertices left with no in- or out-edge, until none is."""
+    xp = M.xp
+    indeg, outdeg = degrees
+    idt = M.indices.dtype
+    if removed.size == 0:  # first call: every active vertex is a candidate
+        zero = xp.flatnonzero(active & ((indeg == 0) | (outdeg == 0))).astype(idt)
+    else:
+        zero = _lost_all(M, MT, active, indeg, outdeg, removed)
+    while zero.size:
+        rep[zero] = zero
+        active[zero] = False
+        zero = _lost_all(M, MT, active, indeg, outdeg, zero)
+
+
+def _lost_all(M, MT, active, indeg, outdeg, removed):
+    """Subtract the edges between ``removed`` and the active vertices from the active
+    vertices' degrees; return the active vertices left with none in or none out."""
+    xp, n = M.xp, M.n
+    x = Vector(n, "sparse", indices=removed, values=xp.ones(removed.size, np.int64))
+    into = vxm(x, M, plus_pair, mask=active)       # edges removed -> v, per active v
+    indeg[into.indices] -= into.values
+    out_of = vxm(x, MT, plus_pair, mask=active)    # edges u -> removed, per active u
+    outdeg[out_of.indices] -= out_of.values
+    touched = xp.unique(xp.concatenate([into.indices, out_of.indices]))
+    lost = (indeg[touched] == 0) | (outdeg[touched] == 0)
+    return touched[lost].astype(M.indices.dtype)
+
+
+# ----------------------------------------------------------------------------- numbering
+def _number(M, rep, strong):
+    """``(n_components, labels)`` from a representative per vertex, numbered as documented."""
+    xp, n = M.xp, M.n
+    label_dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    if n == 0:
+        return 0, xp.zeros(0, label_dtype)
+    ids = xp.arange(n, dtype=rep.dtype)
+    if not strong:  # rep is the smallest vertex of the component: number roots in order
+        roots = rep == ids
+        rank = xp.cumsum(roots) - 1
+        return int(roots.sum()), rank[rep].astype(label_dtype)
+    # compact ids by the smallest vertex of each component
+    smallest = _group_min(M, rep, ids)[rep]        # smallest vertex of each one's component
+    roots = smallest == ids
+    rank = xp.cumsum(roots) - 1
+    comp = rank[smallest]                          # 0..k-1, in order of smallest vertex
+    k = int(roots.sum())
+    minv = xp.flatnonzero(roots)                   # smallest vertex of component c
+    C = _condensation(M, comp, k)
+    block = _block_roots(C, minv)
+    height = _heights(C)
+    order = xp.lexsort(xp.stack([-minv, height, block]))
+    label = xp.empty(k, np.int64)
+    label[order] = xp.arange(k, dtype=np.int64)
+    return k, label[comp].astype(label_dtype)
+
+
+def _group_min(M, rep, ids):
+    """``out[r]`` = the smallest vertex ``v`` with ``rep[v] == r``, for every
+    representative ``r`` (a vxm over the membership matrix ``Q[v, rep[v]]``)."""
+    xp, n = M.xp, M.n
+    everywhere = xp.ones(n, bool)
+    Q = Matrix(xp.arange(n + 1, dtype=index_dtype(n, n)), rep, everywhere, n, check=False)
+    y = vxm(Vector(n, "bitmap", present=everywhere, values=ids), Q, min_first_scan)
+    return xp.where(y.present, y.values, ids)
+
+
+def _condensation(M, comp, k):
+    """The condensation DAG (one vertex per component, duplicates kept) as a Matrix."""
+    xp = M.xp
+    rows = xp.repeat(comp, M.out_degree)
+    cols = comp[M.indices]
+    keep = rows != cols
+    cu, cv = rows[keep], cols[keep]
+    indptr, indices, data = csr_from_coo(cu, cv, xp.ones(cu.size, bool), k)
+    return Matrix(indptr, indices, data, k, check=False)
+
+
+def _block_roots(C, minv):
+    """The smallest vertex reaching each component, in topological order (Kahn)."""
+    xp, k = C.xp, C.n
+    block = minv.copy()
+    waiting = C.in_degree.astype(np.int64)
+    ready = xp.flatnonzero(waiting == 0)
+    while ready.size:
+        ones = xp.ones(ready.size, np.int64)
+        y = vxm(Vector(k, "sparse", indices=ready, values=block[ready]), C, min_first)
+        block[y.indices] = xp.minimum(block[y.indices], y.values)
+        c = vxm(Vector(k, "sparse", indices=ready, values=ones), C, plus_pair)
+        waiting[c.indices] -= c.values
+        ready = c.indices[waiting[c.indices] == 0]
+    return block
+
+
+def _heights(C):
+    """Length of the longest path from each component to a sink (Kahn from the sinks)."""
+    xp, k = C.xp, C.n
+    height = xp.zeros(k, np.int64)
+    waiting = C.out_degree.astype(np.int64)
+    ready = xp.flatnonzero(waiting == 0)
+    level = 0
+    CT = C.T
+    while ready.size:
+        height[ready] = level
+        c = vxm(Vector(k, "sparse", indices=ready, values=xp.ones(ready.size, np.int64)), CT,
+                plus_pair)
+        waiting[c.indices] -= c.values
+        ready = c.indices[waiting[c.indices] == 0]
+        level += 1
+    return height

@@ -1,0 +1,42 @@
+"""The ``spbfs`` NetworkX backend: NetworkX functions run as semiring BFS/SSSP.
+
+Installed with spbfs (entry points ``networkx.backends`` and
+``networkx.backend_info``).  Dispatched: BFS traversals (``bfs_edges``,
+``bfs_tree``, ``bfs_predecessors``, ``bfs_successors``, ``bfs_layers``,
+``descendants_at_distance``), shortest path lengths
+(``single_source_shortest_path_length``, ``shortest_path_length``,
+``single_source_dijkstra_path_length``) and, with :mod:`spbfs.components`,
+connected components; the full list is :data:`FUNCTIONS`.
+
+Call a NetworkX function with ``backend="spbfs"``, pass a
+:class:`SpbfsGraph`, or list ``"spbfs"`` in ``nx.config.backend_priority``
+to dispatch automatically.  Results equal
+NetworkX's in value, type and order; arguments whose results would differ
+(``sort_neighbors``, callable weights, negative or mixed-type weights, ...)
+run in NetworkX itself.  ``nx.config.backends.spbfs.device`` chooses
+``"cpu"``, ``"gpu"`` or ``"auto"``.
+
+Examples
+--------
+>>> import networkx as nx
+>>> G = nx.Graph([("a", "b"), ("a", "c"), ("c", "d")])
+>>> list(nx.bfs_edges(G, "a", backend="spbfs"))
+[('a', 'b'), ('a', 'c'), ('c', 'd')]
+>>> nx.single_source_shortest_path_length(nx.Graph(G), "d", backend="spbfs")
+{'d': 0, 'c': 1, 'a': 2, 'b': 3}
+"""
+
+# networkx first: its import ends by calling our get_info (spbfs.nx._info), which must not
+# find this package half-imported with its settings module in the middle of loading
+import networkx  # noqa: F401, I001
+
+from ._config import SpbfsConfig
+from ._graph import SpbfsGraph, convert_from_nx, convert_to_nx
+from ._info import get_info
+from ._interface import BackendInterface, backend_interface
+from ._registry import FUNCTIONS
+
+__all__ = [
+    "FUNCTIONS", "BackendInterface", "SpbfsConfig", "SpbfsGraph", "backend_interface",
+    "convert_from_nx", "convert_to_nx", "get_info",
+]

@@ -1,0 +1,186 @@
+"""Connected components through :func:`spbfs.components.connected_components`.
+
+Each NetworkX function is one small wrapper.  Weak and undirected components
+come out in NetworkX's order (by their first node in ``G``'s node order: spbfs
+numbers them by smallest row).  Strong components are the same sets in a
+reverse topological order of the condensation, but not necessarily the order
+of NetworkX's Tarjan search, which NetworkX does not document.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from .._array import to_numpy
+from ..components import connected_components as _connected_components
+from ._registry import dispatched
+
+__all__ = []
+
+
+def _groups(G, strong):
+    """Rows of ``G`` grouped by component: ``(row order, group boundaries)``."""
+    if not len(G):
+        return np.empty(0, np.int64), [0]
+    _, labels = _connected_components(G.matrix(G.on_gpu()), directed=G.is_directed(),
+                                      connection="strong" if strong else "weak")
+    labels = to_numpy(labels)
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    return order, [0, *cuts.tolist(), order.size]
+
+
+def _count(G, strong):
+    if not len(G):
+        return 0
+    return int(_connected_components(G.matrix(G.on_gpu()), directed=G.is_directed(),
+                                     connection="strong" if strong else "weak",
+                                     return_labels=False))
+
+
+def _sets(G, strong):
+    order, cuts = _groups(G, strong)
+    for a, b in pairwise(cuts):
+        yield set(G.labels(order[a:b]))
+
+
+def _connected(G, strong):
+    import networkx as nx
+
+    if not len(G):
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _count(G, strong) == 1
+
+
+def _undirected(arguments):
+    return True if not arguments["G"].is_directed() else "G is directed"
+
+
+def _directed(arguments):
+    return True if arguments["G"].is_directed() else "G is undirected"
+
+
+_SAME = "Same sets, in NetworkX's order."
+
+
+@dispatched(can_run=_undirected, docs=_SAME)
+def connected_components(G):
+    """NetworkX's ``connected_components``: a generator of node sets.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(3, 4), (1, 2)])
+    >>> list(nx.connected_components(G, backend="spbfs"))
+    [{3, 4}, {1, 2}]
+    """
+    yield from _sets(G, False)
+
+
+@dispatched(can_run=_undirected)
+def number_connected_components(G):
+    """NetworkX's ``number_connected_components``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_connected_components(nx.Graph([(3, 4), (1, 2)]), backend="spbfs")
+    2
+    """
+    return _count(G, False)
+
+
+@dispatched(can_run=_undirected)
+def is_connected(G):
+    """NetworkX's ``is_connected``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_connected(nx.path_graph(3), backend="spbfs")
+    True
+    """
+    return _connected(G, False)
+
+
+@dispatched(can_run=_directed, docs=_SAME)
+def weakly_connected_components(G):
+    """NetworkX's ``weakly_connected_components``: a generator of node sets.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.weakly_connected_components(nx.DiGraph([(2, 1), (3, 4)]), backend="spbfs"))
+    [{1, 2}, {3, 4}]
+    """
+    yield from _sets(G, False)
+
+
+@dispatched(can_run=_directed)
+def number_weakly_connected_components(G):
+    """NetworkX's ``number_weakly_connected_components``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_weakly_connected_components(nx.DiGraph([(2, 1)]), backend="spbfs")
+    1
+    """
+    return _count(G, False)
+
+
+@dispatched(can_run=_directed)
+def is_weakly_connected(G):
+    """NetworkX's ``is_weakly_connected``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_weakly_connected(nx.DiGraph([(2, 1), (3, 4)]), backend="spbfs")
+    False
+    """
+    return _connected(G, False)
+
+
+@dispatched(can_run=_directed, docs="Same sets; their order is a reverse topological order "
+            "of the condensation, not necessarily NetworkX's (which it does not document).")
+def strongly_connected_components(G):
+    """NetworkX's ``strongly_connected_components``: a generator of node sets.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
+    >>> sorted(map(sorted, nx.strongly_connected_components(G, backend="spbfs")))
+    [[1, 2], [3]]
+    """
+    yield from _sets(G, True)
+
+
+@dispatched(can_run=_directed)
+def number_strongly_connected_components(G):
+    """NetworkX's ``number_strongly_connected_components``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(1, 2), (2, 1), (2, 3)])
+    >>> nx.number_strongly_connected_components(G, backend="spbfs")
+    2
+    """
+    return _count(G, True)
+
+
+@dispatched(can_run=_directed)
+def is_strongly_connected(G):
+    """NetworkX's ``is_strongly_connected``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_strongly_connected(nx.cycle_graph(3, create_using=nx.DiGraph), backend="spbfs")
+    True
+    """
+    return _connected(G, True)

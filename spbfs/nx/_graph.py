@@ -1,0 +1,495 @@
+"""The backend's graph: a CSR pattern in NetworkX's adjacency order plus the node list.
+
+NetworkX visits neighbours in adjacency-dict insertion order, so the CSR
+rows keep exactly that order (not sorted): position ``k`` of row ``u`` is the
+``k``-th key of ``G._adj[u]``.  Everything the algorithms need is derived
+from the rows once and memoised on the graph object: the
+:class:`~spbfs.semiring.Matrix` on each device, the row positions used to
+reproduce NetworkX's visiting order, and edge weights per attribute.
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from operator import itemgetter, methodcaller
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._array import to_numpy
+from ..semiring import Matrix
+from ..semiring._pattern import index_dtype
+from . import _config
+
+__all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx"]
+
+_values = methodcaller("values")
+
+
+class SpbfsGraph:
+    """A graph for the ``spbfs`` NetworkX backend: CSR adjacency, node labels, weights.
+
+    NetworkX builds one from a ``networkx`` graph when a call is dispatched to
+    ``spbfs`` (see :func:`convert_from_nx`; NetworkX caches it in
+    ``G.__networkx_cache__`` until ``G`` changes).  It can also wrap a square
+    sparse matrix directly, so NetworkX functions run on it without any
+    ``networkx`` graph: ``A[i, j]`` stored (an explicit zero too) is an edge
+    ``i -> j``, its value the edge attribute ``weight``, and neighbours are
+    visited in the order the row stores them.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, or spbfs.semiring.Matrix
+        Square adjacency matrix (device arrays are copied to the host once).
+    nodes : sequence of hashable, optional
+        Node labels of rows ``0..n-1`` (default: the integers).
+    directed : bool
+        False makes a ``Graph``: the stored pattern must then be symmetric.
+    weight : str
+        Edge attribute name the stored values stand for; other attribute
+        names read as missing (NetworkX's default weight 1).
+
+    Examples
+    --------
+    >>> import networkx as nx, scipy.sparse as sp
+    >>> from spbfs.nx import SpbfsGraph
+    >>> A = sp.csr_array(([1.0, 2.0, 5.0], ([0, 1, 0], [1, 2, 2])), shape=(3, 3))
+    >>> G = SpbfsGraph(A, nodes=["a", "b", "c"])
+    >>> G
+    SpbfsGraph(directed, 3 nodes, 3 edges)
+    >>> list(nx.bfs_edges(G, "a"))
+    [('a', 'b'), ('a', 'c')]
+    >>> nx.single_source_dijkstra_path_length(G, "a")
+    {'a': 0, 'b': 1.0, 'c': 3.0}
+    """
+
+    __networkx_backend__ = "spbfs"
+
+    def __init__(self, A, nodes=None, *, directed=True, weight="weight"):
+        M = Matrix.from_any(A, name="A")
+        shape = getattr(M, "shape", (M.n, M.n))
+        if shape[0] != shape[1]:
+            raise ValueError(f"A must be square, got shape {tuple(shape)}")
+        indptr, indices, data = (to_numpy(a) for a in (M.indptr, M.indices, M.data))
+        n = M.n
+        if nodes is None:
+            nodes = list(range(n))
+        else:
+            nodes = list(nodes)
+            if len(nodes) != n:
+                raise ValueError(f"nodes has {len(nodes)} labels but A has {n} rows")
+            if len(set(nodes)) != n:
+                raise ValueError("nodes must be distinct")
+        if not directed and not _is_symmetric(indptr, indices, n):
+            raise ValueError("directed=False needs A with a symmetric pattern "
+                             "(store every edge both ways)")
+        self._setup(nodes, indptr, indices, directed=bool(directed), multigraph=False,
+                    from_matrix=True)
+        self._weights[weight] = _typed(weight, data)
+
+    # ---------------------------------------------------------------- building
+
+    def _setup(self, nodes, indptr, indices, *, directed, multigraph, graph=None,
+               from_matrix=False):
+        self._nodes = nodes
+        self._n = len(nodes)
+        self._indptr, self._indices = indptr, indices
+        self._directed, self._multigraph = directed, multigraph
+        self.graph = dict(graph or {})
+        self._index = None
+        self._nodes_obj = None
+        self._identity = _is_identity(nodes)
+        self._weights: dict = {}
+        self._derived: dict = {}
+        self._reverse = None
+        self._from_matrix = from_matrix
+        self._reverse_rows = None  # callable giving NetworkX's predecessor rows, if any
+
+    def _share_structure(self) -> SpbfsGraph:
+        """A new graph on the same nodes and pattern, without weights."""
+        g = object.__new__(SpbfsGraph)
+        g._setup(self._nodes, self._indptr, self._indices, directed=self._directed,
+                 multigraph=self._multigraph, graph=self.graph, from_matrix=self._from_matrix)
+        g._index, g._nodes_obj = self._index, self._nodes_obj
+        # what depends on the pattern alone (weights, and the transpose holding them, are new)
+        g._derived = {k: v for k, v in self._derived.items()
+                      if k[0] in ("matrix", "order", "maxdeg")}
+        g._reverse_rows = self._reverse_rows
+        return g
+
+    # ------------------------------------------------------- graph-like bits
+
+    def is_directed(self) -> bool:
+        """True for a directed graph."""
+        return self._directed
+
+    def is_multigraph(self) -> bool:
+        """True when converted from a multigraph (parallel edges merged)."""
+        return self._multigraph
+
+    def number_of_nodes(self) -> int:
+        """Number of nodes."""
+        return self._n
+
+    def number_of_edges(self) -> int:
+        """Number of edges (of distinct neighbour pairs for a multigraph)."""
+        nnz = int(self._indices.size)
+        if self._directed:
+            return nnz
+        rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
+        loops = int(np.count_nonzero(rows == self._indices))
+        return (nnz + loops) // 2
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(self._nodes)
+
+    def __contains__(self, node) -> bool:
+        try:
+            return node in self.index
+        except TypeError:
+            return False
+
+    def __repr__(self) -> str:
+        kind = "directed" if self._directed else "undirected"
+        return (f"SpbfsGraph({kind}, {self._n} nodes, {self.number_of_edges()} edges)")
+
+    @property
+    def nodes(self) -> list:
+        """Node labels; node ``i`` of the CSR is ``nodes[i]``."""
+        return self._nodes
+
+    @property
+    def index(self) -> dict:
+        """Node label -> CSR row."""
+        if self._index is None:
+            self._index = dict(zip(self._nodes, range(self._n), strict=True))
+        return self._index
+
+    def labels(self, idx) -> list:
+        """Node labels of the row numbers ``idx`` (a host or device array), as a list."""
+        idx = to_numpy(idx)
+        if self._identity:
+            return idx.tolist()
+        if self._nodes_obj is None:
+            # fromiter keeps each label whole (tuples too)
+            self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
+        return self._nodes_obj[idx].tolist()
+
+    @property
+    def nnz(self) -> int:
+        """Stored adjacency entries (each undirected edge counts twice, a loop once)."""
+        return int(self._indices.size)
+
+    # --------------------------------------------------------- derived data
+
+    def _once(self, key, build):
+        value = self._derived.get(key)
+        if value is None:
+            value = self._derived[key] = build()
+        return value
+
+    def on_gpu(self) -> bool:
+        """Whether calls on this graph run on the GPU (``nx.config.backends.spbfs.device``)."""
+        return _config.use_gpu(self.nnz)
+
+    def matrix(self, gpu: bool) -> Matrix:
+        """The pattern as a :class:`~spbfs.semiring.Matrix` (boolean values)."""
+        return self._once(("matrix", gpu), lambda: self._make_matrix(
+            np.ones(self.nnz, bool), gpu))
+
+    def order_matrix(self, gpu: bool) -> Matrix:
+        """The pattern with values ``k`` = position of the entry within its row.
+
+        Pushing queue positions times ``max_degree + 1`` through ``min_plus``
+        gives every new vertex its NetworkX discovery key.
+        """
+        def build():
+            k = np.arange(self.nnz, dtype=np.int64) - np.repeat(
+                self._indptr[:-1].astype(np.int64), np.diff(self._indptr))
+            return self.matrix(gpu).with_values(_to_device(k, gpu))
+        return self._once(("order", gpu), build)
+
+    def max_degree(self) -> int:
+        """Longest row."""
+        return self._once(("maxdeg",), lambda: int(np.diff(self._indptr).max())
+                          if self._n else 0)
+
+    def _make_matrix(self, data, gpu):
+        arrays = [_to_device(a, gpu) for a in (self._indptr, self._indices, data)]
+        return Matrix(*arrays, self._n, symmetric=not self._directed, check=False)
+
+    def weights(self, attr):
+        """``(values, kind)`` of edge attribute ``attr`` in CSR order, kind "int" or "float".
+
+        Raises NotImplementedError (so NetworkX runs the call itself) where
+        NetworkX's arithmetic cannot be reproduced exactly: values that are
+        not all Python ints or all floats, negative, NaN or infinite values,
+        or ints whose sums could leave float64's exact range.
+        """
+        if attr is None:
+            return np.ones(self.nnz, np.int64), "int"
+        entry = self._weights.get(attr)
+        if entry is None:
+            if self._from_matrix:  # an attribute the matrix does not hold: NetworkX's 1
+                return np.ones(self.nnz, np.int64), "int"
+            raise NotImplementedError(f"edge attribute {attr!r} was not converted")
+        values, kind = entry
+        if values is None:
+            raise NotImplementedError(kind)
+        return self._once(("weights", attr), lambda: _check_weights(attr, values, kind))
+
+    def weighted_matrix(self, attr, gpu: bool) -> Matrix:
+        """The pattern with edge attribute ``attr`` as float64 values."""
+        values, _ = self.weights(attr)
+        return self._once(("wmatrix", attr, gpu), lambda: self.matrix(gpu).with_values(
+            _to_device(values.astype(np.float64), gpu)))
+
+    def reverse(self, ordered=True) -> SpbfsGraph:
+        """The graph with every edge reversed.
+
+        ``ordered=True`` keeps NetworkX's predecessor order in each row (read
+        from the NetworkX graph, once); ``ordered=False`` is the transpose,
+        rows ascending, for uses where order does not matter.
+        """
+        if not self._directed:
+            return self
+        if self._reverse is not None:
+            return self._reverse
+        if not ordered or self._reverse_rows is None:
+            return self._once(("transpose",), lambda: self._build_reverse(transpose=True))
+        self._reverse = self._build_reverse(transpose=False)
+        return self._reverse
+
+    def _build_reverse(self, transpose):
+        g = object.__new__(SpbfsGraph)
+        if transpose:  # the transpose, rows ascending
+            A = sp.csr_array((np.arange(self.nnz), self._indices, self._indptr),
+                             shape=(self._n, self._n)).tocsc()
+            g._setup(self._nodes, A.indptr.astype(self._indptr.dtype),
+                     A.indices.astype(self._indices.dtype), directed=True,
+                     multigraph=self._multigraph, graph=self.graph,
+                     from_matrix=self._from_matrix)
+            g._weights = {a: (v if v is None else v[A.data], k)
+                          for a, (v, k) in self._weights.items()}
+        else:
+            rows = self._reverse_rows()
+            indptr, indices = _adjacency(rows, self.index, self._identity, self._n)
+            if indices.size != self.nnz:
+                raise RuntimeError("the NetworkX graph changed after it was converted; "
+                                   "convert it again")
+            g._setup(self._nodes, indptr, indices, directed=True,
+                     multigraph=self._multigraph, graph=self.graph)
+            g._weights = {a: _edge_values(rows, a, 1, self._multigraph)
+                          for a in self._weights}
+        g._index, g._nodes_obj = self._index, self._nodes_obj
+        if not transpose or self._reverse_rows is None:
+            g._reverse = self
+        return g
+
+
+def _to_device(arr, gpu):
+    if not gpu:
+        return arr
+    import cupy
+
+    return cupy.asarray(arr)
+
+
+def _is_identity(nodes) -> bool:
+    """True when the labels are exactly the ints 0..n-1 in order (labels = row numbers)."""
+    n = len(nodes)
+    if n == 0:
+        return True
+    if type(nodes[0]) is not int or type(nodes[-1]) is not int:
+        return False
+    return set(map(type, nodes)) == {int} and nodes == list(range(n))
+
+
+def _is_symmetric(indptr, indices, n) -> bool:
+    P = sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n, n))
+    P.sum_duplicates()
+    P.data[:] = 1
+    return (P != P.T).nnz == 0
+
+
+def _adjacency(rows, index, identity, n):
+    """CSR arrays of adjacency rows (mappings keyed by neighbour), in their order."""
+    deg = np.fromiter(map(len, rows), np.int64, count=n)
+    nnz = int(deg.sum())
+    idt = index_dtype(n, nnz)
+    indptr = np.zeros(n + 1, idt)
+    np.cumsum(deg, out=indptr[1:])
+    flat = chain.from_iterable(rows)
+    if not identity:
+        flat = map(index.__getitem__, flat)
+    indices = np.fromiter(flat, idt, count=nnz)
+    return indptr, indices
+
+
+def _typed(attr, values):
+    """``(array, kind)`` for all-int (kind "int") or all-float values, else ``(None, why)``."""
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind in "iub":
+            return values.astype(np.int64), "int"
+        return values.astype(np.float64), "float"
+    types = set(map(type, values))
+    if types <= {int, bool}:
+        try:
+            return np.array(values, dtype=np.int64), "int"
+        except OverflowError:
+            return None, f"edge attribute {attr!r} has ints beyond int64"
+    if types == {float}:
+        return np.array(values, dtype=np.float64), "float"
+    names = ", ".join(sorted(t.__name__ for t in types))
+    return None, (f"edge attribute {attr!r} has values of types {names}; spbfs reproduces "
+                  "NetworkX's arithmetic for all-int or all-float weights only")
+
+
+def _read(datas, attr, default):
+    """``d.get(attr, default)`` for each edge data dict, at C speed."""
+    datas = list(datas)
+    try:  # every edge has the attribute: itemgetter is the fastest C-level read
+        return list(map(itemgetter(attr), datas))
+    except KeyError:
+        pass
+    try:
+        return list(map(dict.get, datas, repeat(attr), repeat(default)))
+    except TypeError:  # edge data that are mappings but not dicts
+        return list(map(methodcaller("get", attr, default), datas))
+
+
+def _edge_values(rows, attr, default, multigraph):
+    """Values of ``attr`` per CSR entry; parallel edges of a multigraph give their minimum
+    (NetworkX's weight of a multi-edge)."""
+    datas = chain.from_iterable(map(_values, rows))
+    if not multigraph:
+        return _typed(attr, _read(datas, attr, default))
+    keydicts = list(datas)
+    counts = np.fromiter(map(len, keydicts), np.int64, count=len(keydicts))
+    values, kind = _typed(attr, _read(chain.from_iterable(map(_values, keydicts)), attr,
+                                      default))
+    if values is None or not values.size:
+        return values, kind
+    return np.minimum.reduceat(values, np.cumsum(counts) - counts), kind
+
+
+def _check_weights(attr, values, kind):
+    if values.size:
+        if kind == "float":
+            if not np.isfinite(values).all():
+                raise NotImplementedError(f"edge attribute {attr!r} has NaN or infinite "
+                                          "values")
+        if values.min() < 0:
+            raise NotImplementedError(f"edge attribute {attr!r} has negative values")
+        if kind == "int" and float(values.sum(dtype=np.float64)) >= 2.0 ** 53:
+            raise NotImplementedError(f"sums of edge attribute {attr!r} may exceed 2**53")
+    return values, kind
+
+
+def _cached_structure(graph):
+    """An spbfs conversion of ``graph`` already in its NetworkX cache, if any.
+
+    NetworkX clears ``G.__networkx_cache__`` on every structural change, so the
+    node list and the adjacency pattern of an entry there are still valid;
+    only edge attributes must be read again.
+    """
+    cache = getattr(graph, "__networkx_cache__", None)
+    if not cache:
+        return None
+    for value in list(cache.get("backends", {}).get("spbfs", {}).values()):
+        if isinstance(value, SpbfsGraph):
+            return value
+    return None
+
+
+def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                    preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                    graph_name=None):
+    """Convert a NetworkX graph to :class:`SpbfsGraph` (NetworkX's backend hook).
+
+    The adjacency is read row by row in NetworkX's own order with C-level
+    iteration (``numpy.fromiter`` over the adjacency dicts); only the edge
+    attributes named in ``edge_attrs`` are read.  A pattern already converted
+    for the same graph (found in ``graph.__networkx_cache__``) is reused.
+    Multigraphs become one entry per neighbour pair, weighted by the
+    minimum over the parallel edges, as NetworkX's shortest paths use them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = nx.path_graph(["x", "y", "z"])
+    >>> H = convert_from_nx(G, edge_attrs={"weight": 1})
+    >>> H, H.nodes
+    (SpbfsGraph(undirected, 3 nodes, 2 edges), ['x', 'y', 'z'])
+    """
+    import networkx as nx
+
+    if isinstance(graph, SpbfsGraph):
+        return graph
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"spbfs converts networkx graphs, got {type(graph).__name__}"
+                        + (f" for {graph_name} in {name}" if name else ""))
+    if preserve_edge_attrs:
+        raise NotImplementedError("spbfs keeps named numeric edge attributes only")
+    directed, multigraph = graph.is_directed(), graph.is_multigraph()
+    adj = graph._succ if directed else graph._adj
+    base = _cached_structure(graph)
+    if base is not None:
+        g = base._share_structure()
+        nodes = g._nodes
+    else:
+        nodes = list(graph)
+        g = object.__new__(SpbfsGraph)
+        g._setup(nodes, None, None, directed=directed, multigraph=multigraph)
+    rows = list(map(adj.__getitem__, nodes))
+    if base is None:
+        index = None if g._identity else g.index
+        g._indptr, g._indices = _adjacency(rows, index, g._identity, len(nodes))
+    if preserve_graph_attrs:
+        g.graph = dict(graph.graph)
+    for attr, default in (edge_attrs or {}).items():
+        g._weights[attr] = _edge_values(rows, attr, default, multigraph)
+    if directed:
+        pred = graph._pred
+        g._reverse_rows = lambda: list(map(pred.__getitem__, nodes))
+    return g
+
+
+def convert_to_nx(obj, *, name=None):
+    """Turn a backend result into NetworkX's form (NetworkX's backend hook).
+
+    Results are already plain Python containers; an :class:`SpbfsGraph`
+    becomes a ``networkx`` graph with the converted edge attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx, scipy.sparse as sp
+    >>> from spbfs.nx import SpbfsGraph, convert_to_nx
+    >>> G = convert_to_nx(SpbfsGraph(sp.csr_array(([2.5], ([0], [1])), shape=(2, 2))))
+    >>> type(G).__name__, list(G.edges(data=True))
+    ('DiGraph', [(0, 1, {'weight': 2.5})])
+    >>> convert_to_nx({1: 2})
+    {1: 2}
+    """
+    import networkx as nx
+
+    if not isinstance(obj, SpbfsGraph):
+        return obj
+    G = nx.DiGraph() if obj._directed else nx.Graph()
+    G.graph.update(obj.graph)
+    G.add_nodes_from(obj.nodes)
+    rows = np.repeat(np.arange(obj._n), np.diff(obj._indptr))
+    u, v = obj.labels(rows), obj.labels(obj._indices)
+    attrs = [(a, vals.tolist()) for a, (vals, _) in obj._weights.items() if vals is not None]
+    if attrs:
+        names = [a for a, _ in attrs]
+        datas = (dict(zip(names, vs, strict=True))
+                 for vs in zip(*(x for _, x in attrs), strict=True))
+        G.add_edges_from(zip(u, v, datas, strict=True))
+    else:
+        G.add_edges_from(zip(u, v, strict=True))
+    return G

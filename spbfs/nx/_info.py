@@ -1,0 +1,46 @@
+"""``get_info``, the ``networkx.backend_info`` entry point.
+
+NetworkX calls it at the end of its own import, possibly while
+``spbfs.nx`` itself is still being imported (``import spbfs.nx`` imports
+networkx first), so this module imports only the backend's light parts:
+the settings and the registry of functions (the algorithm modules fill it).
+"""
+
+from __future__ import annotations
+
+from . import _shortest, _traversal  # noqa: F401  (their decorators fill the registry)
+from ._config import default_config
+from ._registry import FUNCTIONS
+
+try:  # algorithms provided by other parts of spbfs, when present
+    from . import _components  # noqa: F401
+except ImportError:  # pragma: no cover - an spbfs without them
+    pass
+
+__all__ = ["get_info"]
+
+
+def get_info():
+    """The ``networkx.backend_info`` entry point: metadata, functions and default settings.
+
+    Examples
+    --------
+    >>> from spbfs.nx import get_info
+    >>> info = get_info()
+    >>> info["backend_name"], "bfs_edges" in info["functions"], info["default_config"].device
+    ('spbfs', True, 'auto')
+    """
+    return {
+        "backend_name": "spbfs",
+        "project": "spbfs",
+        "package": "spbfs",
+        "short_summary": "BFS and shortest paths as sparse linear algebra over semirings, on "
+                         "CPU (numpy/scipy) or GPU (CuPy).",
+        "default_config": default_config(),
+        "functions": {
+            name: {key: value for key, value in (("additional_docs", entry.docs),
+                                                 ("additional_parameters", entry.parameters))
+                   if value}
+            for name, entry in sorted(FUNCTIONS.items())
+        },
+    }

@@ -1,0 +1,84 @@
+"""The object NetworkX loads from the ``networkx.backends`` entry point, and ``get_info``."""
+
+from __future__ import annotations
+
+from . import _info  # noqa: F401  (fills the registry)
+from ._config import config
+from ._graph import SpbfsGraph, convert_from_nx, convert_to_nx
+from ._registry import FUNCTIONS
+
+__all__ = ["BackendInterface", "backend_interface"]
+
+
+def _bind(name, args, kwargs):
+    entry = FUNCTIONS.get(name)
+    if entry is None:
+        return None, None
+    try:
+        bound = entry.signature.bind(*args, **kwargs)
+    except TypeError:
+        return entry, None
+    bound.apply_defaults()
+    return entry, bound.arguments
+
+
+class BackendInterface:
+    """NetworkX's view of the ``spbfs`` backend (``networkx.backends`` entry point).
+
+    Attributes named like NetworkX functions are the backend's implementations
+    (see :data:`spbfs.nx.FUNCTIONS`); ``can_run`` declines arguments whose
+    result would differ from NetworkX's (NetworkX then runs its own code) and
+    ``should_run`` keeps automatic dispatch off graphs too small to gain.
+
+    Examples
+    --------
+    >>> from spbfs.nx import backend_interface
+    >>> backend_interface.can_run("bfs_edges", (None, 0), {"sort_neighbors": sorted})
+    'G is a NoneType, not a graph'
+    >>> hasattr(backend_interface, "bfs_layers"), hasattr(backend_interface, "pagerank_x")
+    (True, False)
+    """
+
+    convert_from_nx = staticmethod(convert_from_nx)
+    convert_to_nx = staticmethod(convert_to_nx)
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        """True, or a string saying why this call must run in NetworkX."""
+        entry, arguments = _bind(name, args, kwargs)
+        if entry is None:
+            return f"spbfs does not implement {name}"
+        if arguments is None:
+            return "the arguments do not match the function's signature"
+        G = arguments.get("G")
+        if not isinstance(G, SpbfsGraph):
+            import networkx as nx
+
+            if not isinstance(G, nx.Graph):
+                return f"G is a {type(G).__name__}, not a graph"
+        return entry.can_run(arguments) if entry.can_run is not None else True
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        """Whether converting pays off: False (a reason) for graphs below ``min_nodes``."""
+        G = args[0] if args else kwargs.get("G")
+        if isinstance(G, SpbfsGraph):
+            return True
+        minimum = config().min_nodes
+        if len(G) < minimum:
+            return (f"the graph has fewer than nx.config.backends.spbfs.min_nodes = {minimum} "
+                    "nodes; NetworkX is faster on it")
+        return True
+
+    def __getattr__(self, name):
+        entry = FUNCTIONS.get(name)
+        if entry is None:
+            raise AttributeError(name)
+        return entry.func
+
+    def __dir__(self):
+        return [*super().__dir__(), *FUNCTIONS]
+
+
+backend_interface = BackendInterface()
+

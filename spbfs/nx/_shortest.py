@@ -1,0 +1,353 @@
+"""Shortest path lengths: BFS levels, and ``min_plus`` SSSP ordered as NetworkX's Dijkstra.
+
+The distances come from :func:`spbfs.sssp` (a frontier Bellman-Ford over
+``min_plus``).  float64 sums are NetworkX's float sums exactly: both take the
+minimum over paths of the left-to-right sums, and rounding is monotone.
+Integer weights give exact float64 distances below 2**53 (checked) and are
+returned as ints, as NetworkX's Python arithmetic does.
+
+NetworkX's Dijkstra returns its dict in pop order: by distance, ties by the
+heap counter of the push that set the final distance.  That push came from
+the earliest-popped *tight* in-neighbour ``u`` (``d[u] + w == d[v]``), at
+``v``'s position in ``u``'s adjacency, so ties order by (pop rank of that
+neighbour, adjacency position).  :func:`dijkstra_order` computes the ranks
+group by group of equal distance (vectorised over every group whose tight
+parents are ranked), with zero-weight edges inside a group ordered as the
+FIFO they are in NetworkX's heap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._array import to_numpy
+from ..sssp import sssp
+from ._registry import dispatched
+from ._traversal import bfs_levels_ordered
+
+__all__ = ["dijkstra_order"]
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+# ------------------------------------------------------------------ unweighted
+
+
+@dispatched()
+def single_source_shortest_path_length(G, source, cutoff=None):
+    """NetworkX's ``single_source_shortest_path_length``: hop counts in BFS order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_shortest_path_length(nx.path_graph(4), 1, backend="spbfs")
+    {1: 0, 0: 1, 2: 1, 3: 2}
+    """
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    if cutoff is None:
+        cutoff = float("inf")
+    lengths = {source: 0}
+    for level, (children, _) in enumerate(
+            bfs_levels_ordered(G, [G.index[source]], depth_limit=cutoff), 1):
+        lengths.update(dict.fromkeys(G.labels(children), level))
+    return lengths
+
+
+def _hops_to(G, source, target):
+    """Length of a shortest ``source -> target`` path, as NetworkX's bidirectional BFS."""
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    if target not in G:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    if source == target:
+        return 0
+    # Level-synchronous bidirectional BFS, growing the smaller side as NetworkX does: the
+    # first level of one side that touches the other side's visited set gives the length.
+    sides = []
+    for graph, start in ((G, G.index[source]), (G.reverse(ordered=False), G.index[target])):
+        dist = np.full(len(G), -1, np.int64)
+        dist[start] = 0
+        sides.append([bfs_levels_ordered(graph, [start]), dist, 1, 0])  # levels, dist, size, depth
+    while True:
+        this, other = sides if sides[0][2] <= sides[1][2] else sides[::-1]
+        level = next(this[0], None)
+        if level is None:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+        found = level[0]
+        this[3] += 1
+        met = other[1][found]
+        met = met[met >= 0]
+        if met.size:
+            return this[3] + int(met.min())
+        this[1][found] = this[3]
+        this[2] = found.size
+
+
+# -------------------------------------------------------------------- weighted
+
+
+def _ranges(starts, counts):
+    """Concatenated ``arange(s, s + c)`` and, per element, which range it came from."""
+    counts = counts.astype(np.int64, copy=False)
+    total = int(counts.sum())
+    owner = np.repeat(np.arange(counts.size), counts)
+    offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    return starts.astype(np.int64, copy=False)[owner] + offset, owner
+
+
+def _run_positions(keys):
+    """Position of each element within its run of equal consecutive ``keys``."""
+    if not keys.size:
+        return keys.astype(np.int64)
+    start = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return np.arange(keys.size) - np.repeat(start, np.diff(np.append(start, keys.size)))
+
+
+def dijkstra_order(indptr, indices, w, d, source, reached):
+    """The vertices of ``reached`` in the order NetworkX's Dijkstra pops them.
+
+    Parameters
+    ----------
+    indptr, indices : ndarray
+        CSR rows in NetworkX's adjacency order.
+    w : ndarray of float64
+        Edge weights in CSR order (non-negative).
+    d : ndarray of float64
+        Exact shortest distances from ``source`` (``inf`` unreached).
+    source : int
+    reached : ndarray of bool
+        The vertices NetworkX returns (within the cutoff); includes ``source``.
+
+    Returns
+    -------
+    ndarray of int64
+
+    Examples
+    --------
+    Two vertices at distance 1: NetworkX pops them in the order ``source``'s
+    adjacency lists them (here 2 before 1), then 3 (its parent 2 came first).
+
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 3, 4, 4]), np.array([2, 1, 3, 3])
+    >>> d = np.array([0.0, 1.0, 1.0, 2.0])
+    >>> dijkstra_order(indptr, indices, np.ones(4), d, 0, np.isfinite(d)).tolist()
+    [0, 2, 1, 3]
+    """
+    n = d.size
+    verts = np.flatnonzero(reached)
+    by_d = verts[np.argsort(d[verts], kind="stable")]
+    ds = d[by_d]
+    gstart = np.flatnonzero(np.concatenate(([True], ds[1:] != ds[:-1])))
+    gsize = np.diff(np.append(gstart, by_d.size))
+    if gsize.max() == 1:
+        return by_d
+    ngroups = gstart.size
+    group = np.full(n, -1, np.int64)
+    group[by_d] = np.repeat(np.arange(ngroups), gsize)
+    single = gsize == 1
+    rank = np.full(n, -1, np.int64)
+    rank[by_d[gstart[single]]] = gstart[single]
+
+    # tight edges into members of groups with ties
+    deg = np.diff(indptr).astype(np.int64)
+    rows = np.repeat(np.arange(n), deg)
+    cols = indices.astype(np.int64)
+    k = np.arange(cols.size) - np.repeat(indptr[:-1].astype(np.int64), deg)
+    keep = reached[rows] & reached[cols] & (rows != cols) & (cols != source)
+    keep[keep] = ~single[group[cols[keep]]]
+    keep[keep] = d[rows[keep]] + w[keep] == d[cols[keep]]
+    tu, tv, tk = rows[keep], cols[keep], k[keep]
+    ext = d[tu] < d[tv]
+    stride = int(deg.max()) + 1 if deg.size else 1
+
+    # group dependencies: a tie group waits for the tie groups its external parents are in
+    dep = ext & ~single[group[tu]]
+    dparent, dchild = group[tu[dep]], group[tv[dep]]
+    pending = np.bincount(dchild, minlength=ngroups)
+    order = np.argsort(dparent, kind="stable")
+    dchild = dchild[order]
+    dptr = np.zeros(ngroups + 1, np.int64)
+    np.cumsum(np.bincount(dparent, minlength=ngroups), out=dptr[1:])
+
+    # external tight edges by child; zero-weight (internal) tight edges by parent, row order
+    order = np.argsort(tv[ext], kind="stable")
+    eu, ev, ek = tu[ext][order], tv[ext][order], tk[ext][order]
+    eptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(ev, minlength=n), out=eptr[1:])
+    iu, iv, ik = tu[~ext], tv[~ext], tk[~ext]
+    iptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(iu, minlength=n), out=iptr[1:])
+
+    filled = np.zeros(ngroups, np.int64)
+    ready = np.flatnonzero(~single & (pending == 0))
+    while ready.size:
+        pos, owner = _ranges(gstart[ready], gsize[ready])
+        members, mgroup = by_d[pos], ready[owner]
+        # seeds: members with a tight parent in an earlier group, keyed by its first push
+        epos, eowner = _ranges(eptr[members], eptr[members + 1] - eptr[members])
+        seedkey = np.full(members.size, _INT64_MAX, np.int64)
+        np.minimum.at(seedkey, eowner, rank[eu[epos]] * stride + ek[epos])
+        seedkey[members == source] = -1
+        seed = seedkey < _INT64_MAX
+        order = np.lexsort((seedkey[seed], mgroup[seed]))
+        queue, qgroup = members[seed][order], mgroup[seed][order]
+        qpos = _run_positions(qgroup)
+        rank[queue] = gstart[qgroup] + qpos
+        np.add.at(filled, qgroup, 1)
+        # the rest: a FIFO over zero-weight tight edges inside each group
+        while queue.size:
+            ipos, iowner = _ranges(iptr[queue], iptr[queue + 1] - iptr[queue])
+            child = iv[ipos]
+            new = rank[child] < 0
+            if not new.any():
+                break
+            child = child[new]
+            key = qpos[iowner[new]] * stride + ik[ipos[new]]
+            order = np.lexsort((key, child))
+            child, key = child[order], key[order]
+            first = np.concatenate(([True], child[1:] != child[:-1]))
+            child, key = child[first], key[first]
+            cgroup = group[child]
+            order = np.lexsort((key, cgroup))
+            child, cgroup = child[order], cgroup[order]
+            qpos = filled[cgroup] + _run_positions(cgroup)
+            rank[child] = gstart[cgroup] + qpos
+            np.add.at(filled, cgroup, 1)
+            queue = child
+        # release the groups that waited on these
+        dpos, _ = _ranges(dptr[ready], dptr[ready + 1] - dptr[ready])
+        waiting = dchild[dpos]
+        np.subtract.at(pending, waiting, 1)
+        waiting = np.unique(waiting)
+        ready = waiting[pending[waiting] == 0]
+    if (rank[by_d] < 0).any():  # cannot happen for exact distances
+        raise NotImplementedError("could not reproduce NetworkX's Dijkstra order")
+    out = np.empty(by_d.size, np.int64)
+    out[rank[by_d]] = by_d
+    return out
+
+
+def _distances(G, source, weight):
+    """``(d, kind)``: float64 distances from row ``source`` and the weights' kind."""
+    values, kind = G.weights(weight)
+    gpu = G.on_gpu()
+    return to_numpy(sssp(G.weighted_matrix(weight, gpu), source)), kind
+
+
+def _dijkstra_lengths(G, source, weight, cutoff):
+    """NetworkX's ``_dijkstra`` dist dict for one source on an SpbfsGraph."""
+    s = G.index[source]
+    d, kind = _distances(G, s, weight)
+    reached = np.isfinite(d)
+    if cutoff is not None:
+        reached &= d <= cutoff
+    reached[s] = True
+    w = G.weights(weight)[0].astype(np.float64)
+    order = dijkstra_order(G._indptr, G._indices, w, d, s, reached)
+    dist = d[order]
+    values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
+    values[0] = 0  # NetworkX's source distance is the int 0 for any weights
+    labels = G.labels(order)
+    labels[0] = source
+    return dict(zip(labels, values, strict=True))
+
+
+def _weight_is_name(arguments):
+    if callable(arguments.get("weight")):
+        return "a callable weight runs in NetworkX"
+    return True
+
+
+@dispatched(can_run=_weight_is_name, docs="Same values, types (int for int weights) and "
+            "order as NetworkX for non-negative all-int or all-float weights; other "
+            "weights and callables run in NetworkX.")
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    """NetworkX's ``single_source_dijkstra_path_length``, in NetworkX's pop order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2}), (0, 2, {"weight": 1}), (2, 1, {"weight": 1})])
+    >>> nx.single_source_dijkstra_path_length(G, 0, backend="spbfs")
+    {0: 0, 2: 1, 1: 2}
+    """
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    return _dijkstra_lengths(G, source, weight, cutoff)
+
+
+def _length_to(G, source, target, weight, method):
+    """NetworkX's ``dijkstra_path_length`` / ``bellman_ford_path_length``."""
+    import networkx as nx
+
+    dijkstra = method == "dijkstra"
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph" if dijkstra or source == target
+                              else f"Source {source} not in G")
+    if source == target:
+        return 0
+    s = G.index[source]
+    d, kind = _distances(G, s, weight)
+    t = G.index.get(target) if target in G else None
+    if t is None or not np.isfinite(d[t]):
+        word = "Node" if dijkstra else "node"
+        raise nx.NetworkXNoPath(f"{word} {target} not reachable from {source}")
+    return int(d[t]) if kind == "int" else float(d[t])
+
+
+# ------------------------------------------------------------ shortest_path_length
+
+
+def _spl_can_run(arguments):
+    method, weight = arguments.get("method"), arguments.get("weight")
+    if method not in ("dijkstra", "bellman-ford"):
+        return f"method={method!r} runs in NetworkX (which rejects it)"
+    if callable(weight):
+        return "a callable weight runs in NetworkX"
+    if (method == "bellman-ford" and weight is not None
+            and (arguments.get("source") is None or arguments.get("target") is None)):
+        return "Bellman-Ford's dict order is NetworkX's own: it runs there"
+    return True
+
+
+@dispatched(can_run=_spl_can_run, docs="Unweighted: BFS in NetworkX's order. Weighted: "
+            "``min_plus`` SSSP for non-negative all-int or all-float weights (others run "
+            "in NetworkX); ``method='bellman-ford'`` only for one source and target.")
+def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
+    """NetworkX's ``shortest_path_length`` (all four source/target combinations).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.shortest_path_length(nx.path_graph(4), 0, 3, backend="spbfs")
+    3
+    >>> nx.shortest_path_length(nx.path_graph(4), target=1, backend="spbfs")
+    {1: 0, 0: 1, 2: 1, 3: 2}
+    >>> dict(nx.shortest_path_length(nx.path_graph(4), weight="weight", backend="spbfs"))[3]
+    {3: 0, 2: 1, 1: 2, 0: 3}
+    """
+    if method not in ("dijkstra", "bellman-ford"):
+        raise ValueError(f"method not supported: {method}")
+    if weight is None:
+        if source is None and target is None:
+            return ((v, single_source_shortest_path_length(G, v)) for v in G)
+        if source is None:
+            return single_source_shortest_path_length(G.reverse(), target)
+        if target is None:
+            return single_source_shortest_path_length(G, source)
+        return _hops_to(G, source, target)
+    if source is not None and target is not None:
+        return _length_to(G, source, target, weight, method)
+    G.weights(weight)  # unsupported weights fall back to NetworkX now, not mid-iteration
+    if source is None and target is None:
+        return ((v, single_source_dijkstra_path_length(G, v, weight=weight)) for v in G)
+    if source is None:
+        return single_source_dijkstra_path_length(G.reverse(), target, weight=weight)
+    return single_source_dijkstra_path_length(G, source, weight=weight)

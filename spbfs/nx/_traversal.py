@@ -1,0 +1,241 @@
+"""Breadth-first traversals in NetworkX's exact visiting order, one masked push per level.
+
+NetworkX's BFS is a queue: level ``L + 1`` lists the new vertices in the
+order of (queue position of the parent that found them first, position of
+the vertex in that parent's adjacency dict).  With the frontier's queue
+positions (times ``max_degree + 1``) as vector values and each entry's row
+position ``k`` as matrix values, one ``vxm`` over ``min_plus`` masked by the
+visited set gives every new vertex exactly that key, so sorting the keys
+gives NetworkX's order and ``key // (max_degree + 1)`` its BFS parent.  The
+same code runs on the CPU and, with ``nx.config.backends.spbfs.device``, on
+the GPU.
+"""
+
+from __future__ import annotations
+
+import gc
+from itertools import pairwise
+
+import numpy as np
+
+from .._array import to_numpy
+from ..semiring import Vector, min_plus
+from ..semiring._operators import push
+from ._registry import dispatched, not_supported
+
+__all__ = ["bfs_levels_ordered"]
+
+_INT64 = np.dtype(np.int64)
+
+
+def bfs_levels_ordered(g, sources, depth_limit=None):
+    """Yield ``(children, parents)`` row numbers level by level, in NetworkX's order.
+
+    Parameters
+    ----------
+    g : SpbfsGraph
+    sources : sequence of int
+        The first queue (row numbers, in queue order).
+    depth_limit : number, optional
+        Levels are expanded while ``depth < depth_limit`` (NetworkX's rule).
+
+    Yields
+    ------
+    children, parents : ndarray of int64
+        The vertices of the next level in queue order, and the vertex whose
+        adjacency found each first (host arrays).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> g = convert_from_nx(nx.Graph([(0, 3), (0, 1), (3, 2), (1, 2)]))
+    >>> [(g.labels(c), g.labels(p)) for c, p in bfs_levels_ordered(g, [g.index[0]])]
+    [([3, 1], [0, 0]), ([2], [3])]
+    """
+    gpu = g.on_gpu()
+    K = g.order_matrix(gpu)
+    xp = K.xp
+    idt = K.indices.dtype
+    stride = g.max_degree() + 1
+    visited = xp.zeros(g.number_of_nodes(), bool)
+    queue = xp.asarray(np.asarray(sources, dtype=np.int64))
+    visited[queue] = True
+    depth = 0
+    while queue.size and (depth_limit is None or depth < depth_limit):
+        by_id = xp.argsort(queue)
+        frontier = Vector(K.n, "sparse", indices=queue[by_id].astype(idt),
+                          values=by_id.astype(np.int64) * stride)
+        found = push(K, frontier, min_plus, visited, True, _INT64)
+        if not found.indices.size:
+            return
+        order = xp.argsort(found.values)
+        children = found.indices[order].astype(np.int64)
+        parents = queue[found.values[order] // stride]
+        visited[children] = True
+        yield to_numpy(children), to_numpy(parents)
+        queue = children
+        depth += 1
+
+
+def node_row(g, node, error):
+    """Row number of ``node``; ``error(node)`` is raised when it is not in the graph."""
+    try:
+        return g.index[node]
+    except KeyError:
+        raise error(node) from None
+
+
+def _neighbors_error(g):
+    import networkx as nx
+
+    kind = "digraph" if g.is_directed() else "graph"
+    return lambda node: nx.NetworkXError(f"The node {node} is not in the {kind}.")
+
+
+def _edges(G, source, reverse, depth_limit):
+    """``(parent labels, child labels, parent rows)`` per level of NetworkX's ``bfs_edges``."""
+    g = G.reverse() if reverse and G.is_directed() else G
+    s = node_row(g, source, _neighbors_error(g))
+    first = True
+    for children, parents in bfs_levels_ordered(g, [s], depth_limit):
+        kids = g.labels(children)
+        # NetworkX reports the source object it was given, not the stored label
+        yield ([source] * len(kids) if first else g.labels(parents)), kids, parents
+        first = False
+
+
+_NO_SORT = not_supported(sort_neighbors=None)
+
+
+@dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
+            "NetworkX.")
+def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_edges`` on an :class:`~spbfs.nx.SpbfsGraph` (a generator).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(4)
+    >>> list(nx.bfs_edges(G, 1, backend="spbfs"))
+    [(1, 0), (1, 2), (2, 3)]
+    """
+    for parents, kids, _ in _edges(G, source, reverse, depth_limit):
+        yield from zip(parents, kids, strict=True)
+
+
+@dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
+            "NetworkX.")
+def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_tree``: a ``networkx.DiGraph`` built from the BFS edges.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> T = nx.bfs_tree(nx.path_graph(4), 1, backend="spbfs")
+    >>> list(T.edges)
+    [(1, 0), (1, 2), (2, 3)]
+    """
+    import networkx as nx
+
+    T = nx.DiGraph()
+    T.add_node(source)
+    # a pause of the cyclic GC while the tree's dicts are made: each full collection would
+    # otherwise walk every object of the (large) input graph (NetworkX itself pays that)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        for parents, kids, _ in _edges(G, source, reverse, depth_limit):
+            T.add_edges_from(zip(parents, kids, strict=True))
+    finally:
+        if paused:
+            gc.enable()
+    return T
+
+
+@dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
+            "NetworkX.")
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_predecessors``: ``(node, parent)`` pairs in BFS order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.bfs_predecessors(nx.path_graph(4), 1, backend="spbfs"))
+    [(0, 1), (2, 1), (3, 2)]
+    """
+    for parents, kids, _ in _edges(G, source, False, depth_limit):
+        yield from zip(kids, parents, strict=True)
+
+
+@dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
+            "NetworkX.")
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_successors``: ``(node, [children])`` in BFS order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.bfs_successors(nx.path_graph(4), 1, backend="spbfs"))
+    [(1, [0, 2]), (2, [3])]
+    """
+    parent, children = source, []
+    for parents, kids, rows in _edges(G, source, False, depth_limit):
+        # children of one parent are contiguous: split the level where the parent changes
+        cuts = [0, *(np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist(), len(kids)]
+        for a, b in pairwise(cuts):
+            if parents[a] == parent:
+                children.extend(kids[a:b])
+                continue
+            yield parent, children
+            parent, children = parents[a], kids[a:b]
+    yield parent, children
+
+
+@dispatched()
+def bfs_layers(G, sources):
+    """NetworkX's ``bfs_layers``: the lists of nodes at each distance, in BFS order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.bfs_layers(nx.path_graph(5), [0, 4], backend="spbfs"))
+    [[0, 4], [1, 3], [2]]
+    """
+    import networkx as nx
+
+    if sources in G:
+        sources = [sources]
+    first = list(set(sources))  # NetworkX's first layer is in set order
+    rows = []
+    for node in first:
+        if node not in G:
+            raise nx.NetworkXError(f"The node {node} is not in the graph.")
+        rows.append(G.index[node])
+    if not first:
+        return
+    yield first
+    for children, _ in bfs_levels_ordered(G, rows):
+        yield G.labels(children)
+
+
+@dispatched()
+def descendants_at_distance(G, source, distance):
+    """NetworkX's ``descendants_at_distance``: the set of nodes ``distance`` hops away.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.descendants_at_distance(nx.path_graph(5), 2, 2, backend="spbfs")
+    {0, 4}
+    """
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    if distance == 0:
+        return {source}
+    for depth, (children, _) in enumerate(bfs_levels_ordered(G, [G.index[source]]), 1):
+        if depth == distance:
+            return set(G.labels(children))
+    return set()

@@ -1,0 +1,218 @@
+"""spbfs.components.connected_components against scipy.sparse.csgraph as the oracle."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from conftest import graphs
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spbfs.csgraph
+from spbfs.components import connected_components
+
+
+def _reaches(A):
+    """Boolean reachability matrix (every vertex reaches itself)."""
+    d = csgraph.shortest_path(A, unweighted=True, directed=True)
+    return np.isfinite(d)
+
+
+def _check_strong(A, n_components, labels):
+    """Same partition as scipy; reverse topological numbering; blocks in scipy's order."""
+    k, expected = csgraph.connected_components(A, directed=True, connection="strong")
+    assert n_components == k
+    assert labels.dtype == np.int32 and labels.shape == expected.shape
+    pairs = set(zip(expected.tolist(), labels.tolist(), strict=True))
+    assert len(pairs) == k  # one spbfs label per scipy component: the same partition
+    assert set(labels.tolist()) == set(range(k))
+    coo = A.tocoo()
+    cross = labels[coo.row] != labels[coo.col]
+    # an edge u -> v between components: v's component has the smaller label
+    assert np.all(labels[coo.col[cross]] < labels[coo.row[cross]])
+    # blocks: the smallest vertex reaching a component never decreases along the labels
+    # (scipy's depth-first search visits the components in that order)
+    reach = _reaches(A)
+    n = A.shape[0]
+    smallest_reaching = np.array([np.flatnonzero(reach[:, v])[0] for v in range(n)])
+    by_label = np.full(k, n)
+    np.minimum.at(by_label, labels, smallest_reaching)
+    assert np.all(np.diff(by_label) >= 0)
+
+
+@given(graphs(), st.booleans())
+def test_weak_and_undirected_labels_equal_scipy(A, directed):
+    n_components, labels = connected_components(A, directed=directed, connection="weak")
+    k, expected = csgraph.connected_components(A, directed=directed, connection="weak")
+    assert n_components == k
+    assert labels.dtype == expected.dtype == np.int32
+    np.testing.assert_array_equal(labels, expected)
+    # "strong" is ignored for an undirected graph, as in scipy
+    if not directed:
+        np.testing.assert_array_equal(connected_components(A, False, "strong")[1], expected)
+
+
+@given(graphs())
+def test_strong_components(A):
+    n_components, labels = connected_components(A, connection="strong")
+    _check_strong(A, n_components, labels)
+
+
+@given(graphs(max_n=60, max_m=120), st.sampled_from(["csc", "coo", "lil", "dense", "list"]))
+def test_other_formats(A, fmt):
+    if fmt == "dense":
+        G = A.toarray().astype(float)
+        G[G == 0] = np.inf  # not an edge either way ...
+        G[np.diag_indices_from(G)] = np.nan  # ... nor NaN
+        A = sp.csr_array(np.where(np.isfinite(G), G, 0))  # the graph scipy sees
+    elif fmt == "list":
+        G = A.toarray().tolist()
+        A = sp.csr_array(A.toarray())
+    else:
+        G = A.asformat(fmt)
+    for directed, connection in ((True, "weak"), (False, "weak"), (True, "strong")):
+        n_components, labels = connected_components(G, directed, connection)
+        if connection == "strong":
+            _check_strong(A, n_components, labels)
+        else:
+            k, expected = csgraph.connected_components(A, directed, connection)
+            assert n_components == k
+            np.testing.assert_array_equal(labels, expected)
+
+
+@pytest.mark.parametrize(
+    "edges,n,expected",
+    [
+        ([(0, 1)], 2, [1, 0]),                                  # scipy's int64 test
+        ([(0, 1), (1, 2), (2, 3)], 4, [3, 2, 1, 0]),            # a chain: order forced
+        ([(3, 2), (2, 1), (1, 0)], 4, [0, 1, 2, 3]),
+        ([], 3, [0, 1, 2]),                                     # no edges
+        ([(0, 1), (1, 0), (1, 2), (2, 3), (3, 2)], 5, [1, 1, 0, 0, 2]),  # chain of cycles
+    ],
+)
+def test_strong_labels_equal_scipy_where_forced(edges, n, expected):
+    rows = [e[0] for e in edges]
+    cols = [e[1] for e in edges]
+    A = sp.csr_array((np.ones(len(edges)), (rows, cols)), shape=(n, n))
+    scipy_labels = csgraph.connected_components(A, connection="strong")[1]
+    np.testing.assert_array_equal(scipy_labels, expected)
+    k, labels = connected_components(A, connection="strong")
+    assert k == len(set(expected))
+    np.testing.assert_array_equal(labels, expected)
+
+
+def test_strong_numbering_rule_inside_a_block():
+    # a star 0 -> 1, 2, 3: one block; sinks first, larger smallest vertex first (scipy 1.17's
+    # depth-first search gives the same, scipy 1.18's gives [3, 0, 1, 2])
+    A = sp.csr_array((np.ones(3), ([0, 0, 0], [1, 2, 3])), shape=(4, 4))
+    np.testing.assert_array_equal(connected_components(A, connection="strong")[1], [3, 2, 1, 0])
+    # 0 -> 1 -> 2 and 0 -> 3: heights 0 (2, 3), 1 (1), 2 (0)
+    A = sp.csr_array((np.ones(3), ([0, 1, 0], [1, 2, 3])), shape=(4, 4))
+    np.testing.assert_array_equal(connected_components(A, connection="strong")[1], [3, 2, 1, 0])
+
+
+def test_explicit_zeros_self_loops_duplicates_are_edges():
+    A = sp.csr_array((np.array([0.0, 0.0, 5.0, 1.0]), np.array([1, 0, 0, 3]),
+                      np.array([0, 1, 3, 3, 4])), shape=(4, 4))  # 0->1 (0), 1->0 twice, 3->3
+    k, labels = connected_components(A, connection="strong")
+    assert k == 3 and labels[0] == labels[1] and len({labels[0], labels[2], labels[3]}) == 3
+    np.testing.assert_array_equal(connected_components(A, directed=False)[1], [0, 0, 1, 2])
+
+
+def test_masked_array_uses_unmasked_entries():
+    data = np.array([[0.0, 0.0], [0.0, 0.0]])
+    G = np.ma.masked_array(data, mask=[[True, False], [True, True]])  # 0 -> 1, weight 0
+    assert connected_components(G)[0] == 1
+    assert connected_components(data)[0] == 2
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_empty_and_one_vertex(n):
+    A = sp.csr_array((n, n))
+    for directed, connection in ((True, "weak"), (True, "strong"), (False, "weak")):
+        k, labels = connected_components(A, directed, connection)
+        expected = csgraph.connected_components(A, directed, connection)
+        assert k == expected[0] == n
+        assert labels.dtype == np.int32
+        np.testing.assert_array_equal(labels, expected[1])
+        assert connected_components(A, directed, connection, return_labels=False) == n
+
+
+def test_return_labels_false_gives_an_int():
+    A = sp.csr_array(([1.0], ([0], [1])), shape=(3, 3))
+    k = connected_components(A, return_labels=False)
+    assert isinstance(k, int) and k == 2
+
+
+def test_connection_is_case_insensitive():
+    A = sp.csr_array(([1.0], ([0], [1])), shape=(2, 2))
+    assert connected_components(A, connection="STRONG")[0] == 2
+    assert connected_components(A, connection="Weak")[0] == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,word",
+    [
+        ({"connection": "medium"}, ValueError, "connection"),
+        ({"connection": 3}, TypeError, "connection"),
+    ],
+)
+def test_bad_connection(kwargs, error, word):
+    A = sp.csr_array((2, 2))
+    with pytest.raises(error, match=word):
+        connected_components(A, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "A,error,word",
+    [
+        (sp.csr_array((2, 3)), ValueError, "square"),
+        (np.zeros((2, 3)), ValueError, "square"),
+        (np.zeros(3), ValueError, "2-D"),
+        ("graph", TypeError, "A must be"),
+        (np.array([["a", "b"], ["c", "d"]]), TypeError, "numeric"),
+    ],
+)
+def test_bad_graph(A, error, word):
+    with pytest.raises(error, match=word):
+        connected_components(A)
+
+
+def test_csgraph_wrapper_is_the_same_function():
+    A = sp.csr_array(([1.0, 1.0], ([0, 2], [1, 3])), shape=(5, 5))
+    for connection in ("weak", "strong"):
+        k, labels = spbfs.csgraph.connected_components(A, connection=connection)
+        expected_k, expected = connected_components(A, connection=connection)
+        assert k == expected_k
+        np.testing.assert_array_equal(labels, expected)
+    with pytest.raises(ValueError, match="connection"):
+        spbfs.csgraph.connected_components(A, connection="x")
+
+
+def test_long_chain_and_cycles_are_fast_enough():
+    # a chain of 2000 two-vertex cycles: trimming cannot help, colouring peels it
+    n = 4000
+    u = np.arange(n - 1)
+    A = sp.csr_array((np.ones(n - 1 + n // 2), (np.concatenate([u, np.arange(1, n, 2)]),
+                      np.concatenate([u + 1, np.arange(0, n, 2)]))), shape=(n, n))
+    k, labels = connected_components(A, connection="strong")
+    expected_k, expected = csgraph.connected_components(A, connection="strong")
+    assert k == expected_k == n // 2
+    np.testing.assert_array_equal(labels, expected)  # a chain: the order is forced
+
+
+@pytest.mark.gpu
+def test_gpu_matches_cpu():
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    rng = np.random.default_rng(0)
+    n, m = 3000, 6000
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))),
+                     shape=(n, n))
+    G = csp.csr_matrix(A)
+    for directed, connection in ((True, "weak"), (False, "weak"), (True, "strong")):
+        k, labels = connected_components(A, directed, connection)
+        kg, labels_gpu = connected_components(G, directed, connection)
+        assert isinstance(labels_gpu, cupy.ndarray) and kg == k
+        np.testing.assert_array_equal(labels_gpu.get(), labels)

@@ -1,0 +1,76 @@
+"""scipy's own csgraph test modules, run unchanged against spbfs.csgraph.
+
+The modules ship inside the installed scipy (``scipy/sparse/csgraph/tests/``).  A child
+pytest runs them with the plugin ``tests/scipy_suite/spbfs_scipy_plugin.py``, which
+points ``scipy.sparse.csgraph.<name>`` at spbfs's function of that name before the test
+modules are imported (so their ``from scipy.sparse.csgraph import shortest_path`` gets
+spbfs's) and counts the calls per test.  Every assertion is scipy's.
+
+Deselected tests (parameters spbfs does not support) are listed in ``DESELECTED`` with the
+reason; with scipy 1.17 there are none.  Tests of functions spbfs does not provide
+(``depth_first_tree``, ``yen``) still run, against scipy's own code: ``SCIPY_ONLY`` names
+them; the test checks that they make no call to spbfs, and that the others reach every
+replaced function.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import scipy.sparse.csgraph
+
+HERE = Path(__file__).resolve().parent
+SUITE = HERE / "scipy_suite"
+MODULES = ("test_traversal.py", "test_shortest_path.py", "test_connected_components.py")
+
+#: ``node id -> reason``: parameters spbfs does not support (none with scipy 1.17; a
+#: newer scipy's tests of, say, dijkstra's ``return_sparse_dist`` would go here).
+DESELECTED: dict[str, str] = {}
+
+#: Tests that exercise only scipy functions spbfs does not replace: they must not call
+#: spbfs.  (With scipy 1.17 every other test does; the check below asks it of the
+#: connected-components module and of every replaced function, so a newer scipy's extra
+#: tests of other functions do not break it.)
+SCIPY_ONLY = re.compile(r"depth_first|::test_yen_")
+
+#: spbfs functions the suite must reach through ``scipy.sparse.csgraph``.
+MUST_CALL = ("breadth_first_tree", "connected_components", "shortest_path", "dijkstra",
+             "bellman_ford", "johnson")
+
+
+def test_scipy_csgraph_suite(tmp_path):
+    tests_dir = Path(scipy.sparse.csgraph.__file__).resolve().parent / "tests"
+    files = [tests_dir / name for name in MODULES]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        pytest.skip(f"this scipy installation ships without its tests: {missing}")
+    report = tmp_path / "calls.json"
+    path = [str(SUITE), str(HERE.parent), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p),
+               SPBFS_SUITE_REPORT=str(report), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_ADDOPTS", None)  # the child runs with suite.ini's options alone
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "spbfs_scipy_plugin",
+           "-p", "no:cacheprovider", "-c", str(SUITE / "suite.ini"),
+           "--rootdir", str(tests_dir)]
+    for node in DESELECTED:
+        cmd += ["--deselect", node]
+    proc = subprocess.run([*cmd, *map(str, files)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-8000:]
+    assert re.search(r"\d+ passed", out), out
+    assert not re.search(r"\d+ (failed|errors?)\b", out), out
+    data = json.loads(report.read_text())
+    per_test = data["per_test"]
+    assert len(per_test) >= 100, sorted(per_test)  # the modules were collected
+    for node, calls in per_test.items():
+        if SCIPY_ONLY.search(node):
+            assert calls == 0, f"{node} is listed as scipy-only but called spbfs"
+        elif node.startswith("test_connected_components.py"):
+            assert calls > 0, f"{node} never reached spbfs: the adapter did not apply"
+    for name in MUST_CALL:
+        assert data["calls"][name] > 0, f"scipy's tests never reached spbfs.csgraph.{name}"
