@@ -13,8 +13,13 @@ Examples
 
 from . import semiring
 from .bfs import bfs, prepare
+from .centrality import betweenness_centrality
+from .components import connected_components
+from .pagerank import PowerIterationFailedConvergence, pagerank
 from .semiring._cache import clear_cache
 from .sssp import sssp
+from .triangles import triangles
 
-__all__ = ["bfs", "clear_cache", "prepare", "semiring", "sssp"]
+__all__ = ["PowerIterationFailedConvergence", "betweenness_centrality", "bfs", "clear_cache",
+           "connected_components", "pagerank", "prepare", "semiring", "sssp", "triangles"]
 __version__ = "0.1.0"

@@ -8,7 +8,8 @@ import pytest
 PUBLIC_MODULES = [
     "spbfs", "spbfs.semiring", "spbfs.bfs", "spbfs.sssp", "spbfs.csgraph", "spbfs.generate",
     "spbfs.graph500", "spbfs.harness", "spbfs.io", "spbfs.cli", "spbfs.gpu", "spbfs.gpu.build",
-    "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
+    "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist", "spbfs.pagerank", "spbfs.triangles",
+    "spbfs.centrality", "spbfs.results", "spbfs.plot", "spbfs.components", "spbfs.nx",
 ]
 
 

@@ -1,0 +1,178 @@
+"""PageRank as a ``plus_times`` power iteration, with NetworkX's conventions.
+
+One iteration is one sparse matrix times dense vector product over ``plus_times``
+(``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix, written as
+``A.T @ (x / d)`` so ``A`` is never rescaled) plus whole-array vector updates:
+
+``x <- alpha * (x @ P + (sum of x over dangling vertices) * dangling) + (1 - alpha) * p``
+
+exactly as ``networkx.pagerank`` (its scipy implementation): ``A[i, j]`` is the weight of
+the edge ``i -> j``; vertices whose out-weight is zero (no out-edge, or only zero-weight
+ones) are dangling and hand their rank to ``dangling`` (default: the personalization
+vector, which defaults to uniform); the iteration stops when the L1 change is below
+``n * tol`` and fails after ``max_iter`` iterations.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .bfs import prepare
+from .semiring import monoids, mxm, plus_times, reduce
+
+__all__ = ["PowerIterationFailedConvergence", "pagerank"]
+
+
+class PowerIterationFailedConvergence(RuntimeError):
+    """The power iteration did not converge within ``max_iter`` iterations (as
+    ``networkx.PowerIterationFailedConvergence``).
+
+    Attributes
+    ----------
+    num_iterations : int
+        The iteration limit that was reached.
+
+    Examples
+    --------
+    >>> err = PowerIterationFailedConvergence(5)
+    >>> err.num_iterations, str(err)
+    (5, 'power iteration failed to converge within 5 iterations')
+    """
+
+    def __init__(self, num_iterations):
+        self.num_iterations = int(num_iterations)
+        super().__init__(f"power iteration failed to converge within {num_iterations} "
+                         "iterations")
+
+
+def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
+             dangling=None):
+    """PageRank of every vertex, as ``networkx.pagerank``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        ``A[i, j]`` stored is an edge ``i -> j`` of weight ``A[i, j]`` (an explicit zero is
+        an edge of weight zero); duplicates are one edge holding their sum.  In a dense
+        array zero, NaN and inf are not edges.  Self-loops count as edges, as in NetworkX.
+    alpha : float
+        Damping factor in ``[0, 1]``.
+    personalization : 1-D array of n floats, optional
+        Restart distribution (non-negative, not all zero; normalised to sum 1).  Default
+        uniform.
+    max_iter : int
+        Most power iterations; more raise :class:`PowerIterationFailedConvergence`.
+    tol : float
+        The iteration stops when the L1 change of the ranks is below ``n * tol``.
+    weight : bool
+        True: the stored values are the weights.  False (or None, as NetworkX's
+        ``weight=None``): every stored edge has weight 1 (duplicates count once).
+    dangling : 1-D array of n floats, optional
+        Where the rank of dangling vertices (zero out-weight) goes (non-negative, not all
+        zero; normalised to sum 1).  Default: ``personalization`` (uniform without one).
+
+    Returns
+    -------
+    ndarray of float64
+        The ranks (summing to 1); numpy for CPU input, cupy for GPU input.
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square, or with negative, NaN or infinite weights; ``alpha`` outside
+        ``[0, 1]``; ``max_iter`` or ``tol`` negative; ``personalization`` / ``dangling``
+        of the wrong shape, negative, not finite or summing to zero.
+    TypeError
+        An argument of the wrong type.
+    PowerIterationFailedConvergence
+        No convergence within ``max_iter`` iterations (a ``RuntimeError``).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.pagerank import pagerank
+    >>> A = sp.csr_array(np.array([[0, 1.0, 1.0], [0, 0, 1.0], [1.0, 0, 0]]))
+    >>> pagerank(A).round(4)
+    array([0.3878, 0.2148, 0.3974])
+    >>> pagerank(A, personalization=np.array([1.0, 0, 0])).round(4)
+    array([0.4522, 0.1922, 0.3556])
+    """
+    alpha = _number(alpha, "alpha")
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
+    tol = _number(tol, "tol")
+    if not tol >= 0:
+        raise ValueError(f"tol must be non-negative, got {tol!r}")
+    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
+        raise TypeError(f"max_iter must be an integer, got {max_iter!r}")
+    if max_iter < 0:
+        raise ValueError(f"max_iter must be non-negative, got {max_iter}")
+    if weight is None:
+        weight = False
+    if not isinstance(weight, (bool, np.bool_)):
+        raise TypeError(f"weight must be True or False, got {weight!r}")
+
+    M = prepare(A).canonical()  # square, duplicates summed
+    xp, n = M.xp, M.n
+    if M.dtype.kind not in "biuf":
+        raise TypeError(f"A must have numeric weights, got {M.dtype}")
+    if weight:
+        w = M.data.astype(np.float64)
+        if M.nnz and not bool(xp.isfinite(w).all()):
+            raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
+        if M.nnz and float(w.min()) < 0:
+            raise ValueError("A has negative weights; pagerank needs non-negative weights")
+    else:
+        w = xp.ones(M.nnz, np.float64)
+    M = M.with_values(w)
+    p = _distribution(personalization, n, "personalization", xp)
+    d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
+    if n == 0:
+        return xp.zeros(0, np.float64)
+
+    out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
+    is_dangling = out_weight == 0
+    on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
+    inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
+    MT = M.T  # y = x @ P  <=>  y = A.T @ (x / out_weight)
+    x = xp.full(n, 1.0 / n)
+    for _ in range(max_iter):
+        last = x
+        y = mxm(MT, (x * inv)[:, None], plus_times)[:, 0]
+        x = alpha * (y + (x * on_dangling).sum() * d) + (1.0 - alpha) * p
+        if float(xp.abs(x - last).sum()) < n * tol:
+            return x
+    raise PowerIterationFailedConvergence(max_iter)
+
+
+def _number(value, name) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if getattr(value, "ndim", None) == 0 and np.asarray(value).dtype.kind in "iuf":
+            return float(value)
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _distribution(v, n, name, xp):
+    """A checked non-negative vector of ``n`` floats normalised to sum 1 (uniform if None)."""
+    if v is None:
+        return xp.full(n, 1.0 / n) if n else xp.zeros(0, np.float64)
+    if isinstance(v, dict):
+        raise TypeError(f"{name} must be a 1-D array of {n} values (vertex i at position i), "
+                        "not a dict")
+    arr = xp.asarray(v)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"{name} must be a 1-D array of {n} values, got shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if not bool(xp.isfinite(arr).all()):
+        raise ValueError(f"{name} must be finite")
+    if n and float(arr.min()) < 0:
+        raise ValueError(f"{name} must be non-negative")
+    total = float(arr.sum())
+    if n and total == 0:
+        raise ValueError(f"{name} must not be all zero")
+    return arr / total if n else arr

@@ -1,0 +1,110 @@
+"""Per-vertex triangle counts of an undirected graph, by two ``plus_times`` products on the
+lower triangle of the degree-ordered pattern.
+
+Vertices are first renumbered by increasing degree (``extract`` with the permutation), so
+that "lower" means "of smaller degree", and ``L`` is the strict lower triangle of the
+pattern (self-loops and values dropped, duplicates counted once).  Then
+
+* ``C1 = L .* (L @ L.T)``: ``C1[a, b]`` (``a > b``, ``a ~ b``) counts the ``c < b`` adjacent
+  to both ``a`` and ``b``;
+* ``C2 = L .* (L @ L)``:  ``C2[a, c]`` (``a > c``, ``a ~ c``) counts the ``b`` with
+  ``a > b > c`` adjacent to both.
+
+Proof that ``triangles = rowsum(C1) + colsum(C1) + colsum(C2)``: a triangle of the graph
+has three distinct corners, so exactly one way to name them ``a > b > c``, and its three
+edges ``(a, b)``, ``(a, c)``, ``(b, c)`` are all stored in ``L`` (row > column).  In
+``C1 = L .* (L L^T)``, ``C1[i, j] = sum_k L[i, k] L[j, k]`` over the stored ``L[i, j]``,
+i.e. the number of ``k < j < i`` with ``i ~ k``, ``j ~ k``, ``i ~ j``: the triangle is
+counted once, at ``(i, j) = (a, b)`` with ``k = c``, and nowhere else (any other position
+would name its corners in another order).  So row ``v`` of ``C1`` sums the triangles whose
+largest corner is ``v`` and column ``v`` those whose middle corner is ``v``.  In
+``C2 = L .* (L L)``, ``C2[i, j] = sum_k L[i, k] L[k, j]`` counts ``i > k > j`` with all three
+edges: the triangle is counted once, at ``(a, c)`` with ``k = b``, so column ``v`` of ``C2``
+sums the triangles whose smallest corner is ``v``.  Every triangle at ``v`` has ``v`` as
+exactly one of its largest, middle or smallest corners, which gives the sum.  Renumbering
+changes none of this (it is a graph isomorphism); the counts are then put back in the
+original vertex order.
+
+Why this form: with vertices ordered by degree, ``L @ L.T`` enumerates, for every vertex,
+the pairs of its higher-degree neighbours (a well-known ``O(m^1.5)`` bound), and
+``L @ L`` the pairs (higher, lower) neighbour; both unmasked products go to scipy's /
+cuSPARSE's SpGEMM (``plus_times`` on positive values), and ``ewise_mult`` with ``L`` (one
+binary search per entry of ``L``) applies the mask.  On Kronecker graphs this is several
+times faster than the masked forms ``A @ A<A>``, ``A @ A<L>`` or ``L @ L<L>``, which go
+through the generic masked product (whose dot products expand both operands' lists, the
+long lists of hubs included).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bfs import prepare
+from .semiring import ewise_mult, extract, monoids, mxm, ops, plus_times, reduce, select
+
+__all__ = ["triangles"]
+
+
+def triangles(A):
+    """Number of triangles at every vertex of an undirected graph, as ``networkx.triangles``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric adjacency matrix: the pattern (which positions are stored, explicit
+        zeros included) must equal its transpose.  Values are ignored, duplicates count
+        once and self-loops are ignored.  In a dense array zero, NaN and inf are not edges.
+
+    Returns
+    -------
+    ndarray of int64
+        ``t[v]``: triangles having ``v`` as a corner (numpy for CPU input, cupy for GPU
+        input).  ``t.sum() // 3`` is the number of triangles.
+
+    Raises
+    ------
+    ValueError
+        ``A`` is not square or its pattern is not symmetric (a directed graph: use
+        ``A + A.T`` for its undirected version).
+    TypeError
+        ``A`` is not a matrix.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.triangles import triangles
+    >>> A = sp.csr_array(np.array([[0, 1, 1, 0], [1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 0]]))
+    >>> triangles(A)
+    array([1, 2, 2, 1])
+    """
+    M = prepare(A).canonical()  # square, duplicates merged
+    xp, n = M.xp, M.n
+    MT = M.T.canonical()
+    if not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
+            and bool(xp.array_equal(M.indices, MT.indices))):
+        raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
+                         "the pattern of A.T; pass A + A.T for the undirected version of a "
+                         "directed graph")
+    # pattern only, as float64 ones: products count exactly (below 2**53) on scipy and on
+    # cuSPARSE (which has no integer SpGEMM)
+    P = M.with_values(xp.ones(M.nnz, np.float64))
+    perm = xp.argsort(P.out_degree, kind="stable")
+    L = select(extract(P, perm, perm), "tril", -1)
+    U = L.T
+    # Each product is formed transposed and transposed back: the transpose is a counting
+    # sort, so the masking ewise_mult finds it in canonical (sorted) form instead of
+    # sorting the product's unsorted rows (measured 2x slower or worse on 10**7 entries).
+    # L @ U is symmetric, so its transpose is itself; U @ U is (L @ L).T.
+    C1 = ewise_mult(L, mxm(L, U, plus_times).T, ops.second)
+    C2 = ewise_mult(L, mxm(U, U, plus_times).T, ops.second)
+    counts = (_sums(C1, 1, n, xp) + _sums(C1, 0, n, xp) + _sums(C2, 0, n, xp))
+    out = xp.empty(n, np.int64)
+    out[perm] = xp.rint(counts).astype(np.int64)
+    return out
+
+
+def _sums(C, axis, n, xp):
+    """Row (axis=1) or column (axis=0) sums of ``C`` as a dense float64 array."""
+    if C.nnz == 0:
+        return xp.zeros(n, np.float64)
+    return reduce(C, monoids.plus, axis=axis).to_dense(0.0)

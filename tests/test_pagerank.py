@@ -1,0 +1,221 @@
+"""spbfs.pagerank against networkx.pagerank as the oracle (numpy in CI, cupy on the device).
+
+Graphs come with self-loops, duplicates (one edge holding their sum, as NetworkX sees the
+summed matrix), explicit zeros (zero-weight edges), isolated and dangling vertices.
+"""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import graphs
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbfs.pagerank import PowerIterationFailedConvergence, pagerank
+
+DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+def _on(device, A):
+    """A scipy matrix on the device: cupyx CSR (float64 values, int32 indices) for cupy."""
+    if device == "numpy":
+        return A
+    import cupyx.scipy.sparse as csp
+
+    A = sp.csr_matrix(A, dtype=np.float64)
+    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)
+    return csp.csr_matrix(A)
+
+
+def _vec(device, v):
+    if v is None or device == "numpy":
+        return v
+    import cupy
+
+    return cupy.asarray(v)
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+@st.composite
+def multigraphs(draw, max_n=40, max_m=200, weights="int", symmetric=False):
+    """``graphs()`` with duplicated entries (other values), rows in random order and, for
+    ``symmetric=True``, every entry also stored transposed: a CSR that keeps its
+    duplicates and explicit zeros (scipy's tocsr would sum them)."""
+    A = sp.coo_array(draw(graphs(max_n=max_n, max_m=max_m, weights=weights)))
+    n, rows, cols, data = A.shape[0], A.row, A.col, A.data
+    if rows.size:
+        pick = np.array(draw(st.lists(st.integers(0, rows.size - 1), max_size=12)), np.int64)
+        extra = np.array(draw(st.lists(st.integers(0, 3), min_size=pick.size,
+                                       max_size=pick.size)), data.dtype)
+        rows, cols = np.concatenate([rows, rows[pick]]), np.concatenate([cols, cols[pick]])
+        data = np.concatenate([data, extra])
+    if symmetric:
+        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
+        data = np.concatenate([data, data])
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    order = rng.permutation(rows.size)
+    order = order[np.argsort(rows[order], kind="stable")]  # rows grouped, columns unsorted
+    idt = draw(st.sampled_from([np.int32, np.int64]))
+    indptr = np.zeros(n + 1, idt)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    return sp.csr_array((data[order], cols[order].astype(idt), indptr), shape=(n, n))
+
+
+def _digraph(A, weight=True):
+    """The NetworkX DiGraph of a matrix: duplicates summed, explicit zeros kept as edges."""
+    coo = sp.coo_array(A)
+    n = A.shape[0]
+    keys = coo.row.astype(np.int64) * n + coo.col
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    sums = np.bincount(inverse.ravel(), weights=coo.data.astype(np.float64),
+                       minlength=uniq.size)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip((uniq // n).tolist(), (uniq % n).tolist(), sums.tolist(),
+                                  strict=True))
+    return G
+
+
+def _nx_pagerank(A, **kw):
+    n = A.shape[0]
+    for key in ("personalization", "dangling"):
+        if kw.get(key) is not None:
+            kw[key] = dict(enumerate(np.asarray(kw[key]).tolist()))
+    weight = "weight" if kw.pop("weight", True) else None
+    r = nx.pagerank(_digraph(A), weight=weight, **kw)
+    return np.array([r[i] for i in range(n)])
+
+
+@st.composite
+def distributions(draw, n):
+    """None, or n non-negative values that are not all zero."""
+    if draw(st.booleans()):
+        return None
+    v = np.array(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), np.float64)
+    if v.sum() == 0:
+        v[draw(st.integers(0, n - 1))] = 1.0
+    return v
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(A=multigraphs(weights="float"), data=st.data(), weight=st.booleans(),
+       alpha=st.sampled_from([0.0, 0.5, 0.85, 0.95]))
+def test_matches_networkx(device, A, data, weight, alpha):
+    n = A.shape[0]
+    p = data.draw(distributions(n))
+    d = data.draw(distributions(n))
+    kw = dict(alpha=alpha, personalization=p, dangling=d, weight=weight)
+    try:
+        expected = _nx_pagerank(A, **kw)
+    except nx.PowerIterationFailedConvergence:
+        with pytest.raises(PowerIterationFailedConvergence):
+            pagerank(_on(device, A), **dict(kw, personalization=_vec(device, p),
+                                               dangling=_vec(device, d)))
+        return
+    got = pagerank(_on(device, A), **dict(kw, personalization=_vec(device, p),
+                                             dangling=_vec(device, d)))
+    assert type(got).__module__.split(".")[0] == device
+    got = _host(got)
+    assert got.dtype == np.float64 and got.shape == (n,)
+    assert np.abs(got - expected).sum() < 1e-6
+    assert abs(got.sum() - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_small_cases(device):
+    # one vertex, with and without a self-loop; two isolated vertices
+    for A in (sp.csr_array((1, 1)), sp.csr_array(np.ones((1, 1))), sp.csr_array((2, 2))):
+        got = _host(pagerank(_on(device, A)))
+        np.testing.assert_allclose(got, _nx_pagerank(A), atol=1e-12)
+
+
+def test_empty_graph_and_dense_input():
+    assert pagerank(np.zeros((0, 0))).shape == (0,)
+    got = pagerank(sp.csr_array((0, 0)))
+    assert got.shape == (0,) and got.dtype == np.float64
+    D = np.array([[0, 2.0, 0], [0, 0, 1.0], [1.0, 0, np.nan]])  # NaN: no edge (dense rule)
+    np.testing.assert_allclose(pagerank(D), pagerank(sp.csr_array(np.nan_to_num(D))),
+                               atol=1e-15)
+
+
+def test_explicit_zero_weight_edge_is_dangling():
+    # 0 -> 1 with weight 0: vertex 0 has zero out-weight, so it is dangling for weight=True
+    A = sp.csr_array((np.array([0.0, 1.0]), (np.array([0, 1]), np.array([1, 2]))),
+                     shape=(3, 3))
+    np.testing.assert_allclose(pagerank(A), _nx_pagerank(A), atol=1e-12)
+    np.testing.assert_allclose(pagerank(A, weight=False), _nx_pagerank(A, weight=False),
+                               atol=1e-12)
+
+
+def test_duplicates_sum_and_unweighted_count_once():
+    A = sp.coo_array((np.array([1.0, 2.0, 1.0]), (np.array([0, 0, 0]), np.array([1, 1, 2]))),
+                     shape=(3, 3)).tocsr()
+    A.has_canonical_format = False
+    B = sp.csr_array(np.array([[0, 3.0, 1.0], [0, 0, 0], [0, 0, 0]]))
+    np.testing.assert_allclose(pagerank(A), pagerank(B), atol=1e-15)
+    C = sp.csr_array(np.array([[0, 1.0, 1.0], [0, 0, 0], [0, 0, 0]]))
+    np.testing.assert_allclose(pagerank(A, weight=False), pagerank(C), atol=1e-15)
+
+
+def test_no_convergence_raises():
+    A = sp.random(50, 50, density=0.1, random_state=0, format="csr")
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        _nx_pagerank(A, max_iter=2)
+    with pytest.raises(PowerIterationFailedConvergence, match="within 2 iterations") as info:
+        pagerank(A, max_iter=2)
+    assert isinstance(info.value, RuntimeError) and info.value.num_iterations == 2
+    with pytest.raises(PowerIterationFailedConvergence):
+        pagerank(A, max_iter=0)
+
+
+def test_kronecker_graph():
+    from spbfs.generate import kronecker
+
+    u, v = kronecker(8, edgefactor=8, seed=3)
+    A = sp.coo_array((np.ones(u.size), (u, v)), shape=(256, 256)).tocsr()
+    np.testing.assert_allclose(pagerank(A), _nx_pagerank(A), atol=1e-9)
+    assert np.abs(pagerank(A, tol=1e-10) - _nx_pagerank(A, tol=1e-10)).sum() < 1e-12
+
+
+@pytest.mark.parametrize("kwargs, exc, words", [
+    (dict(A=sp.csr_array((2, 3))), ValueError, "A must be square"),
+    (dict(A="graph"), TypeError, "A must be"),
+    (dict(A=sp.csr_array(np.array([[0, -1.0], [1.0, 0]]))), ValueError, "negative weights"),
+    (dict(A=sp.csr_array(([np.nan], ([0], [1])), shape=(2, 2))), ValueError, "NaN"),
+    (dict(alpha=1.5), ValueError, "alpha"),
+    (dict(alpha="x"), TypeError, "alpha"),
+    (dict(tol=-1.0), ValueError, "tol"),
+    (dict(max_iter=-1), ValueError, "max_iter"),
+    (dict(max_iter=2.5), TypeError, "max_iter"),
+    (dict(weight="weight"), TypeError, "weight"),
+    (dict(personalization=np.ones(3)), ValueError, "personalization"),
+    (dict(personalization=np.zeros(2)), ValueError, "personalization"),
+    (dict(personalization=np.array([1.0, -1.0])), ValueError, "personalization"),
+    (dict(personalization=np.array([1.0, np.inf])), ValueError, "personalization"),
+    (dict(personalization={0: 1.0}), TypeError, "personalization"),
+    (dict(dangling=np.zeros(2)), ValueError, "dangling"),
+    (dict(dangling=np.ones((2, 1))), ValueError, "dangling"),
+])
+def test_bad_input(kwargs, exc, words):
+    kwargs = dict(kwargs)
+    A = kwargs.pop("A", sp.csr_array(np.array([[0, 1.0], [1.0, 0]])))
+    with pytest.raises(exc, match=words):
+        pagerank(A, **kwargs)
+
+
+@pytest.mark.gpu
+def test_gpu_matches_cpu_on_kronecker():
+    import cupy
+
+    from spbfs.generate import kronecker
+
+    u, v = kronecker(12, edgefactor=16, seed=2)
+    A = sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096)).tocsr()
+    got = pagerank(_on("cupy", A), personalization=cupy.arange(4096, dtype=np.float64))
+    assert isinstance(got, cupy.ndarray)
+    expected = pagerank(A, personalization=np.arange(4096, dtype=np.float64))
+    assert np.abs(got.get() - expected).sum() < 1e-9
