@@ -1,5 +1,7 @@
 """Shared fixtures and hypothesis strategies."""
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,7 +13,9 @@ from hypothesis import strategies as st
 collect_ignore_glob = ["mpi/*", "fuzz/*"]
 
 settings.register_profile("ci", max_examples=60, deadline=None)
-settings.load_profile("ci")
+# SPBFS_HYPOTHESIS_PROFILE=quick: fewer examples, for time-boxed runs on a lent GPU
+settings.register_profile("quick", max_examples=8, deadline=None)
+settings.load_profile(os.environ.get("SPBFS_HYPOTHESIS_PROFILE", "ci"))
 
 
 def _gpu_available() -> bool:

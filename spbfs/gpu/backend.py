@@ -190,7 +190,7 @@ def binary(op, x, a, i, j, dtype):
     if out.size == 0:
         return out
     reads = op.uses
-    k = kernels.elementwise("X x, A a, I i, J j", op.c_expr, _kernel_name("binary", op.c_expr))
+    k = kernels.elementwise(op.c_expr, ("x", "a", "i", "j"), _kernel_name("binary", op.c_expr))
     return k(_arg(x if "x" in reads else None), _arg(a if "a" in reads else None),
              _arg(i if "i" in reads else None), j, out)
 
@@ -213,7 +213,7 @@ def index_unary(op, v, i, j, thunk, dtype):
     out = cupy.empty(shape, dtype)
     if out.size == 0:
         return out
-    k = kernels.elementwise("V v, I i, J j, K thunk", op.c_expr,
+    k = kernels.elementwise(op.c_expr, ("v", "i", "j", "thunk"),
                             _kernel_name("unary", op.c_expr))
     return k(_arg(v), _arg(i), _arg(j), thunk, out)
 

@@ -97,15 +97,26 @@ def segment_module(add_expr: str, dtype):
 
 
 @functools.cache
-def elementwise(params: str, expr: str, name: str):
-    """A CuPy ElementwiseKernel ``out = (T)(expr)`` over ``params`` (memoised).
+def elementwise(expr: str, args: tuple, name: str):
+    """A CuPy ElementwiseKernel ``out = (T)(expr)`` of the operands ``args`` (memoised).
 
-    ``params`` are CuPy's typed parameters (``"X x, A a, I i, J j"``); operands an
-    operator does not read are passed as scalars, so only the output sets the shape.
+    The expression is the body of a templated device function whose parameters carry the
+    operator's names (``x, a, i, j`` or ``v, i, j, thunk``: CuPy reserves ``i`` inside a
+    kernel); operands an operator does not read are passed as scalars, so only the output
+    sets the shape.
     """
     import cupy
 
-    return cupy.ElementwiseKernel(params, "T out", f"out = (T)({expr});", name)
+    types = ", ".join(f"typename P{k}" for k in range(len(args)))
+    params = ", ".join(f"P{k} {a}" for k, a in enumerate(args))
+    unused = " ".join(f"(void){a};" for a in args)
+    preamble = (f"template <typename T, {types}>\n__device__ __forceinline__ T {name}_op"
+                f"({params}) {{ {unused} return (T)({expr}); }}\n")
+    # CuPy's type placeholders are single capital letters (T is the output's)
+    inputs = ", ".join(f"{letter} {a}_" for letter, a in zip("WXYZ", args, strict=True))
+    call = ", ".join(f"{a}_" for a in args)
+    return cupy.ElementwiseKernel(inputs, "T out", f"out = {name}_op<T>({call});", name,
+                                  preamble=preamble)
 
 
 @functools.cache

@@ -195,7 +195,9 @@ def binary(op, x, a, i, j, dtype):
     >>> binary(ops.minus, np.array([5, 7]), np.array([1, 2]), None, np.array([0, 1]), np.int64)
     array([4, 5])
     """
-    return _multiply(op, x, a, i, j, np.dtype(dtype))
+    out = _multiply(op, x, a, i, j, np.dtype(dtype))
+    # an operator that reads only a bound scalar gives a scalar: one value per position
+    return out if out.shape == j.shape else np.broadcast_to(out, j.shape).copy()
 
 
 def index_unary(op, v, i, j, thunk, dtype):
