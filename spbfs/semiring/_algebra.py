@@ -261,7 +261,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     flops = _flops(A, B)
-    if m is not None and not m.complement and _dot_work(A, B, m, shape) <= 2 * flops:
+    if m is not None and not m.complement and _dot_work(A, B, m, shape) <= flops:
         c = _mxm_dot(A, B, semiring, m, shape, dtype)
     else:
         c = _mxm_saxpy(A, B, semiring, m, shape, dtype)
@@ -295,11 +295,11 @@ def _flops(A, B) -> int:
 
 
 def _dot_work(A, B, m, shape) -> int:
+    """Probes of the masked dot products: the shorter list of every allowed position."""
     if m.keys.size == 0:
         return 0
     rows, cols = m.keys // shape[1], m.keys % shape[1]
-    return int(A.out_degree[rows].astype(np.int64).sum()
-               + B.T.out_degree[cols].astype(np.int64).sum())
+    return int(A.xp.minimum(A.out_degree[rows], B.T.out_degree[cols]).astype(np.int64).sum())
 
 
 def _chunks(work):
@@ -349,34 +349,53 @@ def _concat_coords(keys, values, shape, dtype, xp):
 
 
 def _mxm_dot(A, B, semiring, m, shape, dtype):
-    """Each allowed position ``(i, j)`` as the dot product of row i of A and column j of B:
-    both lists, expanded for a chunk of positions and keyed ``(position, k)``, are sorted,
-    so their intersection is one search of sorted probes in a sorted array.  Nothing
-    outside the mask is computed."""
-    xp, backend, mul = A.xp, backend_for(A.xp), semiring.multiply
+    """Each allowed position ``(i, j)`` as the dot product of row i of A and column j of B
+    (row j of B.T): the shorter of the two lists is expanded and each of its entries probed
+    in the other matrix's sorted keys, so a position costs ``min(deg_A(i), deg_B.T(j))``
+    searches.  Nothing outside the mask is computed."""
+    xp, backend = A.xp, backend_for(A.xp)
     BT = B.T.canonical()
-    inner = A.ncols
     mi, mj = m.keys // shape[1], m.keys % shape[1]
-    work = (A.out_degree[mi] + BT.out_degree[mj]) if mi.size else xp.zeros(0, np.int64)
+    if mi.size == 0:
+        return _concat_coords([], [], shape, dtype, xp)
+    short_a = A.out_degree[mi] <= BT.out_degree[mj]
+    keys_out, vals_out = [], []
+    for sel, probe_a in ((xp.flatnonzero(short_a), True), (xp.flatnonzero(~short_a), False)):
+        if sel.size:
+            k, v = _dot_products(A, BT, semiring, m.keys[sel], mi[sel], mj[sel], probe_a, dtype,
+                                 backend)
+            keys_out += k
+            vals_out += v
+    c = _concat_coords(keys_out, vals_out, shape, dtype, xp)
+    order = xp.argsort(c.keys, kind="stable")  # the two groups interleave
+    return _Coords(c.keys[order], c.values[order], shape, xp)
+
+
+def _dot_products(A, BT, semiring, keys, mi, mj, probe_a, dtype, backend):
+    """Dot products of the positions ``keys`` (rows ``mi``, columns ``mj``): expand A's rows
+    and probe B.T's keys (``probe_a``), or the reverse."""
+    mul = semiring.multiply
+    inner = A.ncols
+    S, rows, other, other_rows = (A, mi, BT, mj) if probe_a else (BT, mj, A, mi)
+    other_keys = other.pattern.keys()
+    work = S.out_degree[rows]
     keys_out, vals_out = [], []
     for lo, hi in _chunks(work):
-        pa, owner_a = expand(A.indptr, mi[lo:hi])
-        pb, owner_b = expand(BT.indptr, mj[lo:hi])
-        key_a = owner_a * inner + A.indices[pa]
-        key_b = owner_b * inner + BT.indices[pb]
-        hit, at = _member(key_a, key_b)
-        pa, owner, pb = pa[hit], owner_a[hit], pb[at[hit]]
+        ps, owner = expand(S.indptr, rows[lo:hi])
+        k = S.indices[ps].astype(np.int64)
+        hit, po = _member(other_rows[lo:hi][owner] * inner + k, other_keys)
+        ps, owner, po, k = ps[hit], owner[hit], po[hit], k[hit]
         if owner.size == 0:
             continue
-        k = A.indices[pa].astype(np.int64)
+        pa, pb = (ps, po) if probe_a else (po, ps)
         j = mj[lo:hi][owner]
         vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
                               BT.data[pb] if "a" in mul.uses else None,
                               k if "i" in mul.uses else None, j, dtype)
         starts = _segments(owner)  # owner is sorted: the probes go position by position
-        keys_out.append(m.keys[lo:hi][owner[starts]])
+        keys_out.append(keys[lo:hi][owner[starts]])
         vals_out.append(backend.segment_reduce(semiring.monoid, vals, starts, dtype))
-    return _concat_coords(keys_out, vals_out, shape, dtype, xp)
+    return keys_out, vals_out
 
 
 def _spmm(A, B, semiring, mask, complement):
