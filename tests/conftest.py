@@ -63,3 +63,48 @@ def graphs(draw, max_n=40, max_m=200, weights="int"):
 def path_graph():
     """0 -> 1 -> 2 -> 3, plus an isolated vertex 4."""
     return sp.csr_array(([1, 1, 1], ([0, 1, 2], [1, 2, 3])), shape=(5, 5))
+
+
+@st.composite
+def multigraphs(draw, max_n=40, max_m=200, weights="int", symmetric=False):
+    """``graphs()`` with duplicated entries (other values), rows in random order and, for
+    ``symmetric=True``, every entry also stored transposed: a CSR that keeps its
+    duplicates and explicit zeros (scipy's tocsr would sum them)."""
+    A = sp.coo_array(draw(graphs(max_n=max_n, max_m=max_m, weights=weights)))
+    n, rows, cols, data = A.shape[0], A.row, A.col, A.data
+    if rows.size:
+        pick = np.array(draw(st.lists(st.integers(0, rows.size - 1), max_size=12)), np.int64)
+        extra = np.array(draw(st.lists(st.integers(0, 3), min_size=pick.size,
+                                       max_size=pick.size)), data.dtype)
+        rows, cols = np.concatenate([rows, rows[pick]]), np.concatenate([cols, cols[pick]])
+        data = np.concatenate([data, extra])
+    if symmetric:
+        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
+        data = np.concatenate([data, data])
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    order = rng.permutation(rows.size)
+    order = order[np.argsort(rows[order], kind="stable")]  # rows grouped, columns unsorted
+    idt = draw(st.sampled_from([np.int32, np.int64]))
+    indptr = np.zeros(n + 1, idt)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    return sp.csr_array((data[order], cols[order].astype(idt), indptr), shape=(n, n))
+
+
+#: numpy in CI, cupy on a GPU machine (gpu-marked).
+DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+def on_device(device, A):
+    """A scipy matrix on the device: cupyx CSR (float64 values, int32 indices) for cupy."""
+    if device == "numpy":
+        return A
+    import cupyx.scipy.sparse as csp
+
+    A = sp.csr_matrix(A, dtype=np.float64)
+    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)
+    return csp.csr_matrix(A)
+
+
+def to_host(a):
+    """A numpy copy of a numpy or cupy array."""
+    return a.get() if hasattr(a, "get") else np.asarray(a)

@@ -9,53 +9,11 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import graphs
+from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs.centrality import betweenness_centrality
-
-DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
-
-
-def _on(device, A):
-    """A scipy matrix on the device: cupyx CSR (float64 values, int32 indices) for cupy."""
-    if device == "numpy":
-        return A
-    import cupyx.scipy.sparse as csp
-
-    A = sp.csr_matrix(A, dtype=np.float64)
-    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)
-    return csp.csr_matrix(A)
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") else np.asarray(a)
-
-
-@st.composite
-def multigraphs(draw, max_n=40, max_m=200, weights="int", symmetric=False):
-    """``graphs()`` with duplicated entries (other values), rows in random order and, for
-    ``symmetric=True``, every entry also stored transposed: a CSR that keeps its
-    duplicates and explicit zeros (scipy's tocsr would sum them)."""
-    A = sp.coo_array(draw(graphs(max_n=max_n, max_m=max_m, weights=weights)))
-    n, rows, cols, data = A.shape[0], A.row, A.col, A.data
-    if rows.size:
-        pick = np.array(draw(st.lists(st.integers(0, rows.size - 1), max_size=12)), np.int64)
-        extra = np.array(draw(st.lists(st.integers(0, 3), min_size=pick.size,
-                                       max_size=pick.size)), data.dtype)
-        rows, cols = np.concatenate([rows, rows[pick]]), np.concatenate([cols, cols[pick]])
-        data = np.concatenate([data, extra])
-    if symmetric:
-        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
-        data = np.concatenate([data, data])
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    order = rng.permutation(rows.size)
-    order = order[np.argsort(rows[order], kind="stable")]  # rows grouped, columns unsorted
-    idt = draw(st.sampled_from([np.int32, np.int64]))
-    indptr = np.zeros(n + 1, idt)
-    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    return sp.csr_array((data[order], cols[order].astype(idt), indptr), shape=(n, n))
 
 
 def _graph(A, directed):
@@ -79,10 +37,10 @@ def _close(got, expected):
        batch=st.integers(1, 40))
 def test_matches_networkx(device, A, directed, normalized, batch):
     n = A.shape[0]
-    got = betweenness_centrality(_on(device, A), normalized=normalized, directed=directed,
+    got = betweenness_centrality(on_device(device, A), normalized=normalized, directed=directed,
                                  batch=batch)
     assert type(got).__module__.split(".")[0] == device
-    got = _host(got)
+    got = to_host(got)
     assert got.dtype == np.float64 and got.shape == (n,)
     expected = nx.betweenness_centrality(_graph(A, directed), normalized=normalized,
                                          endpoints=False)
@@ -96,7 +54,7 @@ def test_sources_match_networkx_subset(device, A, directed, normalized, data):
     n = A.shape[0]
     sources = data.draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))
     batch = data.draw(st.integers(1, 8))
-    got = _host(betweenness_centrality(_on(device, A), normalized=normalized,
+    got = to_host(betweenness_centrality(on_device(device, A), normalized=normalized,
                                        directed=directed, sources=np.array(sources, np.int64),
                                        batch=batch))
     expected = nx.betweenness_centrality_subset(_graph(A, directed), sources, list(range(n)),
@@ -173,7 +131,7 @@ def test_gpu_matches_cpu_on_kronecker():
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(2048, 2048)).tocsr()
     sources = np.arange(0, 2048, 7)
     for directed in (True, False):
-        got = betweenness_centrality(_on("cupy", A), directed=directed,
+        got = betweenness_centrality(on_device("cupy", A), directed=directed,
                                      sources=cupy.asarray(sources))
         assert isinstance(got, cupy.ndarray)
         _close(got.get(), betweenness_centrality(A, directed=directed, sources=sources))

@@ -8,24 +8,11 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import graphs
+from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs.pagerank import PowerIterationFailedConvergence, pagerank
-
-DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
-
-
-def _on(device, A):
-    """A scipy matrix on the device: cupyx CSR (float64 values, int32 indices) for cupy."""
-    if device == "numpy":
-        return A
-    import cupyx.scipy.sparse as csp
-
-    A = sp.csr_matrix(A, dtype=np.float64)
-    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)
-    return csp.csr_matrix(A)
 
 
 def _vec(device, v):
@@ -34,35 +21,6 @@ def _vec(device, v):
     import cupy
 
     return cupy.asarray(v)
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") else np.asarray(a)
-
-
-@st.composite
-def multigraphs(draw, max_n=40, max_m=200, weights="int", symmetric=False):
-    """``graphs()`` with duplicated entries (other values), rows in random order and, for
-    ``symmetric=True``, every entry also stored transposed: a CSR that keeps its
-    duplicates and explicit zeros (scipy's tocsr would sum them)."""
-    A = sp.coo_array(draw(graphs(max_n=max_n, max_m=max_m, weights=weights)))
-    n, rows, cols, data = A.shape[0], A.row, A.col, A.data
-    if rows.size:
-        pick = np.array(draw(st.lists(st.integers(0, rows.size - 1), max_size=12)), np.int64)
-        extra = np.array(draw(st.lists(st.integers(0, 3), min_size=pick.size,
-                                       max_size=pick.size)), data.dtype)
-        rows, cols = np.concatenate([rows, rows[pick]]), np.concatenate([cols, cols[pick]])
-        data = np.concatenate([data, extra])
-    if symmetric:
-        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
-        data = np.concatenate([data, data])
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    order = rng.permutation(rows.size)
-    order = order[np.argsort(rows[order], kind="stable")]  # rows grouped, columns unsorted
-    idt = draw(st.sampled_from([np.int32, np.int64]))
-    indptr = np.zeros(n + 1, idt)
-    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    return sp.csr_array((data[order], cols[order].astype(idt), indptr), shape=(n, n))
 
 
 def _digraph(A, weight=True):
@@ -113,13 +71,13 @@ def test_matches_networkx(device, A, data, weight, alpha):
         expected = _nx_pagerank(A, **kw)
     except nx.PowerIterationFailedConvergence:
         with pytest.raises(PowerIterationFailedConvergence):
-            pagerank(_on(device, A), **dict(kw, personalization=_vec(device, p),
+            pagerank(on_device(device, A), **dict(kw, personalization=_vec(device, p),
                                                dangling=_vec(device, d)))
         return
-    got = pagerank(_on(device, A), **dict(kw, personalization=_vec(device, p),
+    got = pagerank(on_device(device, A), **dict(kw, personalization=_vec(device, p),
                                              dangling=_vec(device, d)))
     assert type(got).__module__.split(".")[0] == device
-    got = _host(got)
+    got = to_host(got)
     assert got.dtype == np.float64 and got.shape == (n,)
     assert np.abs(got - expected).sum() < 1e-6
     assert abs(got.sum() - 1.0) < 1e-9
@@ -129,7 +87,7 @@ def test_matches_networkx(device, A, data, weight, alpha):
 def test_small_cases(device):
     # one vertex, with and without a self-loop; two isolated vertices
     for A in (sp.csr_array((1, 1)), sp.csr_array(np.ones((1, 1))), sp.csr_array((2, 2))):
-        got = _host(pagerank(_on(device, A)))
+        got = to_host(pagerank(on_device(device, A)))
         np.testing.assert_allclose(got, _nx_pagerank(A), atol=1e-12)
 
 
@@ -215,7 +173,7 @@ def test_gpu_matches_cpu_on_kronecker():
 
     u, v = kronecker(12, edgefactor=16, seed=2)
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096)).tocsr()
-    got = pagerank(_on("cupy", A), personalization=cupy.arange(4096, dtype=np.float64))
+    got = pagerank(on_device("cupy", A), personalization=cupy.arange(4096, dtype=np.float64))
     assert isinstance(got, cupy.ndarray)
     expected = pagerank(A, personalization=np.arange(4096, dtype=np.float64))
     assert np.abs(got.get() - expected).sum() < 1e-9

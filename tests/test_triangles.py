@@ -8,53 +8,11 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import graphs
+from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs.triangles import triangles
-
-DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
-
-
-def _on(device, A):
-    """A scipy matrix on the device: cupyx CSR (float64 values, int32 indices) for cupy."""
-    if device == "numpy":
-        return A
-    import cupyx.scipy.sparse as csp
-
-    A = sp.csr_matrix(A, dtype=np.float64)
-    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)
-    return csp.csr_matrix(A)
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") else np.asarray(a)
-
-
-@st.composite
-def multigraphs(draw, max_n=40, max_m=200, weights="int", symmetric=False):
-    """``graphs()`` with duplicated entries (other values), rows in random order and, for
-    ``symmetric=True``, every entry also stored transposed: a CSR that keeps its
-    duplicates and explicit zeros (scipy's tocsr would sum them)."""
-    A = sp.coo_array(draw(graphs(max_n=max_n, max_m=max_m, weights=weights)))
-    n, rows, cols, data = A.shape[0], A.row, A.col, A.data
-    if rows.size:
-        pick = np.array(draw(st.lists(st.integers(0, rows.size - 1), max_size=12)), np.int64)
-        extra = np.array(draw(st.lists(st.integers(0, 3), min_size=pick.size,
-                                       max_size=pick.size)), data.dtype)
-        rows, cols = np.concatenate([rows, rows[pick]]), np.concatenate([cols, cols[pick]])
-        data = np.concatenate([data, extra])
-    if symmetric:
-        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
-        data = np.concatenate([data, data])
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    order = rng.permutation(rows.size)
-    order = order[np.argsort(rows[order], kind="stable")]  # rows grouped, columns unsorted
-    idt = draw(st.sampled_from([np.int32, np.int64]))
-    indptr = np.zeros(n + 1, idt)
-    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    return sp.csr_array((data[order], cols[order].astype(idt), indptr), shape=(n, n))
 
 
 def _symmetric(A):
@@ -78,9 +36,9 @@ def _nx_triangles(A):
 @given(A=multigraphs(max_n=30, max_m=250, symmetric=True))
 def test_matches_networkx(device, A):
     S = A  # symmetric, duplicates and explicit zeros stored
-    got = triangles(_on(device, S))
+    got = triangles(on_device(device, S))
     assert type(got).__module__.split(".")[0] == device
-    got = _host(got)
+    got = to_host(got)
     assert got.dtype == np.int64 and got.shape == (S.shape[0],)
     np.testing.assert_array_equal(got, _nx_triangles(S))
 
@@ -95,7 +53,7 @@ def test_dense_graphs(device, n, data):
     for i, j in drop:
         D[i, j] = D[j, i] = 0
     S = sp.csr_array(D)
-    np.testing.assert_array_equal(_host(triangles(_on(device, S))), _nx_triangles(S))
+    np.testing.assert_array_equal(to_host(triangles(on_device(device, S))), _nx_triangles(S))
 
 
 def test_kronecker_graph():
@@ -147,6 +105,6 @@ def test_gpu_matches_cpu_on_kronecker():
     u, v = kronecker(12, edgefactor=16, seed=2)
     S = _symmetric(sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096))).tocsr()
     S.sum_duplicates()
-    got = triangles(_on("cupy", S))
+    got = triangles(on_device("cupy", S))
     assert isinstance(got, cupy.ndarray)
     np.testing.assert_array_equal(got.get(), triangles(S))
