@@ -51,8 +51,10 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
         ``A[i, j]`` stored (even an explicit zero) is an edge ``i -> j``.
         Dense arrays: zero, NaN and inf are not edges (as scipy.sparse.csgraph).
-    source : int
-        Start vertex.
+    source : int or 1-D array of int
+        Start vertex, or ``k`` start vertices: then levels (and parents) have shape
+        ``(k, n)``, int32 unless n needs int64, computed as one multi-source search
+        (:func:`spbfs.msbfs.bfs_many`).
     return_parents : bool
         Also return the BFS tree as a parent array.
     directed : bool
@@ -87,6 +89,12 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     check_choice(direction, "direction", ("auto", "push", "pull"))
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
+    if isinstance(source, (list, tuple)) or getattr(source, "ndim", 0) == 1:
+        from .msbfs import bfs_many  # an array of sources: one multi-source search
+
+        tuned = {} if alpha == ALPHA else {"alpha": alpha}  # bfs_many has its own default
+        return bfs_many(A, source, return_parents=return_parents, directed=directed,
+                        direction=direction, beta=beta, **tuned)
     M = prepare(A, directed)
     source = check_source(source, M.n)
     if M.on_gpu:

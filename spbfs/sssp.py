@@ -1,32 +1,46 @@
-"""Single-source shortest paths over the min_plus semiring."""
+"""Shortest paths over the min_plus semiring, from one source or a batch of sources."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ._array import to_numpy
 from ._validation import UNREACHED, check_source
-from .bfs import bfs, prepare
-from .semiring import Vector, min_plus
-from .semiring._matrix import csr_from_coo
+from .bfs import BETA, bfs, prepare
+from .msbfs import ALPHA, WORD, _fill_parents, _search, check_sources
+from .semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
+from .semiring._cpu import expand
+from .semiring._matrix import csr_from_coo, index_dtype
 from .semiring._operators import push
 
 __all__ = ["sssp"]
 
 
 def sssp(A, source, *, directed=True, return_predecessors=False):
-    """Shortest path lengths from ``source`` (non-negative edge weights).
+    """Shortest path lengths from ``source``, or from each of an array of sources
+    (non-negative edge weights).
 
     A frontier-based Bellman-Ford: each round pushes the vertices whose
     distance improved through ``min_plus`` (``y = x @ A`` with
     ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements.  It ends in
     at most ``n`` rounds and usually in about the graph's hop diameter.
 
+    With an array of ``k`` sources the searches run as one iteration on a
+    dense ``k x n`` block ``D``: each round takes the vertices whose distance
+    improved for some source (``changed``) and their out-neighbours
+    (``targets``) and computes ``min(D[:, targets], D[:, changed] (min.+) A[changed,
+    targets])`` with one SpMM over ``min_plus`` (``mxm`` of the extracted edges
+    with the dense block), so a round costs one sparse product whatever ``k``.
+    Duplicate edges count with their smallest weight, as in the one-source search.
+
     Parameters
     ----------
     A : sparse matrix/array or 2-D array or Matrix
         ``A[i, j]`` is the weight of edge ``i -> j``; stored zeros are
         zero-weight edges; in dense input zero, NaN and inf mean no edge.
-    source : int
+    source : int or 1-D array-like of int
+        One start vertex, or ``k`` of them (repeats allowed; empty gives shape
+        ``(0, n)``).
     directed : bool
         False lets every edge be used both ways.
     return_predecessors : bool
@@ -35,17 +49,22 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
 
     Returns
     -------
-    dist : ndarray of float64
-        ``inf`` where unreachable.
+    dist : ndarray of float64, shape (n,) or (k, n)
+        ``inf`` where unreachable; row ``s`` for ``source[s]`` with an array.
     predecessors : ndarray, optional
-        Computed from exact equality ``dist[i] + A[i, j] == dist[j]``; with
-        floating-point weights whose sums round (say 1e16 + 1) a vertex may
-        have no such edge chain from the source and is then left at -1.
+        Same shape.  Computed from exact equality ``dist[i] + A[i, j] == dist[j]``;
+        with floating-point weights whose sums round (say 1e16 + 1) a vertex may
+        have no such edge chain from the source and is then left at -1.  For an
+        array of sources, the trees of 64 sources at a time come from one
+        multi-source BFS (:func:`spbfs.msbfs.bfs_many`'s level loop) over the
+        edges that are tight for some of them, each edge carrying a ``uint64``
+        word of the sources it is tight for (semiring ``bor_band``).
 
     Raises
     ------
     ValueError
-        If ``A`` has negative or NaN weights.
+        If ``A`` has negative or NaN weights, or a source is out of range, or
+        ``source`` is an array that is not 1-D.
 
     Examples
     --------
@@ -56,20 +75,16 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     array([0., 3., 1.])
     >>> spbfs.sssp(A, 1, directed=False, return_predecessors=True)[1].tolist()
     [2, -1, 1]
+    >>> spbfs.sssp(A, [0, 2])
+    array([[ 0.,  3.,  1.],
+           [inf,  2.,  0.]])
     """
+    if _is_array(source):
+        return _sssp_many(A, source, directed, return_predecessors)
     M = prepare(A, directed)
     source = check_source(source, M.n)
     xp = M.xp
-    if M.data.dtype.kind not in "biuf":
-        raise TypeError(f"A must have numeric weights, got {M.data.dtype}")
-    weights = M.data.astype(np.float64, copy=False)
-    if M.nnz:
-        if bool(xp.isnan(weights).any()):
-            raise ValueError("A has NaN weights; shortest paths need numbers")
-        if float(weights.min()) < 0:
-            raise ValueError("A has negative weights; sssp needs non-negative weights")
-    if weights is not M.data:
-        M = M.with_values(weights)
+    M = _float_weights(M)
     dist = xp.full(M.n, np.inf)
     dist[source] = 0.0
     frontier = Vector(M.n, "sparse", indices=xp.asarray([source], dtype=M.indices.dtype),
@@ -102,4 +117,109 @@ def _predecessors(M, dist, source):
     indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
     _, pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True)
     pred[source] = UNREACHED
+    return pred
+
+
+def _is_array(source) -> bool:
+    """An array-like of sources (any number of dimensions but 0), not one vertex id."""
+    return isinstance(source, (list, tuple, range)) or getattr(source, "ndim", 0) != 0
+
+
+def _float_weights(M):
+    """``M`` with float64 values, after checking they are numbers and non-negative."""
+    xp = M.xp
+    if M.data.dtype.kind not in "biuf":
+        raise TypeError(f"A must have numeric weights, got {M.data.dtype}")
+    weights = M.data.astype(np.float64, copy=False)
+    if M.nnz:
+        if bool(xp.isnan(weights).any()):
+            raise ValueError("A has NaN weights; shortest paths need numbers")
+        if float(weights.min()) < 0:
+            raise ValueError("A has negative weights; sssp needs non-negative weights")
+    return M if weights is M.data else M.with_values(weights)
+
+
+def _sssp_many(A, sources, directed, return_predecessors):
+    """Distances (and predecessors) of shape ``(k, n)``: one batched Bellman-Ford."""
+    M = prepare(A, directed)
+    xp, n = M.xp, M.n
+    src = check_sources(sources, n, xp, name="source")
+    M = _shortest_duplicates(_float_weights(M))
+    host = to_numpy(src)
+    uniq, inverse = np.unique(host, return_inverse=True)  # sorted: the first changed set
+    rows = xp.asarray(uniq)
+    k = int(rows.size)
+    dist = xp.full((k, n), np.inf)
+    dist[xp.arange(k), rows] = 0.0
+    changed = rows  # sorted, distinct
+    for _ in range(n):
+        if not changed.size:
+            break
+        pos, _ = expand(M.indptr, changed)
+        targets = xp.unique(M.indices[pos])
+        if not targets.size:
+            break
+        edges = extract(M, changed, targets)  # changed x targets
+        block = xp.ascontiguousarray(dist[:, changed].T)  # changed x k
+        relaxed = mxm(edges.T, block, min_plus).T  # k x targets
+        current = dist[:, targets]
+        better = relaxed < current
+        dist[:, targets] = xp.where(better, relaxed, current)
+        changed = targets[better.any(axis=0)]
+    pred = _predecessors_many(M, dist, rows) if return_predecessors else None
+    if not np.array_equal(uniq, host):  # back to the caller's order, repeats included
+        take = xp.asarray(inverse.reshape(-1))
+        dist = dist[take]
+        pred = pred[take] if return_predecessors else None
+    return (dist, pred) if return_predecessors else dist
+
+
+def _shortest_duplicates(M):
+    """``M`` in canonical form (sorted, no duplicates), duplicate edges keeping their
+    smallest weight (``semiring.reduce`` with ``min`` over each group of duplicates)."""
+    found = M.pattern.canonical()
+    if found is None:
+        return M
+    xp = M.xp
+    pattern, order, starts = found
+    values = M.data[order]
+    size = values.size
+    group = xp.searchsorted(starts, xp.arange(size), side="right") - 1
+    within = xp.arange(size) - starts[group]  # position inside the group: sorted columns
+    idt = pattern.indices.dtype
+    indptr = xp.concatenate([starts, xp.asarray([size])]).astype(np.int64)
+    groups = Matrix(indptr, within.astype(idt), values, starts.size,
+                    ncols=max(int(within.max()) + 1, 1), check=False)
+    smallest = reduce(groups, monoids.min, axis=1)  # every group is non-empty
+    return Matrix(pattern.indptr, pattern.indices, smallest.values, M.n, check=False)
+
+
+def _predecessors_many(M, dist, sources):
+    """Shortest-path trees of ``sources`` (distinct), 64 at a time.
+
+    An edge ``i -> j`` is tight for source ``s`` when ``dist[s, i] + A[i, j] ==
+    dist[s, j]``; each edge gets the word of the group's sources it is tight for, and
+    one bit-packed multi-source BFS over the edges tight for some source gives every
+    source a BFS tree of its own tight edges (acyclic even with zero weights).
+    """
+    xp, n = M.xp, M.n
+    idt = index_dtype(n)  # vertex ids: int32 unless n needs more (as bfs_many)
+    k = int(sources.size)
+    rows = M.pattern.rows()
+    cols = M.indices
+    pred = xp.empty((k, n), idt)
+    for first in range(0, k, WORD):
+        group = slice(first, first + WORD)
+        word = xp.zeros(M.nnz, xp.uint64)
+        for bit, d in enumerate(dist[group]):  # the group's sources, whole edge arrays
+            du = d[rows]
+            tight = xp.isfinite(du) & (du + M.data == d[cols])
+            word |= tight.astype(xp.uint64) << xp.uint64(bit)
+        keep = word != 0  # M is canonical: the kept entries stay in CSR order
+        indptr = xp.zeros(n + 1, M.indptr.dtype)
+        xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
+        T = Matrix(indptr, cols[keep], word[keep], n, check=False)
+        state = _search(T, sources[group], True, "auto", ALPHA, BETA, masked=True)
+        _fill_parents(state, pred[group])
+    pred[xp.arange(k), sources] = UNREACHED
     return pred

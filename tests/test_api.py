@@ -10,6 +10,7 @@ PUBLIC_MODULES = [
     "spbfs.graph500", "spbfs.harness", "spbfs.io", "spbfs.cli", "spbfs.gpu", "spbfs.gpu.build",
     "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist", "spbfs.pagerank", "spbfs.triangles",
     "spbfs.centrality", "spbfs.results", "spbfs.plot", "spbfs.components", "spbfs.nx",
+    "spbfs.msbfs",
 ]
 
 

@@ -56,3 +56,145 @@ def test_bad_weights(A, word):
 def test_unreachable_is_inf():
     A = sp.csr_array((3, 3))
     np.testing.assert_array_equal(spbfs.sssp(A, 1), [np.inf, 0, np.inf])
+
+
+# ----------------------------------------------------------------------------- many sources
+DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+def _on(device, A):
+    """``A`` as the device's sparse matrix (cupyx wants int32 indices and float values)."""
+    if device == "numpy":
+        return A
+    import cupyx.scipy.sparse as csp
+
+    A = sp.csr_matrix(A, dtype=np.float64)
+    A.indices = A.indices.astype(np.int32)
+    A.indptr = A.indptr.astype(np.int32)
+    return csp.csr_matrix(A)
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _check_tree(A, source, dist, pred, directed):
+    """``pred`` is a tree of tight edges reaching every reachable vertex, without cycles."""
+    n = A.shape[0]
+    reached = np.isfinite(dist)
+    assert pred[source] == -1 and np.all(pred[~reached] == -1)
+    child = np.flatnonzero(reached & (np.arange(n) != source))
+    assert np.all(pred[child] >= 0)
+    coo = A.tocoo()
+    edges = list(zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(), strict=True))
+    if not directed:
+        edges += [(j, i, w) for i, j, w in edges]
+    tight = {(i, j) for i, j, w in edges if dist[i] + w == dist[j]}
+    assert all((int(pred[j]), int(j)) in tight for j in child)
+    cur = child.copy()
+    for _ in range(n):  # a bounded walk to the root proves there is no cycle
+        cur = pred[cur[cur != source]]
+    assert cur.size == 0 or np.all(cur == source)
+
+
+def _check_many(A, sources, dist, pred, directed):
+    dist, pred = _host(dist), _host(pred)
+    n = A.shape[0]
+    assert dist.shape == pred.shape == (len(sources), n)
+    assert dist.dtype == np.float64
+    if len(sources):
+        expected = csgraph.dijkstra(A, directed=directed, indices=np.asarray(sources))
+        np.testing.assert_allclose(dist, expected.reshape(len(sources), n))
+    for row, s in enumerate(sources):
+        _check_tree(A, int(s), dist[row], pred[row], directed)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans())
+def test_many_sources_match_dijkstra(device, A, data, directed):
+    n = A.shape[0]
+    sources = data.draw(st.lists(st.integers(0, n - 1), max_size=10))
+    dist, pred = spbfs.sssp(_on(device, A), np.array(sources, dtype=np.int64),
+                            directed=directed, return_predecessors=True)
+    _check_many(A, sources, dist, pred, directed)
+    alone = spbfs.sssp(_on(device, A), sources, directed=directed)
+    np.testing.assert_array_equal(_host(alone), _host(dist))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("k", [1, 64, 65, 130])
+@pytest.mark.parametrize("directed", [True, False])
+def test_many_sources_several_words(device, k, directed):
+    """Predecessors for more than 64 sources come from several 64-source searches."""
+    rng = np.random.default_rng(k)
+    n, m = 90, 260
+    A = sp.csr_array((rng.integers(0, 8, m) / 2, (rng.integers(0, n, m), rng.integers(0, n, m))),
+                     shape=(n, n))
+    sources = rng.integers(0, n, k)
+    dist, pred = spbfs.sssp(_on(device, A), sources, directed=directed,
+                            return_predecessors=True)
+    _check_many(A, sources, dist, pred, directed)
+
+
+def test_many_sources_rows_equal_one_source_calls():
+    rng = np.random.default_rng(3)
+    n, m = 400, 2400
+    A = sp.csr_array((rng.random(m), (rng.integers(0, n, m), rng.integers(0, n, m))),
+                     shape=(n, n))
+    sources = [5, 17, 5, 399]
+    dist = spbfs.sssp(A, sources)
+    for row, s in enumerate(sources):
+        np.testing.assert_array_equal(dist[row], spbfs.sssp(A, s))
+
+
+def test_many_sources_duplicate_edges_count_with_the_smallest_weight():
+    # 0 -> 1 stored twice (5 and 1), 1 -> 2 (zero weight), 2 -> 1 (zero: a zero cycle)
+    A = sp.csr_array((np.array([5.0, 1.0, 0.0, 0.0]), np.array([1, 1, 2, 1]),
+                      np.array([0, 2, 3, 4])), shape=(3, 3))
+    assert A.nnz == 4
+    dist, pred = spbfs.sssp(A, [0, 1], return_predecessors=True)
+    np.testing.assert_array_equal(dist, [[0, 1, 1], [np.inf, 0, 0]])
+    np.testing.assert_array_equal(pred, [[-1, 0, 1], [-1, -1, 1]])
+    np.testing.assert_array_equal(dist, csgraph.dijkstra(A, indices=[0, 1]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_sources_empty_one_vertex_and_isolated(device):
+    A = sp.csr_array((3, 3))
+    dist, pred = spbfs.sssp(_on(device, A), [], return_predecessors=True)
+    assert _host(dist).shape == _host(pred).shape == (0, 3)
+    assert _host(spbfs.sssp(_on(device, A), np.zeros(0, int))).shape == (0, 3)
+    np.testing.assert_array_equal(_host(spbfs.sssp(_on(device, A), [1])),
+                                  [[np.inf, 0, np.inf]])
+    one = sp.csr_array((1, 1))
+    dist, pred = spbfs.sssp(_on(device, one), [0, 0], return_predecessors=True)
+    np.testing.assert_array_equal(_host(dist), [[0], [0]])
+    np.testing.assert_array_equal(_host(pred), [[-1], [-1]])
+
+
+def test_one_source_keeps_its_shape():
+    A = sp.csr_array(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, 2.0, 0]]))
+    assert spbfs.sssp(A, 0).shape == (3,)
+    assert spbfs.sssp(A, np.int64(0)).shape == (3,)
+    assert spbfs.sssp(A, np.array(0)).shape == (3,)
+    assert spbfs.sssp(A, [0]).shape == (1, 3)
+
+
+@pytest.mark.parametrize(
+    "source,exc,word",
+    [
+        ([0, 3], ValueError, r"source must lie in \[0, 3\), got 3"),
+        ([-1], ValueError, r"source must lie in \[0, 3\), got -1"),
+        ([[0, 1]], ValueError, "source must be a 1-D array"),
+        (np.array([0.5]), TypeError, "source must hold integer"),
+    ],
+)
+def test_many_sources_bad_input_names_the_argument(source, exc, word):
+    A = sp.csr_array(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, 2.0, 0]]))
+    with pytest.raises(exc, match=word):
+        spbfs.sssp(A, source)
+
+
+def test_many_sources_bad_weights():
+    with pytest.raises(ValueError, match="negative"):
+        spbfs.sssp(sp.csr_array(np.array([[0, -1.0], [0, 0]])), [0, 1])

@@ -92,6 +92,13 @@ def reduce_by_index(monoid, j, vals, n):
         out[j] = vals
         idx = np.flatnonzero(present)
         return idx, out[idx]
+    if j.size * 16 >= n:  # many hits: a dense accumulator (ufunc.at), no sort
+        acc = np.full(n, monoid.identity(vals.dtype), dtype=vals.dtype)
+        monoid.ufunc.at(acc, j, vals)
+        present = np.zeros(n, bool)
+        present[j] = True
+        idx = np.flatnonzero(present)
+        return idx, acc[idx]
     order = np.argsort(j, kind="stable")
     js = j[order]
     starts = np.flatnonzero(np.concatenate(([True], js[1:] != js[:-1])))
@@ -228,5 +235,8 @@ def segment_reduce(monoid, values, starts, dtype):
         return np.zeros((0,) + values.shape[1:], dtype)
     if monoid.is_any:
         return values[starts].astype(dtype, copy=False)
+    if values.ndim == 2 and values.shape[1] > 1:  # rows of a block: reduce contiguous runs
+        runs = np.ascontiguousarray(values.T, dtype=dtype)
+        return np.ascontiguousarray(monoid.ufunc.reduceat(runs, starts, axis=1).T)
     return monoid.ufunc.reduceat(values.astype(dtype, copy=False), starts, axis=0).astype(
         dtype, copy=False)
