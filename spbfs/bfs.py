@@ -130,11 +130,8 @@ def _bfs_levels(M, source, return_parents, direction, alpha, beta):
     while frontier.indices.size:
         level += 1
         if direction == "auto":
-            if pulling:
-                pulling = frontier.indices.size >= n / beta
-            else:
-                frontier_edges = _degree_sum(indptr, frontier.indices)
-                pulling = frontier_edges > unexplored_edges / alpha
+            pulling = beamer_pull(pulling, frontier.indices, n, indptr, unexplored_edges, alpha,
+                                  beta)
         if pulling:
             found = pull(M, visited_vector, semiring, visited, True, semiring.result_dtype(
                 bool, M.dtype)).to_sparse()
@@ -155,3 +152,19 @@ def _bfs_levels(M, source, return_parents, direction, alpha, beta):
 def _degree_sum(indptr, rows) -> int:
     """Stored entries in ``rows`` of a CSR (no degree array of size n is kept)."""
     return int((indptr[rows + 1] - indptr[rows]).sum())
+
+
+def beamer_pull(pulling, frontier, n, indptr, unexplored_edges, alpha, beta) -> bool:
+    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
+    out-edges exceed ``unexplored_edges / alpha``; pull -> push when the frontier has fewer
+    than ``n / beta`` vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> beamer_pull(False, np.array([0]), 4, np.array([0, 3, 3, 3, 3]), 3, 2.0, 18.0)
+    True
+    """
+    if pulling:
+        return frontier.size >= n / beta
+    return _degree_sum(indptr, frontier) > unexplored_edges / alpha

@@ -51,7 +51,7 @@ import numpy as np
 
 from ._array import array_module, to_numpy
 from ._validation import UNREACHED, check_choice, check_positive
-from .bfs import BETA, prepare
+from .bfs import BETA, _degree_sum, beamer_pull, prepare
 from .semiring import BinaryOp, Monoid, Semiring, Vector, ops, vxm
 from .semiring._cpu import expand
 from .semiring._matrix import index_dtype
@@ -318,10 +318,7 @@ def _search(M, src, return_parents, direction, alpha, beta, masked=False):
     while frontier.indices.size:
         level += 1
         if direction == "auto":
-            if pulling:
-                pulling = frontier.indices.size >= n / beta
-            else:
-                pulling = _degree_sum(indptr, frontier.indices) > unexplored / alpha
+            pulling = beamer_pull(pulling, frontier.indices, n, indptr, unexplored, alpha, beta)
         if pulling:
             x = Vector(n, "bitmap", present=visited != 0, values=visited | pad)
             y = vxm(x, M, semiring, mask=done, complement=True, direction="pull")
@@ -549,6 +546,3 @@ def _take(table, index, out):
         table.take(index, out=out)
 
 
-def _degree_sum(indptr, rows) -> int:
-    """Stored entries in ``rows`` of a CSR."""
-    return int((indptr[rows + 1] - indptr[rows]).sum())

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-from conftest import graphs
+from conftest import DEVICES, graphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import check_parents, oracle_levels
@@ -17,24 +17,7 @@ from oracle import check_parents, oracle_levels
 import spbfs
 from spbfs.msbfs import WORD, bfs_many
 
-DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
 DIRECTIONS = ["auto", "push", "pull"]
-
-
-def _on(device, A):
-    """``A`` as the device's sparse matrix (cupyx wants int32 indices and float values)."""
-    if device == "numpy":
-        return A
-    import cupyx.scipy.sparse as csp
-
-    A = sp.csr_matrix(A, dtype=np.float64)
-    A.indices = A.indices.astype(np.int32)
-    A.indptr = A.indptr.astype(np.int32)
-    return csp.csr_matrix(A)
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
 def _expected(A, sources, directed):
@@ -47,7 +30,7 @@ def _expected(A, sources, directed):
 
 
 def _check(A, sources, levels, parents, directed):
-    levels, parents = _host(levels), _host(parents)
+    levels, parents = to_host(levels), to_host(parents)
     n = A.shape[0]
     assert levels.shape == parents.shape == (len(sources), n)
     np.testing.assert_array_equal(levels, _expected(A, sources, directed))
@@ -61,12 +44,12 @@ def _check(A, sources, levels, parents, directed):
 def test_rows_match_scipy(device, A, data, directed, direction):
     n = A.shape[0]
     sources = data.draw(st.lists(st.integers(0, n - 1), max_size=12))
-    G = _on(device, A)
+    G = on_device(device, A)
     levels, parents = bfs_many(G, sources, return_parents=True, directed=directed,
                                direction=direction)
     _check(A, sources, levels, parents, directed)
     alone = bfs_many(G, sources, directed=directed, direction=direction)
-    np.testing.assert_array_equal(_host(alone), _host(levels))
+    np.testing.assert_array_equal(to_host(alone), to_host(levels))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -79,7 +62,7 @@ def test_many_words(device, k, directed):
     A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))),
                      shape=(n, n))
     sources = rng.integers(0, n, k)
-    levels, parents = bfs_many(_on(device, A), sources, return_parents=True,
+    levels, parents = bfs_many(on_device(device, A), sources, return_parents=True,
                                directed=directed)
     _check(A, sources, levels, parents, directed)
 
@@ -117,15 +100,15 @@ def test_deep_searches(n):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_empty_one_vertex_and_isolated(device, path_graph):
-    empty = bfs_many(_on(device, path_graph), [], return_parents=True)
-    assert [_host(a).shape for a in empty] == [(0, 5), (0, 5)]
-    assert _host(bfs_many(_on(device, path_graph), np.zeros(0, int))).shape == (0, 5)
+    empty = bfs_many(on_device(device, path_graph), [], return_parents=True)
+    assert [to_host(a).shape for a in empty] == [(0, 5), (0, 5)]
+    assert to_host(bfs_many(on_device(device, path_graph), np.zeros(0, int))).shape == (0, 5)
     one = sp.csr_array((1, 1))
-    levels, parents = bfs_many(_on(device, one), [0, 0], return_parents=True)
-    np.testing.assert_array_equal(_host(levels), [[0], [0]])
-    np.testing.assert_array_equal(_host(parents), [[0], [0]])
-    levels = bfs_many(_on(device, path_graph), [4, 0])
-    np.testing.assert_array_equal(_host(levels), [[-1, -1, -1, -1, 0], [0, 1, 2, 3, -1]])
+    levels, parents = bfs_many(on_device(device, one), [0, 0], return_parents=True)
+    np.testing.assert_array_equal(to_host(levels), [[0], [0]])
+    np.testing.assert_array_equal(to_host(parents), [[0], [0]])
+    levels = bfs_many(on_device(device, path_graph), [4, 0])
+    np.testing.assert_array_equal(to_host(levels), [[-1, -1, -1, -1, 0], [0, 1, 2, 3, -1]])
 
 
 def test_zero_vertices():

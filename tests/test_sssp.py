@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-from conftest import graphs
+from conftest import DEVICES, graphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,23 +59,6 @@ def test_unreachable_is_inf():
 
 
 # ----------------------------------------------------------------------------- many sources
-DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
-
-
-def _on(device, A):
-    """``A`` as the device's sparse matrix (cupyx wants int32 indices and float values)."""
-    if device == "numpy":
-        return A
-    import cupyx.scipy.sparse as csp
-
-    A = sp.csr_matrix(A, dtype=np.float64)
-    A.indices = A.indices.astype(np.int32)
-    A.indptr = A.indptr.astype(np.int32)
-    return csp.csr_matrix(A)
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
 def _check_tree(A, source, dist, pred, directed):
@@ -98,7 +81,7 @@ def _check_tree(A, source, dist, pred, directed):
 
 
 def _check_many(A, sources, dist, pred, directed):
-    dist, pred = _host(dist), _host(pred)
+    dist, pred = to_host(dist), to_host(pred)
     n = A.shape[0]
     assert dist.shape == pred.shape == (len(sources), n)
     assert dist.dtype == np.float64
@@ -114,11 +97,11 @@ def _check_many(A, sources, dist, pred, directed):
 def test_many_sources_match_dijkstra(device, A, data, directed):
     n = A.shape[0]
     sources = data.draw(st.lists(st.integers(0, n - 1), max_size=10))
-    dist, pred = spbfs.sssp(_on(device, A), np.array(sources, dtype=np.int64),
+    dist, pred = spbfs.sssp(on_device(device, A), np.array(sources, dtype=np.int64),
                             directed=directed, return_predecessors=True)
     _check_many(A, sources, dist, pred, directed)
-    alone = spbfs.sssp(_on(device, A), sources, directed=directed)
-    np.testing.assert_array_equal(_host(alone), _host(dist))
+    alone = spbfs.sssp(on_device(device, A), sources, directed=directed)
+    np.testing.assert_array_equal(to_host(alone), to_host(dist))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -131,7 +114,7 @@ def test_many_sources_several_words(device, k, directed):
     A = sp.csr_array((rng.integers(0, 8, m) / 2, (rng.integers(0, n, m), rng.integers(0, n, m))),
                      shape=(n, n))
     sources = rng.integers(0, n, k)
-    dist, pred = spbfs.sssp(_on(device, A), sources, directed=directed,
+    dist, pred = spbfs.sssp(on_device(device, A), sources, directed=directed,
                             return_predecessors=True)
     _check_many(A, sources, dist, pred, directed)
 
@@ -161,15 +144,15 @@ def test_many_sources_duplicate_edges_count_with_the_smallest_weight():
 @pytest.mark.parametrize("device", DEVICES)
 def test_many_sources_empty_one_vertex_and_isolated(device):
     A = sp.csr_array((3, 3))
-    dist, pred = spbfs.sssp(_on(device, A), [], return_predecessors=True)
-    assert _host(dist).shape == _host(pred).shape == (0, 3)
-    assert _host(spbfs.sssp(_on(device, A), np.zeros(0, int))).shape == (0, 3)
-    np.testing.assert_array_equal(_host(spbfs.sssp(_on(device, A), [1])),
+    dist, pred = spbfs.sssp(on_device(device, A), [], return_predecessors=True)
+    assert to_host(dist).shape == to_host(pred).shape == (0, 3)
+    assert to_host(spbfs.sssp(on_device(device, A), np.zeros(0, int))).shape == (0, 3)
+    np.testing.assert_array_equal(to_host(spbfs.sssp(on_device(device, A), [1])),
                                   [[np.inf, 0, np.inf]])
     one = sp.csr_array((1, 1))
-    dist, pred = spbfs.sssp(_on(device, one), [0, 0], return_predecessors=True)
-    np.testing.assert_array_equal(_host(dist), [[0], [0]])
-    np.testing.assert_array_equal(_host(pred), [[-1], [-1]])
+    dist, pred = spbfs.sssp(on_device(device, one), [0, 0], return_predecessors=True)
+    np.testing.assert_array_equal(to_host(dist), [[0], [0]])
+    np.testing.assert_array_equal(to_host(pred), [[-1], [-1]])
 
 
 def test_one_source_keeps_its_shape():
