@@ -179,11 +179,25 @@ def _finish(c: _Coords, mask: _Mask | None, out, replace):
         kept = o.take(o.xp.zeros(o.keys.shape, bool))
     else:
         kept = o.take(~mask.allows(o.keys))
-    xp = c.xp
-    keys = xp.concatenate([kept.keys, c.keys])
-    values = xp.concatenate([kept.values, c.values.astype(o.dtype, copy=False)])
-    order = xp.argsort(keys, kind="stable")
-    return _result(_Coords(keys[order], values[order], c.shape, xp))
+    return _result(_merge(kept, c, o.dtype))
+
+
+def _merge(first: _Coords, second: _Coords, dtype) -> _Coords:
+    """Two coordinate lists with sorted, disjoint keys as one sorted list: each entry's place
+    is its own rank plus the number of the other list's keys before it (no sort)."""
+    xp = first.xp
+    at_1 = xp.arange(first.keys.size) + xp.searchsorted(second.keys, first.keys)
+    at_2 = xp.arange(second.keys.size) + xp.searchsorted(first.keys, second.keys)
+    total = first.keys.size + second.keys.size
+    merged = []
+    for mine, theirs in ((first.keys, second.keys),
+                         (first.values.astype(dtype, copy=False),
+                          second.values.astype(dtype, copy=False)),
+                         (first.rows(), second.rows()), (first.cols(), second.cols())):
+        arr = xp.empty(total, np.result_type(mine.dtype, theirs.dtype))
+        arr[at_1], arr[at_2] = mine, theirs
+        merged.append(arr)
+    return _Coords(merged[0], merged[1], first.shape, xp, merged[2], merged[3])
 
 
 def _segments(sorted_keys):
@@ -490,21 +504,10 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
         both, at = b.take(in_a), pos[in_a]
         values[at] = backend.binary(op, values[at], both.values, both.rows(), both.cols(),
                                     dtype)
-    only_b = b.take(~in_a)
-    # merge two sorted key lists: each entry's final place is its own rank plus the number
-    # of the other list's keys before it (no sort)
-    at_a = xp.arange(a.keys.size) + xp.searchsorted(only_b.keys, a.keys)
-    at_b = xp.arange(only_b.keys.size) + xp.searchsorted(a.keys, only_b.keys)
-    total = a.keys.size + only_b.keys.size
-    merged = []
-    for mine, theirs in ((a.keys, only_b.keys), (values, only_b.values.astype(dtype)),
-                         (a.rows(), only_b.rows()), (a.cols(), only_b.cols())):
-        arr = xp.empty(total, np.result_type(mine.dtype, theirs.dtype))
-        arr[at_a], arr[at_b] = mine, theirs
-        merged.append(arr)
+    union = _merge(_Coords(a.keys, values, a.shape, xp, a.rows(), a.cols()), b.take(~in_a),
+                   dtype)
     m = _mask_of(mask, a.shape, structural, complement, xp)
-    return _finish(_Coords(merged[0], merged[1], a.shape, xp, merged[2], merged[3]), m, out,
-                   replace)
+    return _finish(union, m, out, replace)
 
 
 def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, replace=False,
@@ -775,15 +778,12 @@ def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structura
     in_rows[r] = True
     in_cols = xp.zeros(M.ncols, bool)
     in_cols[c] = True
-    a = _Coords(M.pattern.keys(), M.data, M.shape, xp)
-    outside = ~(in_rows[a.rows()] & in_cols[a.cols()])
-    kept = a.take(outside)
+    a = _coords(M, "A")
+    kept = a.take(~(in_rows[a.rows()] & in_cols[a.cols()]))
     dtype = np.result_type(M.dtype, bvals.dtype)
-    keys = xp.concatenate([kept.keys, r[bi] * M.ncols + c[bj]])
-    values = xp.concatenate([kept.values.astype(dtype, copy=False),
-                             bvals.astype(dtype, copy=False)])
-    order = xp.argsort(keys, kind="stable")
-    T = _Coords(keys[order], values[order], M.shape, xp)
+    region = r[bi] * M.ncols + c[bj]
+    order = xp.argsort(region, kind="stable")  # the region alone is sorted, then merged
+    T = _merge(kept, _Coords(region[order], bvals[order], M.shape, xp), dtype)
     m = _mask_of(mask, M.shape, structural, complement, xp)
     if m is None:
         return _result(T)
