@@ -93,7 +93,7 @@ def bench_graph500(scale, args, out):
     import cupy
     import cupyx.scipy.sparse as csp
 
-    from spbfs.gpu import bfs as gbfs
+    from spbfs.bfs import search
     from spbfs.gpu.build import csr_from_edges
 
     pool = cupy.get_default_memory_pool()
@@ -117,14 +117,14 @@ def bench_graph500(scale, args, out):
     pool.free_all_blocks()
     roots = choose_roots(M, args.roots, args.seed)
     deg = M.out_degree
-    gbfs.bfs(M, int(roots[0]), return_parents=True)  # compile + workspace
+    search(M, int(roots[0]), return_parents=True)  # compile + workspace
     _sync()
     times, nedges = [], []
     nvalid = 0
     for k, root in enumerate(roots.tolist()):
         _sync()
         t0 = time.perf_counter()
-        levels, parents = gbfs.bfs(M, root, return_parents=True, alpha=args.alpha,
+        levels, parents = search(M, root, return_parents=True, alpha=args.alpha,
                                    beta=args.beta)
         _sync()
         times.append(time.perf_counter() - t0)
@@ -148,7 +148,7 @@ def bench_graph500(scale, args, out):
         del u64, v64
     # per-level profile of one root
     trace = []
-    gbfs.bfs(M, int(roots[0]), return_parents=True, trace=trace)
+    search(M, int(roots[0]), return_parents=True, trace=trace)
     row["trace"] = trace
     # cupyx baseline on the same graph and roots (needs 32-bit offsets for cuSPARSE)
     if args.baseline_roots and M.nnz <= np.iinfo(np.int32).max:
@@ -163,7 +163,7 @@ def bench_graph500(scale, args, out):
             lev_b = cupyx_bfs(A, root, AT)
             _sync()
             bt.append(time.perf_counter() - t0)
-            lev = gbfs.bfs(M, root)
+            lev = search(M, root)
             assert bool((lev_b == lev).all()), "cupyx baseline disagrees"
             bn.append(int(deg[lev >= 0].sum()) // 2)
         row["baseline_gteps_hmean"] = _hmean(np.array(bn) / np.array(bt)) / 1e9
@@ -178,7 +178,7 @@ def bench_graph500(scale, args, out):
 def bench_grid(side, args):
     import cupy
 
-    from spbfs.gpu import bfs as gbfs
+    from spbfs.bfs import search
     from spbfs.gpu.build import csr_from_edges
 
     idx = cupy.arange(side * side, dtype=np.int32).reshape(side, side)
@@ -189,15 +189,15 @@ def bench_grid(side, args):
     rows = []
     for direction in ("auto", "push"):
         for source in (0, side * (side // 2) + side // 2):
-            gbfs.bfs(M, source, direction=direction)
+            search(M, source, direction=direction)
             _sync()
             t0 = time.perf_counter()
-            lev = gbfs.bfs(M, source, direction=direction, return_parents=True)[0]
+            lev = search(M, source, direction=direction, return_parents=True)[0]
             _sync()
             t = time.perf_counter() - t0
             depth = int(lev.max())
             trace = []
-            gbfs.bfs(M, source, direction=direction, return_parents=True, trace=trace)
+            search(M, source, direction=direction, return_parents=True, trace=trace)
             rows.append({"side": side, "n": side * side, "direction": direction,
                          "source": source, "levels": depth, "ms": t * 1e3,
                          "us_per_level": t / depth * 1e6, "syncs": len(trace)})

@@ -2,8 +2,9 @@
 
 The CPU backend is :mod:`spbfs.semiring._cpu`; the GPU backend is
 :mod:`spbfs.gpu.backend`, imported only when a cupy array arrives, so
-importing spbfs never needs a GPU.  Both expose ``spmspv`` and ``spmv`` with
-the same signatures.
+importing spbfs never needs a GPU.  Both expose the same functions with the
+same signatures: ``spmspv``, ``spmv``, ``binary``, ``index_unary``,
+``segment_reduce`` and ``bitmap_search``.
 """
 
 from __future__ import annotations

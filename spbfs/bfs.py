@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ._validation import UNREACHED, check_choice, check_positive, check_source
-from .semiring import Matrix, Vector, any_pair, any_secondi
-from .semiring._operators import pull, push
+import time
 
-__all__ = ["ALPHA", "BETA", "bfs", "prepare"]
+from ._validation import check_choice, check_positive, check_source
+from .semiring import Matrix, any_pair, any_secondi, level_search
+
+__all__ = ["ALPHA", "BETA", "bfs", "prepare", "search"]
 
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
 #: pull -> push when the frontier has fewer than n / BETA vertices.
@@ -96,75 +97,99 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
         return bfs_many(A, source, return_parents=return_parents, directed=directed,
                         direction=direction, beta=beta, **tuned)
     M = prepare(A, directed)
-    source = check_source(source, M.n)
-    if M.on_gpu:
-        from .gpu import bfs as gpu_bfs
-
-        return gpu_bfs.bfs(M, source, return_parents=return_parents, direction=direction,
-                           alpha=alpha, beta=beta)
-    return _bfs_levels(M, source, return_parents, direction, alpha, beta)
+    return search(M, check_source(source, M.n), return_parents=return_parents,
+                  direction=direction, alpha=alpha, beta=beta)
 
 
-def _bfs_levels(M, source, return_parents, direction, alpha, beta):
-    """The level loop, on a prepared Matrix, with the backend chosen by its arrays."""
-    xp, n = M.xp, M.n
-    idt = M.indices.dtype
-    semiring = any_secondi if return_parents else any_pair
-    levels = xp.full(n, UNREACHED, dtype=idt)
-    levels[source] = 0
-    parents = xp.full(n, UNREACHED, dtype=idt) if return_parents else None
-    if return_parents:
-        parents[source] = source
-    visited = xp.zeros(n, bool)
-    visited[source] = True
-    indptr = M.indptr
-    tindptr = M.T.indptr if direction != "push" else None  # in-degrees steer "auto" only
-    unexplored_edges = M.nnz - (_degree_sum(tindptr, source) if tindptr is not None else 0)
-    frontier = Vector(n, "sparse", indices=xp.asarray([source], dtype=idt),
-                      values=xp.ones(1, bool))
-    pulling = direction == "pull"
-    # Pulling reads the visited set as the frontier: an unvisited vertex's visited
-    # in-neighbours all lie in the current frontier (else it would be visited already).
-    visited_vector = Vector(n, "bitmap", present=visited, values=visited)
-    level = 0
-    while frontier.indices.size:
-        level += 1
-        if direction == "auto":
-            pulling = beamer_pull(pulling, frontier.indices, n, indptr, unexplored_edges, alpha,
-                                  beta)
-        if pulling:
-            found = pull(M, visited_vector, semiring, visited, True, semiring.result_dtype(
-                bool, M.dtype)).to_sparse()
-        else:
-            found = push(M, frontier, semiring, visited, True,
-                         semiring.result_dtype(bool, M.dtype))
-        new = found.indices
-        visited[new] = True
-        levels[new] = level
-        if return_parents:
-            parents[new] = found.values
-        if tindptr is not None:
-            unexplored_edges -= _degree_sum(tindptr, new)
-        frontier = found
-    return (levels, parents) if return_parents else levels
+#: Most push levels launched between two reads of the sizes (long, thin searches).
+MAX_PUSH_BATCH = 32
 
 
-def _degree_sum(indptr, rows) -> int:
-    """Stored entries in ``rows`` of a CSR (no degree array of size n is kept)."""
-    return int((indptr[rows + 1] - indptr[rows]).sum())
+def search(M, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
+           trace=None):
+    """The level loop of :func:`bfs` on a prepared Matrix and a checked source, for every
+    backend: a direction policy over :func:`spbfs.semiring.level_search`.
 
+    Each step reads the sizes of the levels it ran (one synchronisation on the GPU) and
+    picks the next direction by :func:`beamer_pull`.  On long, thin searches (the frontier
+    steady for 4 levels and far from the switch to pull) it runs up to
+    :data:`MAX_PUSH_BATCH` push levels per step.
 
-def beamer_pull(pulling, frontier, n, indptr, unexplored_edges, alpha, beta) -> bool:
-    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
-    out-edges exceed ``unexplored_edges / alpha``; pull -> push when the frontier has fewer
-    than ``n / beta`` vertices.
+    Parameters
+    ----------
+    M : Matrix
+    source : int
+    return_parents, direction, alpha, beta
+        As :func:`bfs`.
+    trace : list, optional
+        Profiling: one tuple ``(first_level, last_level, "push" | "pull", frontier_in,
+        found, seconds)`` is appended per step (host time of launch and read).
 
     Examples
     --------
-    >>> import numpy as np
-    >>> beamer_pull(False, np.array([0]), 4, np.array([0, 3, 3, 3, 3]), 3, 2.0, 18.0)
+    >>> import numpy as np, scipy.sparse as sp
+    >>> M = prepare(sp.csr_array(np.eye(4, k=1)))
+    >>> trace = []
+    >>> search(M, 0, trace=trace).tolist(), [step[:3] for step in trace]
+    ([0, 1, 2, 3], [(1, 1, 'push'), (2, 2, 'push'), (3, 3, 'push'), (4, 4, 'push')])
+    """
+    semiring = any_secondi if return_parents else any_pair
+    n = M.n
+    with level_search(M, source, semiring, values=return_parents,
+                      transpose=direction != "push") as engine:
+        nf, mf, mu, prev_nf = 1, 0, M.nnz, 0
+        steady = 0  # consecutive levels whose frontier size changed by less than 2x
+        batch, level, fetched = 1, 0, 0
+        pulling = direction == "pull"
+        while nf:
+            t_start = time.perf_counter() if trace is not None else 0.0
+            nf_in = nf
+            if direction == "auto" and level > 0:
+                pulling = beamer_pull(pulling, nf, prev_nf, mf, mu, n, alpha, beta)
+            batch = 1 if pulling else _push_batch(direction, batch, steady, nf, prev_nf, mf,
+                                                  mu / alpha)
+            engine.advance(pulling, batch)
+            level += batch
+            found = 0
+            for step, (size, out_edges, in_edges) in enumerate(engine.sizes(), fetched):
+                mu -= in_edges
+                if step == 0:
+                    continue
+                found += size
+                prev_nf, nf, mf = nf, size, out_edges
+                steady = steady + 1 if prev_nf < 2 * nf and nf < 2 * prev_nf else 0
+                if nf == 0:
+                    break
+            if trace is not None:
+                trace.append((fetched or 1, level, "pull" if pulling else "push", nf_in, found,
+                              time.perf_counter() - t_start))
+            fetched = level + 1
+        return (engine.levels, engine.parents) if return_parents else engine.levels
+
+
+def _push_batch(direction, last, steady, nf, prev_nf, mf, switch_edges) -> int:
+    """Push levels to run before the next read: doubling up to :data:`MAX_PUSH_BATCH` while
+    the frontier is steady and even that many levels of growth stay below the switch."""
+    k = min(last * 2, MAX_PUSH_BATCH)
+    if direction == "auto":
+        growth = max(nf / prev_nf, 1.0) if steady >= 4 else 2.0
+        while k > 1 and (steady < 4 or mf * growth ** k >= switch_edges):
+            k //= 2
+    return k
+
+
+def beamer_pull(pulling, nf, prev_nf, mf, unexplored_edges, n, alpha, beta) -> bool:
+    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
+    out-edges ``mf`` exceed ``unexplored_edges / alpha`` and the frontier grows
+    (``nf > prev_nf``); pull -> push when it has fewer than ``n / beta`` vertices.
+
+    Examples
+    --------
+    >>> beamer_pull(False, 3, 1, 9, 30, 100, 2.0, 18.0)
+    False
+    >>> beamer_pull(False, 3, 1, 16, 30, 100, 2.0, 18.0)
     True
     """
     if pulling:
-        return frontier.size >= n / beta
-    return _degree_sum(indptr, frontier) > unexplored_edges / alpha
+        return nf >= n / beta
+    return mf > unexplored_edges / alpha and nf > prev_nf

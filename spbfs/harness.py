@@ -10,13 +10,14 @@ from tqdm import tqdm
 
 from . import graph500, results
 from ._array import array_module, to_numpy
-from .bfs import ALPHA, BETA, bfs
+from ._validation import check_positive
+from .bfs import ALPHA, BETA, search
 from .generate import kronecker, kronecker_edge_count
 from .semiring import Matrix
 from .semiring._matrix import index_dtype
 
 __all__ = [
-    "build_undirected", "choose_roots", "gpu_available", "level_profile", "resolve_device",
+    "build_undirected", "choose_roots", "gpu_available", "resolve_device",
     "run_graph500",
 ]
 
@@ -103,70 +104,8 @@ def choose_roots(u, v, n, count, seed):
     return np.sort(candidates[picked]) if count >= candidates.size else candidates[picked]
 
 
-def level_profile(indptr, levels, source, alpha=ALPHA, beta=BETA):
-    """Vertices per level of a search and each level's direction, as decided by the rule.
-
-    The CPU level loop of :func:`spbfs.bfs` does not record its directions; this recomputes
-    them from the levels with the rule the loop applies (Beamer's, see :func:`spbfs.bfs`):
-    while pushing, level ``L`` is pulled when the stored edges of level ``L - 1`` exceed the
-    unexplored edges / ``alpha``; while pulling, it stays pulled while level ``L - 1`` holds
-    at least ``n / beta`` vertices.  The unexplored edges start at ``nnz`` minus the
-    source's and lose each level's edges as it is found.  Exact for a symmetric matrix (as
-    :func:`build_undirected` makes), where in- and out-degrees agree, and for
-    ``direction="auto"``.
-
-    Parameters
-    ----------
-    indptr : array of int
-        CSR row pointers of the searched (symmetric) matrix.
-    levels : array of int
-        The search's levels (-1 unreached).
-    source : int
-    alpha, beta : float
-        The switching factors the search used.
-
-    Returns
-    -------
-    vertices : list of int
-        ``vertices[L]``: vertices at level ``L`` (``vertices[0] == 1``).
-    directions : list
-        ``directions[L]``: ``"push"`` or ``"pull"``, the direction of the step that found
-        level ``L``; ``None`` for level 0.
-
-    Examples
-    --------
-    A path 0 - 1 - 2 - 3 searched from 0 with ``alpha=1`` pushes until the frontier's edges
-    exceed the unexplored ones; a star pulls its leaves from the centre at once:
-
-    >>> import numpy as np
-    >>> level_profile(np.array([0, 1, 3, 5, 6]), np.array([0, 1, 2, 3]), 0, alpha=1)
-    ([1, 1, 1, 1], [None, 'push', 'push', 'pull'])
-    >>> level_profile(np.array([0, 3, 4, 5, 6]), np.array([0, 1, 1, 1]), 0)
-    ([1, 3], [None, 'pull'])
-    """
-    indptr = np.asarray(to_numpy(indptr))
-    levels = np.asarray(to_numpy(levels))
-    reached = levels >= 0
-    lv = levels[reached]
-    vertices = np.bincount(lv)
-    degree = (indptr[1:] - indptr[:-1])[reached].astype(np.float64)
-    edges = np.bincount(lv, weights=degree, minlength=vertices.size)  # exact below 2**53
-    n = levels.size
-    unexplored = float(indptr[-1]) - float(indptr[source + 1] - indptr[source])
-    directions = [None]
-    pulling = False
-    for level in range(1, vertices.size):
-        if pulling:
-            pulling = vertices[level - 1] >= n / beta
-        else:
-            pulling = edges[level - 1] > unexplored / alpha
-        directions.append("pull" if pulling else "push")
-        unexplored -= edges[level]
-    return vertices.tolist(), directions
-
-
 def _trace_directions(trace, depth):
-    """``directions[L]`` for levels 0..depth from :func:`spbfs.gpu.bfs.bfs`'s ``trace``."""
+    """``directions[L]`` for levels 0..depth from :func:`spbfs.bfs.search`'s ``trace``."""
     directions = [None] * (depth + 1)
     for first, last, way, *_ in trace:
         for level in range(first, min(last, depth) + 1):
@@ -204,8 +143,8 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
         Filled with the results document (:func:`spbfs.results.document`: the block's
         values, every search's time, edge count, TEPS, levels and per-level directions, the
         device and versions), for ``spbfs graph500 --json`` and ``--plot``.  The per-level
-        data is gathered outside the timed searches; on the GPU the directions come from the
-        engine's ``trace`` of each search, on the CPU from :func:`level_profile`.
+        data is gathered outside the timed searches; the directions come from the level
+        loop's ``trace`` of each search (:func:`spbfs.bfs.search`).
 
     Returns
     -------
@@ -251,24 +190,19 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     _sync(xp)
     construction_time = time.perf_counter() - t0
     keys = choose_roots(u, v, n, roots, seed)
-    options = {k: val for k, val in (("alpha", alpha), ("beta", beta)) if val is not None}
+    options = {k: check_positive(val, k) for k, val in (("alpha", alpha), ("beta", beta))
+               if val is not None}
     # One untimed search first: GPU kernels compile and workspaces are allocated once per
-    # process, which is set-up, not search time.  (It also checks alpha and beta.)
-    bfs(M, int(keys[0]), return_parents=True, **options)
+    # process, which is set-up, not search time.
+    search(M, int(keys[0]), return_parents=True, **options)
     _sync(xp)
-    traced = record is not None and device == "gpu"
-    if traced:  # the GPU engine itself, to read its trace of each search
-        from .gpu.bfs import bfs as gpu_bfs
     times, nedges, failed, searches = [], [], [], []
     bar = tqdm(total=len(keys), desc=f"graph500 scale {scale} ({device})", unit="search",
                file=sys.stderr, disable=not progress, dynamic_ncols=True)
     for root in keys.tolist():
-        trace = [] if traced else None
+        trace = [] if record is not None else None  # per-level directions for the record
         t0 = time.perf_counter()
-        if traced:
-            levels, parents = gpu_bfs(M, root, return_parents=True, trace=trace, **options)
-        else:
-            levels, parents = bfs(M, root, return_parents=True, **options)
+        levels, parents = search(M, root, return_parents=True, trace=trace, **options)
         _sync(xp)
         times.append(time.perf_counter() - t0)
         result = graph500.validate(u, v, root, parents, levels, raise_on_error=False)
@@ -276,8 +210,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
             failed.append((root, result.failures))
         nedges.append(max(result.nedge, 1))
         if record is not None:
-            searches.append(_search_record(M, root, levels, times[-1], nedges[-1], result,
-                                           trace, options))
+            searches.append(_search_record(root, levels, times[-1], nedges[-1], result, trace))
         bar.set_postfix_str(f"{nedges[-1] / times[-1] / 1e9:.3f} GTEPS", refresh=False)
         bar.update(1)
     bar.close()
@@ -300,25 +233,19 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
                       "beta": options.get("beta", BETA), "processes": 1}
         record.update(results.document(
             stats, searches, parameters, results.environment(device),
-            direction_source="trace" if traced else "rule", failed=len(failed)))
+            direction_source="trace", failed=len(failed)))
     if failed:
         stats["failed_roots"] = {root: failures for root, failures in failed}
     return stats
 
 
-def _search_record(M, root, levels, seconds, nedge, result, trace, options):
+def _search_record(root, levels, seconds, nedge, result, trace):
     """One search of the results document (per-level data computed here, untimed)."""
     rec = {"root": int(root), "time": seconds, "nedge": int(nedge),
            "validation": "passed" if result.ok else "failed",
            "failures": dict(result.failures)}
-    if trace is not None:
-        lv = levels[levels >= 0]
-        vertices = to_numpy(array_module(lv).bincount(lv)).tolist()
-        directions = _trace_directions(trace, len(vertices) - 1)
-    else:
-        vertices, directions = level_profile(M.indptr, levels, root,
-                                             options.get("alpha", ALPHA),
-                                             options.get("beta", BETA))
+    lv = levels[levels >= 0]
+    vertices = to_numpy(array_module(lv).bincount(lv)).tolist()
     rec["level_vertices"] = vertices
-    rec["level_directions"] = directions
+    rec["level_directions"] = _trace_directions(trace, len(vertices) - 1)
     return rec

@@ -51,10 +51,11 @@ import numpy as np
 
 from ._array import array_module, to_numpy
 from ._validation import UNREACHED, check_choice, check_positive
-from .bfs import BETA, _degree_sum, beamer_pull, prepare
+from .bfs import BETA, beamer_pull, prepare
 from .semiring import BinaryOp, Monoid, Semiring, Vector, ops, vxm
 from .semiring._cpu import expand
 from .semiring._matrix import index_dtype
+from .semiring._search import degree_sum
 
 __all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first"]
 
@@ -312,13 +313,16 @@ def _search(M, src, return_parents, direction, alpha, beta, masked=False):
     order = xp.argsort(src)
     frontier = Vector(n, "sparse", indices=src[order], values=bits[order])
     indptr, T = M.indptr, M.T
-    unexplored = M.nnz - _degree_sum(T.indptr, src[done[src]])
+    unexplored = M.nnz - degree_sum(T.indptr, src[done[src]])
     pulling = direction == "pull"
-    level = 0
+    level, prev_nf = 0, 0
     while frontier.indices.size:
         level += 1
+        nf = int(frontier.indices.size)
         if direction == "auto":
-            pulling = beamer_pull(pulling, frontier.indices, n, indptr, unexplored, alpha, beta)
+            pulling = beamer_pull(pulling, nf, prev_nf, degree_sum(indptr, frontier.indices),
+                                  unexplored, n, alpha, beta)
+        prev_nf = nf
         if pulling:
             x = Vector(n, "bitmap", present=visited != 0, values=visited | pad)
             y = vxm(x, M, semiring, mask=done, complement=True, direction="pull")
@@ -342,7 +346,7 @@ def _search(M, src, return_parents, direction, alpha, beta, masked=False):
         visited[idx] |= words
         now_full = idx[(visited[idx] | pad) == full]
         done[now_full] = True
-        unexplored -= _degree_sum(T.indptr, now_full)
+        unexplored -= degree_sum(T.indptr, now_full)
         frontier = Vector(n, "sparse", indices=idx, values=words)
     state.visited = visited
     return state

@@ -104,8 +104,7 @@ def _levels_panel(ax, doc, index):
     ax.set_xticks(levels)
     ax.set_xlabel("level")
     ax.set_ylabel("vertices found (frontier size)")
-    source = {"rule": "directions as decided by the rule",
-              "trace": "directions from the engine's trace",
+    source = {"trace": "directions from the level loop's trace",
               "dist": "directions per block, from dist.bfs"}.get(doc.get("direction_source"), "")
     which = "the median-TEPS search" if index == typical_search(doc) else f"search {index}"
     ax.set_title(f"{which}, root {s['root']}: {s['TEPS'] / 1e9:.3g} GTEPS, "

@@ -15,7 +15,7 @@ A results document (:data:`SCHEMA`) holds everything a run measured and where it
          "level_directions": [null, "push", "pull", ...]},   # how each level was found
         ...
       ],
-      "direction_source": "rule" | "trace" | "dist",
+      "direction_source": "trace" | "dist",
       "environment": {"device": {...}, "versions": {...}, "hostname": ..., "date": ...,
                       "command": ..., "arguments": {...}}
     }
@@ -26,10 +26,8 @@ standard deviations of a single search) are written as ``null``.  ``level_direct
 the direction of the step that found level ``L`` (``null`` for the source's level 0):
 ``"push"`` or ``"pull"``; on ``--dist`` runs a dict per delegate-side block (``nd``, ``dn``,
 ``dd``; ``nn`` always pushes).  ``direction_source`` says where the directions come from:
-``"trace"`` (the GPU engine's own trace of the search), ``"rule"`` (CPU: not recorded by the
-loop, recomputed from the levels with the Beamer rule that the loop applies, see
-:func:`spbfs.harness.level_profile`) or ``"dist"`` (the per-level directions that
-:func:`spbfs.dist.bfs` reports).
+``"trace"`` (the level loop's own trace of the search, :func:`spbfs.bfs.search`) or
+``"dist"`` (the per-level directions that :func:`spbfs.dist.bfs` reports).
 """
 
 from __future__ import annotations
@@ -268,7 +266,7 @@ def document(stats, searches, parameters, env, *, direction_source, failed=0):
         The run's parameters.
     env : dict
         :func:`environment`.
-    direction_source : {"rule", "trace", "dist"}
+    direction_source : {"trace", "dist"}
     failed : int
         Number of searches that failed validation (for the summary line).
 
@@ -283,7 +281,7 @@ def document(stats, searches, parameters, env, *, direction_source, failed=0):
     >>> stats = summarize(8, 16, 0.1, [0.5, 0.25], [100, 100], True)
     >>> runs = [{"root": 3, "time": 0.5, "nedge": 100, "validation": "passed"},
     ...         {"root": 5, "time": 0.25, "nedge": 100, "validation": "passed"}]
-    >>> doc = document(stats, runs, {"scale": 8}, {}, direction_source="rule")
+    >>> doc = document(stats, runs, {"scale": 8}, {}, direction_source="trace")
     >>> [s["TEPS"] for s in doc["searches"]], round(doc["result"]["harmonic_mean_TEPS"], 3)
     ([200.0, 400.0], 266.667)
     >>> doc["summary"]

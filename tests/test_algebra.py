@@ -39,8 +39,7 @@ def _host(a):
 
 def _dense(M):
     """(values, present) of a Matrix result, with duplicates summed (there are none)."""
-    S = M.to_scipy()
-    S = sp.csr_array((_host(S.data), _host(S.indices), _host(S.indptr)), shape=S.shape)
+    S = sp.csr_array((_host(M.data), _host(M.indices), _host(M.indptr)), shape=M.shape)
     present = np.zeros(S.shape, bool)
     coo = S.tocoo()
     present[coo.row, coo.col] = True

@@ -12,8 +12,9 @@ import pytest
 
 import spbfs
 from spbfs import results
+from spbfs.bfs import search as loop_search
 from spbfs.generate import kronecker
-from spbfs.harness import build_undirected, choose_roots, level_profile, run_graph500
+from spbfs.harness import build_undirected, choose_roots, run_graph500
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -42,7 +43,7 @@ def test_document_keys(run):
     stats, _, doc = run
     assert set(doc) >= {"schema", "result", "summary", "parameters", "searches",
                         "direction_source", "environment"}
-    assert doc["schema"] == results.SCHEMA and doc["direction_source"] == "rule"
+    assert doc["schema"] == results.SCHEMA and doc["direction_source"] == "trace"
     assert doc["parameters"] == {"scale": 9, "edgefactor": 16, "roots": 12, "seed": 4,
                                  "device": "cpu", "alpha": 15.0, "beta": 18.0,
                                  "processes": 1}
@@ -119,14 +120,19 @@ def test_summary_line_variants():
                                              "2.5 GTEPS")
 
 
-def test_level_profile_is_the_loops_rule(monkeypatch):
-    """The directions recomputed from the levels are those the CPU loop takes: every
-    push and pull call of the loop is recorded and compared, for several alpha and beta."""
-    loop = sys.modules["spbfs.bfs"]
+def test_trace_records_the_loops_directions(monkeypatch):
+    """The trace names the direction of every level advanced: each advance of the level
+    search is recorded and compared, for several alpha and beta."""
+    from spbfs.semiring import _search
+
     calls = []
-    real_push, real_pull = loop.push, loop.pull
-    monkeypatch.setattr(loop, "push", lambda *a: calls.append("push") or real_push(*a))
-    monkeypatch.setattr(loop, "pull", lambda *a: calls.append("pull") or real_pull(*a))
+    real = _search.MaskedSearch.advance
+
+    def advance(self, pulling, count=1):
+        calls.extend(["pull" if pulling else "push"] * count)
+        return real(self, pulling, count)
+
+    monkeypatch.setattr(_search.MaskedSearch, "advance", advance)
     checked = set()
     for scale, edgefactor in ((10, 16), (11, 4), (11, 1)):
         u, v = kronecker(scale, edgefactor, seed=scale)
@@ -134,12 +140,13 @@ def test_level_profile_is_the_loops_rule(monkeypatch):
         for root in choose_roots(u, v, 1 << scale, 6, seed=1).tolist():
             for alpha, beta in ((15, 18), (2, 40), (200, 4)):
                 calls.clear()
-                levels = spbfs.bfs(M, root, alpha=alpha, beta=beta)
-                vertices, directions = level_profile(M.indptr, levels, root, alpha, beta)
-                assert vertices == np.bincount(levels[levels >= 0]).tolist()
-                # the loop runs one more step, which finds nothing
-                assert directions[1:] == calls[:len(directions) - 1]
-                checked.update(directions[1:])
+                trace = []
+                levels = loop_search(M, root, alpha=alpha, beta=beta, trace=trace)
+                steps = [way for first, last, way, *_ in trace for _ in range(first, last + 1)]
+                assert steps == calls
+                assert levels.tolist() == spbfs.bfs(M, root, alpha=alpha, beta=beta).tolist()
+                assert [t[3] for t in trace][0] == 1 and trace[-1][4] == 0
+                checked.update(steps)
     assert checked == {"push", "pull"}
 
 

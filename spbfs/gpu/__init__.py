@@ -5,8 +5,9 @@ array arrives, so ``import spbfs.gpu`` works on a machine without CuPy.
 
 * :mod:`spbfs.gpu.backend` -- ``spmspv`` (push) and ``spmv`` (pull) for any
   semiring, generated from its C expressions (the CPU backend's signatures).
-* :mod:`spbfs.gpu.bfs` -- direction-optimising BFS, levels and parents, with a
-  bitmap fast path; called by :func:`spbfs.bfs` for GPU input.
+* :mod:`spbfs.gpu.bfs` -- the bitmap level search (visited bitmap, load-balanced
+  push with hub chunks, warp pull with early exit): the GPU backend's
+  ``bitmap_search``, the engine of :func:`spbfs.bfs` for GPU input.
 * :mod:`spbfs.gpu.build` -- undirected CSR from an edge list on the device
   (counting sort), :func:`~spbfs.gpu.build.csr_from_edges`.
 * :mod:`spbfs.gpu.memory` -- :class:`~spbfs.gpu.memory.GPUMemoryError` and

@@ -12,7 +12,7 @@ expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
 * pull: one thread per allowed output, scanning its in-edges and stopping at
   the first hit (``any``) or at the monoid's terminal value (``lor``, ...).
 
-BFS does not come through here: :mod:`spbfs.gpu.bfs` has the bitmap fast path.
+``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`).
 
 Examples
 --------
@@ -33,7 +33,7 @@ import numpy as np
 from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
-__all__ = ["binary", "index_unary", "segment_reduce", "spmspv", "spmv"]
+__all__ = ["binary", "bitmap_search", "index_unary", "segment_reduce", "spmspv", "spmv"]
 
 _THREADS = 256
 
@@ -162,6 +162,23 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     return present, y
 
 
+def bitmap_search(M, source, semiring, values, transpose):
+    """The bitmap kernels' :class:`~spbfs.semiring.LevelSearch` where they compute this
+    semiring (:func:`spbfs.gpu.bfs.supports`), else None (the masked spmspv/spmv serve).
+
+    Examples
+    --------
+    >>> from spbfs import semiring
+    >>> bitmap_search(None, 0, semiring.min_plus, False, True) is None
+    True
+    """
+    from . import bfs
+
+    if not bfs.supports(semiring, values):
+        return None
+    return bfs.BitmapSearch(M, source, values, transpose)
+
+
 def _kernel_name(kind: str, expr: str) -> str:
     return f"spbfs_{kind}_{hashlib.sha1(expr.encode()).hexdigest()[:12]}"
 
@@ -190,9 +207,10 @@ def binary(op, x, a, i, j, dtype):
     if out.size == 0:
         return out
     reads = op.uses
-    k = kernels.elementwise(op.c_expr, ("x", "a", "i", "j"), _kernel_name("binary", op.c_expr))
-    return k(_arg(x if "x" in reads else None), _arg(a if "a" in reads else None),
-             _arg(i if "i" in reads else None), j, out)
+    operands = (_arg(x if "x" in reads else None), _arg(a if "a" in reads else None),
+                _arg(i if "i" in reads else None), j)
+    return kernels.run_elementwise(op.c_expr, ("x", "a", "i", "j"), operands, out,
+                                   _kernel_name("binary", op.c_expr))
 
 
 def index_unary(op, v, i, j, thunk, dtype):
@@ -213,9 +231,9 @@ def index_unary(op, v, i, j, thunk, dtype):
     out = cupy.empty(shape, dtype)
     if out.size == 0:
         return out
-    k = kernels.elementwise(op.c_expr, ("v", "i", "j", "thunk"),
-                            _kernel_name("unary", op.c_expr))
-    return k(_arg(v), _arg(i), _arg(j), thunk, out)
+    return kernels.run_elementwise(op.c_expr, ("v", "i", "j", "thunk"),
+                                   (_arg(v), _arg(i), _arg(j), thunk), out,
+                                   _kernel_name("unary", op.c_expr))
 
 
 def segment_reduce(monoid, values, starts, dtype):

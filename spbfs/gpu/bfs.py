@@ -1,4 +1,5 @@
-"""Direction-optimising BFS on one GPU (the bitmap fast path of ``any_pair``/``any_secondi``).
+"""The GPU backend's level search: the bitmap fast path of masked ``vxm`` for ``any_pair`` /
+``any_secondi`` (:func:`spbfs.semiring.level_search`), the engine of :func:`spbfs.bfs`.
 
 One level is one or two kernel launches:
 
@@ -16,17 +17,13 @@ One level is one or two kernel launches:
   the queue.
 
 Each kernel adds the next frontier's size and its out/in-degree sums into a
-small device ring; the host reads the ring once per level (the one
-synchronisation) to choose the direction by Beamer's rule (push -> pull when
-the frontier's edges exceed ``unexplored / alpha`` and the frontier grows;
-pull -> push when it has fewer than ``n / beta`` vertices).  On long, thin
-searches (the frontier steady for 4 levels and far from the switch) the host
-launches up to 32 push levels back to back and reads the ring once per
-batch.  Buffers (two bitmaps, two queues, the hub chunk queue, the ring) live
-in a :class:`Workspace` that a search checks out of a :class:`WorkspacePool`
-and returns when it ends, so concurrent searches (threads, CUDA streams) never
-share one and repeated searches reuse them; only the outputs are allocated per
-search.
+small device ring; :meth:`BitmapSearch.sizes` reads the ring once per call (the one
+synchronisation), after one level or a batch of push levels launched back to back
+(the direction policy is :func:`spbfs.bfs.search`'s).  Buffers (two bitmaps, two
+queues, the hub chunk queue, the ring) live in a :class:`Workspace` that a search
+checks out of a :class:`WorkspacePool` and returns when it ends, so concurrent
+searches (threads, CUDA streams) never share one and repeated searches reuse
+them; only the outputs are allocated per search.
 
 Examples
 --------
@@ -39,18 +36,17 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 
 import numpy as np
 
+from ..semiring._search import LevelSearch
 from . import kernels
 from .memory import GPUMemoryError, check_fits, out_of_memory
 
-__all__ = ["Workspace", "WorkspacePool", "bfs", "workspaces"]
+__all__ = ["BitmapSearch", "Workspace", "WorkspacePool", "supports", "workspaces"]
 
 RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 _THREADS = 256
-_MAX_BATCH = 32
 #: Adjacency lists of at least BIG edges are cut into BIG-edge chunks expanded by the whole
 #: grid (bfs_push_big); must equal PUSH_BIG in bfs_kernels.cu.
 BIG = 1024
@@ -176,31 +172,27 @@ def _blocks(work: int, cap: int) -> int:
     return int(max(1, min((work + _THREADS - 1) // _THREADS, cap)))
 
 
-def bfs(M, source, *, return_parents=False, direction="auto", alpha=15.0, beta=18.0,
-        trace=None):
-    """Breadth-first search on a GPU :class:`~spbfs.semiring.Matrix` (already validated).
+def supports(semiring, values: bool) -> bool:
+    """Whether the bitmap kernels compute this semiring: ``any``/``lor`` with ``pair``
+    (levels only) or ``secondi`` (the parent is the frontier vertex).
 
-    Called by :func:`spbfs.bfs` for GPU input; same conventions as the CPU
-    path: level and parent ``-1`` where unreachable, ``parents[source] ==
-    source``, dtype ``M.indices.dtype``.
+    Examples
+    --------
+    >>> from spbfs import semiring
+    >>> supports(semiring.any_secondi, True), supports(semiring.min_plus, False)
+    (True, False)
+    """
+    if semiring.monoid.name not in ("any", "lor"):
+        return False
+    return semiring.multiply.name == "secondi" or (semiring.multiply.name == "pair"
+                                                   and not values)
 
-    Parameters
-    ----------
-    M : Matrix
-        Square CSR on the GPU; ``M.T`` is used for pulls when not symmetric.
-    source : int
-    return_parents : bool
-    direction : {"auto", "push", "pull"}
-    alpha, beta : float
-        Beamer's switching factors (see :func:`spbfs.bfs`).
-    trace : list, optional
-        Profiling: one tuple ``(first_level, last_level, "push"|"pull", frontier_in,
-        found, seconds)`` is appended per synchronisation (host time of launch + sync).
 
-    Returns
-    -------
-    levels : cupy.ndarray
-    parents : cupy.ndarray, optional
+class BitmapSearch(LevelSearch):
+    """:class:`~spbfs.semiring.LevelSearch` on one GPU with the bitmap kernels.
+
+    Made by :func:`spbfs.semiring.level_search` for GPU input (see :func:`supports`); it
+    checks a :class:`Workspace` out of :data:`workspaces` and gives it back on ``close``.
 
     Raises
     ------
@@ -209,134 +201,121 @@ def bfs(M, source, *, return_parents=False, direction="auto", alpha=15.0, beta=1
 
     Examples
     --------
-    >>> import cupy, spbfs                                                 # doctest: +SKIP
+    >>> import cupy                                                        # doctest: +SKIP
+    >>> from spbfs import semiring                                         # doctest: +SKIP
     >>> from spbfs.gpu.build import csr_from_edges                         # doctest: +SKIP
     >>> M = csr_from_edges(cupy.array([0, 1]), cupy.array([1, 2]), 4)      # doctest: +SKIP
-    >>> bfs(M, 0).tolist()                                                 # doctest: +SKIP
-    [0, 1, 2, -1]
+    >>> with semiring.level_search(M, 0, semiring.any_pair) as s:          # doctest: +SKIP
+    ...     s.advance(False, 2)
+    ...     type(s).__name__, s.sizes(), s.levels.tolist()
+    ('BitmapSearch', [(1, 1, 1), (1, 2, 2), (1, 1, 1)], [0, 1, 2, -1])
     """
-    n = M.n
-    idt = M.indices.dtype
-    out_bytes = n * idt.itemsize * (2 if return_parents else 1)
-    try:
-        with workspaces.checkout(n, idt, out_bytes) as ws:
-            return _search(M, int(source), ws, return_parents, direction, alpha, beta, trace)
-    except MemoryError as exc:
-        if isinstance(exc, GPUMemoryError):
+
+    def __init__(self, M, source, values, transpose):
+        n, idt = M.n, M.indices.dtype
+        out_bytes = n * idt.itemsize * (2 if values else 1)
+        self._checkout = workspaces.checkout(n, idt, out_bytes)
+        try:
+            self.ws = self._checkout.__enter__()
+            self._start(M, int(source), values, transpose)
+        except MemoryError as exc:
+            self.close()
+            if isinstance(exc, GPUMemoryError):
+                raise
+            raise out_of_memory(f"BFS on {n} vertices", exc, out_bytes) from exc
+        except BaseException:
+            self.close()
             raise
-        raise out_of_memory(f"BFS on {n} vertices", exc, out_bytes) from exc
 
+    def close(self):
+        if self._checkout is not None:
+            checkout, self._checkout = self._checkout, None
+            checkout.__exit__(None, None, None)
 
-def _search(M, source, ws, return_parents, direction, alpha, beta, trace):
-    """The level loop of :func:`bfs` on a checked-out workspace."""
-    import cupy
+    def _start(self, M, source, values, transpose):
+        import cupy
 
-    n = M.n
-    idt = M.indices.dtype
-    directed = not M.symmetric
-    need_t = directed and direction != "push"
-    T = M.T if need_t else M
-    indptr, indices = M.indptr, M.indices
-    tindptr, tindices = T.indptr, T.indices
-    if directed and not need_t:
-        tindptr = indptr  # in-degrees only steer "auto"; a push-only search needs none
-    ptr_dtype = np.promote_types(indptr.dtype, tindptr.dtype)
-    if indptr.dtype != ptr_dtype:
-        indptr = indptr.astype(ptr_dtype)
-    if tindptr.dtype != ptr_dtype:
-        tindptr = tindptr.astype(ptr_dtype)
-    mod = kernels.bfs_module(idt, ptr_dtype, return_parents, directed)
-    k_push = mod.get_function("bfs_push")
-    k_pull = mod.get_function("bfs_pull")
-    k_big = mod.get_function("bfs_push_big")
-    k_compact = mod.get_function("bfs_compact")
-    sms = kernels.sm_count()
+        ws, n, idt = self.ws, M.n, M.indices.dtype
+        directed = not M.symmetric
+        T = M.T if directed and transpose else M
+        indptr, tindptr = M.indptr, T.indptr
+        ptr_dtype = np.promote_types(indptr.dtype, tindptr.dtype)
+        # in-degrees count the unexplored edges; a push-only search on a directed graph has
+        # no transpose and counts out-degrees instead (the count only steers "auto")
+        self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
+        self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
+        mod = kernels.bfs_module(idt, ptr_dtype, values, directed)
+        self.k_push, self.k_pull = mod.get_function("bfs_push"), mod.get_function("bfs_pull")
+        self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
+                                      mod.get_function("bfs_compact"))
+        self.sms = kernels.sm_count()
+        # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
+        # launch per push level, when the graph has any.  A frontier's hubs have at most
+        # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
+        self.use_big = M.max_out_degree >= BIG
+        self.big_u, self.big_p = ws.big_queue(2 * (M.nnz // BIG) + 2 if self.use_big else 1,
+                                              ptr_dtype)
+        self.big = np.int64(BIG if self.use_big else np.iinfo(np.int64).max)
+        self.levels = cupy.empty(n, dtype=idt)
+        self.parents = cupy.empty(n, dtype=idt) if values else None
+        self.cur = 0  # index of the current visited bitmap
+        self.qin = 0  # index of the current frontier queue
+        self.queued = True  # whether ws.queue[qin] holds the current frontier
+        self.nwords = np.int64(ws.nwords)
+        self.n = n
+        mod.get_function("bfs_reset")(
+            (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
+            (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self.levels,
+             self._parents_arg(), ws.ring, idt.type(source), np.int64(n), self.nwords))
+        self.level = 0
+        self.fetched = 0  # first ring slot not yet read
+        self.frontier = 1  # last frontier size read (sizes the grid of a single push)
 
-    # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
-    # launch per push level, when the graph has any.
-    max_deg = M.max_out_degree
-    use_big = max_deg >= BIG
-    # a frontier's hubs have at most nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks
-    big_u, big_p = ws.big_queue(2 * (M.nnz // BIG) + 2 if use_big else 1, ptr_dtype)
-    big = np.int64(BIG if use_big else np.iinfo(np.int64).max)
+    def _parents_arg(self):
+        return self.parents if self.parents is not None else self.levels
 
-    levels = cupy.empty(n, dtype=idt)
-    parents = cupy.empty(n, dtype=idt) if return_parents else levels
-    cur = 0  # index of the current visited bitmap
-    qin = 0  # index of the current frontier queue
-    nwords = np.int64(ws.nwords)
-    mod.get_function("bfs_reset")(
-        (_blocks(max(n, 4 * RING), sms * 8),), (_THREADS,),
-        (indptr, tindptr, ws.vis[cur], ws.queue[qin], levels, parents, ws.ring,
-         idt.type(source), np.int64(n), nwords))
-    # Level 0 is the source alone: its statistics (slot 0) are read with level 1's.
-    nf, mf, mu = 1, max_deg, M.nnz
-    fetched = 0  # first ring slot not yet read
-    pulling = direction == "pull"
-    level = 0
-    prev_nf = 0
-    steady = 0  # consecutive levels whose frontier size changed by less than 2x
-    batch = 1
-    queued = True  # whether ws.queue[qin] holds the current frontier
-    while nf:
-        t_start = time.perf_counter() if trace is not None else 0.0
-        nf_in = nf
-        if direction == "auto" and level > 0:
-            if pulling:
-                pulling = nf >= n / beta
-            else:  # Beamer et al.: switch while the frontier grows
-                pulling = mf > mu / alpha and nf > prev_nf
+    def advance(self, pulling: bool, count: int = 1) -> None:
+        ws, sms = self.ws, self.sms
+        parents = self._parents_arg()
         if pulling:
-            level += 1
-            k_pull((_blocks(ws.nwords * 32, sms * 8),), (_THREADS,),
-                   (tindptr, tindices, indptr, ws.vis[cur], ws.vis[1 - cur], levels, parents,
-                    ws.ring, np.int32(level), np.int64(n), nwords))
-            cur = 1 - cur
-            batch = 1
-            queued = False
-        else:
-            if not queued:  # the last level pulled: its finds, as a queue, from the bitmaps
-                k_compact((_blocks(ws.nwords, sms * 8),), (_THREADS,),
-                          (ws.vis[cur], ws.vis[1 - cur], ws.queue[qin], ws.ring,
-                           np.int32(level), nwords))
-                queued = True
-            # Several push levels per synchronisation while the search is long and thin:
-            # forced push, or a frontier steady for a while and far from the switch to pull.
-            k = min(batch * 2, _MAX_BATCH)
-            if direction == "auto":
-                growth = max(nf / prev_nf, 1.0) if steady >= 4 else 2.0
-                while k > 1 and (steady < 4 or mf * growth ** k >= mu / alpha):
-                    k //= 2
-            if k > 1:
-                batch = k
-                blocks = sms * 4
-            else:
-                batch = 1
-                blocks = _blocks(nf, sms * 16)
-            for _ in range(batch):
-                level += 1
-                k_push((blocks,), (_THREADS,),
-                       (indptr, indices, tindptr, ws.vis[cur], ws.queue[qin], ws.queue[1 - qin],
-                        levels, parents, ws.ring, np.int32(level), big_u, big_p, big))
-                if use_big:
-                    k_big((sms * 8,), (_THREADS,),
-                          (indptr, indices, tindptr, ws.vis[cur], big_u, big_p,
-                           ws.queue[1 - qin], levels, parents, ws.ring, np.int32(level)))
-                qin = 1 - qin
-        host = ws.fetch(fetched, level + 1 - fetched)
-        if trace is not None:
-            found = sum(int(host[4 * (lv % RING)]) for lv in range(max(fetched, 1), level + 1))
-            trace.append((max(fetched, 1), level, "pull" if pulling else "push", nf_in, found,
-                          time.perf_counter() - t_start))
-        for lev in range(fetched, level + 1):
+            if count != 1:
+                raise ValueError("a pull advances one level")
+            self.level += 1
+            self.k_pull((_blocks(ws.nwords * 32, sms * 8),), (_THREADS,),
+                        (self.tindptr, self.tindices, self.indptr, ws.vis[self.cur],
+                         ws.vis[1 - self.cur], self.levels, parents, ws.ring,
+                         np.int32(self.level), np.int64(self.n), self.nwords))
+            self.cur = 1 - self.cur
+            self.queued = False
+            return
+        if not self.queued:  # the last level pulled: its finds, as a queue, from the bitmaps
+            self.k_compact((_blocks(ws.nwords, sms * 8),), (_THREADS,),
+                           (ws.vis[self.cur], ws.vis[1 - self.cur], ws.queue[self.qin],
+                            ws.ring, np.int32(self.level), self.nwords))
+            self.queued = True
+        blocks = sms * 4 if count > 1 else _blocks(self.frontier, sms * 16)
+        for _ in range(count):
+            self.level += 1
+            self.k_push((blocks,), (_THREADS,),
+                        (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
+                         ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
+                         ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big))
+            if self.use_big:
+                self.k_big((sms * 8,), (_THREADS,),
+                           (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
+                            self.big_u, self.big_p, ws.queue[1 - self.qin], self.levels,
+                            parents, ws.ring, np.int32(self.level)))
+            self.qin = 1 - self.qin
+
+    def sizes(self) -> list:
+        count = self.level + 1 - self.fetched
+        if count <= 0:
+            return []
+        host = self.ws.fetch(self.fetched, count)
+        out = []
+        for lev in range(self.fetched, self.level + 1):
             slot = 4 * (lev % RING)
-            mu -= int(host[slot + 2])
-            if lev == 0:
-                continue
-            prev_nf = nf
-            nf, mf = int(host[slot]), int(host[slot + 1])
-            steady = steady + 1 if prev_nf < 2 * nf and nf < 2 * prev_nf else 0
-            if nf == 0:
-                break
-        fetched = level + 1
-    return (levels, parents) if return_parents else levels
+            out.append((int(host[slot]), int(host[slot + 1]), int(host[slot + 2])))
+        self.fetched = self.level + 1
+        self.frontier = out[-1][0]
+        return out

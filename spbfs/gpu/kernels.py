@@ -97,26 +97,34 @@ def segment_module(add_expr: str, dtype):
 
 
 @functools.cache
-def elementwise(expr: str, args: tuple, name: str):
-    """A CuPy ElementwiseKernel ``out = (T)(expr)`` of the operands ``args`` (memoised).
+def elementwise(expr: str, args: tuple, types: tuple, out_type: str, name: str):
+    """A CuPy ElementwiseKernel ``out = (out_type)(expr)`` of the operands ``args`` (memoised).
 
     The expression is the body of a templated device function whose parameters carry the
     operator's names (``x, a, i, j`` or ``v, i, j, thunk``: CuPy reserves ``i`` inside a
-    kernel); operands an operator does not read are passed as scalars, so only the output
-    sets the shape.
+    kernel).  ``types`` are the operands' numpy type names: concrete, because CuPy cannot
+    infer a type placeholder from a scalar operand (an operand an operator does not read
+    is passed as an ``int8`` scalar, so only the output sets the shape).
     """
     import cupy
 
-    types = ", ".join(f"typename P{k}" for k in range(len(args)))
+    tparams = ", ".join(f"typename P{k}" for k in range(len(args)))
     params = ", ".join(f"P{k} {a}" for k, a in enumerate(args))
     unused = " ".join(f"(void){a};" for a in args)
-    preamble = (f"template <typename T, {types}>\n__device__ __forceinline__ T {name}_op"
+    preamble = (f"template <typename T, {tparams}>\n__device__ __forceinline__ T {name}_op"
                 f"({params}) {{ {unused} return (T)({expr}); }}\n")
-    # CuPy's type placeholders are single capital letters (T is the output's)
-    inputs = ", ".join(f"{letter} {a}_" for letter, a in zip("WXYZ", args, strict=True))
+    inputs = ", ".join(f"{t} {a}_" for t, a in zip(types, args, strict=True))
     call = ", ".join(f"{a}_" for a in args)
-    return cupy.ElementwiseKernel(inputs, "T out", f"out = {name}_op<T>({call});", name,
-                                  preamble=preamble)
+    body = f"out = {name}_op<{ctype(out_type)}>({call});"
+    return cupy.ElementwiseKernel(inputs, f"{out_type} out", body, name, preamble=preamble)
+
+
+def run_elementwise(expr: str, names: tuple, operands: tuple, out, name: str):
+    """Run :func:`elementwise` for these operands (arrays or scalars) into ``out``."""
+    types = tuple((v.dtype if hasattr(v, "dtype") else np.asarray(v).dtype).name
+                  for v in operands)
+    kernel = elementwise(expr, names, types, out.dtype.name, name)
+    return kernel(*operands, out)
 
 
 @functools.cache

@@ -37,11 +37,13 @@ from ._named import (
 )
 from ._operators import mxv, vxm
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
+from ._search import LevelSearch, level_search
 from ._vector import Vector
 
 __all__ = [
-    "NAMED", "BinaryOp", "IndexUnaryOp", "Matrix", "Monoid", "Semiring", "Vector", "any_first",
-    "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult", "extract",
-    "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "monoids", "mxm",
-    "mxv", "ops", "plus_pair", "plus_times", "reduce", "select", "select_ops", "unary", "vxm",
+    "NAMED", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid", "Semiring", "Vector",
+    "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
+    "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
+    "min_secondi", "monoids", "mxm", "mxv", "ops", "plus_pair", "plus_times", "reduce", "select",
+    "select_ops", "unary", "vxm",
 ]

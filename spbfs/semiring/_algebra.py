@@ -294,10 +294,12 @@ def _is_dense(B) -> bool:
 
 def _exact_native_product(A, B, semiring) -> bool:
     """plus_times whose products cannot cancel to an explicit zero (scipy and cuSPARSE drop
-    those): positive numeric values on both sides."""
+    those): positive numeric values on both sides (float32/64 only for cuSPARSE)."""
     if semiring.monoid.name != "plus" or semiring.multiply.name != "times":
         return False
-    if A.dtype.kind not in "iuf" or B.dtype.kind not in "iuf":
+    kinds = "f" if A.on_gpu else "iuf"
+    if A.dtype.kind not in kinds or B.dtype.kind not in kinds or np.float16 in (A.dtype,
+                                                                                B.dtype):
         return False
     return bool((A.data > 0).all()) and bool((B.data > 0).all())
 

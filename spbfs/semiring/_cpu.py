@@ -240,3 +240,9 @@ def segment_reduce(monoid, values, starts, dtype):
         return np.ascontiguousarray(monoid.ufunc.reduceat(runs, starts, axis=1).T)
     return monoid.ufunc.reduceat(values.astype(dtype, copy=False), starts, axis=0).astype(
         dtype, copy=False)
+
+
+def bitmap_search(M, source, semiring, values, transpose):
+    """None: the CPU has no separate bitmap engine; :func:`spbfs.semiring.level_search`
+    runs its masked :func:`spmspv` / :func:`spmv` (vectorised, with early-exit pulls)."""
+    return None

@@ -199,11 +199,19 @@ class Matrix:
         return Matrix._from_pattern(self._pattern, data)
 
     def to_scipy(self):
-        """The matrix as a scipy (or cupyx) CSR matrix sharing the arrays."""
+        """The matrix as a scipy (or cupyx) CSR matrix sharing the arrays.
+
+        cupyx holds bool, float32/64 and complex values only: another dtype on the GPU
+        raises TypeError.
+        """
         shape = self.shape
         if self.on_gpu:
             import cupyx.scipy.sparse as csp
 
+            if self.data.dtype.kind not in "bfc" or self.data.dtype == np.float16:
+                raise TypeError(f"cupyx.scipy.sparse cannot hold {self.data.dtype} values: "
+                                "apply a cast first, or build a scipy matrix from "
+                                ".data/.indices/.indptr copied to the host (.get())")
             return csp.csr_matrix((self.data, self.indices, self.indptr), shape=shape)
         return sp.csr_array((self.data, self.indices, self.indptr), shape=shape)
 
