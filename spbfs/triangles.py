@@ -1,5 +1,5 @@
-"""Per-vertex triangle counts of an undirected graph, by two ``plus_times`` products on the
-lower triangle of the degree-ordered pattern.
+"""Per-vertex triangle counts of an undirected graph, by two masked ``plus_pair`` products
+on the lower triangle of the degree-ordered pattern.
 
 Vertices are first renumbered by increasing degree (``extract`` with the permutation), so
 that "lower" means "of smaller degree", and ``L`` is the strict lower triangle of the
@@ -27,12 +27,11 @@ original vertex order.
 
 Why this form: with vertices ordered by degree, ``L @ L.T`` enumerates, for every vertex,
 the pairs of its higher-degree neighbours (a well-known ``O(m^1.5)`` bound), and
-``L @ L`` the pairs (higher, lower) neighbour; both unmasked products go to scipy's /
-cuSPARSE's SpGEMM (``plus_times`` on positive values), and ``ewise_mult`` with ``L`` (one
-binary search per entry of ``L``) applies the mask.  On Kronecker graphs this is several
-times faster than the masked forms ``A @ A<A>``, ``A @ A<L>`` or ``L @ L<L>``, which go
-through the generic masked product (whose dot products expand both operands' lists, the
-long lists of hubs included).
+``L @ L`` the pairs (higher, lower) neighbour.  Both products are masked by ``L``; the
+backends choose how: on the GPU one merge kernel per masked dot product (the unmasked
+product is never formed: at Kronecker scale 22 it overflows cuSPARSE's 32-bit counts), on
+the CPU scipy's compiled SpGEMM followed by the mask while that costs at most a few times
+the masked dot products (see ``spbfs.semiring._algebra.NATIVE_MASKED_RATIO``).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bfs import prepare
-from .semiring import ewise_mult, extract, monoids, mxm, ops, plus_times, reduce, select
+from .semiring import extract, monoids, mxm, plus_pair, reduce, select
 
 __all__ = ["triangles"]
 
@@ -85,18 +84,13 @@ def triangles(A):
         raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
                          "the pattern of A.T; pass A + A.T for the undirected version of a "
                          "directed graph")
-    # pattern only, as float64 ones: products count exactly (below 2**53) on scipy and on
-    # cuSPARSE (which has no integer SpGEMM)
-    P = M.with_values(xp.ones(M.nnz, np.float64))
+    P = M.with_values(xp.ones(M.nnz, np.int64))  # the pattern only
     perm = xp.argsort(P.out_degree, kind="stable")
     L = select(extract(P, perm, perm), "tril", -1)
-    U = L.T
-    # Each product is formed transposed and transposed back: the transpose is a counting
-    # sort, so the masking ewise_mult finds it in canonical (sorted) form instead of
-    # sorting the product's unsorted rows (measured 2x slower or worse on 10**7 entries).
-    # L @ U is symmetric, so its transpose is itself; U @ U is (L @ L).T.
-    C1 = ewise_mult(L, mxm(L, U, plus_times).T, ops.second)
-    C2 = ewise_mult(L, mxm(U, U, plus_times).T, ops.second)
+    # masked products over plus_pair, never the unmasked ones: C1 = L .* (L @ L.T) and
+    # C2 = L .* (L @ L), each entry a dot product of two sorted rows
+    C1 = mxm(L, L.T, plus_pair, L, structural=True)
+    C2 = mxm(L, L, plus_pair, L, structural=True)
     counts = (_sums(C1, 1, n, xp) + _sums(C1, 0, n, xp) + _sums(C2, 0, n, xp))
     out = xp.empty(n, np.int64)
     out[perm] = xp.rint(counts).astype(np.int64)

@@ -33,7 +33,8 @@ import numpy as np
 from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
-__all__ = ["binary", "bitmap_search", "index_unary", "segment_reduce", "spmspv", "spmv"]
+__all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "segment_reduce", "spmspv",
+           "spmv"]
 
 _THREADS = 256
 
@@ -160,6 +161,45 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         (tindptr, tindices, tdata, x_present, x_val, np.int64(n), m, use_mask, comp, term,
          y, present))
     return present, y
+
+
+def masked_dot(A, BT, rows, cols, semiring, dtype):
+    """Masked SpGEMM as dot products in one kernel: ``out[p] = (+)_k mul(A[rows[p], k],
+    B[k, cols[p]], k, cols[p])`` by a galloping merge of the two sorted rows (``A`` and
+    ``BT`` canonical Matrices); returns ``(present, values)`` per position.
+
+    Examples
+    --------
+    >>> import cupy, cupyx.scipy.sparse as csp                          # doctest: +SKIP
+    >>> from spbfs.semiring import Matrix, plus_pair                    # doctest: +SKIP
+    >>> A = Matrix.from_any(csp.csr_matrix(cupy.eye(3)))                # doctest: +SKIP
+    >>> masked_dot(A, A, cupy.array([0, 0]), cupy.array([0, 1]), plus_pair,
+    ...            cupy.int64)                                          # doctest: +SKIP
+    (array([ True, False]), array([1, 0]))
+    """
+    import cupy
+
+    dtype = np.dtype(dtype)
+    npos = int(rows.size)
+    out, present = cupy.empty(npos, dtype), cupy.empty(npos, bool)
+    if npos == 0:
+        return present, out
+    op = semiring.multiply
+    ptr = np.promote_types(A.indptr.dtype, BT.indptr.dtype)
+    idx = np.promote_types(A.indices.dtype, BT.indices.dtype)
+    x = _operand(A.data if "x" in op.uses else None, True)
+    a = _operand(BT.data if "a" in op.uses else None, True)
+    mod = _module(semiring, x.dtype, a.dtype, dtype, idx, ptr, np.int64)
+    terminal = semiring.monoid.terminal
+    term = dtype.type(0 if terminal is None or terminal == ANY_TERMINAL else terminal(dtype))
+    mod.get_function("sr_masked_dot")(
+        (_grid(npos),), (_THREADS,),
+        (A.indptr.astype(ptr, copy=False), A.indices.astype(idx, copy=False), x,
+         BT.indptr.astype(ptr, copy=False), BT.indices.astype(idx, copy=False), a,
+         cupy.ascontiguousarray(rows, np.int64), cupy.ascontiguousarray(cols, np.int64),
+         np.int64(npos), np.int32("x" in op.uses), np.int32("a" in op.uses), term, out,
+         present))
+    return present, out
 
 
 def bitmap_search(M, source, semiring, values, transpose):

@@ -120,3 +120,71 @@ sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
         }
     }
 }
+
+// First position in [lo, hi) of sorted `idx` whose value is >= key: exponential steps
+// from lo, then binary search (cheap when the answer is near, as in a merge).
+__device__ __forceinline__ ptr_t gallop(const idx_t* __restrict__ idx, ptr_t lo, ptr_t hi,
+                                        idx_t key)
+{
+    if (lo >= hi || idx[lo] >= key) return lo;
+    ptr_t below = lo, step = 1, probe = lo + 1;  // idx[below] < key
+    while (probe < hi && idx[probe] < key) {
+        below = probe;
+        step *= 2;
+        probe = below + step;
+    }
+    ptr_t first = below + 1, last = probe < hi ? probe : hi;  // the answer is in [first, last]
+    while (first < last) {
+        const ptr_t mid = first + (last - first) / 2;
+        if (idx[mid] < key) first = mid + 1; else last = mid;
+    }
+    return first;
+}
+
+// Masked SpGEMM as dot products: position p is row rows[p] of A against row cols[p] of B.T
+// (both with sorted column indices), out[p] = (+)_k mul(A[i, k], B[k, j], k, j) over their
+// common k, merged with galloping so a short list against a long one costs its length
+// times a logarithm.  present[p] is whether any k matched.  x_vals / a_vals: 0 when the
+// multiply does not read that operand (a one-element placeholder is passed).
+extern "C" __global__ void
+sr_masked_dot(const ptr_t* __restrict__ a_ptr, const idx_t* __restrict__ a_idx,
+              const x_t* __restrict__ a_val, const ptr_t* __restrict__ b_ptr,
+              const idx_t* __restrict__ b_idx, const a_t* __restrict__ b_val,
+              const long long* __restrict__ rows, const long long* __restrict__ cols,
+              long long npos, int x_vals, int a_vals, T term, T* __restrict__ out,
+              bool* __restrict__ present)
+{
+    (void)term;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < npos;
+         p += stride) {
+        const long long j = cols[p];
+        ptr_t pa = a_ptr[rows[p]], ea = a_ptr[rows[p] + 1];
+        ptr_t pb = b_ptr[j], eb = b_ptr[j + 1];
+        bool found = false;
+        T acc = T();
+        while (pa < ea && pb < eb) {
+            const idx_t ka = a_idx[pa], kb = b_idx[pb];
+            if (ka < kb) {
+                pa = gallop(a_idx, pa + 1, ea, kb);
+            } else if (kb < ka) {
+                pb = gallop(b_idx, pb + 1, eb, ka);
+            } else {
+                const T v = sr_mul(x_vals ? a_val[pa] : x_t(), a_vals ? b_val[pb] : a_t(),
+                                   (long long)ka, j);
+                acc = found ? sr_add(acc, v) : v;
+                found = true;
+#if IS_ANY
+                break;
+#endif
+#if HAS_TERMINAL
+                if (acc == term) break;
+#endif
+                ++pa;
+                ++pb;
+            }
+        }
+        present[p] = found;
+        out[p] = acc;
+    }
+}

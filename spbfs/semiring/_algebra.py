@@ -275,7 +275,17 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     flops = _flops(A, B)
-    if m is not None and not m.complement and _dot_work(A, B, m, shape) <= flops:
+    if m is not None and not m.complement and not A.on_gpu:
+        dot_work = _dot_work(A, B, m, shape)
+        native = _native_operands(A, B, semiring)
+        if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
+            C = native[0].to_scipy() @ native[1].to_scipy()  # scipy's compiled SpGEMM
+            C.sort_indices()
+            C = Matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape[0],
+                       ncols=shape[1], check=False)
+            return _finish(_coords(C, "C"), m, out, replace)
+    # the GPU merges each masked dot product in one kernel: cheaper than any saxpy
+    if m is not None and not m.complement and (A.on_gpu or _dot_work(A, B, m, shape) <= flops):
         c = _mxm_dot(A, B, semiring, m, shape, dtype)
     else:
         c = _mxm_saxpy(A, B, semiring, m, shape, dtype)
@@ -301,7 +311,25 @@ def _exact_native_product(A, B, semiring) -> bool:
     if A.dtype.kind not in kinds or B.dtype.kind not in kinds or np.float16 in (A.dtype,
                                                                                 B.dtype):
         return False
+    if A.on_gpu and _flops(A, B) > np.iinfo(np.int32).max:
+        return False  # cuSPARSE counts the product's entries in int32: it would overflow
     return bool((A.data > 0).all()) and bool((B.data > 0).all())
+
+
+#: On the CPU a masked plus_times / plus_pair product is scipy's unmasked SpGEMM, then the
+#: mask, while its multiply-adds are at most this many times the masked dot products' probes
+#: (compiled code against vectorised probes; degree-ordered triangle counts are ~1x).
+NATIVE_MASKED_RATIO = 4
+
+
+def _native_operands(A, B, semiring):
+    """Operands whose scipy product is exactly the semiring's (plus_times on positive
+    values; plus_pair as the patterns' product, exact below 2**53), else None."""
+    if semiring.monoid.name == "plus" and semiring.multiply.name == "pair":
+        xp = A.xp
+        return (A.with_values(xp.ones(A.nnz, np.float64)),
+                B.with_values(xp.ones(B.nnz, np.float64)))
+    return (A, B) if _exact_native_product(A, B, semiring) else None
 
 
 def _flops(A, B) -> int:
@@ -374,6 +402,10 @@ def _mxm_dot(A, B, semiring, m, shape, dtype):
     mi, mj = m.keys // shape[1], m.keys % shape[1]
     if mi.size == 0:
         return _concat_coords([], [], shape, dtype, xp)
+    merged = backend.masked_dot(A.canonical(), BT, mi, mj, semiring, dtype)
+    if merged is not None:  # the backend's merge kernel: the keys stay sorted
+        present, values = merged
+        return _Coords(m.keys[present], values[present], shape, xp)
     short_a = A.out_degree[mi] <= BT.out_degree[mj]
     keys_out, vals_out = [], []
     for sel, probe_a in ((xp.flatnonzero(short_a), True), (xp.flatnonzero(~short_a), False)):
@@ -576,10 +608,18 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     return Vector(M.nrows, "sparse", indices=rows, values=values)
 
 
+#: Values per partial result of a scalar reduction (segments reduce in parallel).
+_SCALAR_CHUNK = 1 << 12
+
+
 def _scalar(monoid, values, dtype, xp):
     if values.size == 0:
         return np.dtype(dtype).type(monoid.identity(np.dtype(dtype)))
-    r = backend_for(xp).segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
+    segment_reduce = backend_for(xp).segment_reduce
+    while values.size > _SCALAR_CHUNK:  # partial results in parallel, then theirs
+        starts = xp.arange(0, values.size, _SCALAR_CHUNK, dtype=np.int64)
+        values = segment_reduce(monoid, values, starts, dtype)
+    r = segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
     return (r.get() if xp is not np else r)[0].item()
 
 

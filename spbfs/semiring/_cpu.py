@@ -246,3 +246,9 @@ def bitmap_search(M, source, semiring, values, transpose):
     """None: the CPU has no separate bitmap engine; :func:`spbfs.semiring.level_search`
     runs its masked :func:`spmspv` / :func:`spmv` (vectorised, with early-exit pulls)."""
     return None
+
+
+def masked_dot(A, BT, rows, cols, semiring, dtype):
+    """None: on the CPU the masked dot products are the vectorised probes of
+    :mod:`spbfs.semiring._algebra` (the GPU backend runs one merge kernel)."""
+    return None
