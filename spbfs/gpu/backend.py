@@ -37,6 +37,8 @@ __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "segment_redu
            "spmv"]
 
 _THREADS = 256
+#: Values per partial result when one segment is reduced (a scalar reduction).
+_SCALAR_CHUNK = 1 << 12
 
 
 def _grid(work: int) -> int:
@@ -298,6 +300,12 @@ def segment_reduce(monoid, values, starts, dtype):
     if monoid.is_any:
         return values[starts].astype(dtype, copy=False)
     vals = cupy.ascontiguousarray(values.astype(dtype, copy=False))
+    if starts.size == 1 and values.ndim == 1 and values.size > _SCALAR_CHUNK:
+        # one long segment (a scalar reduction): partial results in parallel, then theirs
+        parts = segment_reduce(monoid, vals[int(starts[0]):],
+                               cupy.arange(0, values.size - int(starts[0]), _SCALAR_CHUNK,
+                                           dtype=np.int64), dtype)
+        return segment_reduce(monoid, parts, starts[:1] * 0, dtype)
     starts = cupy.ascontiguousarray(starts.astype(np.int64, copy=False))
     mod = kernels.segment_module(monoid.c_expr, dtype)
     mod.get_function("segment_reduce")(

@@ -608,18 +608,10 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     return Vector(M.nrows, "sparse", indices=rows, values=values)
 
 
-#: Values per partial result of a scalar reduction (segments reduce in parallel).
-_SCALAR_CHUNK = 1 << 12
-
-
 def _scalar(monoid, values, dtype, xp):
     if values.size == 0:
         return np.dtype(dtype).type(monoid.identity(np.dtype(dtype)))
-    segment_reduce = backend_for(xp).segment_reduce
-    while values.size > _SCALAR_CHUNK:  # partial results in parallel, then theirs
-        starts = xp.arange(0, values.size, _SCALAR_CHUNK, dtype=np.int64)
-        values = segment_reduce(monoid, values, starts, dtype)
-    r = segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
+    r = backend_for(xp).segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
     return (r.get() if xp is not np else r)[0].item()
 
 
