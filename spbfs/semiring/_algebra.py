@@ -274,9 +274,10 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         C = Matrix(C.indptr, C.indices, C.data, shape[0], ncols=shape[1], check=False)
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
-    flops = _flops(A, B)
-    if m is not None and not m.complement and not A.on_gpu:
-        dot_work = _dot_work(A, B, m, shape)
+    if m is not None and not m.complement:
+        if A.on_gpu:  # one merge kernel per masked dot product: cheaper than any saxpy
+            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m, out, replace)
+        flops, dot_work = _flops(A, B), _dot_work(A, B, m, shape)
         native = _native_operands(A, B, semiring)
         if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
             C = native[0].to_scipy() @ native[1].to_scipy()  # scipy's compiled SpGEMM
@@ -284,12 +285,9 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
             C = Matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape[0],
                        ncols=shape[1], check=False)
             return _finish(_coords(C, "C"), m, out, replace)
-    # the GPU merges each masked dot product in one kernel: cheaper than any saxpy
-    if m is not None and not m.complement and (A.on_gpu or _dot_work(A, B, m, shape) <= flops):
-        c = _mxm_dot(A, B, semiring, m, shape, dtype)
-    else:
-        c = _mxm_saxpy(A, B, semiring, m, shape, dtype)
-    return _finish(c, m, out, replace)
+        if dot_work <= flops:
+            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m, out, replace)
+    return _finish(_mxm_saxpy(A, B, semiring, m, shape, dtype), m, out, replace)
 
 
 def _check_semiring(semiring):
