@@ -10,8 +10,9 @@ then searched over each data plane of ``--planes`` (the graph is rebound with
 ``DistGraph.with_comm``), the first ``--validate`` searches of each plane are validated with
 the distributed Graph500 checks, and rank 0 prints one row per (scale, plane): time per
 search, harmonic-mean GTEPS and GTEPS per rank, the compute / communication split, bytes
-sent per search (all ranks) and graph bytes per input edge.  ``--json FILE`` appends the
-rows as JSON lines.
+sent per search (all ranks) and graph bytes per input edge.  ``--thresholds`` builds the
+graph once per delegate threshold (the sweep); ``--profile`` reports the time per phase of a
+level (each phase synchronised: slower).  ``--json FILE`` appends the rows as JSON lines.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ def main(argv=None):
     ap.add_argument("--roots", type=int, default=16)
     ap.add_argument("--validate", type=int, default=2, help="searches validated per plane")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threshold", type=int, default=None)
+    ap.add_argument("--thresholds", type=int, nargs="+", default=[None],
+                    help="delegate thresholds to sweep (default: the automatic choice)")
+    ap.add_argument("--profile", action="store_true",
+                    help="time each phase of a level (spbfs.dist.bfs.PROFILE)")
     ap.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
     ap.add_argument("--planes", nargs="+", default=["auto"], choices=("auto", "nccl", "mpi"))
-    ap.add_argument("--kernels", choices=("on", "off", "both"), default="on")
-    ap.add_argument("--nonblocking", action="store_true")
     ap.add_argument("--strong", action="store_true", help="do not add log2(P) to the scale")
     ap.add_argument("--json", default=None)
     ap.add_argument("--markdown", default=None, metavar="JSONL",
@@ -46,8 +48,12 @@ def main(argv=None):
         print(markdown_table([json.loads(x) for x in open(args.markdown) if x.strip()]))
         return
 
+    import importlib
+
     from spbfs import dist
     from spbfs.dist.harness import choose_roots, validate
+
+    importlib.import_module("spbfs.dist.bfs").PROFILE = args.profile
 
     base = dist.Communicator(device=args.device)
     comms = {}
@@ -61,10 +67,7 @@ def main(argv=None):
     P, rank = base.size, base.rank
     xp = base.xp
     rows = []
-    kernel_modes = {"on": [True], "off": [False], "both": [True, False]}[args.kernels]
-    if base.device != "gpu":
-        kernel_modes = [None]
-    for s0 in args.scales:
+    for s0, threshold in [(s, t) for s in args.scales for t in args.thresholds]:
         scale = s0 if args.strong else s0 + int(round(math.log2(P)))
         n = 1 << scale
         base.barrier()
@@ -73,7 +76,7 @@ def main(argv=None):
         base.sync()
         t_gen = base.allreduce(time.perf_counter() - t0, "max")
         t0 = time.perf_counter()
-        G = dist.DistGraph.from_edges(u, v, n, threshold=args.threshold, comm=base)
+        G = dist.DistGraph.from_edges(u, v, n, threshold=threshold, comm=base)
         base.sync()
         t_build = base.allreduce(time.perf_counter() - t0, "max")
         if base.device == "gpu":      # release construction temporaries before searching
@@ -92,59 +95,61 @@ def main(argv=None):
         keys = choose_roots(G, args.roots, args.seed).tolist()
         for plane, comm in comms.items():
             Gp = G.with_comm(comm)
-            for kern in kernel_modes:
-                opts = {"return_parents": True, "nonblocking": args.nonblocking}
-                if kern is not None:
-                    opts["kernels"] = kern
-                warm = {}
-                dist.bfs(Gp, keys[0], stats=warm, **opts)  # warm-up (kernel compile, pools)
-                times, nedges, comp, commt, nbytes = [], [], [], [], []
-                ok = True
-                for i, root in enumerate(keys):
-                    base.barrier()
-                    stats = {}
-                    t0 = time.perf_counter()
-                    lv, pa = dist.bfs(Gp, root, stats=stats, **opts)
-                    comm.sync()
-                    times.append(base.allreduce(time.perf_counter() - t0, "max"))
-                    m = G.traversed_edges(lv)
-                    if i < args.validate:
-                        good, fails, m_ref = validate(G, u, v, root, lv, pa)
-                        ok &= good and m_ref == m
-                        if base.device == "gpu":
-                            xp.get_default_memory_pool().free_all_blocks()
-                    nedges.append(m)
-                    sums = base.allreduce(np.array([stats["compute_time"], stats["comm_time"],
-                                                    float(stats["bytes_sent"])]))
-                    comp.append(sums[0] / P)
-                    commt.append(sums[1] / P)
-                    nbytes.append(sums[2])
-                t = np.array(times)
-                m = np.array(nedges, dtype=np.float64)
-                hmean = 1.0 / np.mean(t / m)
-                row = {
-                    "P": P, "scale": scale, "device": base.device, "plane": plane,
-                    "kernels": bool(warm["kernels"]), "threshold": G.threshold, "delegates": G.D,
-                    "roots": len(keys), "median_ms": 1e3 * float(np.median(t)),
-                    "gteps": hmean / 1e9, "gteps_per_rank": hmean / 1e9 / P,
-                    "compute_ms": 1e3 * float(np.mean(comp)),
-                    "comm_ms": 1e3 * float(np.mean(commt)),
-                    "mbytes_per_bfs": float(np.mean(nbytes)) / 1e6,
-                    "graph_bytes_per_edge": gbytes / G.input_edges,
-                    "state_bytes_per_edge": sbytes / G.input_edges,
-                    "levels": int(warm["levels"]),
-                    "construction_s": t_build, "validated": min(args.validate, len(keys)),
-                    "times_ms": [round(1e3 * x, 3) for x in times],
-                    "valid": bool(ok),
-                }
-                rows.append(row)
-                if rank == 0:
-                    print(_fmt(row), flush=True)
-                    print("#   ms per search:", " ".join(f"{x:.1f}" for x in row["times_ms"]),
-                          flush=True)
-                    if args.json:
-                        with open(args.json, "a") as f:
-                            f.write(json.dumps(row) + "\n")
+            opts = {"return_parents": True}
+            warm = {}
+            dist.bfs(Gp, keys[0], stats=warm, **opts)  # warm-up (kernel compile, pools)
+            times, nedges, comp, commt, nbytes, phases = [], [], [], [], [], {}
+            ok = True
+            for i, root in enumerate(keys):
+                base.barrier()
+                stats = {}
+                t0 = time.perf_counter()
+                lv, pa = dist.bfs(Gp, root, stats=stats, **opts)
+                comm.sync()
+                times.append(base.allreduce(time.perf_counter() - t0, "max"))
+                m = G.traversed_edges(lv)
+                if i < args.validate:
+                    good, fails, m_ref = validate(G, u, v, root, lv, pa)
+                    ok &= good and m_ref == m
+                    if base.device == "gpu":
+                        xp.get_default_memory_pool().free_all_blocks()
+                nedges.append(m)
+                sums = base.allreduce(np.array([stats["compute_time"], stats["comm_time"],
+                                                float(stats["bytes_sent"])]))
+                for k, x in stats["phases"].items():
+                    phases[k] = phases.get(k, 0.0) + x / len(keys)
+                comp.append(sums[0] / P)
+                commt.append(sums[1] / P)
+                nbytes.append(sums[2])
+            t = np.array(times)
+            m = np.array(nedges, dtype=np.float64)
+            hmean = 1.0 / np.mean(t / m)
+            row = {
+                "P": P, "scale": scale, "device": base.device, "plane": plane,
+                "threshold": G.threshold, "delegates": G.D,
+                "roots": len(keys), "median_ms": 1e3 * float(np.median(t)),
+                "gteps": hmean / 1e9, "gteps_per_rank": hmean / 1e9 / P,
+                "compute_ms": 1e3 * float(np.mean(comp)),
+                "comm_ms": 1e3 * float(np.mean(commt)),
+                "mbytes_per_bfs": float(np.mean(nbytes)) / 1e6,
+                "graph_bytes_per_edge": gbytes / G.input_edges,
+                "state_bytes_per_edge": sbytes / G.input_edges,
+                "levels": int(warm["levels"]),
+                "construction_s": t_build, "validated": min(args.validate, len(keys)),
+                "times_ms": [round(1e3 * x, 3) for x in times],
+                "valid": bool(ok),
+                "phases_ms": {k: round(1e3 * x, 3) for k, x in phases.items()},
+            }
+            rows.append(row)
+            if rank == 0:
+                print(_fmt(row), flush=True)
+                print("#   ms per search:", " ".join(f"{x:.1f}" for x in row["times_ms"]),
+                      flush=True)
+                if row["phases_ms"]:
+                    print("#   rank 0 ms per phase:", row["phases_ms"], flush=True)
+                if args.json:
+                    with open(args.json, "a") as f:
+                        f.write(json.dumps(row) + "\n")
         del G, u, v
         if base.device == "gpu":
             xp.get_default_memory_pool().free_all_blocks()
@@ -158,29 +163,29 @@ def main(argv=None):
 
 def markdown_table(rows):
     """Markdown table of benchmark rows; ``eff.`` is weak-scaling efficiency per rank against
-    the P=1 row of the same base scale (``scale - log2 P``) and kernel setting.
+    the P=1 row of the same base scale (``scale - log2 P``) and threshold.
 
     Examples
     --------
-    >>> row = {"P": 1, "scale": 10, "plane": "mpi", "kernels": False, "threshold": 64,
+    >>> row = {"P": 1, "scale": 10, "plane": "mpi", "threshold": 64,
     ...        "delegates": 9, "median_ms": 2.0, "gteps": 0.5, "gteps_per_rank": 0.5,
     ...        "compute_ms": 1.5, "comm_ms": 0.5, "mbytes_per_bfs": 0.1,
     ...        "graph_bytes_per_edge": 7.5, "state_bytes_per_edge": 1.2, "valid": True}
-    >>> markdown_table([row]).splitlines()[2].split(" | ")[7:10]
+    >>> markdown_table([row]).splitlines()[2].split(" | ")[6:9]
     ['0.500', '0.500', '100%']
     """
-    cols = ("P", "scale", "plane", "kernels", "TH", "delegates", "median ms", "GTEPS",
+    cols = ("P", "scale", "plane", "TH", "delegates", "median ms", "GTEPS",
             "GTEPS/rank", "eff.", "compute ms", "comm ms", "MB/BFS", "graph B/edge",
             "state B/edge", "valid")
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     base = {}
     for r in rows:
         if r["P"] == 1:
-            base.setdefault((r["scale"], r["kernels"]), r["gteps_per_rank"])
+            base.setdefault((r["scale"], r["threshold"]), r["gteps_per_rank"])
     for r in rows:
-        b = base.get((r["scale"] - int(round(math.log2(r["P"]))), r["kernels"]))
+        b = base.get((r["scale"] - int(round(math.log2(r["P"]))), r["threshold"]))
         eff = f"{100 * r['gteps_per_rank'] / b:.0f}%" if b else "-"
-        out.append(f"| {r['P']} | {r['scale']} | {r['plane']} | {r['kernels']} | "
+        out.append(f"| {r['P']} | {r['scale']} | {r['plane']} | "
                    f"{r['threshold']} | {r['delegates']} | {r['median_ms']:.2f} | "
                    f"{r['gteps']:.3f} | {r['gteps_per_rank']:.3f} | {eff} | "
                    f"{r['compute_ms']:.2f} | {r['comm_ms']:.2f} | {r['mbytes_per_bfs']:.2f} | "
@@ -189,13 +194,13 @@ def markdown_table(rows):
     return "\n".join(out)
 
 
-_HEADER = (f"{'P':>2} {'scale':>5} {'plane':>5} {'kern':>5} {'TH':>4} {'median_ms':>9} "
+_HEADER = (f"{'P':>2} {'scale':>5} {'plane':>5} {'TH':>4} {'median_ms':>9} "
            f"{'GTEPS':>8} {'GTEPS/rk':>8} {'comp_ms':>8} {'comm_ms':>8} {'MB/bfs':>8} "
            f"{'B/edge':>6} {'valid':>5}")
 
 
 def _fmt(r):
-    return (f"{r['P']:>2} {r['scale']:>5} {r['plane']:>5} {str(r['kernels']):>5} "
+    return (f"{r['P']:>2} {r['scale']:>5} {r['plane']:>5} "
             f"{r['threshold']:>4} {r['median_ms']:>9.2f} {r['gteps']:>8.3f} "
             f"{r['gteps_per_rank']:>8.3f} {r['compute_ms']:>8.2f} {r['comm_ms']:>8.2f} "
             f"{r['mbytes_per_bfs']:>8.2f} {r['graph_bytes_per_edge']:>6.2f} "

@@ -160,8 +160,8 @@ def _check_args_mode(P, *args):
     }
     for case, (kind, text) in expect.items():
         _same_everywhere(errors, case, kind, text)
-    assert "bfs_same_direction" not in errors
-    assert len(re.findall(r"^NOERR bfs_same_direction rank \d", r.stdout, re.M)) == P
+    assert "bfs_same_alpha" not in errors
+    assert len(re.findall(r"^NOERR bfs_same_alpha rank \d", r.stdout, re.M)) == P
 
 
 def test_argument_errors_on_one_rank_are_raised_on_every_rank():

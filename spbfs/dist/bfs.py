@@ -1,89 +1,48 @@
 """Distributed direction-optimising BFS on a :class:`~spbfs.dist.DistGraph`.
 
-One level, on every rank (the design of paper 000, DESIGN.md section 4):
+Each rank searches its local vertex space (its normal vertices, then every delegate) with
+the single-device level search, :func:`spbfs.semiring.level_search` on the rank's
+``local`` matrix (:mod:`spbfs.dist.layout`): on GPU ranks the bitmap kernels of
+:func:`spbfs.bfs`, on CPU ranks the masked ``vxm`` of :mod:`spbfs.semiring`.  One level, on
+every rank:
 
-1. delegate stream: ``nd`` (local normals -> delegates) and ``dd`` (delegates -> delegates)
-   each push from the frontier or pull into the unvisited delegates, on their own choice;
-   what they find is a boolean mask over the delegates, OR-reduced over all ranks
-   (blocking, or started here and waited for after step 2);
-2. normal stream: ``nn`` pushes from the frontier's local normals, culls targets already
-   seen and duplicates, bins the rest by owner and sends them with one all-to-all-v; ``dn``
-   (delegates -> local normals) pushes or pulls; the owners keep the unvisited targets;
-3. the reduced mask minus the visited delegates is the new delegate frontier, the same on
-   every rank; the search stops when no rank found a normal and no delegate was found.
+1. the frontier is pushed through the ``remote`` matrix (``nn`` edges to other ranks'
+   normals): targets already sent in this search are culled by a bitmap, the rest grouped
+   by owner (``LevelSearch.push_out``); one host read gives their counts per owner with the
+   frontier's sizes, and one allgather exchanges the counts and tells whether any rank
+   still has a frontier;
+2. the all-to-all-v of the targets starts (NCCL: on a side stream) while the local level
+   runs, pushing or pulling by Beamer's rule on this rank's own sizes
+   (:func:`spbfs.bfs.beamer_pull`);
+3. the delegates' visited bits (whole bitmap words) are OR-reduced over the ranks and the
+   received targets and new delegates join the level (``claim``, ``claim_words``).
 
-Normal parents travel with the targets; a delegate's parent is the minimum of the
-candidates found by the ranks that discovered it, settled by one MIN reduction at the end,
-so every rank agrees.
+Parents of normals travel with the targets (as ``-2 - global id`` until the end); a
+delegate's parent is settled at the end by one sparse exchange: each rank sends the
+delegates it found itself, with their parents, to their owners.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 
 import numpy as np
 
 from .._validation import UNREACHED, check_choice, check_positive, check_source
-from . import _local
-from .partition import BLOCKS
+from ..bfs import ALPHA, BETA, beamer_pull
+from ..semiring import any_pair, any_secondi, level_search
 
-__all__ = ["ALPHA", "bfs"]
+__all__ = ["ALPHA", "BETA", "bfs"]
 
-#: Push -> pull factor of each delegate block: a block pulls when the edges of its push
-#: frontier, times the factor, exceed the edges left to explore by pulling (Beamer's rule,
-#: applied to each block on each rank on its own).
-ALPHA = {"nd": 8.0, "dn": 8.0, "dd": 8.0}
-
-_DIRECTED_BLOCKS = ("nd", "dn", "dd")
-_NO_PARENT = np.iinfo(np.int64).max
-_NO_PARENT32 = np.iinfo(np.int32).max
+#: ``SPBFS_DIST_PROFILE=1``: synchronise after every phase of a level and report the
+#: seconds per phase in ``stats["phases"]`` (slower; what bench_dist's split reports).
+PROFILE = os.environ.get("SPBFS_DIST_PROFILE") == "1"
 
 
-def _directions(direction):
-    if isinstance(direction, dict):
-        bad = set(direction) - set(_DIRECTED_BLOCKS)
-        if bad:
-            raise ValueError(f"direction keys must be among {_DIRECTED_BLOCKS}, got {sorted(bad)}")
-        out = dict.fromkeys(_DIRECTED_BLOCKS, "auto")
-        out.update(direction)
-    else:
-        out = dict.fromkeys(_DIRECTED_BLOCKS, direction)
-    for k, d in out.items():
-        check_choice(d, f"direction[{k!r}]", ("auto", "push", "pull"))
-    return out
-
-
-def _alphas(alpha):
-    out = dict(ALPHA)
-    if alpha is None:
-        return out
-    if isinstance(alpha, dict):
-        bad = set(alpha) - set(_DIRECTED_BLOCKS)
-        if bad:
-            raise ValueError(f"alpha keys must be among {_DIRECTED_BLOCKS}, got {sorted(bad)}")
-        out.update(alpha)
-    else:
-        out = dict.fromkeys(_DIRECTED_BLOCKS, alpha)
-    return {k: check_positive(a, f"alpha[{k!r}]") for k, a in out.items()}
-
-
-def _compact(per_block):
-    """One value when all blocks share it, else the dict (how ranks compare options)."""
-    if per_block is None:
-        return None
-    values = set(per_block.values())
-    return values.pop() if len(values) == 1 else dict(per_block)
-
-
-def _degrees(G):
-    if "deg" not in G._cache:
-        xp = G.xp
-        G._cache["deg"] = {b: xp.diff(G.blocks[b][0]).astype(np.int64) for b in BLOCKS}
-    return G._cache["deg"]
-
-
-def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniquify=True,
-        cull=True, nonblocking=False, kernels=None, stats=None):
+def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
+        stats=None):
     """Breadth-first search from ``source`` over a distributed graph (collective).
 
     Parameters
@@ -93,27 +52,15 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
         Global id of the start vertex; the same on every rank.
     return_parents : bool
         Also return the BFS tree (Graph500 parents).
-    direction : {"auto", "push", "pull"} or dict
-        Direction of the ``nd``, ``dn`` and ``dd`` blocks (``nn`` always pushes): one value
-        for all, or a dict per block.  ``"auto"`` lets each block choose per level.
-    alpha : float or dict, optional
-        Push -> pull factors per block (default :data:`ALPHA`): a block pulls when its
-        frontier's edges times ``alpha`` exceed the edges it would scan by pulling.
-    uniquify : bool
-        Drop duplicate ``nn`` targets before sending them (else the owner drops them).
-    cull : bool
-        Skip ``nn`` targets this rank already sent or knows visited (one byte per vertex
-        of cache).
-    nonblocking : bool
-        Overlap the delegate OR reduction with the normal stream (``MPI_Iallreduce`` / a
-        side CUDA stream) instead of completing it before.
-    kernels : bool, optional
-        GPU ranks: run each block as one CUDA kernel (:mod:`spbfs.dist._gpu`) instead of
-        generic array operations.  Default: True on GPU ranks when every block has 32-bit
-        column indices.  Ignored on CPU ranks.
+    direction : {"auto", "push", "pull"}
+        Direction of each rank's local level (the ``remote`` edges always push).
+        ``"auto"``: each rank by Beamer's rule on its own sizes.
+    alpha, beta : float
+        Beamer's factors, as :func:`spbfs.bfs`.
     stats : dict, optional
         Filled with this rank's ``levels``, ``time``, ``comm_time``, ``compute_time``,
-        ``bytes_sent`` and the per-level ``directions``.
+        ``bytes_sent``, the per-level ``directions`` and, with :data:`PROFILE`, the seconds
+        per ``phases``.
 
     Returns
     -------
@@ -128,8 +75,8 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
     ValueError, TypeError
         The same exception on every rank (one allgather decides before the search): an
         invalid argument on some rank (the lowest such rank's message), or ``source``,
-        ``return_parents``, ``direction``, ``alpha``, ``uniquify``, ``cull``,
-        ``nonblocking``, ``kernels`` or the graph differing between ranks
+        ``return_parents``, ``direction``, ``alpha``, ``beta`` or the graph differing
+        between ranks
         (``"source differs between ranks: [3, 3, 4]"``).
 
     Examples
@@ -143,220 +90,166 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, uniqui
     ([1, 0, 1, 2, -1, -1], [1, 1, 1, 0, -1, -1])
     """
     c = G.comm
-    D = G.D
-    error = dirs = alphas = None
+    error = None
     try:
-        dirs = _directions(direction)
-        alphas = _alphas(alpha)
+        check_choice(direction, "direction", ("auto", "push", "pull"))
+        alpha = check_positive(alpha, "alpha")
+        beta = check_positive(beta, "beta")
         source = check_source(source, G.n)
     except (TypeError, ValueError) as e:
         error = e
     # one allgather: the same error on every rank, or arguments that agree between ranks
-    c.agree({"graph (n, delegates)": (G.n, D), "source": source,
-             "return_parents": bool(return_parents), "direction": _compact(dirs),
-             "alpha": _compact(alphas), "uniquify": bool(uniquify), "cull": bool(cull),
-             "nonblocking": bool(nonblocking), "kernels": kernels}, error=error)
+    c.agree({"graph (n, delegates)": (G.n, G.D), "source": source,
+             "return_parents": bool(return_parents), "direction": direction,
+             "alpha": alpha, "beta": beta}, error=error)
     want_p = bool(return_parents)
-    _degrees(G)
-
     comm0, bytes0 = c.comm_time, c.bytes_sent
     c.sync()
     t0 = time.perf_counter()
-
-    sd = int(G.delegate_number([source])[0])
-    use_kernels = False
-    if kernels is not False:
-        from . import _gpu
-
-        use_kernels = _gpu.supported(G)
-    if use_kernels:
-        lvl, par, dlvl, dpar, nlevels, level_dirs = _gpu.bfs_kernels(
-            G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking)
-    else:
-        lvl, par, dlvl, dpar, nlevels, level_dirs = _levels_generic(
-            G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking)
-
-    # ---- settle delegate parents (MIN over candidates) and fill owned delegates
-    own, num = G.owned_delegates, G.owned_delegate_numbers
-    if want_p and D:
-        dpar = _settle_delegate_parents(c, dpar, G.n)
-    if own.size:
-        lvl[own] = dlvl[num]
-        if want_p:
-            par[own] = dpar[num]
+    phases = {}
+    levels, parents, depth, dirs = _search(G, source, want_p, direction, alpha, beta, phases)
     c.sync()
     elapsed = time.perf_counter() - t0
     if stats is not None:
         comm_t = c.comm_time - comm0
-        stats.update(levels=nlevels, time=elapsed, comm_time=comm_t,
+        stats.update(levels=depth, time=elapsed, comm_time=comm_t,
                      compute_time=elapsed - comm_t, bytes_sent=c.bytes_sent - bytes0,
-                     directions=level_dirs, source_is_delegate=sd >= 0,
-                     kernels=use_kernels)
-    if want_p:
-        return lvl, par.astype(G.index_dtype, copy=False)
-    return lvl
+                     directions=dirs, source_is_delegate=bool(G.is_delegate([source])[0]),
+                     phases=phases)
+    return (levels, parents) if want_p else levels
 
 
-def _settle_delegate_parents(c, dpar, n):
-    """MIN over ranks of the delegate parent candidates (``_NO_PARENT`` where none);
-    int32 on the wire when every id fits (half the bytes of the int64 candidates)."""
-    xp = c.xp
-    if c.size > 1 and n < _NO_PARENT32:
-        d32 = xp.minimum(dpar, _NO_PARENT32).astype(np.int32)
-        red = c.allreduce_array(d32, "min").astype(np.int64)
-        return xp.where(red == _NO_PARENT32, UNREACHED, red)
-    red = c.allreduce_array(dpar, "min")
-    return xp.where(red == _NO_PARENT, UNREACHED, red)
+class _Phases:
+    """Seconds per phase when :data:`PROFILE` is on (a device sync at each mark)."""
+
+    def __init__(self, c, out):
+        self.c, self.out, self.t = c, out, time.perf_counter() if PROFILE else 0.0
+
+    def __call__(self, name):
+        if PROFILE:
+            self.c.sync()
+            t = time.perf_counter()
+            self.out[name] = self.out.get(name, 0.0) + t - self.t
+            self.t = t
 
 
-def _levels_generic(G, source, sd, want_p, dirs, alphas, uniquify, cull, nonblocking):
-    """The level loop with array operations only (numpy or cupy).
+def _search(G, source, want_p, direction, alpha, beta, phases):
+    """The level loop; returns the owned vertices' levels and parents, the depth and the
+    direction of each level."""
+    c, xp, lay = G.comm, G.xp, G.layout
+    P, rank, L, R = G.P, G.rank, G.layout.local, G.layout.remote
+    sd = int(G.delegate_number([source])[0])
+    if sd >= 0:
+        start = lay.n_pad + sd
+    else:
+        start = source // P if source % P == rank else None
+    dword0, dwords = lay.n_pad // 32, lay.d_words if P > 1 else 0
+    mark = _Phases(c, phases)
+    dirs = []
+    semiring = any_secondi if want_p else any_pair
+    with level_search(L, start, semiring, values=want_p, transpose=False) as s:
+        nf = mf = prev_nf = 0
+        mu = L.nnz
+        pulling = direction == "pull"
+        level = 0
+        while True:
+            if R is not None:
+                s.push_out(R, P)
+                mark("remote push")
+            with c.watch("a level's exchanges"):   # the one host wait of a level
+                for found, out_edges, in_edges in s.sizes():
+                    mu -= in_edges
+                    prev_nf, nf, mf = nf, found, out_edges
+            mark("frontier sizes")
+            sent = s.sent() if R is not None else None
+            rc, active = c.exchange_counts(sent[2] if sent else np.zeros(P, np.int64), nf)
+            mark("exchange counts")
+            if active == 0:
+                break
+            level += 1
+            if direction == "auto" and level > 1:
+                pulling = beamer_pull(pulling, nf, prev_nf, mf, mu, L.n, alpha, beta)
+            dirs.append("pull" if pulling else "push")
+            exchange = None
+            if sent is not None:
+                targets, rows, counts = sent
+                send = [targets]
+                if want_p:  # the parent's global id, encoded as -2 - id
+                    send.append(_encode(xp, rows, P, rank))
+                exchange = c.alltoallv_start(send, counts, rc)
+            mark("alltoallv start")
+            s.advance(pulling)
+            mark("local level")
+            merged = c.or_words_start(s.visited_words(dword0, dwords)) if dwords else None
+            if exchange is not None:
+                recv = exchange.wait()
+                mark("alltoallv")
+                s.claim(recv[0], recv[1] if want_p else None)
+                mark("claim")
+            if merged is not None:
+                words = merged.wait()
+                mark("delegate OR")
+                s.claim_words(dword0, words)
+                mark("claim")
+        out = _owned(G, s.levels, s.parents if want_p else None)
+    mark("settle")
+    return (*out, level - 1 if level else 0, dirs)
 
-    Returns ``(lvl, par, dlvl, dpar, levels, directions)``: owned-vertex and delegate
-    levels and parents (delegate parents not yet reduced over ranks).
-    """
-    c, xp = G.comm, G.xp
-    P, rank, D, n_loc = G.P, G.rank, G.D, G.n_local
-    idt = G.index_dtype
-    ldt = np.int32 if max(n_loc, 1) * P < 2**31 else np.int64
-    deg = _degrees(G)
-    nn_ip, nn_ix = G.blocks["nn"]
-    nd_ip, nd_ix = G.blocks["nd"]
-    dn_ip, dn_ix = G.blocks["dn"]
-    dd_ip, dd_ix = G.blocks["dd"]
-    dglob = G.delegates
-    cull = bool(cull) and P > 1
 
-    nvis = xp.zeros(n_loc, bool)
-    nvis[G.owned_delegates] = True          # delegates never count as normal discoveries
-    lvl = xp.full(n_loc, UNREACHED, idt)
-    par = xp.full(n_loc, UNREACHED, np.int64) if want_p else None
-    dvis = xp.zeros(D, bool)
-    dlvl = xp.full(D, UNREACHED, idt)
-    dpar = xp.full(D, _NO_PARENT, np.int64) if want_p else None
-    seen = xp.zeros(G.n, bool) if cull else None
+def _encode(xp, rows, P, rank):
+    """``-2 - global id`` of local normals ``rows`` (parents sent to another rank)."""
+    if xp is not np:
+        return _kernels()[0](rows, P, rank)
+    return (-2 - (rows.astype(np.int64) * P + rank)).astype(rows.dtype)
 
-    empty = xp.zeros(0, np.int64)
-    fn, fd = _local.seed_source(source, sd, P, rank, nvis, lvl, par, dvis, dlvl, dpar, xp)
-    if cull:
-        seen[source] = True
 
-    # edges each pull would still scan (Beamer's m_u), per block, on this rank
-    unexplored = {
-        "nd": int(deg["dn"].sum()) - (int(deg["dn"][sd]) if sd >= 0 else 0),
-        "dn": int(deg["nd"].sum()) - (int(deg["nd"][fn].sum()) if fn.size else 0),
-        "dd": int(deg["dd"].sum()) - (int(deg["dd"][sd]) if sd >= 0 else 0),
-    }
-    level_dirs = []
-    level = 0
-    while True:
-        level += 1
-        # ---- direction of each delegate-side block (one host sync for all three)
-        work = xp.stack([deg["nd"][fn].sum() if fn.size else xp.zeros((), np.int64),
-                         deg["dn"][fd].sum() if fd.size else xp.zeros((), np.int64),
-                         deg["dd"][fd].sum() if fd.size else xp.zeros((), np.int64)])
-        work = dict(zip(("nd", "dn", "dd"), (int(w) for w in c.to_host(work)), strict=True))
-        if level > 1:   # the frontier's edges are explored now (level 1: done at the source)
-            unexplored["dn"] -= work["nd"]
-            unexplored["nd"] -= work["dn"]
-            unexplored["dd"] -= work["dd"]
-        chosen = {}
-        for b in _DIRECTED_BLOCKS:
-            d = dirs[b]
-            if d == "auto":
-                d = "pull" if work[b] * alphas[b] > unexplored[b] else "push"
-            chosen[b] = d
-        level_dirs.append(chosen)
+def _global_ids(G, p, dtype):
+    """Global ids of local-space parents ``p``: a normal of this rank, a delegate, ``-2 -
+    id`` for a parent found by another rank, ``-1`` for none."""
+    xp, lay = G.xp, G.layout
+    dglob = G.delegates if G.D else xp.zeros(1, np.int64)
+    if xp is not np:
+        return _kernels()[1](p, lay.n_pad, G.P, G.rank, dglob, xp.empty(p.size, dtype))
+    p = p.astype(np.int64)
+    delegate = dglob[np.clip(p - lay.n_pad, 0, dglob.size - 1)]
+    local = np.where(p >= lay.n_pad, delegate, p * G.P + G.rank)
+    return np.where(p >= 0, local, np.where(p == -1, UNREACHED, -2 - p)).astype(dtype)
 
-        # ---- 1. delegate stream: nd and dd discoveries -> mask over delegates
-        found_d = xp.zeros(D, bool)
-        cand = xp.full(D, -1, np.int64) if want_p else None
-        if D:
-            # dd first: it finds most delegates, and a pull skips rows already found
-            if chosen["dd"] == "push":
-                if fd.size:
-                    t, s = _local.push(dd_ip, dd_ix, fd, dvis)
-                    found_d[t] = True
-                    if want_p:
-                        cand[t] = dglob[fd[s]]
-            else:
-                rows = xp.flatnonzero(~dvis & (deg["dd"] > 0))
-                r_, col = _local.pull(dd_ip, dd_ix, rows, dvis)
-                found_d[r_] = True
-                if want_p:
-                    cand[r_] = dglob[col]
-            if chosen["nd"] == "push":
-                if fn.size:
-                    t, s = _local.push(nd_ip, nd_ix, fn, dvis)
-                    found_d[t] = True
-                    if want_p:
-                        cand[t] = fn[s] * P + rank
-            else:
-                rows = xp.flatnonzero(~dvis & ~found_d & (deg["dn"] > 0))
-                r_, col = _local.pull(dn_ip, dn_ix, rows, nvis)
-                found_d[r_] = True
-                if want_p:
-                    cand[r_] = col.astype(np.int64) * P + rank
-        pending = c.allreduce_or_start(found_d, blocking=not nonblocking)
 
-        # ---- 2. normal stream: nn push + all-to-all-v, dn push or pull
-        counts = np.zeros(P, np.int64)
-        send = [xp.zeros(0, ldt)] + ([xp.zeros(0, np.int64)] if want_p else [])
-        if fn.size:
-            t, s = _local.push(nn_ip, nn_ix, fn, seen if cull else (nvis if P == 1 else None))
-            if t.size:
-                t = t.astype(np.int64)
-                p = fn[s] * P + rank if want_p else None
-                if uniquify:
-                    if want_p:
-                        t, p = _local.first_per_key(t, p, G.n)
-                    else:
-                        t = _local.unique_keys(t, G.n)
-                if cull:
-                    seen[t] = True
-                order, counts = _local.bin_by(t % P, P)
-                send = [(t[order] // P).astype(ldt)] + ([p[order]] if want_p else [])
-        recv, _ = c.alltoallv_many(send, counts)
-        j = recv[0].astype(np.int64)
-        keep = ~nvis[j]
-        new_keys = [j[keep]]
-        new_vals = [recv[1][keep]] if want_p else []
-        if D:
-            if chosen["dn"] == "push":
-                if fd.size:
-                    t, s = _local.push(dn_ip, dn_ix, fd, nvis)
-                    new_keys.append(t.astype(np.int64))
-                    if want_p:
-                        new_vals.append(dglob[fd[s]])
-            else:
-                rows = xp.flatnonzero(~nvis & (deg["nd"] > 0))
-                r_, col = _local.pull(nd_ip, nd_ix, rows, dvis)
-                new_keys.append(r_.astype(np.int64))
-                if want_p:
-                    new_vals.append(dglob[col])
-        keys = xp.concatenate(new_keys)
-        if want_p:
-            new, newp = _local.first_per_key(keys, xp.concatenate(new_vals), n_loc)
-            par[new] = newp
-        else:
-            new = _local.unique_keys(keys, n_loc)
-        nvis[new] = True
-        lvl[new] = level
-        if cull and new.size:
-            seen[new * P + rank] = True
+@functools.cache
+def _kernels():
+    """GPU ranks: the two parent-id maps above as single elementwise kernels."""
+    import cupy
 
-        # ---- 3. delegates: the reduced mask is the same everywhere
-        reduced = pending.wait()
-        new_d = xp.flatnonzero(reduced & ~dvis) if D else empty
-        if new_d.size:
-            dvis[new_d] = True
-            dlvl[new_d] = level
-            if want_p:
-                mine = new_d[found_d[new_d]]
-                dpar[mine] = cand[mine]
-        total = int(c.allreduce(int(new.size))) + int(new_d.size)
-        if total == 0:
-            break
-        fn, fd = new, new_d
+    encode = cupy.ElementwiseKernel(
+        "I r, int64 P, int64 rank", "I out", "out = (I)(-2 - ((long long)r * P + rank));",
+        "spbfs_dist_encode_parent")
+    decode = cupy.ElementwiseKernel(
+        "I p, int64 n_pad, int64 P, int64 rank, raw int64 dglob", "O out",
+        "long long q = (long long)p;"
+        "out = (O)(q >= n_pad ? dglob[q - n_pad] : q >= 0 ? q * P + rank : q == -1 ? -1 "
+        ": -2 - q);", "spbfs_dist_parent_ids")
+    return encode, decode
 
-    return lvl, par, dlvl, dpar, level - 1, level_dirs
+
+def _owned(G, levels, parents):
+    """Levels (and parents, global ids) of this rank's vertices; owned delegates from the
+    delegate part, their parents from the ranks that found them (one sparse exchange)."""
+    xp, lay, n_loc, idt = G.xp, G.layout, G.n_local, G.index_dtype
+    own, num = G.owned_delegates, G.owned_delegate_numbers
+    lvl = levels[:n_loc].astype(idt, copy=False)   # the search's own array: no copy
+    if own.size:
+        lvl[own] = levels[lay.n_pad + num]
+    if parents is None:
+        return lvl, None
+    par = _global_ids(G, parents[:n_loc], idt)
+    # the delegates this rank found itself (a parent here), grouped by owner: no sort
+    order = G.delegates_by_owner
+    pos = xp.flatnonzero(parents[lay.n_pad + order] != UNREACHED)
+    found = order[pos]
+    gid, vals = G.delegates[found], _global_ids(G, parents[lay.n_pad + found], idt)
+    if G.P > 1:
+        ends = G.comm.to_host(xp.searchsorted(pos, xp.asarray(np.cumsum(G.delegates_per_owner))))
+        (gid, vals), _ = G.comm.alltoallv_many([gid, vals], np.diff(ends, prepend=0))
+    par[gid // G.P] = vals
+    return lvl, par

@@ -662,6 +662,143 @@ class Communicator:
                                 [hrecv.view(view), (rc, rdisp), mt])
             return self.to_device(hrecv) if xp is not np else hrecv
 
+    # ------------------------------------------------- the per-level exchanges of dist.bfs
+    @contextmanager
+    def watch(self, op):
+        """Watch the enclosed host wait (a stream synchronisation behind which NCCL work
+        started without waiting may sit) with the NCCL watchdog; nothing else."""
+        token = self._arm(op) if self.data_plane == "nccl" else None
+        try:
+            yield
+        finally:
+            self._disarm(token)
+
+    def exchange_counts(self, send_counts, value):
+        """One allgather of each rank's send counts and one number: returns the counts this
+        rank receives from each rank and the sum of ``value`` over ranks.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import Communicator
+        >>> rc, total = Communicator().exchange_counts(np.array([4]), 2)
+        >>> rc.tolist(), total
+        ([4], 2)
+        """
+        row = np.append(np.asarray(send_counts, np.int64), np.int64(value))
+        if self.size == 1:
+            return row[:1].copy(), int(row[1])
+        table = np.empty((self.size, row.size), np.int64)
+        t0 = time.perf_counter()
+        self.comm.Allgather(row, table)
+        self.comm_time += time.perf_counter() - t0
+        self.bytes_sent += row.nbytes
+        return table[:, self.rank].copy(), int(table[:, -1].sum())
+
+    def _side(self):
+        if self._side_stream is None:
+            self._side_stream = self.xp.cuda.Stream(non_blocking=True)
+        return self._side_stream
+
+    def _start_on_side(self, enqueue):
+        """Run ``enqueue(stream_ptr)`` on the side stream after the main stream's work so
+        far; the result's ``wait()`` makes the main stream wait for it (no host wait)."""
+        xp = self.xp
+        main, side = xp.cuda.get_current_stream(), self._side()
+        side.wait_event(main.record())
+        with side:
+            out = enqueue(side.ptr)
+        done = side.record()
+
+        def finish():
+            main.wait_event(done)
+            return out
+
+        return _Pending(finish)
+
+    def alltoallv_start(self, arrays, send_counts, recv_counts):
+        """All-to-all-v of arrays sharing counts already exchanged (:meth:`exchange_counts`).
+
+        NCCL: enqueued on a side stream, so it overlaps what the caller enqueues next; the
+        result's ``wait()`` orders the main stream after it.  Host-staged MPI: done here.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import Communicator
+        >>> Communicator().alltoallv_start([np.arange(3)], [3], [3]).wait()[0].tolist()
+        [0, 1, 2]
+        """
+        sc = np.asarray(send_counts, np.int64)
+        rc = np.asarray(recv_counts, np.int64)
+        if self.data_plane != "nccl" or self.size == 1:
+            out = [self._alltoallv_data(a, sc, rc) for a in arrays]
+            return _Pending(lambda: out)
+        xp = self.xp
+        recv = [xp.empty(int(rc.sum()), a.dtype) for a in arrays]
+        self.bytes_sent += sum((int(sc.sum()) - int(sc[self.rank])) * a.dtype.itemsize
+                               for a in arrays)
+        return self._start_on_side(lambda ptr: [self._nccl_alltoallv(a, r, sc, rc, ptr)
+                                                for a, r in zip(arrays, recv, strict=True)])
+
+    def _nccl_alltoallv(self, send, recv, sc, rc, stream):
+        nccl, r, itemsize = self._nccl_mod, self.rank, send.dtype.itemsize
+        sdisp = np.concatenate([[0], np.cumsum(sc[:-1])])
+        rdisp = np.concatenate([[0], np.cumsum(rc[:-1])])
+        if sc[r]:
+            recv[rdisp[r]: rdisp[r] + rc[r]] = send[sdisp[r]: sdisp[r] + sc[r]]
+        nccl.groupStart()
+        for p in range(self.size):
+            if p == r:
+                continue
+            if sc[p]:
+                self.nccl.send(send.data.ptr + int(sdisp[p]) * itemsize, int(sc[p]) * itemsize,
+                               nccl.NCCL_UINT8, p, stream)
+            if rc[p]:
+                self.nccl.recv(recv.data.ptr + int(rdisp[p]) * itemsize, int(rc[p]) * itemsize,
+                               nccl.NCCL_UINT8, p, stream)
+        nccl.groupEnd()
+        return recv
+
+    def or_words_start(self, words):
+        """Start the OR over ranks of a uint32 bitmap (the delegates' visited bits).
+
+        NCCL: an all-gather and a local OR on the side stream (``wait()`` orders the main
+        stream after them); host-staged MPI: a ``BOR`` allreduce, done here.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import Communicator
+        >>> Communicator().or_words_start(np.array([5], np.uint32)).wait().tolist()
+        [5]
+        """
+        xp = self.xp
+        if self.size == 1:
+            out = words.copy()
+            return _Pending(lambda: out)
+        self.bytes_sent += words.nbytes
+        if self.data_plane == "nccl":
+            nccl = self._nccl_mod
+            buf = xp.empty((self.size, words.size), np.uint32)
+
+            def enqueue(ptr):
+                self.nccl.allGather(words.data.ptr, buf.data.ptr, words.size,
+                                    nccl.NCCL_UINT32, ptr)
+                acc = buf[0].copy()
+                for p in range(1, self.size):
+                    acc |= buf[p]
+                return acc
+
+            return self._start_on_side(enqueue)
+        host = np.ascontiguousarray(self.to_host(words))
+        out = np.empty_like(host)
+        t0 = time.perf_counter()
+        self.comm.Allreduce(host, out, op=self.MPI.BOR)
+        self.comm_time += time.perf_counter() - t0
+        res = self.to_device(out) if xp is not np else out
+        return _Pending(lambda: res)
+
     def allreduce_array(self, a, op="min"):
         """Element-wise reduction of a data-plane array over ranks (``sum``/``min``/``max``).
 

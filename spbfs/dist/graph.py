@@ -6,8 +6,7 @@ import copy
 
 import numpy as np
 
-from ..semiring._matrix import index_dtype
-from . import _local
+from . import _local, layout
 from .comm import Communicator, device_conflict
 from .partition import BLOCKS, destination, local_count
 
@@ -99,7 +98,8 @@ class DistGraph:
     Build one with :meth:`from_edges`.  Vertex ``v`` belongs to rank ``v % P`` (local id
     ``v // P``).  Vertices of degree above ``threshold`` are *delegates*: every rank knows
     them (global ids :attr:`delegates`, indexed by delegate number) and keeps
-    their BFS state as a bitmap.  Each rank holds four CSR blocks (:attr:`blocks`):
+    their BFS state as a bitmap.  Construction sorts each rank's edges into four CSR blocks
+    (their sizes stay in :attr:`block_edges`):
 
     ``nn``
         local normal -> normal (column: global id); the only edges whose endpoints live on
@@ -112,7 +112,9 @@ class DistGraph:
         delegate -> delegate.
 
     ``nd`` and ``dn`` on a rank are transposes of each other, as is ``dd`` of itself, so
-    each of them can be traversed by pushing or by pulling.
+    each of them can be traversed by pushing or by pulling.  The search runs on them as two
+    matrices, :attr:`layout` (:mod:`spbfs.dist.layout`): ``local`` (every block but the
+    ``nn`` edges to other ranks) and ``remote`` (those).
 
     Attributes
     ----------
@@ -127,8 +129,10 @@ class DistGraph:
     degree : array of int64
         Degree of each owned vertex (input edges at it, self-loops excluded, duplicates
         counted): what the delegate choice uses.
-    blocks : dict
-        ``name -> (indptr, indices)`` for ``nn``, ``nd``, ``dn``, ``dd``.
+    block_edges : dict
+        Stored arcs of ``nn``, ``nd``, ``dn``, ``dd``.
+    layout : spbfs.dist.layout.Layout
+        The ``local`` and ``remote`` matrices the search runs on.
     input_edges : int
         Edges in the input list over all ranks.
 
@@ -143,6 +147,8 @@ class DistGraph:
     """
 
     def __init__(self, comm, n, threshold, delegates, degree, blocks, input_edges):
+        # the four blocks become the two matrices of the search (they are consumed)
+        self.block_edges = {b: int(blocks[b][1].size) for b in BLOCKS}
         self.comm = comm
         self.xp = comm.xp
         self.P, self.rank = comm.size, comm.rank
@@ -152,9 +158,11 @@ class DistGraph:
         self.delegates = delegates
         self.D = int(delegates.size)
         self.degree = degree
-        self.blocks = blocks
+        self.layout = layout.build(blocks, self.n, self.n_local, self.D, self.P, self.rank,
+                                   self.xp)
         self.input_edges = int(input_edges)
-        self.index_dtype = index_dtype(self.n, 2 * self.input_edges)
+        #: dtype of levels and parents: the search's vertex ids (int32 below 2**31 - 2)
+        self.index_dtype = self.layout.local.indices.dtype
         xp = self.xp
         order = xp.argsort(delegates)
         self._dsorted = delegates[order]
@@ -165,6 +173,10 @@ class DistGraph:
         self.owned_delegate_numbers = self.delegate_number(mine)
         self.self_loops = xp.zeros(self.n_local, np.int64)
         self._cache = {}
+        # the delegates grouped by owner, and how many each rank owns (parents are settled
+        # at the owners)
+        self.delegates_by_owner, self.delegates_per_owner = _local.bin_by(delegates % self.P,
+                                                                          self.P)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -535,27 +547,33 @@ class DistGraph:
         >>> import numpy as np
         >>> from spbfs.dist import DistGraph
         >>> s = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3).stats()
-        >>> s["n_local"], s["delegates"], s["edges"]["nn"], s["bytes"]["nn"]
-        (3, 0, 4, 32)
+        >>> s["n_local"], s["delegates"], s["edges"]["nn"], s["bytes"]["local"]
+        (3, 0, 4, 148)
         """
-        edges = {b: int(self.blocks[b][1].size) for b in BLOCKS}
-        nbytes = {b: int(self.blocks[b][0].nbytes + self.blocks[b][1].nbytes) for b in BLOCKS}
+        lay = self.layout
+        nbytes = {"local": int(lay.local.indptr.nbytes + lay.local.indices.nbytes),
+                  "remote": 0 if lay.remote is None else int(lay.remote.indptr.nbytes
+                                                             + lay.remote.indices.nbytes)}
         return {
             "rank": self.rank,
             "n_local": self.n_local,
             "delegates": self.D,
             "owned_delegates": int(self.owned_delegates.size),
             "threshold": self.threshold,
-            "edges": edges,
+            "edges": dict(self.block_edges),
             "bytes": nbytes,
             "graph_bytes": sum(nbytes.values()),
             "state_bytes": self._state_bytes(),
         }
 
     def _state_bytes(self):
-        """Bytes of per-BFS state on this rank (levels, parents, bitmaps, caches)."""
-        it = np.dtype(self.index_dtype).itemsize
-        return int(self.n_local * (2 * it + 2) + self.D * (4 + 8 + 3) + self.n)
+        """Bytes of per-BFS state on this rank: two bitmaps, two queues, levels and parents
+        over the local space; with other ranks, the bitmap of targets sent and the remote
+        push's buffers."""
+        it = np.dtype(self.layout.local.indices.dtype).itemsize
+        nl, R = self.layout.local.n, self.layout.remote
+        extra = 0 if R is None else self.n // 8 + 4 * it * min(R.nnz, R.ncols)
+        return int(nl * 4 * it + nl // 4 + extra)
 
     def report(self, root=0):
         """Per-rank table (delegates, edges and bytes per block) as text on ``root``.

@@ -47,6 +47,7 @@ __all__ = ["BitmapSearch", "Workspace", "WorkspacePool", "supports", "workspaces
 
 RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 _THREADS = 256
+_NULL = np.uint64(0)  # a null pointer argument
 #: Adjacency lists of at least BIG edges are cut into BIG-edge chunks expanded by the whole
 #: grid (bfs_push_big); must equal PUSH_BIG in bfs_kernels.cu.
 BIG = 1024
@@ -75,6 +76,7 @@ class Workspace:
         self.queue = [cupy.empty(max(self.n, 1), self.idx_dtype) for _ in range(2)]
         self.ring = cupy.zeros(RING * 4, np.uint64)
         self._big = None
+        self._seen = self._remote = self.extra_host = None
         mem = cupy.cuda.alloc_pinned_memory(RING * 4 * 8)
         self.host = np.frombuffer(mem, np.uint64, RING * 4)
         self._mem = mem
@@ -93,20 +95,53 @@ class Workspace:
         words = (int(n) + 31) // 32 + 1
         return 2 * 4 * words + 2 * np.dtype(idx_dtype).itemsize * max(int(n), 1) + RING * 32
 
-    def fetch(self, first: int, count: int):
-        """Copy ring slots ``first .. first+count-1`` (mod RING) to the host; one sync."""
+    def fetch(self, first: int, count: int, extra=None):
+        """Copy ring slots ``first .. first+count-1`` (mod RING) to the host, and ``extra``
+        (a device array) to :attr:`extra_host`; one sync."""
         import cupy
 
         stream = cupy.cuda.get_current_stream()
         lo = first % RING
         hi = lo + count
         spans = [(lo, min(hi, RING))] + ([(0, hi - RING)] if hi > RING else [])
-        for a, b in spans:
-            cupy.cuda.runtime.memcpyAsync(self.host.ctypes.data + a * 32, self.ring.data.ptr
-                                          + a * 32, (b - a) * 32,
-                                          cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        copies = [(self.host.ctypes.data + a * 32, self.ring.data.ptr + a * 32, (b - a) * 32)
+                  for a, b in spans if b > a]
+        if extra is not None:
+            if self.extra_host is None or self.extra_host.nbytes < extra.nbytes:
+                mem = cupy.cuda.alloc_pinned_memory(extra.nbytes)
+                self.extra_host, self._extra_mem = np.frombuffer(mem, extra.dtype,
+                                                                 extra.size), mem
+            copies.append((self.extra_host.ctypes.data, extra.data.ptr, extra.nbytes))
+        for dst, src, nbytes in copies:
+            cupy.cuda.runtime.memcpyAsync(dst, src, nbytes, cupy.cuda.runtime.memcpyDeviceToHost,
+                                          stream.ptr)
         stream.synchronize()
         return self.host
+
+    def seen(self, nbits: int):
+        """A zeroed bitmap of ``nbits`` bits (the targets a distributed rank has sent),
+        allocated once per workspace and cleared per search."""
+        import cupy
+
+        words = (int(nbits) + 31) // 32 + 1
+        if self._seen is None or self._seen.size != words:
+            self._seen = cupy.zeros(words, np.uint32)
+        else:
+            self._seen.fill(0)
+        return self._seen
+
+    def remote(self, capacity: int, idx_dtype, owners: int, values: bool):
+        """Buffers of a distributed rank's remote push: targets (and their frontier rows) in
+        push order, then grouped by owner; counters ``[4 | owner counts | cursors]``."""
+        import cupy
+
+        key = (int(capacity), np.dtype(idx_dtype).str, int(owners), bool(values))
+        if self._remote is None or self._remote[0] != key:
+            self._remote = None  # free the old buffers first
+            arrays = [cupy.empty(max(int(capacity), 1), idx_dtype)
+                      for _ in range(4 if values else 2)]
+            self._remote = (key, arrays, cupy.zeros(4 + 2 * int(owners), np.uint64))
+        return self._remote[1:]
 
 
 class WorkspacePool:
@@ -244,7 +279,8 @@ class BitmapSearch(LevelSearch):
         # no transpose and counts out-degrees instead (the count only steers "auto")
         self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
         self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
-        mod = kernels.bfs_module(idt, ptr_dtype, values, directed)
+        self.mod = mod = kernels.bfs_module(idt, ptr_dtype, values, directed)
+        self._seen = self._sent = self._sent_counts = None
         self.k_push, self.k_pull = mod.get_function("bfs_push"), mod.get_function("bfs_pull")
         self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
                                       mod.get_function("bfs_compact"))
@@ -288,34 +324,115 @@ class BitmapSearch(LevelSearch):
             self.cur = 1 - self.cur
             self.queued = False
             return
-        if not self.queued:  # the last level pulled: its finds, as a queue, from the bitmaps
-            self.k_compact((_blocks(ws.nwords, sms * 8),), (_THREADS,),
-                           (ws.vis[self.cur], ws.vis[1 - self.cur], ws.queue[self.qin],
-                            ws.ring, np.int32(self.level), self.nwords))
-            self.queued = True
+        self._ensure_queue()
         blocks = sms * 4 if count > 1 else _blocks(self.frontier, sms * 16)
         for _ in range(count):
             self.level += 1
             self.k_push((blocks,), (_THREADS,),
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
-                         ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big))
+                         ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
+                         ws.ring))
             if self.use_big:
                 self.k_big((sms * 8,), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                             self.big_u, self.big_p, ws.queue[1 - self.qin], self.levels,
-                            parents, ws.ring, np.int32(self.level)))
+                            parents, ws.ring, np.int32(self.level), ws.ring))
             self.qin = 1 - self.qin
 
-    def sizes(self) -> list:
+    def _ensure_queue(self):
+        """After a pull, the current level's finds as a queue (from the two bitmaps)."""
+        if not self.queued:
+            ws = self.ws
+            self.k_compact((_blocks(ws.nwords, self.sms * 8),), (_THREADS,),
+                           (ws.vis[self.cur], ws.vis[1 - self.cur], ws.queue[self.qin],
+                            ws.ring, np.int32(self.level), self.nwords))
+            self.queued = True
+
+    def _claim_args(self):
+        ws = self.ws
+        return (ws.vis[self.cur], ws.queue[self.qin], self.levels)
+
+    def claim(self, ids, values=None) -> None:
+        k = int(ids.size)
+        if k:
+            ws = self.ws
+            self.mod.get_function("bfs_claim_list")(
+                (_blocks(k, self.sms * 8),), (_THREADS,),
+                (ids, values if values is not None else _NULL, np.int64(k), *self._claim_args(),
+                 self._parents_arg(), self.indptr, self.tindptr, ws.ring,
+                 np.int32(self.level), np.int32(self.queued)))
+
+    def visited_words(self, word0: int, count: int):
+        return self.ws.vis[self.cur][word0:word0 + count]
+
+    def claim_words(self, word0: int, words) -> None:
+        nw = int(words.size)
+        if nw:
+            self.mod.get_function("bfs_claim_words")(
+                (_blocks(nw, self.sms * 8),), (_THREADS,),
+                (words, np.int64(nw), np.int64(word0), *self._claim_args(), self.indptr,
+                 self.tindptr, self.ws.ring, np.int32(self.level), np.int32(self.queued)))
+
+    def push_out(self, R, owners: int) -> None:
+        ws, sms, values = self.ws, self.sms, self.parents is not None
+        self._ensure_queue()
+        if self._seen is None:
+            self._seen = ws.seen(R.ncols)
+        idt = self.levels.dtype
+        bufs, counters = ws.remote(min(R.nnz, R.ncols), idt, owners, values)
+        counters.fill(0)
+        q_t, send_t = bufs[0], bufs[1]
+        q_p, send_p = (bufs[2], bufs[3]) if values else (_NULL, _NULL)
+        indptr = R.indptr.astype(self.indptr.dtype, copy=False)
+        use_big = R.max_out_degree >= BIG
+        if use_big:
+            self.big_u, self.big_p = ws.big_queue(
+                max(self.big_u.size, 2 * (R.nnz // BIG) + 2), self.indptr.dtype)
+        mod = kernels.bfs_module(idt, self.indptr.dtype, values, False, remote=True)
+        level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
+        mod.get_function("bfs_push")(  # the frontier's size is not read yet: a full grid
+            (sms * 8,), (_THREADS,),
+            (indptr, R.indices, indptr, self._seen, ws.queue[self.qin], q_t, self.levels,
+             q_p, ws.ring, level, self.big_u, self.big_p,
+             np.int64(BIG if use_big else np.iinfo(np.int64).max), counters))
+        if use_big:
+            mod.get_function("bfs_push_big")(
+                (sms * 8,), (_THREADS,),
+                (indptr, R.indices, indptr, self._seen, self.big_u, self.big_p, q_t,
+                 self.levels, q_p, ws.ring, level, counters))
+        P = np.int64(owners)
+        st, owner_count, cursor = counters[:4], counters[4:4 + owners], counters[4 + owners:]
+        self.mod.get_function("bfs_owner_count")((sms * 4,), (_THREADS,),
+                                                 (q_t, st, P, owner_count),
+                                                 shared_mem=4 * owners)
+        self.mod.get_function("bfs_owner_scatter")(
+            (sms * 4,), (_THREADS,), (q_t, q_p, st, P, owner_count, cursor, send_t, send_p),
+            shared_mem=12 * owners)
+        self._sent, self._sent_counts = (send_t, send_p if values else None, owner_count), None
+
+    def sent(self):
+        send_t, send_p, _ = self._sent
+        if self._sent_counts is None:
+            self.sizes(force=True)
+        counts = self._sent_counts
+        k = int(counts.sum())
+        return send_t[:k], (send_p[:k] if send_p is not None else None), counts
+
+    def sizes(self, force: bool = False) -> list:
         count = self.level + 1 - self.fetched
-        if count <= 0:
+        pending = self._sent is not None and self._sent_counts is None
+        if count <= 0 and not (pending and force):
             return []
-        host = self.ws.fetch(self.fetched, count)
+        host = self.ws.fetch(self.fetched, max(count, 0),
+                             extra=self._sent[2] if pending else None)
+        if pending:
+            self._sent_counts = self.ws.extra_host[:self._sent[2].size].astype(np.int64)
         out = []
         for lev in range(self.fetched, self.level + 1):
             slot = 4 * (lev % RING)
             out.append((int(host[slot]), int(host[slot + 1]), int(host[slot + 2])))
         self.fetched = self.level + 1
-        self.frontier = out[-1][0]
+        if out:
+            self.frontier = out[-1][0]
         return out

@@ -5,6 +5,10 @@
 //   typedef <int|long long> ptr_t;   edge offsets (indptr)
 //   #define WITH_PARENTS 0|1         also write parents
 //   #define DIRECTED 0|1             in-degrees come from tindptr (A.T), else from indptr
+//   #define REMOTE 0|1               bfs_push expands into a remote target space (spbfs.dist):
+//                                    claims on a bitmap over the global ids (targets already
+//                                    sent), claimed targets and their frontier row appended
+//                                    to (q_out, parents) position by position, no levels
 //
 // Per-level statistics live in a device ring of RING slots of 4 u64:
 //   slot[level % RING] = {vertices found at `level` (= next frontier size),
@@ -14,6 +18,10 @@
 // may launch several push levels before reading the ring once.
 
 typedef unsigned long long u64;
+
+#ifndef REMOTE
+#define REMOTE 0
+#endif
 
 #define RING 64
 #define CTA_THREADS 256
@@ -64,6 +72,10 @@ __device__ __forceinline__ bool claim(
     unsigned* w = vis + (v >> 5);
     if (*((volatile unsigned*)w) & bit) return false;
     if (atomicOr(w, bit) & bit) return false;
+#if REMOTE  // only the claim: the caller records the target and its row by position
+    (void)u; (void)levels; (void)parents; (void)indptr; (void)tindptr; (void)level;
+    (void)my_mf; (void)my_mu;
+#else
     levels[v] = level;
 #if WITH_PARENTS
     parents[v] = u;
@@ -77,6 +89,7 @@ __device__ __forceinline__ bool claim(
 #else
     (void)tindptr;
     my_mu += (u64)d;
+#endif
 #endif
     return true;
 }
@@ -98,9 +111,64 @@ __device__ __forceinline__ void push_visit(
         u64 base = 0;
         if (lane == leader) base = atomicAdd(out_st, (u64)__popc(cm));
         base = __shfl_sync(act, base, leader);
-        if (claimed) q_out[base + __popc(cm & lanemask_lt())] = v;
+        if (claimed) {
+            const u64 at = base + __popc(cm & lanemask_lt());
+            q_out[at] = v;
+#if REMOTE && WITH_PARENTS
+            parents[at] = u;  // the frontier row, by position
+#endif
+        }
     }
 }
+
+#if REMOTE
+// Remote targets are claimed one at a time from short rows: they are staged in shared
+// memory (REMOTE_STAGE of them per block and pass) and appended with one atomicAdd per
+// block, not one per warp on the single counter.
+#define REMOTE_STAGE 2048
+__device__ __forceinline__ void remote_visit(
+    idx_t u, idx_t v, unsigned* seen, idx_t* __restrict__ q_out, idx_t* __restrict__ rows,
+    u64* out_st, idx_t* s_v, idx_t* s_u, unsigned* s_k)
+{
+    const unsigned bit = 1u << ((unsigned)v & 31u);
+    unsigned* w = seen + (v >> 5);
+    if (*((volatile unsigned*)w) & bit) return;
+    if (atomicOr(w, bit) & bit) return;
+    const unsigned k = atomicAdd(s_k, 1u);
+    if (k < REMOTE_STAGE) {
+        s_v[k] = v;
+        s_u[k] = u;
+        return;
+    }
+    const u64 at = atomicAdd(out_st, (u64)1);  // the stage is full
+    q_out[at] = v;
+#if WITH_PARENTS
+    rows[at] = u;
+#else
+    (void)rows;
+#endif
+}
+
+// Every thread of the block: the staged targets out with one atomicAdd.
+__device__ __forceinline__ void remote_flush(
+    idx_t* __restrict__ q_out, idx_t* __restrict__ rows, u64* out_st, const idx_t* s_v,
+    const idx_t* s_u, unsigned* s_k, u64* s_base)
+{
+    __syncthreads();
+    const unsigned cnt = min(*s_k, (unsigned)REMOTE_STAGE);
+    if (threadIdx.x == 0 && cnt) *s_base = atomicAdd(out_st, (u64)cnt);
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < cnt; k += CTA_THREADS) {
+        q_out[*s_base + k] = s_v[k];
+#if WITH_PARENTS
+        rows[*s_base + k] = s_u[k];
+#endif
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) *s_k = 0;
+    __syncthreads();
+}
+#endif
 
 // The whole block expands edges [beg, end) (< PUSH_BIG of them) of u; claimed vertices are
 // staged in shared memory and appended to the queue with one atomicAdd per block.
@@ -123,7 +191,12 @@ __device__ __forceinline__ void block_expand(
     const unsigned cnt = *s_n;
     if (tid == 0 && cnt) *s_base = atomicAdd(out_st, (u64)cnt);
     __syncthreads();
-    for (unsigned k = tid; k < cnt; k += CTA_THREADS) q_out[*s_base + k] = s_q[k];
+    for (unsigned k = tid; k < cnt; k += CTA_THREADS) {
+        q_out[*s_base + k] = s_q[k];
+#if REMOTE && WITH_PARENTS
+        parents[*s_base + k] = u;
+#endif
+    }
     __syncthreads();
 }
 
@@ -138,13 +211,18 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big)
+         long long big, u64* remote_st)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
+#if REMOTE
+    u64* out_st = remote_st;  // [targets, -, -, hub chunks]
+#else
+    (void)remote_st;
     u64* out_st = ring + 4 * (level & (RING - 1));
     if (blockIdx.x == 0 && tid < 4) ring[4 * ((level + 1) & (RING - 1)) + tid] = 0;
+#endif
     const long long nf = (long long)(*((volatile const u64*)in_st));
     const idx_t lev = (idx_t)level;
 
@@ -154,6 +232,11 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
     __shared__ idx_t s_q[PUSH_BIG];
     __shared__ unsigned s_n;
     __shared__ u64 s_base;
+#if REMOTE
+    __shared__ idx_t s_v[REMOTE_STAGE], s_r[REMOTE_STAGE];
+    __shared__ unsigned s_k;
+    if (tid == 0) s_k = 0;
+#endif
     if (tid == 0) s_owner = -1;
     __syncthreads();
 
@@ -205,13 +288,22 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
             const ptr_t we = __shfl_sync(0xffffffffu, end, leader);
             if (lane == leader) beg = end;
             for (ptr_t p = wb + lane; p < we; p += 32)
+#if REMOTE
+                remote_visit(wu, indices[p], vis, q_out, parents, out_st, s_v, s_r, &s_k);
+#else
                 push_visit(wu, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                            out_st, lev, my_mf, my_mu);
+#endif
         }
         // Short lists: each thread its own.
         for (ptr_t p = beg; p < end; ++p)
+#if REMOTE
+            remote_visit(u, indices[p], vis, q_out, parents, out_st, s_v, s_r, &s_k);
+        remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
+#else
             push_visit(u, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                        out_st, lev, my_mf, my_mu);
+#endif
     }
     block_add3(out_st, 0, my_mf, my_mu);
 }
@@ -223,9 +315,15 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
              const ptr_t* __restrict__ tindptr, unsigned* vis,
              const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
              idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
-             idx_t* __restrict__ parents, u64* ring, int level)
+             idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st)
 {
+#if REMOTE
+    u64* out_st = remote_st;
+    (void)ring;
+#else
+    (void)remote_st;
     u64* out_st = ring + 4 * (level & (RING - 1));
+#endif
     const long long nc = (long long)(*((volatile const u64*)(out_st + 3)));
     const idx_t lev = (idx_t)level;
     __shared__ idx_t s_q[PUSH_BIG];
@@ -388,12 +486,147 @@ bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
     const long long sw = (long long)(source >> 5);
     for (long long w = t0; w < nwords; w += stride)
         vis[w] = (w == sw) ? (1u << ((unsigned)source & 31u)) : 0u;
-    if (t0 < 4 * RING) {
+    if (t0 < 4 * RING) {  // a negative source: no vertex at level 0 (spbfs.dist ranks)
         u64 x = 0;
-        if (t0 == 0) x = 1;
-        if (t0 == 1) x = (u64)(indptr[source + 1] - indptr[source]);
-        if (t0 == 2) x = (u64)(tindptr[source + 1] - tindptr[source]);
+        if (source >= 0) {
+            if (t0 == 0) x = 1;
+            if (t0 == 1) x = (u64)(indptr[source + 1] - indptr[source]);
+            if (t0 == 2) x = (u64)(tindptr[source + 1] - tindptr[source]);
+        }
         ring[t0] = x;
     }
-    if (t0 == 0) q0[0] = source;
+    if (t0 == 0 && source >= 0) q0[0] = source;
+}
+
+// Vertices found elsewhere at `level` (spbfs.dist: targets received from other ranks):
+// ids[i] is claimed if unvisited, with parent vals[i] (vals may be null), counted into the
+// level's ring slot and, after a push (`queue` set), appended to the next queue q_out;
+// after a pull bfs_compact finds them in the bitmap.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_claim_list(const idx_t* __restrict__ ids, const idx_t* __restrict__ vals, long long k,
+               unsigned* vis, idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
+               idx_t* __restrict__ parents, const ptr_t* __restrict__ indptr,
+               const ptr_t* __restrict__ tindptr, u64* ring, int level, int queue)
+{
+    u64* out_st = ring + 4 * (level & (RING - 1));
+    const idx_t lev = (idx_t)level;
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    u64 my_nf = 0, my_mf = 0, my_mu = 0;
+    for (long long i0 = (long long)blockIdx.x * CTA_THREADS; i0 < k; i0 += stride) {
+        const long long i = i0 + threadIdx.x;
+        if (i >= k) continue;
+        const idx_t v = ids[i];
+        const idx_t u = vals ? vals[i] : (idx_t)-1;
+        if (queue)
+            push_visit(u, v, vis, q_out, levels, parents, indptr, tindptr, out_st, lev,
+                       my_mf, my_mu);
+        else if (claim(u, v, vis, levels, parents, indptr, tindptr, lev, my_mf, my_mu))
+            my_nf += 1;
+    }
+    block_add3(out_st, my_nf, my_mf, my_mu);
+}
+
+// Bitmap words found elsewhere (spbfs.dist: the delegates' visited bits OR-reduced over the
+// ranks), ORed into vis[word0 ..]: their new vertices get `level` (parents untouched),
+// are counted into the ring slot and, after a push (`queue` set), appended to q_out.
+// One thread per word, so plain stores suffice.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word0,
+                unsigned* vis, idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
+                const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
+                u64* ring, int level, int queue)
+{
+    u64* out_st = ring + 4 * (level & (RING - 1));
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    u64 my_nf = 0, my_mf = 0, my_mu = 0;
+    for (long long w0 = (long long)blockIdx.x * CTA_THREADS; w0 < nw; w0 += stride) {
+        const long long w = w0 + threadIdx.x;
+        unsigned x = 0;
+        if (w < nw) {
+            const unsigned old = vis[word0 + w];
+            x = words[w] & ~old;
+            if (x) vis[word0 + w] = old | x;
+        }
+        const unsigned c = __popc(x);
+        u64 base = 0;
+        if (queue && c) base = atomicAdd(out_st, (u64)c);
+        if (!queue) my_nf += c;
+        while (x) {
+            const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
+            x &= x - 1;
+            levels[v] = (idx_t)level;
+            const ptr_t d = indptr[v + 1] - indptr[v];
+            my_mf += (u64)d;
+#if DIRECTED
+            my_mu += (u64)(tindptr[v + 1] - tindptr[v]);
+#else
+            (void)tindptr;
+            my_mu += (u64)d;
+#endif
+            if (queue) q_out[base++] = v;
+        }
+    }
+    block_add3(out_st, my_nf, my_mf, my_mu);
+}
+
+// spbfs.dist: the remote push's targets (count in st[0]) counted by owner (t % P): per-block
+// counts in shared memory (P words), one atomicAdd per block and owner.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_owner_count(const idx_t* __restrict__ t, const u64* __restrict__ st, long long P,
+                unsigned long long* __restrict__ owner_count)
+{
+    extern __shared__ unsigned s_cnt[];
+    for (long long o = threadIdx.x; o < P; o += CTA_THREADS) s_cnt[o] = 0;
+    __syncthreads();
+    const long long k = (long long)st[0];
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long i = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; i < k; i += stride)
+        atomicAdd(&s_cnt[(long long)t[i] % P], 1u);
+    __syncthreads();
+    for (long long o = threadIdx.x; o < P; o += CTA_THREADS)
+        if (s_cnt[o]) atomicAdd(&owner_count[o], (unsigned long long)s_cnt[o]);
+}
+
+// ... and written grouped by owner into the send buffers as the owner's local ids (t / P),
+// with their frontier rows (p may be null): owner o's part starts at the sum of the counts
+// of the owners before it; each block reserves its range per owner with one atomicAdd on
+// cursor[o] (zeroed before).  Shared memory: P counts, then P 8-byte bases.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_owner_scatter(const idx_t* __restrict__ t, const idx_t* __restrict__ p,
+                  const u64* __restrict__ st, long long P,
+                  const unsigned long long* __restrict__ owner_count,
+                  unsigned long long* __restrict__ cursor, idx_t* __restrict__ send_t,
+                  idx_t* __restrict__ send_p)
+{
+    extern __shared__ unsigned long long s_base[];
+    unsigned* s_cnt = (unsigned*)(s_base + P);
+    const long long k = (long long)st[0];
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long i0 = (long long)blockIdx.x * CTA_THREADS; i0 < k; i0 += stride) {
+        for (long long o = threadIdx.x; o < P; o += CTA_THREADS) s_cnt[o] = 0;
+        __syncthreads();
+        const long long i = i0 + threadIdx.x;
+        long long o = -1;
+        unsigned at = 0;
+        idx_t v = 0;
+        if (i < k) {
+            v = t[i];
+            o = (long long)v % P;
+            at = atomicAdd(&s_cnt[o], 1u);
+        }
+        __syncthreads();
+        for (long long q = threadIdx.x; q < P; q += CTA_THREADS) {
+            if (!s_cnt[q]) continue;
+            unsigned long long off = 0;
+            for (long long r = 0; r < q; ++r) off += owner_count[r];
+            s_base[q] = off + atomicAdd(&cursor[q], (unsigned long long)s_cnt[q]);
+        }
+        __syncthreads();
+        if (o >= 0) {
+            const unsigned long long pos = s_base[o] + at;
+            send_t[pos] = (idx_t)((long long)v / P);
+            if (p) send_p[pos] = p[i];
+        }
+        __syncthreads();
+    }
 }

@@ -61,6 +61,35 @@ class LevelSearch:
         source's level 0 first; levels after an empty one report zeros."""
         raise NotImplementedError
 
+    # -- the hooks of a distributed search (spbfs.dist): one rank's search over its local
+    # matrix, fed at each level with what the other ranks found
+    def claim(self, ids, values=None) -> None:  # pragma: no cover - interface
+        """Vertices ``ids`` found elsewhere in the current level: those not yet visited join
+        it (level, value from ``values`` if given, next frontier, sizes)."""
+        raise NotImplementedError
+
+    def visited_words(self, word0: int, count: int):  # pragma: no cover - interface
+        """The visited set of vertices ``32 word0 .. 32 (word0 + count) - 1`` as ``count``
+        uint32 words (bit ``j`` of word ``w``: vertex ``32 (word0 + w) + j``)."""
+        raise NotImplementedError
+
+    def claim_words(self, word0: int, words) -> None:  # pragma: no cover - interface
+        """Visited bits found elsewhere (as :meth:`visited_words`): their new vertices join
+        the current level without a value."""
+        raise NotImplementedError
+
+    def push_out(self, R, owners: int) -> None:  # pragma: no cover - interface
+        """Push the current frontier through ``R`` (rows: this search's vertices, columns:
+        another vertex space) with ``any_secondi``, masked by the complement of the targets
+        pushed so far in this search; the targets, as ``t // owners``, and their rows are
+        grouped by owner ``t % owners`` for :meth:`sent`."""
+        raise NotImplementedError
+
+    def sent(self):  # pragma: no cover - interface
+        """``(targets, rows or None, counts per owner)`` of the last :meth:`push_out`
+        (counts: a numpy array; on the GPU read with :meth:`sizes`)."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """Release the search's workspace (outputs stay valid)."""
 
@@ -88,22 +117,23 @@ class MaskedSearch(LevelSearch):
         idt = M.indices.dtype
         self.M, self.semiring = M, semiring
         self.dtype = semiring.result_dtype(np.dtype(bool), M.dtype)
+        src = xp.asarray([source] if source >= 0 else [], dtype=idt)
         self.levels = xp.full(n, UNREACHED, dtype=idt)
-        self.levels[source] = 0
+        self.levels[src] = 0
         self.parents = xp.full(n, UNREACHED, dtype=idt) if values else None
         if values:
-            self.parents[source] = source
+            self.parents[src] = src
         self.visited = xp.zeros(n, bool)
-        self.visited[source] = True
+        self.visited[src] = True
         self._visited_vector = Vector(n, "bitmap", present=self.visited, values=self.visited)
-        self._frontier = Vector(n, "sparse", indices=xp.asarray([source], dtype=idt),
-                                values=xp.ones(1, bool))
+        self._frontier = Vector(n, "sparse", indices=src, values=xp.ones(src.size, bool))
         # in-degrees count the unexplored edges; a push-only search on a directed graph has
         # no transpose and counts out-degrees instead (the count only steers "auto")
         self._tindptr = M.T.indptr if transpose else M.indptr
-        src = np.asarray([source])
-        self._pending = [(1, degree_sum(M.indptr, src), degree_sum(self._tindptr, src))]
+        self._pending = [(int(src.size), degree_sum(M.indptr, src),
+                          degree_sum(self._tindptr, src))]
         self.level = 0
+        self._seen = self._sent = None
 
     def advance(self, pulling: bool, count: int = 1) -> None:
         M, sr = self.M, self.semiring
@@ -130,6 +160,54 @@ class MaskedSearch(LevelSearch):
         out, self._pending = self._pending, []
         return out
 
+    def claim(self, ids, values=None) -> None:
+        xp = self.M.xp
+        new = ~self.visited[ids]
+        ids = ids[new]
+        ids, first = xp.unique(ids, return_index=True)
+        if not ids.size:
+            return
+        self.visited[ids] = True
+        self.levels[ids] = self.level
+        if self.parents is not None and values is not None:
+            self.parents[ids] = values[new][first]
+        f = self._frontier
+        self._frontier = Vector(self.M.n, "sparse",
+                                indices=xp.concatenate([f.indices, ids.astype(f.indices.dtype)]),
+                                values=xp.concatenate([f.values, xp.zeros(ids.size,
+                                                                          f.values.dtype)]))
+        nf, mf, mu = self._pending[-1]
+        self._pending[-1] = (nf + int(ids.size), mf + degree_sum(self.M.indptr, ids),
+                             mu + degree_sum(self._tindptr, ids))
+
+    def visited_words(self, word0: int, count: int):
+        xp = self.M.xp
+        bits = self.visited[32 * word0: 32 * (word0 + count)]
+        return xp.packbits(bits, bitorder="little").view(np.uint32)
+
+    def claim_words(self, word0: int, words) -> None:
+        xp = self.M.xp
+        bits = xp.unpackbits(words.view(np.uint8), bitorder="little").view(bool)
+        self.claim(xp.flatnonzero(bits) + 32 * word0)
+
+    def push_out(self, R, owners: int) -> None:
+        xp = self.M.xp
+        if self._seen is None:
+            self._seen = xp.zeros(R.ncols, bool)
+        found = push(R, self._frontier, self.semiring, self._seen, True, self.dtype)
+        t = found.indices
+        self._seen[t] = True
+        owner = t % owners
+        order = xp.argsort(owner, kind="stable")
+        counts = xp.bincount(owner, minlength=owners)
+        counts = (counts.get() if xp is not np else counts).astype(np.int64)
+        idt = self.levels.dtype
+        rows = found.values[order].astype(idt) if self.parents is not None else None
+        self._sent = ((t[order] // owners).astype(idt), rows, counts)
+
+    def sent(self):
+        return self._sent
+
 
 def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
                  transpose: bool = True) -> LevelSearch:
@@ -145,8 +223,9 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     ----------
     A : Matrix or sparse matrix
         Square; ``A[i, j]`` stored is an edge ``i -> j``.
-    source : int
-        A valid vertex (not checked here).
+    source : int or None
+        A valid vertex (not checked here); None starts with nothing at level 0 (a rank of a
+        distributed search that does not hold the source).
     semiring : Semiring
         Its monoid must be ``any`` or ``lor`` (a vertex is found once).
     values : bool
@@ -172,6 +251,6 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     M = Matrix.from_any(A)
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
-    fast = backend_for(M.xp).bitmap_search(M, int(source), semiring, values, transpose)
-    return fast if fast is not None else MaskedSearch(M, int(source), semiring, values,
-                                                      transpose)
+    source = -1 if source is None else int(source)
+    fast = backend_for(M.xp).bitmap_search(M, source, semiring, values, transpose)
+    return fast if fast is not None else MaskedSearch(M, source, semiring, values, transpose)

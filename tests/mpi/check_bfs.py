@@ -93,13 +93,10 @@ def mode_bfs():
             st = check(G, M, U, V, s)
             runs += 1
         if rank == 0 and th == 0:
-            print(f"kernel loop used: {st['kernels']}")
+            print(f"levels of the last search: {st['levels']}, directions {st['directions']}")
         s = srcs[0]
-        for opts in ({"direction": "push"}, {"direction": "pull"},
-                     {"direction": {"nd": "pull", "dn": "push", "dd": "pull"}},
-                     {"uniquify": False, "cull": False}, {"nonblocking": True},
-                     {"alpha": 1e-3}, {"alpha": {"dd": 1e3}}, {"kernels": False},
-                     {"kernels": False, "direction": "pull", "cull": False}):
+        for opts in ({"direction": "push"}, {"direction": "pull"}, {"alpha": 1e-3},
+                     {"alpha": 1e3, "beta": 1e-3}, {"beta": 1e3}):
             check(G, M, U, V, s, **opts)
             runs += 1
         if rank == 0 and th == 16:
@@ -184,28 +181,6 @@ def mode_raise():
 
 def mode_mismatch():
     dist.DistGraph.from_edges(xp.zeros(0, np.int64), xp.zeros(0, np.int64), 10 + rank, comm=C)
-
-
-def mode_emulated():
-    """The GPU kernel loop with numpy stand-ins for the kernels, on CPU ranks."""
-    from emulate_kernels import emulated_kernels
-
-    from spbfs.dist import _gpu
-
-    _gpu._kernel = emulated_kernels()
-    _gpu.supported = lambda G: True
-    mode_bfs()
-    # the nn send buffer binned by a sort (more ranks than the bin_owner kernel takes)
-    _gpu._MAX_BIN_RANKS = 0
-    scale, ef = 9, 8
-    n = 1 << scale
-    U, V = generate.kronecker(scale, ef, seed=3)
-    M = oracle(U, V, n)
-    s0, s1 = split(U.size, "random", seed=5)
-    G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n, threshold=4,
-                                  comm=C)
-    for opts in ({}, {"uniquify": False, "cull": False}):
-        check(G, M, U, V, int(U[0]), **opts)
 
 
 def main():

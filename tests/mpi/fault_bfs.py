@@ -248,15 +248,15 @@ def mode_args():
     def bfs_bad_direction():
         dist.bfs(G, 3, direction=last("sideways", "auto"))
 
-    def bfs_same_direction_spelled_twice():
-        dist.bfs(G, 3, direction=last({"nd": "push", "dn": "push", "dd": "push"}, "push"))
+    def bfs_same_alpha_spelled_twice():
+        dist.bfs(G, 3, alpha=last(15, 15.0))
 
     _run_cases([("n", case_n), ("source", case_source), ("range_u", case_range_u),
                 ("range_v", case_range_v), ("threshold", threshold), ("directed", directed),
                 ("lengths", lengths), ("dtype", dtype), ("bad_n", bad_n),
                 ("bfs_source_range", bfs_source_range), ("bfs_parents", bfs_parents),
                 ("bfs_direction", bfs_direction), ("bfs_bad_direction", bfs_bad_direction),
-                ("bfs_same_direction", bfs_same_direction_spelled_twice)],
+                ("bfs_same_alpha", bfs_same_alpha_spelled_twice)],
                "args", again=False)
 
 
