@@ -156,7 +156,7 @@ def _search(G, source, want_p, direction, alpha, beta, phases):
             if R is not None:
                 s.push_out(R, P)
                 mark("remote push")
-            with c.watch("a level's exchanges"):   # the one host wait of a level
+            with c.watch("level exchange (all-to-all-v, delegate OR)"):   # the level's host wait
                 for found, out_edges, in_edges in s.sizes():
                     mu -= in_edges
                     prev_nf, nf, mf = nf, found, out_edges

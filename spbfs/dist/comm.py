@@ -45,7 +45,6 @@ __all__ = ["Communicator", "as_communicator", "nccl_timeout"]
 
 DEVICES = ("cpu", "gpu", "auto")
 DATA_PLANES = ("auto", "mpi", "nccl")
-OR_METHODS = ("auto", "max", "allgather")
 
 #: Seconds a host wait on an NCCL operation may last before the watchdog ends the job.
 NCCL_TIMEOUT = 60.0
@@ -236,7 +235,7 @@ def _gpu_available() -> bool:
 
 
 class _Pending:
-    """A delegate OR reduction in flight; :meth:`wait` returns the reduced mask."""
+    """An exchange in flight; :meth:`wait` returns its result (once)."""
 
     def __init__(self, finish):
         self._finish = finish
@@ -264,10 +263,6 @@ class Communicator:
         ``"gpu"`` when CuPy sees a GPU on every rank, else ``"cpu"``.
     data_plane : {"auto", "mpi", "nccl"}
         How bulk data moves (module docstring).  ``"nccl"`` needs GPU ranks.
-    or_method : {"auto", "max", "allgather"}
-        NCCL only: reduce the delegate mask with ``MAX`` over bytes or all-gather packed bits
-        and OR them.  ``"auto"`` takes the one moving fewer bytes (``allgather`` below 8
-        ranks).
     nccl_timeout : float, optional
         NCCL data plane: seconds a host wait on one NCCL operation may last before the
         watchdog aborts the NCCL communicator and the MPI job (:func:`nccl_timeout`: default
@@ -289,12 +284,11 @@ class Communicator:
     >>> recv, counts = c.alltoallv(np.array([7, 8]), np.array([2]))
     >>> recv.tolist(), counts.tolist()
     ([7, 8], [2])
-    >>> c.allreduce_or(np.array([True, False])).tolist()
-    [True, False]
+    >>> c.or_words_start(np.array([5], np.uint32)).wait().tolist()
+    [5]
     """
 
-    def __init__(self, comm=None, *, device="cpu", data_plane="auto", or_method="auto",
-                 nccl_timeout=None):
+    def __init__(self, comm=None, *, device="cpu", data_plane="auto", nccl_timeout=None):
         from mpi4py import MPI
 
         self.MPI = MPI
@@ -311,8 +305,6 @@ class Communicator:
             error = ValueError(f"device must be one of {DEVICES}, got {device!r}")
         elif data_plane not in DATA_PLANES:
             error = ValueError(f"data_plane must be one of {DATA_PLANES}, got {data_plane!r}")
-        elif or_method not in OR_METHODS:
-            error = ValueError(f"or_method must be one of {OR_METHODS}, got {or_method!r}")
         elif data_plane == "nccl" and device == "cpu":
             error = ValueError("data_plane='nccl' needs GPU ranks (device='gpu')")
         gpu = None
@@ -327,8 +319,8 @@ class Communicator:
             except ValueError as e:
                 error = e
         # one collective: the same error on every rank, or arguments that agree
-        gpus = self.agree({"device": device, "data_plane": data_plane, "or_method": or_method},
-                          error=error, extra=gpu)
+        gpus = self.agree({"device": device, "data_plane": data_plane}, error=error,
+                          extra=gpu)
         if device == "auto":
             device = "gpu" if all(gpus) else "cpu"
         self.device = device
@@ -349,9 +341,6 @@ class Communicator:
         if data_plane == "auto":
             data_plane = "nccl" if device == "gpu" and self._nccl_importable() else "mpi"
         self.data_plane = data_plane
-        if or_method == "auto":
-            or_method = "allgather" if self.size < 8 else "max"
-        self.or_method = or_method
         #: seconds a host wait on NCCL may last before the watchdog ends the job (0: off)
         self.nccl_timeout = timeout if data_plane == "nccl" else 0.0
         if data_plane == "nccl":
@@ -635,25 +624,8 @@ class Communicator:
         nccl_plane = self.data_plane == "nccl"
         with self.timed(nsent * itemsize, watch="alltoallv" if nccl_plane else None):
             if nccl_plane:
-                recv = xp.empty(total, dtype)
-                send = xp.ascontiguousarray(send)
-                nccl = self._nccl_mod
-                stream = xp.cuda.get_current_stream().ptr
-                r = self.rank
-                if sc[r]:
-                    recv[rdisp[r]: rdisp[r] + rc[r]] = send[sdisp[r]: sdisp[r] + sc[r]]
-                nccl.groupStart()
-                for p in range(self.size):
-                    if p == r:
-                        continue
-                    if sc[p]:
-                        self.nccl.send(send.data.ptr + int(sdisp[p]) * itemsize,
-                                       int(sc[p]) * itemsize, nccl.NCCL_UINT8, p, stream)
-                    if rc[p]:
-                        self.nccl.recv(recv.data.ptr + int(rdisp[p]) * itemsize,
-                                       int(rc[p]) * itemsize, nccl.NCCL_UINT8, p, stream)
-                nccl.groupEnd()
-                return recv
+                return self._nccl_alltoallv(xp.ascontiguousarray(send), xp.empty(total, dtype),
+                                            sc, rc, xp.cuda.get_current_stream().ptr)
             host = np.ascontiguousarray(self.to_host(send))
             hrecv = np.empty(total, dtype)
             view = np.uint8 if dtype == np.bool_ else dtype
@@ -831,128 +803,6 @@ class Communicator:
             out = np.empty_like(host)
             self.comm.Allreduce(host, out, op=mop)
             return self.to_device(out) if xp is not np else out
-
-    def allreduce_or(self, mask):
-        """Global OR of a boolean mask (the delegate bitmap); identical on every rank.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from spbfs.dist import Communicator
-        >>> Communicator().allreduce_or(np.array([False, True])).tolist()
-        [False, True]
-        """
-        return self.allreduce_or_start(mask, blocking=True).wait()
-
-    def allreduce_or_start(self, mask, blocking=False):
-        """Start the global OR of a boolean mask; ``.wait()`` on the result gives the mask.
-
-        With ``blocking=False`` the reduction overlaps with what the caller does before
-        ``wait()``: ``MPI_Iallreduce`` on the MPI plane, a side CUDA stream with NCCL.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from spbfs.dist import Communicator
-        >>> Communicator().allreduce_or_start(np.array([True, False])).wait().tolist()
-        [True, False]
-        """
-        xp = self.xp
-        m = mask.size
-        if self.size == 1 or m == 0:          # m is the same on every rank (D)
-            out = mask.copy()
-            return _Pending(lambda: out)
-        if self.data_plane == "nccl":
-            return self._or_nccl(mask, blocking)
-        bits = np.packbits(self.to_host(mask))
-        out = np.empty_like(bits)
-        mpi_op = self.MPI.BOR
-        self.sync()
-        t0 = time.perf_counter()
-        if blocking:
-            self.comm.Allreduce(bits, out, op=mpi_op)
-            self.comm_time += time.perf_counter() - t0
-            self.bytes_sent += bits.nbytes
-            res = np.unpackbits(out, count=m).astype(bool)
-            res = self.to_device(res) if xp is not np else res
-            return _Pending(lambda: res)
-        req = self.comm.Iallreduce(bits, out, op=mpi_op)
-        self.comm_time += time.perf_counter() - t0
-        self.bytes_sent += bits.nbytes
-
-        def finish():
-            t1 = time.perf_counter()
-            req.Wait()
-            self.comm_time += time.perf_counter() - t1
-            res = np.unpackbits(out, count=m).astype(bool)
-            _ = bits  # keep the send buffer alive until the request completes
-            return self.to_device(res) if xp is not np else res
-
-        return _Pending(finish)
-
-    def _or_nccl(self, mask, blocking):
-        xp = self.xp
-        nccl = self._nccl_mod
-        m = mask.size
-        main = xp.cuda.get_current_stream()
-        self.sync()
-        t0 = time.perf_counter()
-        if blocking:
-            side = None
-        else:
-            if self._side_stream is None:
-                self._side_stream = xp.cuda.Stream(non_blocking=True)
-            side = self._side_stream
-            side.wait_event(main.record())
-            side.use()
-        stream = side if side is not None else main
-        token = self._arm("delegate OR")    # the enqueue, and the wait when blocking
-        try:
-            try:
-                if self.or_method == "max":
-                    src = xp.ascontiguousarray(mask).view(xp.uint8)
-                    buf = xp.empty_like(src)
-                    self.nccl.allReduce(src.data.ptr, buf.data.ptr, m, nccl.NCCL_UINT8,
-                                        nccl.NCCL_MAX, stream.ptr)
-                    nbytes = m
-                else:
-                    src = xp.packbits(mask)
-                    buf = xp.empty((self.size, src.size), xp.uint8)
-                    self.nccl.allGather(src.data.ptr, buf.data.ptr, src.size,
-                                        nccl.NCCL_UINT8, stream.ptr)
-                    nbytes = src.size
-            finally:
-                if side is not None:
-                    main.use()
-            self.bytes_sent += nbytes
-            if blocking:
-                main.synchronize()
-        finally:
-            self._disarm(token)
-        self.comm_time += time.perf_counter() - t0
-
-        def finish():
-            t1 = time.perf_counter()
-            # non-blocking: the host waits here, so this is what is watched
-            token = self._arm("delegate OR") if side is not None else None
-            try:
-                if side is not None:
-                    main.wait_event(side.record())
-                _ = src  # alive until the reduction is done
-                if self.or_method == "max":
-                    res = buf.view(xp.bool_)
-                else:
-                    acc = buf[0].copy()
-                    for p in range(1, self.size):
-                        acc |= buf[p]
-                    res = xp.unpackbits(acc)[:m].view(xp.bool_)
-                main.synchronize()
-            finally:
-                self._disarm(token)
-            self.comm_time += time.perf_counter() - t1
-            return res
-
-        return _Pending(finish)
 
     def __repr__(self) -> str:
         return (f"Communicator(rank={self.rank}, size={self.size}, device={self.device!r}, "

@@ -179,8 +179,8 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
         Validate every search (distributed, :func:`validate`); without it the TEPS edge
         count is still computed.
     bfs_options : dict, optional
-        Extra keyword arguments for :func:`spbfs.dist.bfs` (``uniquify``, ``nonblocking``,
-        ``alpha``, ``direction``).
+        Extra keyword arguments for :func:`spbfs.dist.bfs` (``direction``, ``alpha``,
+        ``beta``).
     progress : bool
         Rank 0 shows a tqdm progress bar on ``sys.stderr`` while searching.
     record : dict, optional

@@ -61,6 +61,21 @@ __device__ __forceinline__ void block_add3(u64* st, u64 a, u64 b, u64 c)
     if (threadIdx.x < 3 && s_acc[threadIdx.x]) atomicAdd(st + threadIdx.x, s_acc[threadIdx.x]);
 }
 
+// A new vertex's out-degree into my_mf and in-degree into my_mu (the next level's sizes).
+__device__ __forceinline__ void add_degrees(
+    idx_t v, const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
+    u64& my_mf, u64& my_mu)
+{
+    const ptr_t d = indptr[v + 1] - indptr[v];
+    my_mf += (u64)d;
+#if DIRECTED
+    my_mu += (u64)(tindptr[v + 1] - tindptr[v]);
+#else
+    (void)tindptr;
+    my_mu += (u64)d;
+#endif
+}
+
 // Claim v (push): the thread whose atomicOr flips v's visited bit owns v and writes its
 // level and parent; returns whether this thread claimed v.
 __device__ __forceinline__ bool claim(
@@ -82,14 +97,7 @@ __device__ __forceinline__ bool claim(
 #else
     (void)u;
 #endif
-    const ptr_t d = indptr[v + 1] - indptr[v];
-    my_mf += (u64)d;
-#if DIRECTED
-    my_mu += (u64)(tindptr[v + 1] - tindptr[v]);
-#else
-    (void)tindptr;
-    my_mu += (u64)d;
-#endif
+    add_degrees(v, indptr, tindptr, my_mf, my_mu);
 #endif
     return true;
 }
@@ -555,14 +563,7 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
             const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
             x &= x - 1;
             levels[v] = (idx_t)level;
-            const ptr_t d = indptr[v + 1] - indptr[v];
-            my_mf += (u64)d;
-#if DIRECTED
-            my_mu += (u64)(tindptr[v + 1] - tindptr[v]);
-#else
-            (void)tindptr;
-            my_mu += (u64)d;
-#endif
+            add_degrees(v, indptr, tindptr, my_mf, my_mu);
             if (queue) q_out[base++] = v;
         }
     }

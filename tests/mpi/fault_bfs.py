@@ -93,7 +93,7 @@ def mode_oom():
 
 
 def mode_stall():
-    strike_in_second_search("allreduce_or_start", lambda: time.sleep(600))
+    strike_in_second_search("or_words_start", lambda: time.sleep(600))
 
 
 def _stall_lone(op):
