@@ -107,14 +107,16 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     c.sync()
     t0 = time.perf_counter()
     phases = {}
-    levels, parents, depth, dirs = _search(G, source, want_p, direction, alpha, beta, phases)
+    sd = int(G.delegate_number([source])[0])
+    levels, parents, depth, dirs = _search(G, source, sd, want_p, direction, alpha, beta,
+                                           phases)
     c.sync()
     elapsed = time.perf_counter() - t0
     if stats is not None:
         comm_t = c.comm_time - comm0
         stats.update(levels=depth, time=elapsed, comm_time=comm_t,
                      compute_time=elapsed - comm_t, bytes_sent=c.bytes_sent - bytes0,
-                     directions=dirs, source_is_delegate=bool(G.is_delegate([source])[0]),
+                     directions=dirs, source_is_delegate=sd >= 0,
                      phases=phases)
     return (levels, parents) if want_p else levels
 
@@ -133,12 +135,11 @@ class _Phases:
             self.t = t
 
 
-def _search(G, source, want_p, direction, alpha, beta, phases):
-    """The level loop; returns the owned vertices' levels and parents, the depth and the
-    direction of each level."""
+def _search(G, source, sd, want_p, direction, alpha, beta, phases):
+    """The level loop from ``source`` (delegate number ``sd``, -1 for a normal vertex);
+    returns the owned vertices' levels and parents, the depth and each level's direction."""
     c, xp, lay = G.comm, G.xp, G.layout
     P, rank, L, R = G.P, G.rank, G.layout.local, G.layout.remote
-    sd = int(G.delegate_number([source])[0])
     if sd >= 0:
         start = lay.n_pad + sd
     else:

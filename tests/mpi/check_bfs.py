@@ -9,10 +9,10 @@ the job), ``mismatch`` (inconsistent arguments give a clear error on every rank)
 Rank 0 prints ``OK <mode>`` at the end.
 """
 
-import sys
 
 import numpy as np
 import scipy.sparse as sp
+from world import world
 
 import spbfs
 from spbfs import dist, generate, graph500
@@ -185,15 +185,7 @@ def mode_mismatch():
 
 def main():
     global comm, rank, P, device, C, xp
-    from mpi4py import MPI
-
-    comm = MPI.COMM_WORLD
-    rank, P = comm.rank, comm.size
-    mode = sys.argv[1]
-    device = sys.argv[2] if len(sys.argv) > 2 else "cpu"
-    plane = sys.argv[3] if len(sys.argv) > 3 else "auto"
-    C = dist.Communicator(device=device, data_plane=plane)
-    xp = C.xp
+    comm, rank, P, mode, device, C, xp = world()
     if mode == "harness":
         import spbfs.dist.harness  # noqa: F401
     globals()[f"mode_{mode}"]()

@@ -27,6 +27,7 @@ import threading
 import time
 
 import numpy as np
+from world import world
 
 from spbfs import dist, generate
 
@@ -261,16 +262,8 @@ def mode_args():
 
 
 def main():
-    global comm, rank, P, C, xp
-    from mpi4py import MPI
-
-    comm = MPI.COMM_WORLD
-    rank, P = comm.rank, comm.size
-    mode = sys.argv[1]
-    device = sys.argv[2] if len(sys.argv) > 2 else "cpu"
-    plane = sys.argv[3] if len(sys.argv) > 3 else "auto"
-    C = dist.Communicator(device=device, data_plane=plane)
-    xp = C.xp
+    global comm, rank, P, device, C, xp
+    comm, rank, P, mode, device, C, xp = world()
     globals()[f"mode_{mode}"]()
 
 
