@@ -153,6 +153,16 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
         mu = L.nnz
         pulling = direction == "pull"
         level = 0
+
+        def advance():
+            # the local level, by Beamer's rule on this rank's sizes
+            nonlocal level, pulling
+            level += 1
+            if direction == "auto" and level > 1:
+                pulling = beamer_pull(pulling, nf, prev_nf, mf, mu, L.n, alpha, beta)
+            dirs.append("pull" if pulling else "push")
+            s.advance(pulling)
+
         while True:
             if R is not None:
                 s.push_out(R, P)
@@ -162,25 +172,26 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
                     mu -= in_edges
                     prev_nf, nf, mf = nf, found, out_edges
             mark("frontier sizes")
-            sent = s.sent() if R is not None else None
-            rc, active = c.exchange_counts(sent[2] if sent else np.zeros(P, np.int64), nf)
-            mark("exchange counts")
-            if active == 0:
-                break
-            level += 1
-            if direction == "auto" and level > 1:
-                pulling = beamer_pull(pulling, nf, prev_nf, mf, mu, L.n, alpha, beta)
-            dirs.append("pull" if pulling else "push")
-            exchange = None
-            if sent is not None:
-                targets, rows, counts = sent
+            send = None
+            if R is not None:
+                targets, rows, counts = s.sent()
                 send = [targets]
                 if want_p:  # the parent's global id, encoded as -2 - id
                     send.append(_encode(xp, rows, P, rank))
-                exchange = c.alltoallv_start(send, counts, rc)
+            ready = c.ready()   # the send buffers: the exchange waits for nothing later
+            # a frontier here means another level: the local level starts before the count
+            # exchange, which it hides (an empty one waits: the search may be over)
+            if nf:
+                advance()
+                mark("local level")
+            rc, active = c.exchange_counts(counts if send else np.zeros(P, np.int64), nf)
+            mark("exchange counts")
+            if active == 0:
+                break
+            if not nf:
+                advance()
+            exchange = c.alltoallv_start(send, counts, rc, after=ready) if send else None
             mark("alltoallv start")
-            s.advance(pulling)
-            mark("local level")
             merged = c.or_words_start(s.visited_words(dword0, dwords)) if dwords else None
             if exchange is not None:
                 recv = exchange.wait()
@@ -192,65 +203,125 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
                 mark("delegate OR")
                 s.claim_words(dword0, words)
                 mark("claim")
-        out = _owned(G, s.levels, s.parents if want_p else None)
-    mark("settle")
+        out = _owned(G, s.levels, s.parents if want_p else None, mark)
     return (*out, level - 1 if level else 0, dirs)
 
 
 def _encode(xp, rows, P, rank):
     """``-2 - global id`` of local normals ``rows`` (parents sent to another rank)."""
     if xp is not np:
-        return _kernels()[0](rows, P, rank)
+        return _kernels()["encode"](rows, P, rank)
     return (-2 - (rows.astype(np.int64) * P + rank)).astype(rows.dtype)
 
 
-def _global_ids(G, p, dtype):
-    """Global ids of local-space parents ``p``: a normal of this rank, a delegate, ``-2 -
-    id`` for a parent found by another rank, ``-1`` for none."""
-    xp, lay = G.xp, G.layout
-    dglob = G.delegates if G.D else xp.zeros(1, np.int64)
-    if xp is not np:
-        return _kernels()[1](p, lay.n_pad, G.P, G.rank, dglob, xp.empty(p.size, dtype))
-    p = p.astype(np.int64)
-    delegate = dglob[np.clip(p - lay.n_pad, 0, dglob.size - 1)]
-    local = np.where(p >= lay.n_pad, delegate, p * G.P + G.rank)
-    return np.where(p >= 0, local, np.where(p == -1, UNREACHED, -2 - p)).astype(dtype)
+def _global_ids(G, p):
+    """Global ids of local-space parents ``p`` (numpy): a normal of this rank, a delegate,
+    ``-2 - id`` for a parent found by another rank, ``-1`` for none."""
+    lay, dglob = G.layout, G.delegates if G.D else np.zeros(1, np.int64)
+    q = p.astype(np.int64)
+    delegate = dglob[np.clip(q - lay.n_pad, 0, dglob.size - 1)]
+    local = np.where(q >= lay.n_pad, delegate, q * G.P + G.rank)
+    return np.where(q >= 0, local, np.where(q == -1, UNREACHED, -2 - q)).astype(p.dtype)
+
+
+_GLOBAL_ID = """
+__device__ __forceinline__ long long spbfs_global_id(long long q, long long n_pad, long long P,
+                                                     long long rank, const long long* dglob)
+{
+    return q >= n_pad ? dglob[q - n_pad] : q >= 0 ? q * P + rank : q == -1 ? -1 : -2 - q;
+}
+"""
 
 
 @functools.cache
 def _kernels():
-    """GPU ranks: the two parent-id maps above as single elementwise kernels."""
+    """GPU ranks: the parent-id maps as single elementwise kernels (``map`` arguments:
+    ``n_pad, P, rank, dglob``)."""
     import cupy
 
-    encode = cupy.ElementwiseKernel(
-        "I r, int64 P, int64 rank", "I out", "out = (I)(-2 - ((long long)r * P + rank));",
-        "spbfs_dist_encode_parent")
-    decode = cupy.ElementwiseKernel(
-        "I p, int64 n_pad, int64 P, int64 rank, raw int64 dglob", "O out",
-        "long long q = (long long)p;"
-        "out = (O)(q >= n_pad ? dglob[q - n_pad] : q >= 0 ? q * P + rank : q == -1 ? -1 "
-        ": -2 - q);", "spbfs_dist_parent_ids")
-    return encode, decode
+    map_args = "int64 n_pad, int64 P, int64 rank, raw int64 dglob"
+    gid = "(I)spbfs_global_id({}, n_pad, P, rank, &dglob[0])"
+
+    def kernel(name, ins, outs, body):
+        return cupy.ElementwiseKernel(ins, outs, body, "spbfs_dist_" + name,
+                                      preamble=_GLOBAL_ID)
+
+    return {
+        "encode": cupy.ElementwiseKernel(
+            "I r, int64 P, int64 rank", "I out", "out = (I)(-2 - ((long long)r * P + rank));",
+            "spbfs_dist_encode_parent"),
+        # in place: the owned normals' parents
+        "normals": kernel("parents_in_place", map_args, "I p", "p = " + gid.format("p") + ";"),
+        # owned delegate o at slot s: level, and parent if found here (else -1)
+        "owned": kernel("owned_delegates", "int64 o, int64 s, bool wp, " + map_args,
+                        "raw I levels, raw I parents",
+                        "levels[o] = levels[s]; if (wp) parents[o] = "
+                        + gid.format("parents[s]") + ";"),
+        "found": kernel("found_here", "I s, raw I parents", "int32 f", "f = parents[s] != -1;"),
+        # the delegates found here, as (local id at the owner, parent) pairs at pos - 1
+        "pack": kernel("pack_found", "I s, I id, int32 pos, " + map_args,
+                       "raw I parents, raw I send",
+                       "const long long q = parents[s];"
+                       "if (q != -1) { send[2 * (pos - 1)] = id;"
+                       " send[2 * (pos - 1) + 1] = " + gid.format("q") + "; }"),
+        "unpack": cupy.ElementwiseKernel("raw I pairs", "raw I par",
+                                         "par[pairs[2 * i]] = pairs[2 * i + 1];",
+                                         "spbfs_dist_unpack_pairs"),
+    }
 
 
-def _owned(G, levels, parents):
-    """Levels (and parents, global ids) of this rank's vertices; owned delegates from the
-    delegate part, their parents from the ranks that found them (one sparse exchange)."""
-    xp, lay, n_loc, idt = G.xp, G.layout, G.n_local, G.index_dtype
-    own, num = G.owned_delegates, G.owned_delegate_numbers
-    lvl = levels[:n_loc].astype(idt, copy=False)   # the search's own array: no copy
-    if own.size:
-        lvl[own] = levels[lay.n_pad + num]
-    if parents is None:
-        return lvl, None
-    par = _global_ids(G, parents[:n_loc], idt)
-    # the delegates this rank found itself (a parent here), grouped by owner: no sort
-    order = G.delegates_by_owner
-    pos = xp.flatnonzero(parents[lay.n_pad + order] != UNREACHED)
-    found = order[pos]
-    gid, vals = G.delegates[found], _global_ids(G, parents[lay.n_pad + found], idt)
-    if G.P > 1:
-        ends = G.comm.to_host(xp.searchsorted(pos, xp.asarray(np.cumsum(G.delegates_per_owner))))
-        (gid, vals), _ = G.comm.alltoallv_many([gid, vals], np.diff(ends, prepend=0))
-    par[gid // G.P] = vals
+def _owned(G, levels, parents, mark):
+    """Levels (and parents, global ids) of this rank's vertices, in place in the search's
+    arrays: owned delegates from their slots, their parents from the ranks that found them
+    (one sparse exchange of the delegates each rank found)."""
+    xp, n_loc = G.xp, G.n_local
+    own, slots = G.owned_delegates, G.owned_delegate_slots
+    lvl = levels[:n_loc]
+    par = parents[:n_loc] if parents is not None else None
+    if xp is np:
+        lvl[own] = levels[slots]
+        if par is not None:
+            par[:] = _global_ids(G, par)
+            par[own] = _global_ids(G, parents[slots])
+    else:
+        k, args = _kernels(), _map_args(G)
+        if par is not None:
+            k["normals"](*args, par)
+        if own.size:
+            k["owned"](own, slots, par is not None, *args, levels,
+                       parents if par is not None else levels)
+    mark("settle owned")
+    if par is not None and G.P > 1:
+        _settle_foreign(G, parents, par)
+        mark("settle delegate parents")
     return lvl, par
+
+
+def _map_args(G):
+    dglob = G.delegates if G.D else G.xp.zeros(1, np.int64)
+    return G.layout.n_pad, G.P, G.rank, dglob
+
+
+def _settle_foreign(G, parents, par):
+    """Send the parents of the other ranks' delegates found here to their owners (grouped
+    by owner at construction) as (local id, parent) pairs; write those received."""
+    xp, c = G.xp, G.comm
+    slots, ids, ends = (G.foreign_delegate_slots, G.foreign_delegate_ids,
+                        G.foreign_delegate_ends)
+    if xp is np:
+        f = np.flatnonzero(parents[slots] != UNREACHED)
+        send = np.empty(2 * f.size, parents.dtype)
+        send[0::2], send[1::2] = ids[f], _global_ids(G, parents[slots[f]])
+        cum = np.searchsorted(f, ends)
+    else:
+        k = _kernels()
+        pos = xp.zeros(slots.size + 1, np.int32)
+        xp.cumsum(k["found"](slots, parents), out=pos[1:])
+        cum = c.to_host(pos[ends])
+        send = xp.empty(2 * int(cum[-1]), parents.dtype)
+        k["pack"](slots, ids, pos[1:], *_map_args(G), parents, send)
+    pairs, _ = c.alltoallv(send, 2 * np.diff(cum, prepend=0))
+    if xp is np:
+        par[pairs[0::2]] = pairs[1::2]
+    elif pairs.size:
+        _kernels()["unpack"](pairs, par, size=pairs.size // 2)

@@ -624,8 +624,8 @@ class Communicator:
         nccl_plane = self.data_plane == "nccl"
         with self.timed(nsent * itemsize, watch="alltoallv" if nccl_plane else None):
             if nccl_plane:
-                return self._nccl_alltoallv(xp.ascontiguousarray(send), xp.empty(total, dtype),
-                                            sc, rc, xp.cuda.get_current_stream().ptr)
+                return self._nccl_alltoallv([xp.ascontiguousarray(send)], [xp.empty(total, dtype)],
+                                            sc, rc, xp.cuda.get_current_stream().ptr)[0]
             host = np.ascontiguousarray(self.to_host(send))
             hrecv = np.empty(total, dtype)
             view = np.uint8 if dtype == np.bool_ else dtype
@@ -672,12 +672,20 @@ class Communicator:
             self._side_stream = self.xp.cuda.Stream(non_blocking=True)
         return self._side_stream
 
-    def _start_on_side(self, enqueue):
+    def ready(self):
+        """A mark of the work enqueued so far on this rank's stream (NCCL data plane: a CUDA
+        event; else None), for :meth:`alltoallv_start`'s ``after``."""
+        if self.data_plane == "nccl" and self.size > 1:
+            return self.xp.cuda.get_current_stream().record()
+        return None
+
+    def _start_on_side(self, enqueue, after=None):
         """Run ``enqueue(stream_ptr)`` on the side stream after the main stream's work so
-        far; the result's ``wait()`` makes the main stream wait for it (no host wait)."""
+        far (or after the event ``after``); the result's ``wait()`` makes the main stream
+        wait for it (no host wait)."""
         xp = self.xp
         main, side = xp.cuda.get_current_stream(), self._side()
-        side.wait_event(main.record())
+        side.wait_event(after if after is not None else main.record())
         with side:
             out = enqueue(side.ptr)
         done = side.record()
@@ -688,11 +696,13 @@ class Communicator:
 
         return _Pending(finish)
 
-    def alltoallv_start(self, arrays, send_counts, recv_counts):
+    def alltoallv_start(self, arrays, send_counts, recv_counts, after=None):
         """All-to-all-v of arrays sharing counts already exchanged (:meth:`exchange_counts`).
 
-        NCCL: enqueued on a side stream, so it overlaps what the caller enqueues next; the
-        result's ``wait()`` orders the main stream after it.  Host-staged MPI: done here.
+        NCCL: enqueued on a side stream, after the work marked by ``after`` (:meth:`ready`;
+        default: all work enqueued so far), so it overlaps what the caller enqueued since
+        and enqueues next; the result's ``wait()`` orders the main stream after it.
+        Host-staged MPI: done here.
 
         Examples
         --------
@@ -710,27 +720,31 @@ class Communicator:
         recv = [xp.empty(int(rc.sum()), a.dtype) for a in arrays]
         self.bytes_sent += sum((int(sc.sum()) - int(sc[self.rank])) * a.dtype.itemsize
                                for a in arrays)
-        return self._start_on_side(lambda ptr: [self._nccl_alltoallv(a, r, sc, rc, ptr)
-                                                for a, r in zip(arrays, recv, strict=True)])
+        return self._start_on_side(lambda ptr: self._nccl_alltoallv(arrays, recv, sc, rc, ptr),
+                                   after)
 
-    def _nccl_alltoallv(self, send, recv, sc, rc, stream):
-        nccl, r, itemsize = self._nccl_mod, self.rank, send.dtype.itemsize
+    def _nccl_alltoallv(self, sends, recvs, sc, rc, stream):
+        """Arrays sharing counts, in one NCCL group on ``stream``; returns ``recvs``."""
+        nccl, r = self._nccl_mod, self.rank
         sdisp = np.concatenate([[0], np.cumsum(sc[:-1])])
         rdisp = np.concatenate([[0], np.cumsum(rc[:-1])])
         if sc[r]:
-            recv[rdisp[r]: rdisp[r] + rc[r]] = send[sdisp[r]: sdisp[r] + sc[r]]
+            for send, recv in zip(sends, recvs, strict=True):
+                recv[rdisp[r]: rdisp[r] + rc[r]] = send[sdisp[r]: sdisp[r] + sc[r]]
         nccl.groupStart()
-        for p in range(self.size):
-            if p == r:
-                continue
-            if sc[p]:
-                self.nccl.send(send.data.ptr + int(sdisp[p]) * itemsize, int(sc[p]) * itemsize,
-                               nccl.NCCL_UINT8, p, stream)
-            if rc[p]:
-                self.nccl.recv(recv.data.ptr + int(rdisp[p]) * itemsize, int(rc[p]) * itemsize,
-                               nccl.NCCL_UINT8, p, stream)
+        for send, recv in zip(sends, recvs, strict=True):
+            itemsize = send.dtype.itemsize
+            for p in range(self.size):
+                if p == r:
+                    continue
+                if sc[p]:
+                    self.nccl.send(send.data.ptr + int(sdisp[p]) * itemsize,
+                                   int(sc[p]) * itemsize, nccl.NCCL_UINT8, p, stream)
+                if rc[p]:
+                    self.nccl.recv(recv.data.ptr + int(rdisp[p]) * itemsize,
+                                   int(rc[p]) * itemsize, nccl.NCCL_UINT8, p, stream)
         nccl.groupEnd()
-        return recv
+        return recvs
 
     def or_words_start(self, words):
         """Start the OR over ranks of a uint32 bitmap (the delegates' visited bits).

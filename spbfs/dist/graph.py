@@ -170,13 +170,24 @@ class DistGraph:
         mine = self._dsorted[self._dsorted % self.P == self.rank]
         #: local ids of the delegates this rank owns, and their delegate numbers
         self.owned_delegates = (mine // self.P).astype(np.int64)
-        self.owned_delegate_numbers = self.delegate_number(mine)
         self.self_loops = xp.zeros(self.n_local, np.int64)
         self._cache = {}
-        # the delegates grouped by owner, and how many each rank owns (parents are settled
-        # at the owners)
-        self.delegates_by_owner, self.delegates_per_owner = _local.bin_by(delegates % self.P,
-                                                                          self.P)
+        self._settle_maps(delegates, mine)
+
+    def _settle_maps(self, delegates, mine):
+        """Index maps that settle a search's levels and parents (``dist.bfs``): the slots
+        of this rank's delegates in the search's vertex space, and the other delegates
+        grouped by owner (their slots, their local ids at the owner, and where each owner's
+        group ends), whose parents found here are sent to the owners."""
+        xp, P, n_pad = self.xp, self.P, self.layout.n_pad
+        self.owned_delegate_slots = n_pad + self.delegate_number(mine)
+        order, counts = _local.bin_by(delegates % P, P)
+        counts[self.rank] = 0
+        order = order[delegates[order] % P != self.rank]
+        idt = self.index_dtype
+        self.foreign_delegate_slots = (n_pad + order).astype(idt)
+        self.foreign_delegate_ids = (delegates[order] // P).astype(idt)
+        self.foreign_delegate_ends = xp.asarray(np.cumsum(counts))
 
     # ------------------------------------------------------------------ construction
     @classmethod

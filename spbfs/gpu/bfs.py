@@ -280,7 +280,7 @@ class BitmapSearch(LevelSearch):
         self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
         self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
         self.mod = mod = kernels.bfs_module(idt, ptr_dtype, values, directed)
-        self._seen = self._sent = self._sent_counts = None
+        self._seen = self._sent = self._sent_counts = self._remote_big = None
         self.k_push, self.k_pull = mod.get_function("bfs_push"), mod.get_function("bfs_pull")
         self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
                                       mod.get_function("bfs_compact"))
@@ -332,7 +332,7 @@ class BitmapSearch(LevelSearch):
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
-                         ws.ring))
+                         ws.ring, _NULL, np.int64(0)))
             if self.use_big:
                 self.k_big((sms * 8,), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
@@ -376,7 +376,6 @@ class BitmapSearch(LevelSearch):
 
     def push_out(self, R, owners: int) -> None:
         ws, sms, values = self.ws, self.sms, self.parents is not None
-        self._ensure_queue()
         if self._seen is None:
             self._seen = ws.seen(R.ncols)
         idt = self.levels.dtype
@@ -384,22 +383,32 @@ class BitmapSearch(LevelSearch):
         counters.fill(0)
         q_t, send_t = bufs[0], bufs[1]
         q_p, send_p = (bufs[2], bufs[3]) if values else (_NULL, _NULL)
-        indptr = R.indptr.astype(self.indptr.dtype, copy=False)
+        indptr = R.indptr  # the remote kernels are compiled for its dtype: no copy
         use_big = R.max_out_degree >= BIG
+        big_u, big_p = self.big_u, self.big_p  # unused without hubs
         if use_big:
-            self.big_u, self.big_p = ws.big_queue(
-                max(self.big_u.size, 2 * (R.nnz // BIG) + 2), self.indptr.dtype)
-        mod = kernels.bfs_module(idt, self.indptr.dtype, values, False, remote=True)
+            if self._remote_big is None:
+                import cupy
+
+                size = 2 * (R.nnz // BIG) + 2
+                self._remote_big = (cupy.empty(size, idt), cupy.empty(size, indptr.dtype))
+            big_u, big_p = self._remote_big
+        rows = R.nonempty_rows.astype(idt, copy=False)
+        mod = kernels.bfs_module(idt, indptr.dtype, values, False, remote=True)
         level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
-        mod.get_function("bfs_push")(  # the frontier's size is not read yet: a full grid
+        # the frontier's size is not read yet: a full grid; the kernel scans R's nonempty
+        # rows instead of the frontier when the frontier is longer or not queued (a pull)
+        q_in = ws.queue[self.qin] if self.queued else _NULL
+        mod.get_function("bfs_push")(
             (sms * 8,), (_THREADS,),
-            (indptr, R.indices, indptr, self._seen, ws.queue[self.qin], q_t, self.levels,
-             q_p, ws.ring, level, self.big_u, self.big_p,
-             np.int64(BIG if use_big else np.iinfo(np.int64).max), counters))
+            (indptr, R.indices, indptr, self._seen, q_in, q_t, self.levels, q_p, ws.ring,
+             level, big_u, big_p,
+             np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, rows,
+             np.int64(rows.size)))
         if use_big:
             mod.get_function("bfs_push_big")(
                 (sms * 8,), (_THREADS,),
-                (indptr, R.indices, indptr, self._seen, self.big_u, self.big_p, q_t,
+                (indptr, R.indices, indptr, self._seen, big_u, big_p, q_t,
                  self.levels, q_p, ws.ring, level, counters))
         P = np.int64(owners)
         st, owner_count, cursor = counters[:4], counters[4:4 + owners], counters[4 + owners:]

@@ -219,20 +219,27 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big, u64* remote_st)
+         long long big, u64* remote_st, const idx_t* __restrict__ rows, long long nrows)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
+    const idx_t lev = (idx_t)level;
 #if REMOTE
     u64* out_st = remote_st;  // [targets, -, -, hub chunks]
+    // A frontier longer than the list of rows that have edges (`rows`), or not queued
+    // (q_in null, after a pull): scan those rows and keep the ones in the frontier (their
+    // level is the frontier's) instead.
+    const long long nq = (long long)(*((volatile const u64*)in_st));
+    const bool by_rows = q_in == nullptr || nq > nrows;
+    const long long nf = by_rows ? nrows : nq;
+    if (by_rows) q_in = rows;
 #else
-    (void)remote_st;
+    (void)remote_st; (void)rows; (void)nrows;
     u64* out_st = ring + 4 * (level & (RING - 1));
     if (blockIdx.x == 0 && tid < 4) ring[4 * ((level + 1) & (RING - 1)) + tid] = 0;
-#endif
     const long long nf = (long long)(*((volatile const u64*)in_st));
-    const idx_t lev = (idx_t)level;
+#endif
 
     __shared__ int s_owner;
     __shared__ idx_t s_u;
@@ -256,8 +263,15 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         ptr_t beg = 0, end = 0;
         if (i < nf) {
             u = q_in[i];
+#if REMOTE
+            if (!by_rows || levels[u] == lev - 1) {
+                beg = indptr[u];
+                end = indptr[u + 1];
+            }
+#else
             beg = indptr[u];
             end = indptr[u + 1];
+#endif
             if ((long long)(end - beg) >= big) {  // hub: PUSH_BIG-edge chunks for bfs_push_big
                 const long long nc = ((long long)(end - beg) + PUSH_BIG - 1) / PUSH_BIG;
                 const u64 k = atomicAdd(out_st + 3, (u64)nc);
@@ -307,12 +321,16 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         for (ptr_t p = beg; p < end; ++p)
 #if REMOTE
             remote_visit(u, indices[p], vis, q_out, parents, out_st, s_v, s_r, &s_k);
-        remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
+        __syncthreads();  // every thread reads the same stage count
+        if (s_k >= REMOTE_STAGE / 2) remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
 #else
             push_visit(u, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                        out_st, lev, my_mf, my_mu);
 #endif
     }
+#if REMOTE
+    remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
+#endif
     block_add3(out_st, 0, my_mf, my_mu);
 }
 

@@ -166,6 +166,11 @@ class Matrix:
         return self._pattern.max_out_degree
 
     @property
+    def nonempty_rows(self):
+        """Ids of the rows that store entries (computed once per pattern)."""
+        return self._pattern.nonempty_rows
+
+    @property
     def T(self) -> Matrix:
         """The transpose, as a Matrix (its pattern is built once and shared)."""
         if self.symmetric:

@@ -142,6 +142,12 @@ class Pattern:
         return self._once("max_out_degree",
                           lambda: int(self.out_degree.max()) if self.n and self.nnz else 0)
 
+    @property
+    def nonempty_rows(self):
+        """Ids of the rows that store entries, ascending, in the index dtype."""
+        return self._once("nonempty_rows", lambda: self.xp.flatnonzero(self.out_degree).astype(
+            self.indices.dtype))
+
     def transpose(self):
         """``(pattern of A.T, gather map)``; the map is None for a symmetric pattern."""
         if self.symmetric:
