@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import graphs
+from conftest import DEVICES, graphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -136,3 +136,43 @@ def test_vector_errors():
         Vector.bitmap(np.ones(3))
     with pytest.raises(TypeError, match="monoid"):
         semiring.Semiring("min", semiring.ops.plus)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("pulls", [(False, False, False), (False, True, True)])
+def test_level_search_stores_mapped_parent_ids(device, pulls):
+    """``parent_ids``: parents (and push_out's frontier rows) are stored as mapped ids; the
+    search itself (levels, which vertices are found) is unchanged."""
+    from spbfs.generate import kronecker
+
+    u, v = kronecker(8, 8, seed=3)
+    n = 256
+    A = sp.csr_array((np.ones(2 * u.size), (np.r_[u, v], np.r_[v, u])), shape=(n, n))
+    A.sum_duplicates()
+    A.data[:] = 1
+    M = on_device(device, A)
+    xp = np if device == "numpy" else __import__("cupy")
+    split = 100
+    table = 5000 + 7 * np.arange(n - split)
+    pmap = xp.asarray(np.r_[[split, 3, 1], table], np.int64)
+    to_id = np.r_[np.arange(split) * 3 + 1, table]           # the map, as a lookup
+    back = dict(zip(to_id.tolist(), range(n), strict=True))
+    source = int(np.argmax(np.diff(A.indptr)))
+    out = {}
+    for mapped in (False, True):
+        with semiring.level_search(M, source, semiring.any_secondi, values=True,
+                                   transpose=False, parent_ids=pmap if mapped else None) as s:
+            for pulling in pulls:
+                s.advance(pulling)
+            s.push_out(semiring.Matrix.from_any(M), 2)
+            rows = to_host(s.sent()[1])
+            out[mapped] = to_host(s.levels), to_host(s.parents), rows
+    (lv0, _, r0), (lv1, p1, r1) = out[False], out[True]
+    np.testing.assert_array_equal(lv0, lv1)
+    assert p1[source] == to_id[source]
+    found = np.flatnonzero(lv1 > 0)
+    assert found.size and r1.size
+    parent = np.array([back[x] for x in p1[found].tolist()])
+    assert (lv1[parent] == lv1[found] - 1).all()                        # one level up
+    assert (np.asarray(A[parent, found]).ravel() != 0).all()            # an edge
+    np.testing.assert_array_equal(np.sort(to_id[r0]), np.sort(r1))      # the frontier rows

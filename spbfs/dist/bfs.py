@@ -17,9 +17,11 @@ every rank:
 3. the delegates' visited bits (whole bitmap words) are OR-reduced over the ranks and the
    received targets and new delegates join the level (``claim``, ``claim_words``).
 
-Parents of normals travel with the targets (as ``-2 - global id`` until the end); a
-delegate's parent is settled at the end by one sparse exchange: each rank sends the
-delegates it found itself, with their parents, to their owners.
+Parents are stored as global ids by the search itself (``parent_ids`` of
+:func:`~spbfs.semiring.level_search`, built per graph as ``G.parent_ids``), so those of normals
+travel with the targets as they are; a delegate's parent is settled at the end by one
+sparse exchange: each rank sends the delegates it found itself, with their parents, to
+their owners.
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ class _Phases:
 def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     """The level loop from ``source`` (delegate number ``sd``, -1 for a normal vertex);
     returns the owned vertices' levels and parents, the depth and each level's direction."""
-    c, xp, lay = G.comm, G.xp, G.layout
+    c, lay = G.comm, G.layout
     P, rank, L, R = G.P, G.rank, G.layout.local, G.layout.remote
     if sd >= 0:
         start = lay.n_pad + sd
@@ -148,7 +150,8 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     mark = _Phases(c, phases)
     dirs = []
     semiring = any_secondi if want_p else any_pair
-    with level_search(L, start, semiring, values=want_p, transpose=False) as s:
+    with level_search(L, start, semiring, values=want_p, transpose=False,
+                      parent_ids=G.parent_ids if want_p else None) as s:
         nf = mf = prev_nf = 0
         mu = L.nnz
         pulling = direction == "pull"
@@ -174,10 +177,8 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
             mark("frontier sizes")
             send = None
             if R is not None:
-                targets, rows, counts = s.sent()
-                send = [targets]
-                if want_p:  # the parent's global id, encoded as -2 - id
-                    send.append(_encode(xp, rows, P, rank))
+                targets, rows, counts = s.sent()   # rows: the parents' global ids
+                send = [targets, rows] if want_p else [targets]
             ready = c.ready()   # the send buffers: the exchange waits for nothing later
             # a frontier here means another level: the local level starts before the count
             # exchange, which it hides (an empty one waits: the search may be over)
@@ -207,73 +208,33 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     return (*out, level - 1 if level else 0, dirs)
 
 
-def _encode(xp, rows, P, rank):
-    """``-2 - global id`` of local normals ``rows`` (parents sent to another rank)."""
-    if xp is not np:
-        return _kernels()["encode"](rows, P, rank)
-    return (-2 - (rows.astype(np.int64) * P + rank)).astype(rows.dtype)
-
-
-def _global_ids(G, p):
-    """Global ids of local-space parents ``p`` (numpy): a normal of this rank, a delegate,
-    ``-2 - id`` for a parent found by another rank, ``-1`` for none."""
-    lay, dglob = G.layout, G.delegates if G.D else np.zeros(1, np.int64)
-    q = p.astype(np.int64)
-    delegate = dglob[np.clip(q - lay.n_pad, 0, dglob.size - 1)]
-    local = np.where(q >= lay.n_pad, delegate, q * G.P + G.rank)
-    return np.where(q >= 0, local, np.where(q == -1, UNREACHED, -2 - q)).astype(p.dtype)
-
-
-_GLOBAL_ID = """
-__device__ __forceinline__ long long spbfs_global_id(long long q, long long n_pad, long long P,
-                                                     long long rank, const long long* dglob)
-{
-    return q >= n_pad ? dglob[q - n_pad] : q >= 0 ? q * P + rank : q == -1 ? -1 : -2 - q;
-}
-"""
-
-
 @functools.cache
 def _kernels():
-    """GPU ranks: the parent-id maps as single elementwise kernels (``map`` arguments:
-    ``n_pad, P, rank, dglob``)."""
+    """GPU ranks: the settling steps as single elementwise kernels."""
     import cupy
 
-    map_args = "int64 n_pad, int64 P, int64 rank, raw int64 dglob"
-    gid = "(I)spbfs_global_id({}, n_pad, P, rank, &dglob[0])"
-
     def kernel(name, ins, outs, body):
-        return cupy.ElementwiseKernel(ins, outs, body, "spbfs_dist_" + name,
-                                      preamble=_GLOBAL_ID)
+        return cupy.ElementwiseKernel(ins, outs, body, "spbfs_dist_" + name)
 
     return {
-        "encode": cupy.ElementwiseKernel(
-            "I r, int64 P, int64 rank", "I out", "out = (I)(-2 - ((long long)r * P + rank));",
-            "spbfs_dist_encode_parent"),
-        # in place: the owned normals' parents
-        "normals": kernel("parents_in_place", map_args, "I p", "p = " + gid.format("p") + ";"),
-        # owned delegate o at slot s: level, and parent if found here (else -1)
-        "owned": kernel("owned_delegates", "int64 o, int64 s, bool wp, " + map_args,
+        # owned delegate o at slot s: its level, and its parent if found here (else -1)
+        "owned": kernel("owned_delegates", "int64 o, int64 s, bool wp",
                         "raw I levels, raw I parents",
-                        "levels[o] = levels[s]; if (wp) parents[o] = "
-                        + gid.format("parents[s]") + ";"),
+                        "levels[o] = levels[s]; if (wp) parents[o] = parents[s];"),
         "found": kernel("found_here", "I s, raw I parents", "int32 f", "f = parents[s] != -1;"),
         # the delegates found here, as (local id at the owner, parent) pairs at pos - 1
-        "pack": kernel("pack_found", "I s, I id, int32 pos, " + map_args,
-                       "raw I parents, raw I send",
-                       "const long long q = parents[s];"
-                       "if (q != -1) { send[2 * (pos - 1)] = id;"
-                       " send[2 * (pos - 1) + 1] = " + gid.format("q") + "; }"),
-        "unpack": cupy.ElementwiseKernel("raw I pairs", "raw I par",
-                                         "par[pairs[2 * i]] = pairs[2 * i + 1];",
-                                         "spbfs_dist_unpack_pairs"),
+        "pack": kernel("pack_found", "I s, I id, int32 pos, raw I parents", "raw I send",
+                       "const I q = parents[s];"
+                       "if (q != -1) { send[2 * (pos - 1)] = id; send[2 * (pos - 1) + 1] = q; }"),
+        "unpack": kernel("unpack_pairs", "raw I pairs", "raw I par",
+                         "par[pairs[2 * i]] = pairs[2 * i + 1];"),
     }
 
 
 def _owned(G, levels, parents, mark):
-    """Levels (and parents, global ids) of this rank's vertices, in place in the search's
-    arrays: owned delegates from their slots, their parents from the ranks that found them
-    (one sparse exchange of the delegates each rank found)."""
+    """Levels and parents (global ids already: ``G.parent_ids``) of this rank's vertices,
+    in place in the search's arrays: owned delegates from their slots, their parents from
+    the ranks that found them (one sparse exchange of the delegates each rank found)."""
     xp, n_loc = G.xp, G.n_local
     own, slots = G.owned_delegates, G.owned_delegate_slots
     lvl = levels[:n_loc]
@@ -281,25 +242,15 @@ def _owned(G, levels, parents, mark):
     if xp is np:
         lvl[own] = levels[slots]
         if par is not None:
-            par[:] = _global_ids(G, par)
-            par[own] = _global_ids(G, parents[slots])
-    else:
-        k, args = _kernels(), _map_args(G)
-        if par is not None:
-            k["normals"](*args, par)
-        if own.size:
-            k["owned"](own, slots, par is not None, *args, levels,
-                       parents if par is not None else levels)
+            par[own] = parents[slots]
+    elif own.size:
+        _kernels()["owned"](own, slots, par is not None, levels,
+                            parents if par is not None else levels)
     mark("settle owned")
     if par is not None and G.P > 1:
         _settle_foreign(G, parents, par)
         mark("settle delegate parents")
     return lvl, par
-
-
-def _map_args(G):
-    dglob = G.delegates if G.D else G.xp.zeros(1, np.int64)
-    return G.layout.n_pad, G.P, G.rank, dglob
 
 
 def _settle_foreign(G, parents, par):
@@ -311,7 +262,7 @@ def _settle_foreign(G, parents, par):
     if xp is np:
         f = np.flatnonzero(parents[slots] != UNREACHED)
         send = np.empty(2 * f.size, parents.dtype)
-        send[0::2], send[1::2] = ids[f], _global_ids(G, parents[slots[f]])
+        send[0::2], send[1::2] = ids[f], parents[slots[f]]
         cum = np.searchsorted(f, ends)
     else:
         k = _kernels()
@@ -319,7 +270,7 @@ def _settle_foreign(G, parents, par):
         xp.cumsum(k["found"](slots, parents), out=pos[1:])
         cum = c.to_host(pos[ends])
         send = xp.empty(2 * int(cum[-1]), parents.dtype)
-        k["pack"](slots, ids, pos[1:], *_map_args(G), parents, send)
+        k["pack"](slots, ids, pos[1:], parents, send)
     pairs, _ = c.alltoallv(send, 2 * np.diff(cum, prepend=0))
     if xp is np:
         par[pairs[0::2]] = pairs[1::2]

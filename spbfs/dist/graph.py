@@ -175,11 +175,15 @@ class DistGraph:
         self._settle_maps(delegates, mine)
 
     def _settle_maps(self, delegates, mine):
-        """Index maps that settle a search's levels and parents (``dist.bfs``): the slots
-        of this rank's delegates in the search's vertex space, and the other delegates
-        grouped by owner (their slots, their local ids at the owner, and where each owner's
-        group ends), whose parents found here are sent to the owners."""
+        """Index maps of a search's parents and of its settling (``dist.bfs``): the
+        search space's global ids (``parent_ids`` of :func:`spbfs.semiring.level_search`),
+        the slots of this rank's delegates in that space, and the other delegates grouped by
+        owner (their slots, their local ids at the owner, and where each owner's group
+        ends), whose parents found here are sent to the owners."""
         xp, P, n_pad = self.xp, self.P, self.layout.n_pad
+        head = xp.asarray([n_pad, P, self.rank], np.int64)
+        self.parent_ids = xp.concatenate([head, delegates.astype(np.int64)])
+        self.delegates = self.parent_ids[3:]  # one copy of the list
         self.owned_delegate_slots = n_pad + self.delegate_number(mine)
         order, counts = _local.bin_by(delegates % P, P)
         counts[self.rank] = 0

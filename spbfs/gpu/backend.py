@@ -204,7 +204,7 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     return present, out
 
 
-def bitmap_search(M, source, semiring, values, transpose):
+def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
     """The bitmap kernels' :class:`~spbfs.semiring.LevelSearch` where they compute this
     semiring (:func:`spbfs.gpu.bfs.supports`), else None (the masked spmspv/spmv serve).
 
@@ -218,7 +218,7 @@ def bitmap_search(M, source, semiring, values, transpose):
 
     if not bfs.supports(semiring, values):
         return None
-    return bfs.BitmapSearch(M, source, values, transpose)
+    return bfs.BitmapSearch(M, source, values, transpose, parent_ids)
 
 
 def _kernel_name(kind: str, expr: str) -> str:

@@ -246,8 +246,10 @@ class BitmapSearch(LevelSearch):
     ('BitmapSearch', [(1, 1, 1), (1, 2, 2), (1, 1, 1)], [0, 1, 2, -1])
     """
 
-    def __init__(self, M, source, values, transpose):
+    def __init__(self, M, source, values, transpose, parent_ids=None):
         n, idt = M.n, M.indices.dtype
+        self.mapped = parent_ids is not None
+        self.pmap = parent_ids if self.mapped else _NULL
         out_bytes = n * idt.itemsize * (2 if values else 1)
         self._checkout = workspaces.checkout(n, idt, out_bytes)
         try:
@@ -279,7 +281,8 @@ class BitmapSearch(LevelSearch):
         # no transpose and counts out-degrees instead (the count only steers "auto")
         self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
         self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
-        self.mod = mod = kernels.bfs_module(idt, ptr_dtype, values, directed)
+        self.mod = mod = kernels.bfs_module(idt, ptr_dtype, values, directed,
+                                            parent_map=self.mapped)
         self._seen = self._sent = self._sent_counts = self._remote_big = None
         self.k_push, self.k_pull = mod.get_function("bfs_push"), mod.get_function("bfs_pull")
         self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
@@ -302,7 +305,8 @@ class BitmapSearch(LevelSearch):
         mod.get_function("bfs_reset")(
             (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
             (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self.levels,
-             self._parents_arg(), ws.ring, idt.type(source), np.int64(n), self.nwords))
+             self._parents_arg(), ws.ring, idt.type(source), np.int64(n), self.nwords,
+             self.pmap))
         self.level = 0
         self.fetched = 0  # first ring slot not yet read
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
@@ -320,7 +324,7 @@ class BitmapSearch(LevelSearch):
             self.k_pull((_blocks(ws.nwords * 32, sms * 8),), (_THREADS,),
                         (self.tindptr, self.tindices, self.indptr, ws.vis[self.cur],
                          ws.vis[1 - self.cur], self.levels, parents, ws.ring,
-                         np.int32(self.level), np.int64(self.n), self.nwords))
+                         np.int32(self.level), np.int64(self.n), self.nwords, self.pmap))
             self.cur = 1 - self.cur
             self.queued = False
             return
@@ -332,12 +336,12 @@ class BitmapSearch(LevelSearch):
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
-                         ws.ring, _NULL, np.int64(0)))
+                         ws.ring, _NULL, np.int64(0), self.pmap))
             if self.use_big:
                 self.k_big((sms * 8,), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                             self.big_u, self.big_p, ws.queue[1 - self.qin], self.levels,
-                            parents, ws.ring, np.int32(self.level), ws.ring))
+                            parents, ws.ring, np.int32(self.level), ws.ring, self.pmap))
             self.qin = 1 - self.qin
 
     def _ensure_queue(self):
@@ -394,7 +398,8 @@ class BitmapSearch(LevelSearch):
                 self._remote_big = (cupy.empty(size, idt), cupy.empty(size, indptr.dtype))
             big_u, big_p = self._remote_big
         rows = R.nonempty_rows.astype(idt, copy=False)
-        mod = kernels.bfs_module(idt, indptr.dtype, values, False, remote=True)
+        mod = kernels.bfs_module(idt, indptr.dtype, values, False, remote=True,
+                                 parent_map=self.mapped)
         level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
         # the frontier's size is not read yet: a full grid; the kernel scans R's nonempty
         # rows instead of the frontier when the frontier is longer or not queued (a pull)
@@ -404,12 +409,12 @@ class BitmapSearch(LevelSearch):
             (indptr, R.indices, indptr, self._seen, q_in, q_t, self.levels, q_p, ws.ring,
              level, big_u, big_p,
              np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, rows,
-             np.int64(rows.size)))
+             np.int64(rows.size), self.pmap))
         if use_big:
             mod.get_function("bfs_push_big")(
                 (sms * 8,), (_THREADS,),
                 (indptr, R.indices, indptr, self._seen, big_u, big_p, q_t,
-                 self.levels, q_p, ws.ring, level, counters))
+                 self.levels, q_p, ws.ring, level, counters, self.pmap))
         P = np.int64(owners)
         st, owner_count, cursor = counters[:4], counters[4:4 + owners], counters[4 + owners:]
         self.mod.get_function("bfs_owner_count")((sms * 4,), (_THREADS,),

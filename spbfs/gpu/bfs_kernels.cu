@@ -9,6 +9,8 @@
 //                                    claims on a bitmap over the global ids (targets already
 //                                    sent), claimed targets and their frontier row appended
 //                                    to (q_out, parents) position by position, no levels
+//   #define PARENT_MAP 0|1           parents store parent_id(u, pmap) for a parent u, not u
+//                                    (spbfs.dist: the global id of a local-space vertex)
 //
 // Per-level statistics live in a device ring of RING slots of 4 u64:
 //   slot[level % RING] = {vertices found at `level` (= next frontier size),
@@ -22,6 +24,9 @@ typedef unsigned long long u64;
 #ifndef REMOTE
 #define REMOTE 0
 #endif
+#ifndef PARENT_MAP
+#define PARENT_MAP 0
+#endif
 
 #define RING 64
 #define CTA_THREADS 256
@@ -29,6 +34,21 @@ typedef unsigned long long u64;
 #ifndef PULL_SERIAL
 #define PULL_SERIAL 4
 #endif
+
+// The id stored as the parent of u's children: u, or with PARENT_MAP, for
+// pmap = [split, stride, offset, table...]: u * stride + offset below split, else
+// table[u - split].
+__device__ __forceinline__ idx_t parent_id(idx_t u, const long long* __restrict__ pmap)
+{
+#if PARENT_MAP
+    const long long split = pmap[0];
+    return (idx_t)((long long)u < split ? (long long)u * pmap[1] + pmap[2]
+                                        : pmap[3 + ((long long)u - split)]);
+#else
+    (void)pmap;
+    return u;
+#endif
+}
 
 __device__ __forceinline__ unsigned lanemask_lt()
 {
@@ -219,7 +239,8 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big, u64* remote_st, const idx_t* __restrict__ rows, long long nrows)
+         long long big, u64* remote_st, const idx_t* __restrict__ rows, long long nrows,
+         const long long* __restrict__ pmap)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
@@ -281,6 +302,7 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
                 }
                 beg = end;
             }
+            if (end > beg) u = parent_id(u, pmap);  // from here on u is only the parent
         }
         // CTA-wide gathering of long lists.
         while (true) {
@@ -341,7 +363,8 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
              const ptr_t* __restrict__ tindptr, unsigned* vis,
              const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
              idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
-             idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st)
+             idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st,
+             const long long* __restrict__ pmap)
 {
 #if REMOTE
     u64* out_st = remote_st;
@@ -361,8 +384,8 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
         const ptr_t beg = big_p[c];
         const ptr_t e = indptr[u + 1];
         const ptr_t end = (e - beg > (ptr_t)PUSH_BIG) ? beg + (ptr_t)PUSH_BIG : e;
-        block_expand(u, beg, end, indices, vis, q_out, levels, parents, indptr, tindptr,
-                     out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
+        block_expand(parent_id(u, pmap), beg, end, indices, vis, q_out, levels, parents,
+                     indptr, tindptr, out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
     }
     block_add3(out_st, 0, my_mf, my_mu);
 }
@@ -379,7 +402,7 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
          const ptr_t* __restrict__ indptr,
          const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
-         u64* ring, int level, long long n, long long nwords)
+         u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap)
 {
     const int lane = threadIdx.x & 31;
     u64* out_st = ring + 4 * (level & (RING - 1));
@@ -447,7 +470,9 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
         if (found) {
             levels[v] = lev;
 #if WITH_PARENTS
-            parents[v] = par;
+            parents[v] = parent_id(par, pmap);
+#else
+            (void)pmap;
 #endif
             my_nf += 1;
 #if DIRECTED
@@ -499,14 +524,16 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
 extern "C" __global__ void
 bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
           unsigned* vis, idx_t* q0, idx_t* levels, idx_t* parents, u64* ring, idx_t source,
-          long long n, long long nwords)
+          long long n, long long nwords, const long long* __restrict__ pmap)
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
     const long long t0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     for (long long i = t0; i < n; i += stride) {
         levels[i] = (i == (long long)source) ? (idx_t)0 : (idx_t)-1;
 #if WITH_PARENTS
-        parents[i] = (i == (long long)source) ? source : (idx_t)-1;
+        parents[i] = (i == (long long)source) ? parent_id(source, pmap) : (idx_t)-1;
+#else
+        (void)pmap;
 #endif
     }
     const long long sw = (long long)(source >> 5);

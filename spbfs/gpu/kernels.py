@@ -61,12 +61,14 @@ def _module(code: str):
     return cupy.RawModule(code=code, options=_OPTIONS)
 
 
-def bfs_module(idx_dtype, ptr_dtype, parents: bool, directed: bool, remote: bool = False):
+def bfs_module(idx_dtype, ptr_dtype, parents: bool, directed: bool, remote: bool = False,
+               parent_map: bool = False):
     """The BFS kernels (``bfs_reset``, ``bfs_push``, ``bfs_pull``, ...) for these types;
-    ``remote``: ``bfs_push`` expands into another vertex space (:mod:`spbfs.dist`)."""
+    ``remote``: ``bfs_push`` expands into another vertex space (:mod:`spbfs.dist`);
+    ``parent_map``: parents are stored through a map of vertex ids (``PARENT_MAP``)."""
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"#define WITH_PARENTS {int(bool(parents))}\n#define DIRECTED {int(bool(directed))}\n"
-            f"#define REMOTE {int(bool(remote))}\n")
+            f"#define REMOTE {int(bool(remote))}\n#define PARENT_MAP {int(bool(parent_map))}\n")
     return _module(head + _source("bfs_kernels.cu"))
 
 

@@ -242,7 +242,7 @@ def segment_reduce(monoid, values, starts, dtype):
         dtype, copy=False)
 
 
-def bitmap_search(M, source, semiring, values, transpose):
+def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
     """None: the CPU has no separate bitmap engine; :func:`spbfs.semiring.level_search`
     runs its masked :func:`spmspv` / :func:`spmv` (vectorised, with early-exit pulls)."""
     return None

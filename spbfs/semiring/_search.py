@@ -112,17 +112,17 @@ class MaskedSearch(LevelSearch):
     in-neighbours all lie in the current frontier (else it would be visited already).
     """
 
-    def __init__(self, M, source, semiring, values, transpose):
+    def __init__(self, M, source, semiring, values, transpose, parent_ids=None):
         xp, n = M.xp, M.n
         idt = M.indices.dtype
-        self.M, self.semiring = M, semiring
+        self.M, self.semiring, self._parent_ids = M, semiring, parent_ids
         self.dtype = semiring.result_dtype(np.dtype(bool), M.dtype)
         src = xp.asarray([source] if source >= 0 else [], dtype=idt)
         self.levels = xp.full(n, UNREACHED, dtype=idt)
         self.levels[src] = 0
         self.parents = xp.full(n, UNREACHED, dtype=idt) if values else None
         if values:
-            self.parents[src] = src
+            self.parents[src] = self._parent_id(src)
         self.visited = xp.zeros(n, bool)
         self.visited[src] = True
         self._visited_vector = Vector(n, "bitmap", present=self.visited, values=self.visited)
@@ -151,10 +151,21 @@ class MaskedSearch(LevelSearch):
             self.visited[new] = True
             self.levels[new] = self.level
             if self.parents is not None:
-                self.parents[new] = found.values
+                self.parents[new] = self._parent_id(found.values)
             self._pending.append((int(new.size), degree_sum(M.indptr, new),
                                   degree_sum(self._tindptr, new)))
             self._frontier = found
+
+    def _parent_id(self, u):
+        """The stored parent ids of vertices ``u`` (``parent_ids`` of :func:`level_search`)."""
+        pmap = self._parent_ids
+        if pmap is None:
+            return u
+        xp = self.M.xp
+        split, stride, offset = (int(x) for x in pmap[:3])
+        q = u.astype(np.int64)
+        mapped = pmap[3 + xp.clip(q - split, 0, pmap.size - 4)] if pmap.size > 3 else q
+        return xp.where(q < split, q * stride + offset, mapped).astype(u.dtype)
 
     def sizes(self) -> list:
         out, self._pending = self._pending, []
@@ -202,7 +213,8 @@ class MaskedSearch(LevelSearch):
         counts = xp.bincount(owner, minlength=owners)
         counts = (counts.get() if xp is not np else counts).astype(np.int64)
         idt = self.levels.dtype
-        rows = found.values[order].astype(idt) if self.parents is not None else None
+        rows = (self._parent_id(found.values[order].astype(idt)) if self.parents is not None
+                else None)
         self._sent = ((t[order] // owners).astype(idt), rows, counts)
 
     def sent(self):
@@ -210,7 +222,7 @@ class MaskedSearch(LevelSearch):
 
 
 def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
-                 transpose: bool = True) -> LevelSearch:
+                 transpose: bool = True, parent_ids=None) -> LevelSearch:
     """Start a level-synchronous masked search from ``source`` (a context manager).
 
     Each :meth:`~LevelSearch.advance` is one masked ``vxm`` of the frontier over
@@ -232,6 +244,12 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
         Keep the semiring's value at each found vertex in ``parents``.
     transpose : bool
         Whether pulls may happen (they need ``A.T`` on a directed graph).
+    parent_ids : int64 array, optional
+        With ``values``: store each found vertex's parent ``u`` (and :meth:`push_out`'s
+        frontier rows) as another id, given by ``[split, stride, offset, *table]`` (this
+        backend's module): ``u * stride + offset`` for ``u < split``, else
+        ``table[u - split]``; :mod:`spbfs.dist` maps a rank's search space to global ids.
+        Values given to :meth:`claim` are stored as they are.
 
     Examples
     --------
@@ -252,5 +270,6 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
     source = -1 if source is None else int(source)
-    fast = backend_for(M.xp).bitmap_search(M, source, semiring, values, transpose)
-    return fast if fast is not None else MaskedSearch(M, source, semiring, values, transpose)
+    fast = backend_for(M.xp).bitmap_search(M, source, semiring, values, transpose, parent_ids)
+    return fast if fast is not None else MaskedSearch(M, source, semiring, values, transpose,
+                                                      parent_ids)
