@@ -126,7 +126,7 @@ def build(blocks, n, n_local, D, P, rank, xp) -> Layout:
     """
     n_pad, d_pad = round32(n_local), round32(D)
     nl = n_pad + d_pad
-    idt = np.int32 if n + 2 < 2**31 else np.int64   # parents of remote finds: -2 - id
+    idt = np.int32 if n + 2 < 2**31 else np.int64   # global ids, and -1, fit
     (nn_ip, nn_ix) = blocks.pop("nn")
     (mine_deg, mine_ix), (far_deg, far_ix) = _split_nn(xp, nn_ip, nn_ix, P, rank)
     del nn_ip, nn_ix
