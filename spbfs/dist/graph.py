@@ -172,9 +172,9 @@ class DistGraph:
         self.owned_delegates = (mine // self.P).astype(np.int64)
         self.self_loops = xp.zeros(self.n_local, np.int64)
         self._cache = {}
-        self._settle_maps(delegates, mine)
+        self._search_maps(delegates, mine)
 
-    def _settle_maps(self, delegates, mine):
+    def _search_maps(self, delegates, mine):
         """Index maps of a search's parents and of its settling (``dist.bfs``): the
         search space's global ids (``parent_ids`` of :func:`spbfs.semiring.level_search`),
         the slots of this rank's delegates in that space, and the other delegates grouped by

@@ -115,7 +115,10 @@ class MaskedSearch(LevelSearch):
     def __init__(self, M, source, semiring, values, transpose, parent_ids=None):
         xp, n = M.xp, M.n
         idt = M.indices.dtype
-        self.M, self.semiring, self._parent_ids = M, semiring, parent_ids
+        self.M, self.semiring = M, semiring
+        # parent_ids as (split, stride, offset, table), read to the host once
+        self._parent_map = (None if parent_ids is None else
+                            (*(int(x) for x in parent_ids[:3]), parent_ids[3:]))
         self.dtype = semiring.result_dtype(np.dtype(bool), M.dtype)
         src = xp.asarray([source] if source >= 0 else [], dtype=idt)
         self.levels = xp.full(n, UNREACHED, dtype=idt)
@@ -158,13 +161,12 @@ class MaskedSearch(LevelSearch):
 
     def _parent_id(self, u):
         """The stored parent ids of vertices ``u`` (``parent_ids`` of :func:`level_search`)."""
-        pmap = self._parent_ids
-        if pmap is None:
+        if self._parent_map is None:
             return u
         xp = self.M.xp
-        split, stride, offset = (int(x) for x in pmap[:3])
+        split, stride, offset, table = self._parent_map
         q = u.astype(np.int64)
-        mapped = pmap[3 + xp.clip(q - split, 0, pmap.size - 4)] if pmap.size > 3 else q
+        mapped = table[xp.clip(q - split, 0, table.size - 1)] if table.size else q
         return xp.where(q < split, q * stride + offset, mapped).astype(u.dtype)
 
     def sizes(self) -> list:
