@@ -138,6 +138,54 @@ def test_vector_errors():
         semiring.Semiring("min", semiring.ops.plus)
 
 
+def _sent_groups(s):
+    """The targets and rows of the last ``push_out``, one array per owner."""
+    targets, rows, counts, starts = s.sent()
+    targets, rows = to_host(targets), to_host(rows) if rows is not None else None
+    ends = starts + counts
+    return ([targets[a:b] for a, b in zip(starts, ends, strict=True)],
+            [rows[a:b] for a, b in zip(starts, ends, strict=True)] if rows is not None else None)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("owners", [1, 2, 3])
+@pytest.mark.parametrize("pulls", [(False, False), (False, True)])
+def test_push_out_groups_new_targets_by_owner(device, owners, pulls):
+    """``push_out``: each level's frontier pushed through a remote matrix ``R``; owner
+    ``o`` gets the targets ``t`` with ``t % owners == o`` (as ``t // owners``) not sent
+    before, each with a frontier row that has an edge to it."""
+    rng = np.random.default_rng(owners)
+    n, m = 300, 500
+    dense = rng.random((n, n)) < 0.02
+    A = sp.csr_array((dense | dense.T).astype(np.float64))
+    remote = rng.random((n, m)) < 0.03
+    remote[0] = True   # a hub row
+    R = sp.csr_array(remote.astype(np.float64))
+    source = 0
+    sent_before = set()
+    with semiring.level_search(on_device(device, A), source, semiring.any_secondi,
+                               values=True, transpose=False) as s:
+        for pulling in (None, *pulls):
+            if pulling is not None:
+                s.advance(pulling)
+            s.sizes()
+            s.push_out(semiring.Matrix.from_any(on_device(device, R)), owners)
+            frontier = np.flatnonzero(to_host(s.levels) == s.levels.max().item())
+            expect = set(np.flatnonzero(remote[frontier].any(axis=0)).tolist())
+            expect -= sent_before
+            targets, rows = _sent_groups(s)
+            got = set()
+            for o in range(owners):
+                t = targets[o].astype(np.int64) * owners + o
+                assert np.unique(t).size == t.size
+                got |= set(t.tolist())
+                assert np.isin(rows[o], frontier).all()
+                assert remote[rows[o], t].all()
+            assert got == expect
+            sent_before |= got
+    assert sent_before   # something was pushed
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("pulls", [(False, False, False), (False, True, True)])
 def test_level_search_stores_mapped_parent_ids(device, pulls):
@@ -165,7 +213,7 @@ def test_level_search_stores_mapped_parent_ids(device, pulls):
             for pulling in pulls:
                 s.advance(pulling)
             s.push_out(semiring.Matrix.from_any(M), 2)
-            rows = to_host(s.sent()[1])
+            rows = np.concatenate(_sent_groups(s)[1])
             out[mapped] = to_host(s.levels), to_host(s.parents), rows
     (lv0, _, r0), (lv1, p1, r1) = out[False], out[True]
     np.testing.assert_array_equal(lv0, lv1)

@@ -177,7 +177,7 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
             mark("frontier sizes")
             send = None
             if R is not None:
-                targets, rows, counts = s.sent()   # rows: the parents' global ids
+                targets, rows, counts, starts = s.sent()   # rows: the parents' global ids
                 send = [targets, rows] if want_p else [targets]
             ready = c.ready()   # the send buffers: the exchange waits for nothing later
             # a frontier here means another level: the local level starts before the count
@@ -191,7 +191,8 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
                 break
             if not nf:
                 advance()
-            exchange = c.alltoallv_start(send, counts, rc, after=ready) if send else None
+            exchange = (c.alltoallv_start(send, counts, rc, after=ready, starts=starts)
+                        if send else None)
             mark("alltoallv start")
             merged = c.or_words_start(s.visited_words(dword0, dwords)) if dwords else None
             if exchange is not None:

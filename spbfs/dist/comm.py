@@ -696,8 +696,11 @@ class Communicator:
 
         return _Pending(finish)
 
-    def alltoallv_start(self, arrays, send_counts, recv_counts, after=None):
+    def alltoallv_start(self, arrays, send_counts, recv_counts, after=None, starts=None):
         """All-to-all-v of arrays sharing counts already exchanged (:meth:`exchange_counts`).
+
+        Rank ``p``'s part of each array starts at ``starts[p]`` (default: the parts follow
+        one another).
 
         NCCL: enqueued on a side stream, after the work marked by ``after`` (:meth:`ready`;
         default: all work enqueued so far), so it overlaps what the caller enqueued since
@@ -713,21 +716,27 @@ class Communicator:
         """
         sc = np.asarray(send_counts, np.int64)
         rc = np.asarray(recv_counts, np.int64)
+        sdisp = np.cumsum(sc) - sc if starts is None else np.asarray(starts, np.int64)
         if self.data_plane != "nccl" or self.size == 1:
+            if starts is not None:   # the parts, one after another
+                arrays = [self.xp.concatenate([a[s:s + k] for s, k in zip(sdisp, sc)])
+                          for a in arrays]
             out = [self._alltoallv_data(a, sc, rc) for a in arrays]
             return _Pending(lambda: out)
         xp = self.xp
         recv = [xp.empty(int(rc.sum()), a.dtype) for a in arrays]
         self.bytes_sent += sum((int(sc.sum()) - int(sc[self.rank])) * a.dtype.itemsize
                                for a in arrays)
-        return self._start_on_side(lambda ptr: self._nccl_alltoallv(arrays, recv, sc, rc, ptr),
-                                   after)
+        return self._start_on_side(
+            lambda ptr: self._nccl_alltoallv(arrays, recv, sc, rc, ptr, sdisp), after)
 
-    def _nccl_alltoallv(self, sends, recvs, sc, rc, stream):
-        """Arrays sharing counts, in one NCCL group on ``stream``; returns ``recvs``."""
+    def _nccl_alltoallv(self, sends, recvs, sc, rc, stream, sdisp=None):
+        """Arrays sharing counts, in one NCCL group on ``stream``; returns ``recvs``.
+        Rank ``p``'s part of each send starts at ``sdisp[p]`` (default: one after another)."""
         nccl, r = self._nccl_mod, self.rank
-        sdisp = np.concatenate([[0], np.cumsum(sc[:-1])])
-        rdisp = np.concatenate([[0], np.cumsum(rc[:-1])])
+        if sdisp is None:
+            sdisp = np.cumsum(sc) - sc
+        rdisp = np.cumsum(rc) - rc
         if sc[r]:
             for send, recv in zip(sends, recvs, strict=True):
                 recv[rdisp[r]: rdisp[r] + rc[r]] = send[sdisp[r]: sdisp[r] + sc[r]]

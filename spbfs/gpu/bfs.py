@@ -48,6 +48,7 @@ __all__ = ["BitmapSearch", "Workspace", "WorkspacePool", "supports", "workspaces
 RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 _THREADS = 256
 _NULL = np.uint64(0)  # a null pointer argument
+_NO_OWNERS = np.int64(0)  # the owners and part size of a local (not remote) push
 #: Adjacency lists of at least BIG edges are cut into BIG-edge chunks expanded by the whole
 #: grid (bfs_push_big); must equal PUSH_BIG in bfs_kernels.cu.
 BIG = 1024
@@ -131,16 +132,16 @@ class Workspace:
         return self._seen
 
     def remote(self, capacity: int, idx_dtype, owners: int, values: bool):
-        """Buffers of a distributed rank's remote push: targets (and their frontier rows) in
-        push order, then grouped by owner; counters ``[4 | owner counts | cursors]``."""
+        """Buffers of a distributed rank's remote push: targets (and their frontier rows)
+        in each owner's part; counters ``[4 | count per owner]``."""
         import cupy
 
         key = (int(capacity), np.dtype(idx_dtype).str, int(owners), bool(values))
         if self._remote is None or self._remote[0] != key:
             self._remote = None  # free the old buffers first
             arrays = [cupy.empty(max(int(capacity), 1), idx_dtype)
-                      for _ in range(4 if values else 2)]
-            self._remote = (key, arrays, cupy.zeros(4 + 2 * int(owners), np.uint64))
+                      for _ in range(2 if values else 1)]
+            self._remote = (key, arrays, cupy.zeros(4 + int(owners), np.uint64))
         return self._remote[1:]
 
 
@@ -336,12 +337,13 @@ class BitmapSearch(LevelSearch):
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
-                         ws.ring, _NULL, np.int64(0), self.pmap))
+                         ws.ring, np.int64(0), self.pmap, _NO_OWNERS, _NO_OWNERS))
             if self.use_big:
                 self.k_big((sms * 8,), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                             self.big_u, self.big_p, ws.queue[1 - self.qin], self.levels,
-                            parents, ws.ring, np.int32(self.level), ws.ring, self.pmap))
+                            parents, ws.ring, np.int32(self.level), ws.ring, self.pmap,
+                            _NO_OWNERS, _NO_OWNERS))
             self.qin = 1 - self.qin
 
     def _ensure_queue(self):
@@ -383,10 +385,11 @@ class BitmapSearch(LevelSearch):
         if self._seen is None:
             self._seen = ws.seen(R.ncols)
         idt = self.levels.dtype
-        bufs, counters = ws.remote(min(R.nnz, R.ncols), idt, owners, values)
+        # each owner's part holds at most its columns, and at most R's edges
+        cap = min(R.nnz, -(-R.ncols // owners))
+        bufs, counters = ws.remote(owners * cap, idt, owners, values)
         counters.fill(0)
-        q_t, send_t = bufs[0], bufs[1]
-        q_p, send_p = (bufs[2], bufs[3]) if values else (_NULL, _NULL)
+        send_t, send_p = bufs[0], (bufs[1] if values else _NULL)
         indptr = R.indptr  # the remote kernels are compiled for its dtype: no copy
         use_big = R.max_out_degree >= BIG
         big_u, big_p = self.big_u, self.big_p  # unused without hubs
@@ -397,41 +400,42 @@ class BitmapSearch(LevelSearch):
                 size = 2 * (R.nnz // BIG) + 2
                 self._remote_big = (cupy.empty(size, idt), cupy.empty(size, indptr.dtype))
             big_u, big_p = self._remote_big
-        rows = R.nonempty_rows.astype(idt, copy=False)
         mod = kernels.bfs_module(idt, indptr.dtype, values, False, remote=True,
                                  parent_map=self.mapped)
         level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
-        # the frontier's size is not read yet: a full grid; the kernel scans R's nonempty
-        # rows instead of the frontier when the frontier is longer or not queued (a pull)
+        P, cap = np.int64(owners), np.int64(cap)
+        nrows = np.int64(R.nonempty_rows.size)
+        shared = 12 * owners  # per owner: a base and a count
+        # The frontier's size is not read yet: full grids.  A frontier not queued (after a
+        # pull) or longer than R's nonempty rows is pushed by R's entries, else by rows from
+        # the queue (each kernel checks which on the device).
         q_in = ws.queue[self.qin] if self.queued else _NULL
-        mod.get_function("bfs_push")(
+        mod.get_function("bfs_push_entries")(
             (sms * 8,), (_THREADS,),
-            (indptr, R.indices, indptr, self._seen, q_in, q_t, self.levels, q_p, ws.ring,
-             level, big_u, big_p,
-             np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, rows,
-             np.int64(rows.size), self.pmap))
-        if use_big:
-            mod.get_function("bfs_push_big")(
+            (R.entry_rows, R.indices, np.int64(R.nnz), self._seen, q_in, self.levels, ws.ring,
+             level, nrows, send_t, send_p, counters, self.pmap, P, cap), shared_mem=shared)
+        if self.queued:
+            mod.get_function("bfs_push")(
                 (sms * 8,), (_THREADS,),
-                (indptr, R.indices, indptr, self._seen, big_u, big_p, q_t,
-                 self.levels, q_p, ws.ring, level, counters, self.pmap))
-        P = np.int64(owners)
-        st, owner_count, cursor = counters[:4], counters[4:4 + owners], counters[4 + owners:]
-        self.mod.get_function("bfs_owner_count")((sms * 4,), (_THREADS,),
-                                                 (q_t, st, P, owner_count),
-                                                 shared_mem=4 * owners)
-        self.mod.get_function("bfs_owner_scatter")(
-            (sms * 4,), (_THREADS,), (q_t, q_p, st, P, owner_count, cursor, send_t, send_p),
-            shared_mem=12 * owners)
-        self._sent, self._sent_counts = (send_t, send_p if values else None, owner_count), None
+                (indptr, R.indices, indptr, self._seen, q_in, send_t, self.levels, send_p,
+                 ws.ring, level, big_u, big_p,
+                 np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, nrows,
+                 self.pmap, P, cap), shared_mem=shared)
+            if use_big:
+                mod.get_function("bfs_push_big")(
+                    (sms * 8,), (_THREADS,),
+                    (indptr, R.indices, indptr, self._seen, big_u, big_p, send_t,
+                     self.levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
+                    shared_mem=shared)
+        starts = np.arange(owners, dtype=np.int64) * int(cap)
+        self._sent = (send_t, bufs[1] if values else None, counters[4:], starts)
+        self._sent_counts = None
 
     def sent(self):
-        send_t, send_p, _ = self._sent
+        send_t, send_p, _, starts = self._sent
         if self._sent_counts is None:
             self.sizes(force=True)
-        counts = self._sent_counts
-        k = int(counts.sum())
-        return send_t[:k], (send_p[:k] if send_p is not None else None), counts
+        return send_t, send_p, self._sent_counts, starts
 
     def sizes(self, force: bool = False) -> list:
         count = self.level + 1 - self.fetched

@@ -7,8 +7,9 @@
 //   #define DIRECTED 0|1             in-degrees come from tindptr (A.T), else from indptr
 //   #define REMOTE 0|1               bfs_push expands into a remote target space (spbfs.dist):
 //                                    claims on a bitmap over the global ids (targets already
-//                                    sent), claimed targets and their frontier row appended
-//                                    to (q_out, parents) position by position, no levels
+//                                    sent); a claimed target t goes to its owner t % owners
+//                                    as t / owners, with its frontier row, in that owner's
+//                                    part of (q_out, parents) (`cap` entries each); no levels
 //   #define PARENT_MAP 0|1           parents store parent_id(u, pmap) for a parent u, not u
 //                                    (spbfs.dist: the global id of a local-space vertex)
 //
@@ -107,10 +108,6 @@ __device__ __forceinline__ bool claim(
     unsigned* w = vis + (v >> 5);
     if (*((volatile unsigned*)w) & bit) return false;
     if (atomicOr(w, bit) & bit) return false;
-#if REMOTE  // only the claim: the caller records the target and its row by position
-    (void)u; (void)levels; (void)parents; (void)indptr; (void)tindptr; (void)level;
-    (void)my_mf; (void)my_mu;
-#else
     levels[v] = level;
 #if WITH_PARENTS
     parents[v] = u;
@@ -118,7 +115,6 @@ __device__ __forceinline__ bool claim(
     (void)u;
 #endif
     add_degrees(v, indptr, tindptr, my_mf, my_mu);
-#endif
     return true;
 }
 
@@ -142,60 +138,122 @@ __device__ __forceinline__ void push_visit(
         if (claimed) {
             const u64 at = base + __popc(cm & lanemask_lt());
             q_out[at] = v;
-#if REMOTE && WITH_PARENTS
-            parents[at] = u;  // the frontier row, by position
-#endif
         }
     }
 }
 
+// The position of this lane's entry in counter `o` (shared memory) when `ok`: one atomicAdd
+// per owner among the lanes of the warp (all 32 lanes call it).
+__device__ __forceinline__ unsigned warp_slot(unsigned* counters, int o, bool ok)
+{
+    const unsigned peers = __match_any_sync(0xffffffffu, ok ? o : -1);
+    const int leader = __ffs(peers) - 1;
+    unsigned base = 0;
+    if (ok && (int)(threadIdx.x & 31) == leader) base = atomicAdd(counters + o, __popc(peers));
+    return __shfl_sync(0xffffffffu, base, leader) + __popc(peers & lanemask_lt());
+}
+
 #if REMOTE
 // Remote targets are claimed one at a time from short rows: they are staged in shared
-// memory (REMOTE_STAGE of them per block and pass) and appended with one atomicAdd per
-// block, not one per warp on the single counter.
-#define REMOTE_STAGE 2048
-__device__ __forceinline__ void remote_visit(
-    idx_t u, idx_t v, unsigned* seen, idx_t* __restrict__ q_out, idx_t* __restrict__ rows,
-    u64* out_st, idx_t* s_v, idx_t* s_u, unsigned* s_k)
+// memory (REMOTE_STAGE per block and pass, one shared atomicAdd per warp) and written
+// grouped by owner with one atomicAdd per block and owner.
+#define REMOTE_STAGE 1024
+struct Sent {  // the owners' parts of (t, rows): `cap` entries each, counts[o] used
+    idx_t* t;
+    idx_t* rows;
+    u64* counts;
+    long long owners, cap;
+};
+struct Stage {  // shared memory: targets, rows, their count, and per owner a count and base
+    idx_t* v;
+    idx_t* u;
+    unsigned* k;
+    unsigned* cnt;
+    u64* base;
+};
+
+__device__ __forceinline__ void remote_write(const Sent& out, idx_t v, idx_t u, long long o,
+                                             u64 at)
 {
-    const unsigned bit = 1u << ((unsigned)v & 31u);
-    unsigned* w = seen + (v >> 5);
-    if (*((volatile unsigned*)w) & bit) return;
-    if (atomicOr(w, bit) & bit) return;
-    const unsigned k = atomicAdd(s_k, 1u);
-    if (k < REMOTE_STAGE) {
-        s_v[k] = v;
-        s_u[k] = u;
-        return;
-    }
-    const u64 at = atomicAdd(out_st, (u64)1);  // the stage is full
-    q_out[at] = v;
+    const long long pos = o * out.cap + (long long)at;
+    out.t[pos] = (idx_t)((long long)v / out.owners);
 #if WITH_PARENTS
-    rows[at] = u;
+    out.rows[pos] = u;
 #else
-    (void)rows;
+    (void)u;
 #endif
 }
 
-// Every thread of the block: the staged targets out with one atomicAdd.
-__device__ __forceinline__ void remote_flush(
-    idx_t* __restrict__ q_out, idx_t* __restrict__ rows, u64* out_st, const idx_t* s_v,
-    const idx_t* s_u, unsigned* s_k, u64* s_base)
+__device__ __forceinline__ void remote_visit(idx_t u, idx_t v, unsigned* seen, const Sent& out,
+                                             const Stage& st)
+{
+    const unsigned bit = 1u << ((unsigned)v & 31u);
+    unsigned* w = seen + (v >> 5);
+    bool claimed = false;
+    if (!(*((volatile unsigned*)w) & bit)) claimed = !(atomicOr(w, bit) & bit);
+    const unsigned act = __activemask();
+    const unsigned cm = __ballot_sync(act, claimed);
+    if (!cm) return;
+    const int leader = __ffs(cm) - 1;
+    unsigned base = 0;
+    if ((int)(threadIdx.x & 31) == leader) base = atomicAdd(st.k, (unsigned)__popc(cm));
+    base = __shfl_sync(act, base, leader);
+    if (!claimed) return;
+    const unsigned k = base + __popc(cm & lanemask_lt());
+    if (k < REMOTE_STAGE) {
+        st.v[k] = v;
+        st.u[k] = u;
+        return;
+    }
+    const long long o = (long long)v % out.owners;  // the stage is full
+    remote_write(out, v, u, o, atomicAdd(out.counts + o, (u64)1));
+}
+
+// Every thread of the block: the staged targets out, counted by owner in shared memory,
+// then one atomicAdd per owner reserves each owner's range.
+__device__ __forceinline__ void remote_flush(const Sent& out, const Stage& st)
 {
     __syncthreads();
-    const unsigned cnt = min(*s_k, (unsigned)REMOTE_STAGE);
-    if (threadIdx.x == 0 && cnt) *s_base = atomicAdd(out_st, (u64)cnt);
+    const unsigned cnt = min(*st.k, (unsigned)REMOTE_STAGE);
+    for (long long o = threadIdx.x; o < out.owners; o += CTA_THREADS) st.cnt[o] = 0;
     __syncthreads();
-    for (unsigned k = threadIdx.x; k < cnt; k += CTA_THREADS) {
-        q_out[*s_base + k] = s_v[k];
-#if WITH_PARENTS
-        rows[*s_base + k] = s_u[k];
-#endif
+    for (unsigned k0 = 0; k0 < cnt; k0 += CTA_THREADS) {
+        const unsigned k = k0 + threadIdx.x;
+        warp_slot(st.cnt, k < cnt ? (int)((long long)st.v[k] % out.owners) : 0, k < cnt);
     }
     __syncthreads();
-    if (threadIdx.x == 0) *s_k = 0;
+    for (long long o = threadIdx.x; o < out.owners; o += CTA_THREADS) {
+        const unsigned c = st.cnt[o];
+        st.base[o] = c ? atomicAdd(out.counts + o, (u64)c) : 0;
+        st.cnt[o] = 0;
+    }
+    __syncthreads();
+    for (unsigned k0 = 0; k0 < cnt; k0 += CTA_THREADS) {
+        const unsigned k = k0 + threadIdx.x;
+        const int o = k < cnt ? (int)((long long)st.v[k] % out.owners) : 0;
+        const unsigned at = warp_slot(st.cnt, o, k < cnt);
+        if (k < cnt) remote_write(out, st.v[k], st.u[k], o, st.base[o] + at);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) *st.k = 0;
     __syncthreads();
 }
+
+// Flush once the stage is half full (every thread of the block).
+__device__ __forceinline__ void remote_maybe_flush(const Sent& out, const Stage& st)
+{
+    __syncthreads();  // every thread reads the same stage count
+    if (*st.k >= REMOTE_STAGE / 2) remote_flush(out, st);
+}
+
+// The remote push's shared stage and output, declared at the top of a kernel.
+#define REMOTE_SETUP                                                                        \
+    __shared__ idx_t s_rv[REMOTE_STAGE], s_ru[REMOTE_STAGE];                                \
+    __shared__ unsigned s_rk;                                                               \
+    extern __shared__ u64 s_owner_base[];  /* owners u64 bases, then owners u32 counts */   \
+    if (threadIdx.x == 0) s_rk = 0;                                                         \
+    const Sent sent{q_out, parents, remote_st + 4, owners, cap};                            \
+    const Stage stage{s_rv, s_ru, &s_rk, (unsigned*)(s_owner_base + owners), s_owner_base};
 #endif
 
 // The whole block expands edges [beg, end) (< PUSH_BIG of them) of u; claimed vertices are
@@ -219,14 +277,22 @@ __device__ __forceinline__ void block_expand(
     const unsigned cnt = *s_n;
     if (tid == 0 && cnt) *s_base = atomicAdd(out_st, (u64)cnt);
     __syncthreads();
-    for (unsigned k = tid; k < cnt; k += CTA_THREADS) {
-        q_out[*s_base + k] = s_q[k];
-#if REMOTE && WITH_PARENTS
-        parents[*s_base + k] = u;
-#endif
-    }
+    for (unsigned k = tid; k < cnt; k += CTA_THREADS) q_out[*s_base + k] = s_q[k];
     __syncthreads();
 }
+
+#if REMOTE
+// The whole block expands edges [beg, end) of u into the remote stage.
+__device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t end,
+                                                    const idx_t* __restrict__ indices,
+                                                    unsigned* seen, const Sent& out,
+                                                    const Stage& st)
+{
+    for (ptr_t p = beg + threadIdx.x; p < end; p += CTA_THREADS)
+        remote_visit(u, indices[p], seen, out, st);
+    remote_maybe_flush(out, st);
+}
+#endif
 
 // Push (top-down) level: expand the frontier queue q_in.  Load balance after Merrill et
 // al.: lists of >= `big` edges (hubs) are cut into PUSH_BIG-edge chunks for bfs_push_big
@@ -239,44 +305,43 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big, u64* remote_st, const idx_t* __restrict__ rows, long long nrows,
-         const long long* __restrict__ pmap)
+         long long big, u64* remote_st, long long nrows, const long long* __restrict__ pmap,
+         long long owners, long long cap)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
-    const idx_t lev = (idx_t)level;
 #if REMOTE
-    u64* out_st = remote_st;  // [targets, -, -, hub chunks]
-    // A frontier longer than the list of rows that have edges (`rows`), or not queued
-    // (q_in null, after a pull): scan those rows and keep the ones in the frontier (their
-    // level is the frontier's) instead.
-    const long long nq = (long long)(*((volatile const u64*)in_st));
-    const bool by_rows = q_in == nullptr || nq > nrows;
-    const long long nf = by_rows ? nrows : nq;
-    if (by_rows) q_in = rows;
+    (void)levels;
+    u64* out_st = remote_st;  // [-, -, -, hub chunks, count per owner...]
+    // a frontier not queued (after a pull), or longer than the `nrows` rows with remote
+    // entries: bfs_push_entries pushes it
+    const long long nf = (long long)(*((volatile const u64*)in_st));
+    if (q_in == nullptr || nf > nrows) return;
 #else
-    (void)remote_st; (void)rows; (void)nrows;
+    (void)remote_st; (void)nrows; (void)owners; (void)cap;
     u64* out_st = ring + 4 * (level & (RING - 1));
     if (blockIdx.x == 0 && tid < 4) ring[4 * ((level + 1) & (RING - 1)) + tid] = 0;
     const long long nf = (long long)(*((volatile const u64*)in_st));
+    const idx_t lev = (idx_t)level;
 #endif
 
     __shared__ int s_owner;
     __shared__ idx_t s_u;
     __shared__ ptr_t s_beg, s_end;
+#if REMOTE
+    REMOTE_SETUP
+#else
     __shared__ idx_t s_q[PUSH_BIG];
     __shared__ unsigned s_n;
     __shared__ u64 s_base;
-#if REMOTE
-    __shared__ idx_t s_v[REMOTE_STAGE], s_r[REMOTE_STAGE];
-    __shared__ unsigned s_k;
-    if (tid == 0) s_k = 0;
 #endif
     if (tid == 0) s_owner = -1;
     __syncthreads();
 
+#if !REMOTE
     u64 my_mf = 0, my_mu = 0;
+#endif
     const long long stride = (long long)gridDim.x * CTA_THREADS;
     for (long long base = (long long)blockIdx.x * CTA_THREADS; base < nf; base += stride) {
         const long long i = base + tid;
@@ -284,15 +349,8 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         ptr_t beg = 0, end = 0;
         if (i < nf) {
             u = q_in[i];
-#if REMOTE
-            if (!by_rows || levels[u] == lev - 1) {
-                beg = indptr[u];
-                end = indptr[u + 1];
-            }
-#else
             beg = indptr[u];
             end = indptr[u + 1];
-#endif
             if ((long long)(end - beg) >= big) {  // hub: PUSH_BIG-edge chunks for bfs_push_big
                 const long long nc = ((long long)(end - beg) + PUSH_BIG - 1) / PUSH_BIG;
                 const u64 k = atomicAdd(out_st + 3, (u64)nc);
@@ -319,8 +377,12 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
                 s_owner = -1;
             }
             __syncthreads();
+#if REMOTE
+            block_expand_remote(s_u, s_beg, s_end, indices, vis, sent, stage);
+#else
             block_expand(s_u, s_beg, s_end, indices, vis, q_out, levels, parents, indptr,
                          tindptr, out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
+#endif
         }
         // Warp-wide gathering of medium lists.
         while (true) {
@@ -333,7 +395,7 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
             if (lane == leader) beg = end;
             for (ptr_t p = wb + lane; p < we; p += 32)
 #if REMOTE
-                remote_visit(wu, indices[p], vis, q_out, parents, out_st, s_v, s_r, &s_k);
+                remote_visit(wu, indices[p], vis, sent, stage);
 #else
                 push_visit(wu, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                            out_st, lev, my_mf, my_mu);
@@ -342,19 +404,51 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         // Short lists: each thread its own.
         for (ptr_t p = beg; p < end; ++p)
 #if REMOTE
-            remote_visit(u, indices[p], vis, q_out, parents, out_st, s_v, s_r, &s_k);
-        __syncthreads();  // every thread reads the same stage count
-        if (s_k >= REMOTE_STAGE / 2) remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
+            remote_visit(u, indices[p], vis, sent, stage);
+        remote_maybe_flush(sent, stage);
 #else
             push_visit(u, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                        out_st, lev, my_mf, my_mu);
 #endif
     }
 #if REMOTE
-    remote_flush(q_out, parents, out_st, s_v, s_r, &s_k, &s_base);
-#endif
+    remote_flush(sent, stage);
+#else
     block_add3(out_st, 0, my_mf, my_mu);
+#endif
 }
+
+#if REMOTE
+// The remote push of a frontier not queued (q_in null, after a pull) or longer than the
+// `nrows` rows with remote entries (else bfs_push's): one thread per stored entry
+// (rows[e], indices[e]) of the remote matrix, kept when its row is in the frontier (its
+// level is level - 1).
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_push_entries(const long long* __restrict__ rows, const idx_t* __restrict__ indices,
+                 long long nnz, unsigned* vis, const idx_t* __restrict__ q_in,
+                 const idx_t* __restrict__ levels, const u64* ring, int level,
+                 long long nrows, idx_t* __restrict__ q_out, idx_t* __restrict__ parents,
+                 u64* remote_st, const long long* __restrict__ pmap, long long owners,
+                 long long cap)
+{
+    const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
+    if (q_in != nullptr && (long long)(*((volatile const u64*)in_st)) <= nrows) return;
+    REMOTE_SETUP
+    __syncthreads();
+    const idx_t frontier = (idx_t)(level - 1);
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long base = (long long)blockIdx.x * CTA_THREADS; base < nnz; base += stride) {
+        const long long e = base + threadIdx.x;
+        if (e < nnz) {
+            const idx_t u = (idx_t)rows[e];
+            if (levels[u] == frontier)
+                remote_visit(parent_id(u, pmap), indices[e], vis, sent, stage);
+        }
+        remote_maybe_flush(sent, stage);
+    }
+    remote_flush(sent, stage);
+}
+#endif
 
 // Push, second part: the hub chunks that bfs_push of the same level queued (count in ring
 // slot [3]); one block per chunk of PUSH_BIG edges, grid-stride over the chunks.
@@ -364,30 +458,40 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
              const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
              idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
              idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st,
-             const long long* __restrict__ pmap)
+             const long long* __restrict__ pmap, long long owners, long long cap)
 {
 #if REMOTE
     u64* out_st = remote_st;
-    (void)ring;
+    (void)ring; (void)levels; (void)level; (void)tindptr;
+    REMOTE_SETUP
+    __syncthreads();
 #else
-    (void)remote_st;
+    (void)remote_st; (void)owners; (void)cap;
     u64* out_st = ring + 4 * (level & (RING - 1));
-#endif
-    const long long nc = (long long)(*((volatile const u64*)(out_st + 3)));
     const idx_t lev = (idx_t)level;
     __shared__ idx_t s_q[PUSH_BIG];
     __shared__ unsigned s_n;
     __shared__ u64 s_base;
     u64 my_mf = 0, my_mu = 0;
+#endif
+    const long long nc = (long long)(*((volatile const u64*)(out_st + 3)));
     for (long long c = blockIdx.x; c < nc; c += gridDim.x) {
         const idx_t u = big_u[c];
         const ptr_t beg = big_p[c];
         const ptr_t e = indptr[u + 1];
         const ptr_t end = (e - beg > (ptr_t)PUSH_BIG) ? beg + (ptr_t)PUSH_BIG : e;
+#if REMOTE
+        block_expand_remote(parent_id(u, pmap), beg, end, indices, vis, sent, stage);
+#else
         block_expand(parent_id(u, pmap), beg, end, indices, vis, q_out, levels, parents,
                      indptr, tindptr, out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
+#endif
     }
+#if REMOTE
+    remote_flush(sent, stage);
+#else
     block_add3(out_st, 0, my_mf, my_mu);
+#endif
 }
 
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An
@@ -613,66 +717,4 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
         }
     }
     block_add3(out_st, my_nf, my_mf, my_mu);
-}
-
-// spbfs.dist: the remote push's targets (count in st[0]) counted by owner (t % P): per-block
-// counts in shared memory (P words), one atomicAdd per block and owner.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_owner_count(const idx_t* __restrict__ t, const u64* __restrict__ st, long long P,
-                unsigned long long* __restrict__ owner_count)
-{
-    extern __shared__ unsigned s_cnt[];
-    for (long long o = threadIdx.x; o < P; o += CTA_THREADS) s_cnt[o] = 0;
-    __syncthreads();
-    const long long k = (long long)st[0];
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    for (long long i = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; i < k; i += stride)
-        atomicAdd(&s_cnt[(long long)t[i] % P], 1u);
-    __syncthreads();
-    for (long long o = threadIdx.x; o < P; o += CTA_THREADS)
-        if (s_cnt[o]) atomicAdd(&owner_count[o], (unsigned long long)s_cnt[o]);
-}
-
-// ... and written grouped by owner into the send buffers as the owner's local ids (t / P),
-// with their frontier rows (p may be null): owner o's part starts at the sum of the counts
-// of the owners before it; each block reserves its range per owner with one atomicAdd on
-// cursor[o] (zeroed before).  Shared memory: P counts, then P 8-byte bases.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_owner_scatter(const idx_t* __restrict__ t, const idx_t* __restrict__ p,
-                  const u64* __restrict__ st, long long P,
-                  const unsigned long long* __restrict__ owner_count,
-                  unsigned long long* __restrict__ cursor, idx_t* __restrict__ send_t,
-                  idx_t* __restrict__ send_p)
-{
-    extern __shared__ unsigned long long s_base[];
-    unsigned* s_cnt = (unsigned*)(s_base + P);
-    const long long k = (long long)st[0];
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    for (long long i0 = (long long)blockIdx.x * CTA_THREADS; i0 < k; i0 += stride) {
-        for (long long o = threadIdx.x; o < P; o += CTA_THREADS) s_cnt[o] = 0;
-        __syncthreads();
-        const long long i = i0 + threadIdx.x;
-        long long o = -1;
-        unsigned at = 0;
-        idx_t v = 0;
-        if (i < k) {
-            v = t[i];
-            o = (long long)v % P;
-            at = atomicAdd(&s_cnt[o], 1u);
-        }
-        __syncthreads();
-        for (long long q = threadIdx.x; q < P; q += CTA_THREADS) {
-            if (!s_cnt[q]) continue;
-            unsigned long long off = 0;
-            for (long long r = 0; r < q; ++r) off += owner_count[r];
-            s_base[q] = off + atomicAdd(&cursor[q], (unsigned long long)s_cnt[q]);
-        }
-        __syncthreads();
-        if (o >= 0) {
-            const unsigned long long pos = s_base[o] + at;
-            send_t[pos] = (idx_t)((long long)v / P);
-            if (p) send_p[pos] = p[i];
-        }
-        __syncthreads();
-    }
 }

@@ -171,6 +171,11 @@ class Matrix:
         return self._pattern.nonempty_rows
 
     @property
+    def entry_rows(self):
+        """Row of every stored entry, int64 (computed once per pattern)."""
+        return self._pattern.rows()
+
+    @property
     def T(self) -> Matrix:
         """The transpose, as a Matrix (its pattern is built once and shared)."""
         if self.symmetric:

@@ -86,8 +86,9 @@ class LevelSearch:
         raise NotImplementedError
 
     def sent(self):  # pragma: no cover - interface
-        """``(targets, rows or None, counts per owner)`` of the last :meth:`push_out`
-        (counts: a numpy array; on the GPU read with :meth:`sizes`)."""
+        """``(targets, rows or None, counts, starts)`` of the last :meth:`push_out`:
+        owner ``o``'s group is ``targets[starts[o]:starts[o] + counts[o]]`` (numpy arrays
+        of length ``owners``; on the GPU the counts are read with :meth:`sizes`)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -217,7 +218,8 @@ class MaskedSearch(LevelSearch):
         idt = self.levels.dtype
         rows = (self._parent_id(found.values[order].astype(idt)) if self.parents is not None
                 else None)
-        self._sent = ((t[order] // owners).astype(idt), rows, counts)
+        starts = np.cumsum(counts) - counts
+        self._sent = ((t[order] // owners).astype(idt), rows, counts, starts)
 
     def sent(self):
         return self._sent
