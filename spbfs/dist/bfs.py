@@ -235,11 +235,15 @@ def _kernels():
 def _owned(G, levels, parents, mark):
     """Levels and parents (global ids already: ``G.parent_ids``) of this rank's vertices,
     in place in the search's arrays: owned delegates from their slots, their parents from
-    the ranks that found them (one sparse exchange of the delegates each rank found)."""
+    the ranks that found them (one sparse exchange of the delegates each rank found, under
+    way while the owned delegates are copied)."""
     xp, n_loc = G.xp, G.n_local
     own, slots = G.owned_delegates, G.owned_delegate_slots
     lvl = levels[:n_loc]
     par = parents[:n_loc] if parents is not None else None
+    received = sending = None
+    if par is not None and G.P > 1:
+        received, sending = _send_found_delegates(G, parents)
     if xp is np:
         lvl[own] = levels[slots]
         if par is not None:
@@ -248,15 +252,21 @@ def _owned(G, levels, parents, mark):
         _kernels()["owned"](own, slots, par is not None, levels,
                             parents if par is not None else levels)
     mark("settle owned")
-    if par is not None and G.P > 1:
-        _settle_foreign(G, parents, par)
+    if received is not None:
+        pairs = received.wait()[0]
+        del sending   # the send buffer lived until the exchange was done
+        if xp is np:
+            par[pairs[0::2]] = pairs[1::2]
+        elif pairs.size:
+            _kernels()["unpack"](pairs, par, size=pairs.size // 2)
         mark("settle delegate parents")
     return lvl, par
 
 
-def _settle_foreign(G, parents, par):
-    """Send the parents of the other ranks' delegates found here to their owners (grouped
-    by owner at construction) as (local id, parent) pairs; write those received."""
+def _send_found_delegates(G, parents):
+    """Start sending the parents of the other ranks' delegates found here to their owners
+    (grouped by owner at construction) as (local id, parent) pairs: the exchange, whose
+    ``wait()`` gives the pairs received, and the send buffer."""
     xp, c = G.xp, G.comm
     slots, ids, ends = (G.foreign_delegate_slots, G.foreign_delegate_ids,
                         G.foreign_delegate_ends)
@@ -272,8 +282,6 @@ def _settle_foreign(G, parents, par):
         cum = c.to_host(pos[ends])
         send = xp.empty(2 * int(cum[-1]), parents.dtype)
         k["pack"](slots, ids, pos[1:], parents, send)
-    pairs, _ = c.alltoallv(send, 2 * np.diff(cum, prepend=0))
-    if xp is np:
-        par[pairs[0::2]] = pairs[1::2]
-    elif pairs.size:
-        _kernels()["unpack"](pairs, par, size=pairs.size // 2)
+    counts = 2 * np.diff(cum, prepend=0)
+    rc, _ = c.exchange_counts(counts, 0)
+    return c.alltoallv_start([send], counts, rc), send

@@ -719,7 +719,7 @@ class Communicator:
         sdisp = np.cumsum(sc) - sc if starts is None else np.asarray(starts, np.int64)
         if self.data_plane != "nccl" or self.size == 1:
             if starts is not None:   # the parts, one after another
-                arrays = [self.xp.concatenate([a[s:s + k] for s, k in zip(sdisp, sc)])
+                arrays = [self.xp.concatenate([a[s:s + k] for s, k in zip(sdisp, sc, strict=True)])
                           for a in arrays]
             out = [self._alltoallv_data(a, sc, rc) for a in arrays]
             return _Pending(lambda: out)

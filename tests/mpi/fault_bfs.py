@@ -79,18 +79,18 @@ def strike_in_second_search(method, action, calls=2):
 
 
 def mode_kill():
-    strike_in_second_search("alltoallv_many", lambda: os.kill(os.getpid(), signal.SIGKILL))
+    strike_in_second_search("exchange_counts", lambda: os.kill(os.getpid(), signal.SIGKILL))
 
 
 def mode_raise():
     def boom():
         raise RuntimeError(f"deliberate failure on rank {rank} mid-search")
 
-    strike_in_second_search("alltoallv_many", boom)
+    strike_in_second_search("exchange_counts", boom)
 
 
 def mode_oom():
-    strike_in_second_search("alltoallv_many", lambda: xp.ones(1 << 50, np.uint8))
+    strike_in_second_search("exchange_counts", lambda: xp.ones(1 << 50, np.uint8))
 
 
 def mode_stall():
