@@ -83,38 +83,121 @@ sr_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
     }
 }
 
-// One thread per output j: reduce over row j of A.T (the in-edges of j) the entries whose
-// source is present in x; stop at the first hit for "any", at the terminal value else.
+#define FULL_WARP 0xffffffffu
+#define PULL_SERIAL 8
+
+// A value of type T from lane `src` (any T of at most 8 bytes).
+__device__ __forceinline__ T shfl_value(T v, int src)
+{
+    union { unsigned long long u; T t; } b;
+    b.u = 0ull;
+    b.t = v;
+    b.u = __shfl_sync(FULL_WARP, b.u, src);
+    return b.t;
+}
+
+// The warp's partial sums (have, acc) combined into lane 0's; the other lanes are emptied
+// (so a monoid that is not idempotent never counts a value twice).
+__device__ __forceinline__ void warp_sum_to_lane0(bool& have, T& acc)
+{
+    const int lane = threadIdx.x & 31;
+    for (int step = 1; step < 32; step <<= 1) {
+        const T other = shfl_value(acc, (lane + step) & 31);
+        const bool other_has = __shfl_sync(FULL_WARP, have, (lane + step) & 31);
+        if ((lane & (2 * step - 1)) == 0 && other_has) {
+            acc = have ? sr_add(acc, other) : other;
+            have = true;
+        }
+    }
+    if (lane != 0) have = false;
+}
+
+// Pull: y[j] = (+) over row j of A.T (the in-edges of j) of the entries whose source is
+// present in x; the first hit for "any", stopping at the terminal value else.  One lane
+// per output, 32 consecutive outputs per warp: each lane reduces the first PULL_SERIAL
+// entries of its row alone, then the warp finishes the longer rows one after another, 32
+// entries per step (a power-law graph's hubs no longer hold up their warp).
 extern "C" __global__ void
 sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
         const a_t* __restrict__ tdata, const bool* __restrict__ x_present,
         const x_t* __restrict__ x_val, long long n, const bool* __restrict__ mask,
         int use_mask, int complement, T term, T* y, bool* present)
 {
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
-        if (use_mask && (mask[j] == (bool)complement)) continue;
+    (void)term;
+    const int lane = threadIdx.x & 31;
+    const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long base = warp0 * 32; base < n; base += nwarps * 32) {
+        const long long j = base + lane;
+        const bool todo = j < n && !(use_mask && (mask[j] == (bool)complement));
         T acc = T();
         bool have = false;
-        const long long end = (long long)tindptr[j + 1];
-        for (long long p = (long long)tindptr[j]; p < end; ++p) {
-            const long long i = (long long)tindices[p];
-            if (!x_present[i]) continue;
-            const T v = sr_mul(x_val[i], tdata[p], i, j);
+        long long p = 0, end = 0;
+        if (todo) {
+            p = (long long)tindptr[j];
+            end = (long long)tindptr[j + 1];
+            const long long lim = end - p > PULL_SERIAL ? p + PULL_SERIAL : end;
+            for (; p < lim; ++p) {
+                const long long i = (long long)tindices[p];
+                if (!x_present[i]) continue;
+                const T v = sr_mul(x_val[i], tdata[p], i, j);
+                acc = have ? sr_add(acc, v) : v;
+                have = true;
 #if IS_ANY
-            acc = v;
-            have = true;
-            break;
-#else
-            acc = have ? sr_add(acc, v) : v;
-            have = true;
-#if HAS_TERMINAL
-            if (acc == term) break;
+                break;
+#elif HAS_TERMINAL
+                if (acc == term) break;
 #endif
+            }
+#if IS_ANY
+            if (have) end = p;
+#elif HAS_TERMINAL
+            if (have && acc == term) end = p;
 #endif
         }
-        (void)term;
-        if (have) {
+        unsigned rest = __ballot_sync(FULL_WARP, todo && p < end);
+        while (rest) {
+            const int r = __ffs(rest) - 1;
+            rest &= rest - 1;
+            const long long rj = base + r;
+            const long long rb = __shfl_sync(FULL_WARP, p, r);
+            const long long re = __shfl_sync(FULL_WARP, end, r);
+            T part = T();
+            bool part_has = false;
+            for (long long q0 = rb; q0 < re; q0 += 32) {
+                const long long q = q0 + lane;
+                if (q < re) {
+                    const long long i = (long long)tindices[q];
+                    if (x_present[i]) {
+                        const T v = sr_mul(x_val[i], tdata[q], i, rj);
+                        part = part_has ? sr_add(part, v) : v;
+                        part_has = true;
+                    }
+                }
+#if IS_ANY
+                if (__any_sync(FULL_WARP, part_has)) break;
+#elif HAS_TERMINAL
+                warp_sum_to_lane0(part_has, part);
+                if (__shfl_sync(FULL_WARP, part_has && part == term, 0)) break;
+#endif
+            }
+#if IS_ANY
+            const unsigned hits = __ballot_sync(FULL_WARP, part_has);
+            if (hits) {
+                part = shfl_value(part, __ffs(hits) - 1);
+                part_has = true;
+            }
+#else
+            warp_sum_to_lane0(part_has, part);
+            part = shfl_value(part, 0);
+            part_has = __shfl_sync(FULL_WARP, part_has, 0);
+#endif
+            if (lane == r && part_has) {
+                acc = have ? sr_add(acc, part) : part;
+                have = true;
+            }
+        }
+        if (todo && have) {
             y[j] = acc;
             present[j] = true;
         }
