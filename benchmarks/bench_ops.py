@@ -1,10 +1,13 @@
 """spbfs.semiring operations vs scipy.sparse and python-graphblas (SuiteSparse), same data.
 
 Graph: Graph500 Kronecker (edgefactor 16, seed 1), symmetric, duplicates summed, float64
-values 1.0; L is its strict lower triangle.  Prints median seconds of each operation for
-spbfs (CPU, and GPU with --gpu), scipy where it has the operation, and python-graphblas.
+values 1.0 (SuiteSparse stores such a matrix as iso-valued, one value for all entries:
+``--random-values`` gives every entry its own value instead); L is its strict lower
+triangle.  Prints median seconds of each operation for spbfs (CPU, and GPU with --gpu),
+scipy where it has the operation, and python-graphblas.
 
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
+       [--random-values]
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ from spbfs import semiring as sr
 from spbfs.generate import kronecker
 
 
-def graph(scale):
+def graph(scale, random_values=False):
     n = 1 << scale
     u, v = kronecker(scale, 16, seed=1)
     A = sp.coo_array((np.ones(2 * u.size), (np.concatenate([u, v]), np.concatenate([v, u]))),
                      shape=(n, n)).tocsr()
     A.sum_duplicates()
-    A.data[:] = 1.0
+    A.data[:] = np.random.default_rng(1).random(A.nnz) + 0.5 if random_values else 1.0
     return A
 
 
@@ -108,8 +111,10 @@ def main(argv=None):
     p.add_argument("--scale", type=int, default=16)
     p.add_argument("--gpu-scale", type=int, default=0, help="0: no GPU rows")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--random-values", action="store_true",
+                   help="a value per entry (default: all 1.0, iso-valued for SuiteSparse)")
     args = p.parse_args(argv)
-    A = graph(args.scale)
+    A = graph(args.scale, args.random_values)
     L = sp.tril(A, -1).tocsr()
     rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
     Am, Lm = sr.Matrix.from_any(A), sr.Matrix.from_any(L)
@@ -121,7 +126,7 @@ def main(argv=None):
     if args.gpu_scale:
         import cupy
 
-        G = graph(args.gpu_scale)
+        G = graph(args.gpu_scale, args.random_values)
         GL = sp.tril(G, -1).tocsr()
         grows = np.random.default_rng(0).choice(G.shape[0], G.shape[0] // 4, replace=False)
 
@@ -137,6 +142,7 @@ def main(argv=None):
         columns["graphblas (gpu graph)"] = peer
         sync = cupy.cuda.Device().synchronize
     print(f"# scale {args.scale}: n={A.shape[0]}, nnz(A)={A.nnz}, nnz(L)={L.nnz}"
+          + (", random values" if args.random_values else ", values 1.0")
           + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else ""))
     names = list(columns["spbfs"])
     header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in columns)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from spbfs import semiring as sr
 from spbfs.semiring import Matrix, Vector
+from spbfs.semiring._pattern import Pattern
 
 DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
 
@@ -37,8 +38,16 @@ def _host(a):
     return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
+def _is_canonical(M):
+    """Whether a Matrix's rows are sorted and duplicate-free, found afresh."""
+    return Pattern(M.indptr, M.indices, M.nrows, ncols=M.ncols).canonical() is None
+
+
 def _dense(M):
-    """(values, present) of a Matrix result, with duplicates summed (there are none)."""
+    """(values, present) of a Matrix result, with duplicates summed (there are none);
+    a result whose pattern says it is canonical must be."""
+    if M.pattern.canonical() is None:
+        assert _is_canonical(M), "a result claims sorted rows it does not have"
     S = sp.csr_array((_host(M.data), _host(M.indices), _host(M.indptr)), shape=M.shape)
     present = np.zeros(S.shape, bool)
     coo = S.tocoo()
@@ -66,10 +75,26 @@ def matrices(draw, shape=None, max_dim=7, max_nnz=25, values="int"):
     else:
         data = np.array(draw(st.lists(st.integers(0, 8), min_size=nnz, max_size=nnz)),
                         np.float64) / 2
-    A = sp.coo_array((data, (rows, cols)), shape=shape).tocsr()
+    A = sp.coo_array((data, (rows, cols)), shape=shape).tocsr()  # sorted, no duplicates
+    if draw(st.booleans()):
+        A = _scrambled(A, np.random.default_rng(draw(st.integers(0, 2**32 - 1))))
     idt = draw(st.sampled_from([np.int32, np.int64]))
     A.indices, A.indptr = A.indices.astype(idt), A.indptr.astype(idt)
     return A
+
+
+def _scrambled(A, rng):
+    """The same matrix as a CSR with some entries split in two duplicates (summing to the
+    entry) and each row's entries shuffled."""
+    rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
+    split = rng.random(A.nnz) < 0.3
+    part = rng.integers(-2, 3, A.nnz).astype(A.dtype)
+    rows = np.concatenate([rows, rows[split]])
+    cols = np.concatenate([A.indices, A.indices[split]])
+    data = np.concatenate([np.where(split, A.data - part, A.data), part[split]])
+    order = np.lexsort((rng.random(rows.size), rows))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=A.shape[0]))])
+    return sp.csr_array((data[order], cols[order], indptr), shape=A.shape)
 
 
 def _canonical_dense(A):
@@ -364,3 +389,160 @@ def test_bad_arguments_name_the_argument():
         sr.apply(sp.csr_array(np.ones((2, 2), complex)), sr.unary.abs)
     with pytest.raises(ValueError, match="exactly one of left= or right="):
         sr.apply(A, sr.ops.plus)
+
+
+# ----------------------------------------------------------------------------- CSR fast paths
+#: An operator reading the positions of the entries it combines (i, j: row, column).
+_AT = sr.BinaryOp("at", lambda x, a, i, j, dt: (x + 2 * a + 10 * i + 100 * j).astype(dt),
+                  "(x + 2 * a + 10 * i + 100 * j)", "xaij",
+                  lambda xd, ad: np.dtype(np.int64))
+
+
+@st.composite
+def related_pair(draw):
+    """Two matrices of one shape whose patterns are independent, equal, or one inside the
+    other (the element-wise operations take shortcuts for the last three)."""
+    A = draw(matrices())
+    relation = draw(st.sampled_from(["independent", "same", "subset", "superset"]))
+    if relation == "independent":
+        return A, draw(matrices(A.shape)), relation
+    C = sp.csr_array(A)
+    C.sum_duplicates()
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    coo = C.tocoo()
+    rows, cols = coo.row, coo.col
+    if relation == "subset":
+        keep = rng.random(rows.size) < 0.5
+        rows, cols = rows[keep], cols[keep]
+    elif relation == "superset":
+        extra = draw(matrices(A.shape)).tocoo()
+        rows, cols = np.concatenate([rows, extra.row]), np.concatenate([cols, extra.col])
+    values = rng.integers(-2, 3, rows.size)
+    B = sp.coo_array((values, (rows, cols)), shape=A.shape).tocsr()
+    B.data[:] = rng.integers(-2, 3, B.nnz)  # duplicates summed: fresh values, zeros too
+    return A, B, relation
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("union", [True, False])
+@given(pair=related_pair(), data=st.data())
+def test_ewise_related_patterns(device, union, pair, data):
+    A, B, _ = pair
+    op = data.draw(st.sampled_from([sr.ops.plus, sr.ops.minus, sr.ops.pair, sr.ops.first,
+                                    sr.ops.second, _AT]))
+    fn = sr.ewise_add if union else sr.ewise_mult
+    for X, Y in ((A, B), (B, A)):
+        got = fn(_on(device, X), _on(device, Y), op)
+        _assert_same(got, _pair_reference(X, Y, op, union))
+        assert _is_canonical(got)
+
+
+def _mask_variant(data, shape):
+    mask = data.draw(matrices(shape))
+    structural, complement = data.draw(st.booleans()), data.draw(st.booleans())
+    mv, mp = _canonical_dense(mask)
+    allowed = mp if structural else mp & (mv != 0)
+    return mask, structural, complement, (mv, allowed)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_every_mask_variant_on_the_csr_results(device, data):
+    shape = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    A, B = data.draw(matrices(shape)), data.draw(matrices(shape))
+    mask, structural, complement, allowed = _mask_variant(data, shape)
+    out = data.draw(st.none() | matrices(shape))
+    replace = data.draw(st.booleans())
+    av, ap = _canonical_dense(A)
+    i, j = np.indices(shape)
+    cases = [
+        (lambda **kw: sr.ewise_add(_on(device, A), _on(device, B), sr.ops.plus, **kw),
+         _pair_reference(A, B, sr.ops.plus, True)),
+        (lambda **kw: sr.ewise_mult(_on(device, A), _on(device, B), _AT, **kw),
+         _pair_reference(A, B, _AT, False)),
+        (lambda **kw: sr.select(_on(device, A), "triu", **kw), (av, ap & (j >= i))),
+        (lambda **kw: sr.apply(_on(device, A), sr.unary.ainv, **kw), (-av, ap)),
+        (lambda **kw: sr.extract(_on(device, A), **kw), (av, ap)),
+    ]
+    for run, (vals, present) in cases:
+        kw = dict(mask=_on(device, mask), structural=structural, complement=complement)
+        if out is not None:
+            kw.update(out=_on(device, out), replace=replace)
+        got = run(**kw)
+        _assert_same(got, _apply_mask(vals, present, allowed, complement, out, replace))
+        assert _is_canonical(got)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("kind", ["tril", "triu", "diag", "offdiag"])
+@given(data=st.data())
+def test_select_diagonals_any_offset(device, kind, data):
+    A = data.draw(matrices())
+    thunk = data.draw(st.sampled_from([0, 1, -1, 2, -3, 0.5, -1.5, 10**12, -10**12]))
+    av, ap = _canonical_dense(A)
+    i, j = np.indices(A.shape)
+    keep = {"tril": j <= i + thunk, "triu": j >= i + thunk, "diag": j == i + thunk,
+            "offdiag": j != i + thunk}[kind]
+    got = sr.select(_on(device, A), kind, thunk)
+    _assert_same(got, (av, ap & keep))
+    assert _is_canonical(got)
+    # a result is an operand of the next operation as it is
+    _assert_same(sr.ewise_add(got, _on(device, A), sr.ops.plus),
+                 (np.where(ap & keep, 2 * av, av), ap))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_masked_assign_and_result_canonical(device, data):
+    shape = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    A = data.draw(matrices(shape))
+    rows = data.draw(st.lists(st.integers(0, shape[0] - 1), unique=True, max_size=4))
+    cols = data.draw(st.lists(st.integers(0, shape[1] - 1), unique=True, max_size=4))
+    B = data.draw(matrices((len(rows), len(cols))))
+    mask, structural, complement, allowed = _mask_variant(data, shape)
+    replace = data.draw(st.booleans())
+    av, ap = _canonical_dense(A)
+    bv, bp = _canonical_dense(B)
+    r, c = np.array(rows, int), np.array(cols, int)
+    tv, tp = av.copy(), ap.copy()
+    tp[np.ix_(r, c)] = bp
+    tv[np.ix_(r, c)] = bv
+    xp = _xp(device)
+    rows, cols = xp.asarray(rows, np.int64), xp.asarray(cols, np.int64)
+    got = sr.assign(_on(device, A), _on(device, B), rows, cols)
+    _assert_same(got, (tv, tp))
+    assert _is_canonical(got)
+    got = sr.assign(_on(device, A), _on(device, B), rows, cols, mask=_on(device, mask),
+                    structural=structural, complement=complement, replace=replace)
+    _assert_same(got, _apply_mask(tv, tp, allowed, complement, A, replace))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_reduce_keeps_the_monoid_dtype(device):
+    xp = _xp(device)
+    A = Matrix(xp.asarray([0, 2, 3]), xp.asarray([0, 1, 0]), xp.asarray([100, 100, 7], np.int8),
+               2)
+    assert sr.reduce(A, sr.monoids.plus) == np.int8(-49)  # 207 wraps in int8, as per row
+    assert _host(sr.reduce(A, sr.monoids.plus, axis=1).values).tolist() == [-56, 7]
+    assert sr.reduce(A, sr.monoids.plus, dtype=np.int64) == 207
+    B = Matrix(xp.asarray([0, 2, 2]), xp.asarray([0, 1]), xp.asarray([True, True]), 2)
+    assert sr.reduce(B, sr.monoids.plus) is True  # plus on bool is logical or
+    assert sr.reduce(B, sr.monoids.times) is True
+
+
+@pytest.mark.parametrize("popcount", ["numpy", "swar"])
+@given(flags=st.lists(st.booleans(), max_size=300), data=st.data())
+def test_count_before_matches_a_running_sum(popcount, flags, data):
+    from spbfs.semiring import _cpu
+
+    flags = np.array(flags, bool)
+    bounds = np.array(sorted(data.draw(st.lists(st.integers(0, flags.size), max_size=20))),
+                      data.draw(st.sampled_from([np.int32, np.int64])))
+    running = np.concatenate([[0], np.cumsum(flags)])
+    saved = _cpu._popcount
+    if popcount == "swar":  # what numpy < 2 runs
+        _cpu._popcount = _cpu.swar_popcount
+    try:
+        assert _cpu.count_before(flags, bounds).tolist() == running[bounds].tolist()
+    finally:
+        _cpu._popcount = saved

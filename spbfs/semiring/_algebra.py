@@ -1,13 +1,15 @@
 """GraphBLAS-style operations on matrices and vectors, for any semiring, on CPU and GPU.
 
 ``mxm``, ``ewise_add``, ``ewise_mult``, ``reduce``, ``apply``, ``select``, ``extract`` and
-``assign``, named and defined as in python-graphblas.  Every operation works on the
-coordinates of canonical operands (sorted, duplicate-free: duplicates of an input count as
-one entry holding their sum, as scipy's ``sum_duplicates``) with whole-array numpy/cupy
-calls; what depends on the operators goes through the backend: elementwise ``binary`` /
-``index_unary`` (numpy functions on the CPU, kernels generated from the operators' C
-expressions on the GPU) and ``segment_reduce`` (a monoid over runs of entries).  So
-user-defined semirings run on both devices.
+``assign``, named and defined as in python-graphblas.  Every operation works on canonical
+operands (sorted, duplicate-free: duplicates of an input count as one entry holding their
+sum, as scipy's ``sum_duplicates``) with whole-array numpy/cupy calls: on their CSR arrays
+where that is direct (select, apply, reduce; on the CPU also the element-wise operations,
+masks, extract and assign, through scipy's compiled merges and row copies), otherwise on
+their coordinates.  What depends on the operators goes through the backend: elementwise
+``binary`` / ``index_unary`` (numpy functions on the CPU, kernels generated from the
+operators' C expressions on the GPU) and ``segment_reduce`` (a monoid over runs of
+entries).  So user-defined semirings run on both devices.
 
 Every operation that produces a result takes the same output controls:
 
@@ -24,10 +26,11 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._array import array_module, is_cupy
 from .._backend import backend_for
-from ._cpu import expand
+from ._cpu import csr_assign, csr_keep, csr_union, expand
 from ._matrix import Matrix
 from ._named import select_ops
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
@@ -96,13 +99,22 @@ def _result(c: _Coords):
     xp = c.xp
     if len(c.shape) == 1:
         return Vector(c.shape[0], "sparse", indices=c.keys, values=c.values)
-    nrows, ncols = c.shape
-    idt = index_dtype(max(nrows, ncols), c.keys.size)
-    indptr = xp.zeros(nrows + 1, idt)
+    indptr = xp.zeros(c.shape[0] + 1, np.int64)
     if c.keys.size:
-        xp.cumsum(xp.bincount(c.rows(), minlength=nrows), out=indptr[1:])
-    pattern = Pattern(indptr, c.cols().astype(idt), nrows, ncols=ncols)
-    return Matrix._from_pattern(pattern, c.values)
+        xp.cumsum(xp.bincount(c.rows(), minlength=c.shape[0]), out=indptr[1:])
+    return _csr_matrix(indptr, c.cols(), c.values, c.shape)
+
+
+def _canonical_pattern(indptr, indices, shape) -> Pattern:
+    """A Pattern on canonical CSR arrays, in the index dtype of every result."""
+    idt = index_dtype(max(shape), indices.size)
+    return Pattern(indptr.astype(idt, copy=False), indices.astype(idt, copy=False), shape[0],
+                   ncols=shape[1], canonical=True)
+
+
+def _csr_matrix(indptr, indices, values, shape) -> Matrix:
+    """A Matrix on canonical CSR arrays."""
+    return Matrix._from_pattern(_canonical_pattern(indptr, indices, shape), values)
 
 
 def _member(keys, sorted_keys):
@@ -125,21 +137,29 @@ def _same_device(xp, *named):
 
 # ----------------------------------------------------------------------------- masks
 class _Mask:
-    """The allowed positions of an output (sorted keys) and how to use them."""
+    """The allowed positions of an output and how to use them: a canonical ``matrix`` (for
+    a matrix result) and the sorted keys of the allowed positions (built on first use)."""
 
     def __init__(self, mask, shape, structural, complement, xp):
+        self.structural, self.complement = bool(structural), bool(complement)
+        self.matrix = self._keys = None
         if len(shape) == 1:
-            keys = _vector_mask_keys(mask, shape[0], structural, xp)
-        else:
-            M = _as_matrix(mask, "mask")
-            if M.shape != tuple(shape):
-                raise ValueError(f"mask has shape {M.shape}, the result has shape {shape}")
-            if M.xp is not xp:
-                raise TypeError("mask must live on the same device as the operands")
-            keys = M.pattern.keys()
-            if not structural:
-                keys = keys[M.data != 0]
-        self.keys, self.complement = keys, bool(complement)
+            self._keys = _vector_mask_keys(mask, shape[0], structural, xp)
+            return
+        M = _as_matrix(mask, "mask")
+        if M.shape != tuple(shape):
+            raise ValueError(f"mask has shape {M.shape}, the result has shape {shape}")
+        if M.xp is not xp:
+            raise TypeError("mask must live on the same device as the operands")
+        self.matrix = M
+
+    @property
+    def keys(self):
+        """Sorted keys (``row * ncols + col``) of the allowed positions, complement aside."""
+        if self._keys is None:
+            keys = self.matrix.pattern.keys()
+            self._keys = keys if self.structural else keys[self.matrix.data != 0]
+        return self._keys
 
     def allows(self, keys):
         inside, _ = _member(keys, self.keys)
@@ -180,6 +200,61 @@ def _finish(c: _Coords, mask: _Mask | None, out, replace):
     else:
         kept = o.take(~mask.allows(o.keys))
     return _result(_merge(kept, c, o.dtype))
+
+
+def _finish_csr(C: Matrix, mask: _Mask | None, out, replace):
+    """:func:`_finish` for a canonical Matrix result: on the CPU without ``out``, the mask
+    is applied to the CSR arrays (one compiled merge); otherwise through coordinates."""
+    if out is None and (mask is None or C.xp is np):
+        return C if mask is None else _mask_csr(C, mask)
+    return _finish(_coords(C, "C"), mask, out, replace)
+
+
+def _mask_tags(mask: _Mask, tag: int):
+    """Per entry of a CPU matrix mask: ``tag`` (int8) where it allows, else 0."""
+    M = mask.matrix
+    if mask.structural:
+        return np.full(M.nnz, tag, np.int8)
+    return (M.data != 0).view(np.int8) * np.int8(tag)
+
+
+def _mask_csr(C: Matrix, mask: _Mask) -> Matrix:
+    """The entries of a canonical CPU matrix that a matrix mask allows."""
+    u = _Union(C, mask.matrix, None if mask.structural else _mask_tags(mask, 2))
+    allowed = u.first_shared()
+    if allowed is None:  # every entry of C is allowed (only with a structural mask)
+        return _keep_entries(C, np.zeros(C.nnz, bool)) if mask.complement else C
+    return _keep_entries(C, ~allowed if mask.complement else allowed)
+
+
+def _keep_entries(C: Matrix, keep) -> Matrix:
+    """The entries of a canonical matrix that ``keep`` (bool per entry) selects."""
+    indptr, indices = csr_keep(C.indptr, C.indices, keep)
+    return _csr_matrix(indptr, indices, C.data[keep], C.shape)
+
+
+class _Union:
+    """The union of two canonical CPU matrices' patterns (:func:`_cpu.csr_union`) and where
+    each operand's entries are in it.  ``b_tags``: see ``csr_union`` (a value mask)."""
+
+    def __init__(self, A: Matrix, B: Matrix, b_tags=None):
+        self.indptr, self.indices, self.tags = csr_union(A.shape, A.indptr, A.indices,
+                                                         B.indptr, B.indices, b_tags)
+        self.both = self.tags == 3
+        self.first_is_union = self.tags.size == A.nnz  # B stores nothing A does not
+        self.second_is_union = b_tags is None and self.tags.size == B.nnz
+
+    def first_shared(self):
+        """Per entry of A: whether B stores it too (None: all are)."""
+        if self.second_is_union:
+            return None
+        return self.both if self.first_is_union else self.both[self.tags != 2]
+
+    def second_shared(self):
+        """Per entry of B: whether A stores it too (None: all are)."""
+        if self.first_is_union:
+            return None
+        return self.both if self.second_is_union else self.both[self.tags != 1]
 
 
 def _merge(first: _Coords, second: _Coords, dtype) -> _Coords:
@@ -280,11 +355,9 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         flops, dot_work = _flops(A, B), _dot_work(A, B, m, shape)
         native = _native_operands(A, B, semiring)
         if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
-            C = native[0].to_scipy() @ native[1].to_scipy()  # scipy's compiled SpGEMM
-            C.sort_indices()
-            C = Matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape[0],
-                       ncols=shape[1], check=False)
-            return _finish(_coords(C, "C"), m, out, replace)
+            C = _masked_native_product(native[0].to_scipy() @ native[1].to_scipy(), m)
+            C = _csr_matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape)
+            return _finish_csr(C, None if out is None else m, out, replace)
         if dot_work <= flops:
             return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m, out, replace)
     return _finish(_mxm_saxpy(A, B, semiring, m, shape, dtype), m, out, replace)
@@ -328,6 +401,17 @@ def _native_operands(A, B, semiring):
         return (A.with_values(xp.ones(A.nnz, np.float64)),
                 B.with_values(xp.ones(B.nnz, np.float64)))
     return (A, B) if _exact_native_product(A, B, semiring) else None
+
+
+def _masked_native_product(C, mask: _Mask):
+    """The entries of scipy's product ``C`` (rows unsorted; no entry zero, see
+    :func:`_native_operands`) that a (not complemented) matrix mask allows, sorted: scipy's
+    element-wise product with the mask's pattern tagged 1 where it allows (its merge takes
+    unsorted rows, and drops the zero products of the rest)."""
+    M = mask.matrix
+    C = C.multiply(sp.csr_array((_mask_tags(mask, 1), M.indices, M.indptr), shape=M.shape))
+    C.sort_indices()
+    return C
 
 
 def _flops(A, B) -> int:
@@ -503,12 +587,93 @@ def _binary_op(op, name="op") -> BinaryOp:
 
 
 def _pair_operands(A, B):
-    a, b = _coords(A, "A"), _coords(B, "B")
+    """Both operands, checked: canonical matrices, or coordinates when one is a Vector."""
+    if isinstance(A, Vector) or isinstance(B, Vector):
+        a, b = _coords(A, "A"), _coords(B, "B")
+    else:
+        a, b = _as_matrix(A, "A"), _as_matrix(B, "B")
     if a.shape != b.shape:
         raise ValueError(f"A has shape {a.shape} but B has shape {b.shape}")
     if a.xp is not b.xp:
         raise TypeError("B must live on the same device as A")
     return a, b
+
+
+def _ewise(A, B, op, union, mask, complement, structural, replace, out):
+    """ewise_add (``union``) or ewise_mult: matrices on the CPU through one compiled merge
+    of their patterns, vectors and GPU matrices through coordinates."""
+    op = _binary_op(op)
+    a, b = _pair_operands(A, B)
+    m = _mask_of(mask, a.shape, structural, complement, a.xp)
+    dtype = op.result_dtype(a.dtype, b.dtype)
+    if isinstance(a, Matrix) and a.xp is np:
+        C = (_ewise_add_csr if union else _ewise_mult_csr)(a, b, op, dtype)
+        return _finish_csr(C, m, out, replace)
+    if isinstance(a, Matrix):
+        a, b = _coords(a, "A"), _coords(b, "B")
+    c = (_ewise_add_coords if union else _ewise_mult_coords)(a, b, op, dtype)
+    return _finish(c, m, out, replace)
+
+
+def _index_args(op, size, xp, rows, cols):
+    """The ``i`` and ``j`` arguments of an operator over ``size`` entries: int64 rows and
+    columns (``rows()``, ``cols()``), each built only if the operator reads it; on the CPU
+    a stand-in of the right length for unread columns (they set the result's length)."""
+    reads = op.uses
+    i = rows().astype(np.int64, copy=False) if "i" in reads else None
+    if "j" in reads or xp is not np:
+        return i, cols().astype(np.int64, copy=False)
+    return i, np.broadcast_to(np.int64(0), (size,))
+
+
+def _shared_pattern(u: _Union, a: Matrix, b: Matrix) -> Pattern:
+    """The pattern of the entries both operands store (the smaller one when it is a subset
+    of the other: no new arrays)."""
+    if u.first_is_union:
+        return b.pattern
+    if u.second_is_union:
+        return a.pattern
+    return _canonical_pattern(*csr_keep(u.indptr, u.indices, u.both), a.shape)
+
+
+def _union_pattern(u: _Union, a: Matrix, b: Matrix) -> Pattern:
+    """The pattern of the entries either operand stores (the larger one when it holds the
+    other: no new arrays)."""
+    if u.first_is_union:
+        return a.pattern
+    if u.second_is_union:
+        return b.pattern
+    return _canonical_pattern(u.indptr, u.indices, a.shape)
+
+
+def _shared_values(u: _Union, a: Matrix, b: Matrix, op, dtype, pattern=None):
+    """``op`` over the entries both operands store, in canonical order (``pattern``: theirs,
+    built here only if the operator reads positions)."""
+    in_a, in_b = u.first_shared(), u.second_shared()
+    x = a.data if in_a is None else a.data[in_a]
+    y = b.data if in_b is None else b.data[in_b]
+    if pattern is None and ("i" in op.uses or "j" in op.uses):
+        pattern = _shared_pattern(u, a, b)
+    i, j = _index_args(op, x.size, np, lambda: pattern.rows(), lambda: pattern.indices)
+    return backend_for(np).binary(op, x, y, i, j, dtype)
+
+
+def _ewise_mult_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
+    u = _Union(a, b)
+    pattern = _shared_pattern(u, a, b)
+    return Matrix._from_pattern(pattern, _shared_values(u, a, b, op, dtype, pattern))
+
+
+def _ewise_add_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
+    u = _Union(a, b)
+    values = np.empty(u.tags.size, dtype)
+    if u.first_is_union:
+        values[:] = a.data
+    else:
+        values[u.tags != 2] = a.data
+        values[u.tags == 2] = b.data[~u.second_shared()]
+    values[u.both] = _shared_values(u, a, b, op, dtype)
+    return Matrix._from_pattern(_union_pattern(u, a, b), values)
 
 
 def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replace=False,
@@ -526,20 +691,19 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
     array([[-2.,  5.],
            [ 0.,  2.]])
     """
-    op = _binary_op(op)
-    a, b = _pair_operands(A, B)
-    xp, backend = a.xp, backend_for(a.xp)
-    dtype = op.result_dtype(a.dtype, b.dtype)
+    return _ewise(A, B, op, True, mask, complement, structural, replace, out)
+
+
+def _ewise_add_coords(a: _Coords, b: _Coords, op, dtype) -> _Coords:
+    backend = backend_for(a.xp)
     in_a, pos = _member(b.keys, a.keys)
     values = a.values.astype(dtype, copy=True)
     if bool(in_a.any()):
         both, at = b.take(in_a), pos[in_a]
-        values[at] = backend.binary(op, values[at], both.values, both.rows(), both.cols(),
-                                    dtype)
-    union = _merge(_Coords(a.keys, values, a.shape, xp, a.rows(), a.cols()), b.take(~in_a),
-                   dtype)
-    m = _mask_of(mask, a.shape, structural, complement, xp)
-    return _finish(union, m, out, replace)
+        values[at] = backend.binary(op, values[at], both.values, *_index_args(
+            op, at.size, a.xp, both.rows, both.cols), dtype)
+    return _merge(_Coords(a.keys, values, a.shape, a.xp, a.rows(), a.cols()), b.take(~in_a),
+                  dtype)
 
 
 def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, replace=False,
@@ -556,16 +720,15 @@ def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, repla
     >>> z.indices.tolist(), z.values.tolist()
     ([2], [30.0])
     """
-    op = _binary_op(op)
-    a, b = _pair_operands(A, B)
-    xp = a.xp
-    dtype = op.result_dtype(a.dtype, b.dtype)
+    return _ewise(A, B, op, False, mask, complement, structural, replace, out)
+
+
+def _ewise_mult_coords(a: _Coords, b: _Coords, op, dtype) -> _Coords:
     hit, pos = _member(a.keys, b.keys)
     both = a.take(hit)
-    values = backend_for(xp).binary(op, both.values, b.values[pos[hit]], both.rows(),
-                                    both.cols(), dtype)
-    m = _mask_of(mask, a.shape, structural, complement, xp)
-    return _finish(_Coords(both.keys, values, a.shape, xp), m, out, replace)
+    values = backend_for(a.xp).binary(op, both.values, b.values[pos[hit]], *_index_args(
+        op, both.keys.size, a.xp, both.rows, both.cols), dtype)
+    return _Coords(both.keys, values, a.shape, a.xp)
 
 
 # ----------------------------------------------------------------------------- reduce
@@ -598,28 +761,44 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     if axis is None:
         return _scalar(monoid, M.data, out_dtype, M.xp)
     M = M if axis == 1 else M.T.canonical()
-    xp = M.xp
-    deg = M.out_degree
-    rows = xp.flatnonzero(deg)
+    rows = M.nonempty_rows.astype(np.int64)  # cached with the pattern
     starts = M.indptr[:-1][rows].astype(np.int64)
-    values = backend_for(xp).segment_reduce(monoid, M.data, starts, out_dtype)
+    values = backend_for(M.xp).segment_reduce(monoid, M.data, starts, out_dtype)
     return Vector(M.nrows, "sparse", indices=rows, values=values)
 
 
 def _scalar(monoid, values, dtype, xp):
+    dtype = np.dtype(dtype)
     if values.size == 0:
-        return np.dtype(dtype).type(monoid.identity(np.dtype(dtype)))
+        return dtype.type(monoid.identity(dtype))
+    if xp is np and monoid.ufunc is not None:  # one pass, no segment machinery
+        return monoid.ufunc.reduce(values.astype(dtype, copy=False), dtype=dtype).item()
     r = backend_for(xp).segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
     return (r.get() if xp is not np else r)[0].item()
 
 
 # ----------------------------------------------------------------------------- apply/select
-def _entry_indices(c: _Coords, op):
-    """Row and column (int64) of every entry, for the operators that read them."""
-    reads = getattr(op, "uses", "xaij" if isinstance(op, BinaryOp) else "vij")
-    i = c.rows().astype(np.int64, copy=False) if "i" in reads else None
-    j = c.cols().astype(np.int64, copy=False)
-    return i, j
+def _entry_args(A, op):
+    """``(operand, v, i, j)``: a matrix operand canonical (its CSR arrays are used as they
+    are), a Vector as coordinates; its values, and the ``i`` and ``j`` arguments of ``op``
+    over its entries (:func:`_index_args`)."""
+    if isinstance(A, Vector):
+        c = _coords(A, "A")
+        return (c, c.values, *_index_args(op, c.keys.size, c.xp, c.rows, c.cols))
+    M = _as_matrix(A, "A")
+    p = M.pattern
+    return (M, M.data, *_index_args(op, M.nnz, M.xp, p.rows, lambda: p.indices))
+
+
+def _finish_entries(src, values, keep, mask, out, replace):
+    """The result of apply (new ``values``) or select (the entries ``keep`` selects) on the
+    operand of :func:`_entry_args`, after the mask and ``out``."""
+    if isinstance(src, Matrix):
+        C = src if values is None else Matrix._from_pattern(src.pattern, values)
+        return _finish_csr(C if keep is None else _keep_entries(C, keep), mask, out, replace)
+    c = src if values is None else _Coords(src.keys, values, src.shape, src.xp, src._rows,
+                                           src._cols)
+    return _finish(c if keep is None else c.take(keep), mask, out, replace)
 
 
 def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
@@ -639,32 +818,28 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
     >>> semiring.apply(A, semiring.ops.minus, left=10.0).to_scipy().data
     array([12.,  7.])
     """
-    c = _coords(A, "A")
-    backend = backend_for(c.xp)
-    i, j = _entry_indices(c, op)
+    if not isinstance(op, (IndexUnaryOp, BinaryOp)):
+        raise TypeError(f"op must be an IndexUnaryOp or a BinaryOp, got {type(op).__name__}")
+    src, v, i, j = _entry_args(A, op)
+    backend = backend_for(src.xp)
     if isinstance(op, IndexUnaryOp):
         if left is not None or right is not None:
             raise ValueError("left/right bind a BinaryOp's operand; an IndexUnaryOp takes thunk")
-        dtype = op.result_dtype(c.dtype)
-        values = backend.index_unary(op, c.values, i, j, thunk, dtype)
-    elif isinstance(op, BinaryOp):
+        values = backend.index_unary(op, v, i, j, thunk, op.result_dtype(v.dtype))
+    else:
         if (left is None) == (right is None):
             raise ValueError("apply with a BinaryOp needs exactly one of left= or right=")
         scalar = np.asarray(left if left is not None else right)
         if scalar.ndim or scalar.dtype.kind not in "biuf":
             raise TypeError(f"{'left' if left is not None else 'right'} must be a number")
         if left is not None:
-            dtype = op.result_dtype(scalar.dtype, c.dtype)
-            values = backend.binary(op, scalar[()], c.values, i, j, dtype)
+            values = backend.binary(op, scalar[()], v, i, j,
+                                    op.result_dtype(scalar.dtype, v.dtype))
         else:
-            dtype = op.result_dtype(c.dtype, scalar.dtype)
-            values = backend.binary(op, c.values, scalar[()], i, j, dtype)
-    else:
-        raise TypeError(f"op must be an IndexUnaryOp or a BinaryOp, got {type(op).__name__}")
-    if mask is None and out is None and not isinstance(A, Vector):
-        return Matrix._from_pattern(_as_matrix(A, "A").pattern, values)  # same pattern
-    m = _mask_of(mask, c.shape, structural, complement, c.xp)
-    return _finish(_Coords(c.keys, values, c.shape, c.xp, c._rows, c._cols), m, out, replace)
+            values = backend.binary(op, v, scalar[()], i, j,
+                                    op.result_dtype(v.dtype, scalar.dtype))
+    m = _mask_of(mask, src.shape, structural, complement, src.xp)
+    return _finish_entries(src, values, None, m, out, replace)
 
 
 def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
@@ -695,11 +870,21 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
         raise TypeError(f"kind must be a str or an IndexUnaryOp, got {type(kind).__name__}")
     if not isinstance(thunk, numbers.Number):
         raise TypeError(f"thunk must be a number, got {thunk!r}")
-    c = _coords(A, "A")
-    i, j = _entry_indices(c, op)
-    keep = backend_for(c.xp).index_unary(op, c.values, i, j, thunk, np.bool_)
-    m = _mask_of(mask, c.shape, structural, complement, c.xp)
-    return _finish(c.take(keep.astype(bool, copy=False)), m, out, replace)
+    src = A if isinstance(A, Vector) else _as_matrix(A, "A")
+    compare = _BY_DIAGONAL.get(op) if isinstance(src, Matrix) and src.xp is np else None
+    if compare is not None:  # j against i + thunk, the columns in their own dtype
+        rows = src.pattern.rows()
+        keep = compare(src.indices, rows + thunk if thunk else rows)
+    else:
+        src, v, i, j = _entry_args(src, op)
+        keep = backend_for(src.xp).index_unary(op, v, i, j, thunk, np.bool_)
+    m = _mask_of(mask, src.shape, structural, complement, src.xp)
+    return _finish_entries(src, None, keep.astype(bool, copy=False), m, out, replace)
+
+
+#: The positional selections, as comparisons of ``j`` with ``i + thunk`` (CPU fast path).
+_BY_DIAGONAL = {select_ops.tril: np.less_equal, select_ops.triu: np.greater_equal,
+                select_ops.diag: np.equal, select_ops.offdiag: np.not_equal}
 
 
 # ----------------------------------------------------------------------------- extract/assign
@@ -739,12 +924,13 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
     r = _index_array(rows, M.nrows, "rows", xp)
     c = _index_array(cols, M.ncols, "cols", xp)
     m = _mask_of(mask, (int(r.size), int(c.size)), structural, complement, xp)
-    if xp is np:  # scipy's fancy indexing (C++), then the canonical form
+    if xp is np:  # scipy's fancy indexing (C++; explicit zeros kept), rows kept sorted
         S = M.to_scipy()
         S = S[r] if rows is not None else S
-        S = S[:, c] if cols is not None else S
-        E = Matrix(S.indptr, S.indices, S.data, S.shape[0], ncols=S.shape[1], check=False)
-        return _finish(_coords(E, "A"), m, out, replace)
+        if cols is not None:
+            S = S[:, c]
+            S.sort_indices()
+        return _finish_csr(_csr_matrix(S.indptr, S.indices, S.data, S.shape), m, out, replace)
     pos, owner = expand(M.indptr, r)
     col = M.indices[pos].astype(np.int64)
     if cols is None:
@@ -793,30 +979,40 @@ def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structura
     for arr, name in ((r, "rows"), (c, "cols")):
         if arr.size != int(xp.unique(arr).size):
             raise ValueError(f"{name} must not repeat an index")
-    if isinstance(B, numbers.Number) or (hasattr(B, "ndim") and B.ndim == 0):
-        value = xp.asarray(B)
-        bi = xp.repeat(xp.arange(r.size, dtype=np.int64), int(c.size))
-        bj = xp.tile(xp.arange(c.size, dtype=np.int64), int(r.size))
-        bvals = xp.full(bi.shape, value, dtype=np.result_type(M.dtype, value.dtype))
-    else:
-        Bm = _as_matrix(B, "B")
-        if Bm.shape != (int(r.size), int(c.size)):
-            raise ValueError(f"B has shape {Bm.shape}, the region is ({r.size}, {c.size})")
-        if Bm.xp is not xp:
-            raise TypeError("B must live on the same device as A")
-        bi, bj = Bm.pattern.rows(), Bm.indices.astype(np.int64)
-        bvals = Bm.data
-    in_rows = xp.zeros(M.nrows, bool)
-    in_rows[r] = True
+    m = _mask_of(mask, M.shape, structural, complement, xp)
+    region_rows, region_cols, values = _region(M, B, r, c)
+    dtype = np.result_type(M.dtype, values.dtype)
     in_cols = xp.zeros(M.ncols, bool)
     in_cols[c] = True
+    if xp is np and m is None:  # splice the region's rows: the others are copied as they are
+        return _csr_matrix(*csr_assign(M.indptr, M.indices, M.data, M.ncols, r, in_cols,
+                                       region_rows, region_cols, values.astype(dtype)),
+                           M.shape)
+    in_rows = xp.zeros(M.nrows, bool)
+    in_rows[r] = True
     a = _coords(M, "A")
     kept = a.take(~(in_rows[a.rows()] & in_cols[a.cols()]))
-    dtype = np.result_type(M.dtype, bvals.dtype)
-    region = r[bi] * M.ncols + c[bj]
-    order = xp.argsort(region, kind="stable")  # the region alone is sorted, then merged
-    T = _merge(kept, _Coords(region[order], bvals[order], M.shape, xp), dtype)
-    m = _mask_of(mask, M.shape, structural, complement, xp)
+    T = _merge(kept, _Coords(region_rows * M.ncols + region_cols, values, M.shape, xp,
+                             region_rows, region_cols), dtype)
     if m is None:
         return _result(T)
     return _finish(T, m, M, replace)
+
+
+def _region(M: Matrix, B, r, c):
+    """The entries that assign writes: rows, columns (int64) and values, sorted by row then
+    column, from a scalar ``B`` (every position of the region) or a matrix."""
+    xp = M.xp
+    if isinstance(B, numbers.Number) or (hasattr(B, "ndim") and B.ndim == 0):
+        value = xp.asarray(B)
+        rows, cols = xp.sort(r), xp.sort(c)  # the grid of sorted rows and columns is sorted
+        rows, cols = xp.repeat(rows, int(cols.size)), xp.tile(cols, int(rows.size))
+        return rows, cols, xp.full(rows.shape, value, np.result_type(M.dtype, value.dtype))
+    Bm = _as_matrix(B, "B")
+    if Bm.shape != (int(r.size), int(c.size)):
+        raise ValueError(f"B has shape {Bm.shape}, the region is ({r.size}, {c.size})")
+    if Bm.xp is not xp:
+        raise TypeError("B must live on the same device as A")
+    rows, cols = r[Bm.pattern.rows()], c[Bm.indices]
+    order = xp.argsort(rows * M.ncols + cols)
+    return rows[order], cols[order], Bm.data[order]

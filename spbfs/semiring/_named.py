@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from types import SimpleNamespace
 
 import numpy as np
@@ -16,6 +17,12 @@ def _common(xd, ad):
     return np.result_type(xd, ad)
 
 
+def _in_dtype(fn):
+    """The numpy form of a binary operator: ``fn`` of both operands in the output dtype
+    (not copied when they already have it)."""
+    return lambda x, a, i, j, dt: fn(x.astype(dt, copy=False), a.astype(dt, copy=False))
+
+
 def _pair(x, a, i, j, dtype):
     # Backends always pass the output index array j, which sets the length.
     return array_module(j).ones(j.shape, dtype=dtype)
@@ -27,18 +34,13 @@ ops = SimpleNamespace(
     second=BinaryOp("second", lambda x, a, i, j, dt: a.astype(dt, copy=False), "a", "a",
                     lambda xd, ad: ad),
     pair=BinaryOp("pair", _pair, "1", "j", lambda xd, ad: xd),
-    plus=BinaryOp("plus", lambda x, a, i, j, dt: x.astype(dt) + a.astype(dt), "(x + a)", "xa",
-                  _common),
-    times=BinaryOp("times", lambda x, a, i, j, dt: x.astype(dt) * a.astype(dt), "(x * a)", "xa",
-                   _common),
-    min=BinaryOp("min", lambda x, a, i, j, dt: np.minimum(x.astype(dt), a.astype(dt)),
-                 "(x < a ? x : a)", "xa", _common),
-    max=BinaryOp("max", lambda x, a, i, j, dt: np.maximum(x.astype(dt), a.astype(dt)),
-                 "(x > a ? x : a)", "xa", _common),
+    plus=BinaryOp("plus", _in_dtype(operator.add), "(x + a)", "xa", _common),
+    times=BinaryOp("times", _in_dtype(operator.mul), "(x * a)", "xa", _common),
+    min=BinaryOp("min", _in_dtype(np.minimum), "(x < a ? x : a)", "xa", _common),
+    max=BinaryOp("max", _in_dtype(np.maximum), "(x > a ? x : a)", "xa", _common),
     land=BinaryOp("land", lambda x, a, i, j, dt: (x.astype(bool) & a.astype(bool)).astype(dt),
                   "((x != 0) && (a != 0))", "xa", lambda xd, ad: np.dtype(np.bool_)),
-    minus=BinaryOp("minus", lambda x, a, i, j, dt: x.astype(dt) - a.astype(dt), "(x - a)", "xa",
-                   _common),
+    minus=BinaryOp("minus", _in_dtype(operator.sub), "(x - a)", "xa", _common),
     div=BinaryOp("div", lambda x, a, i, j, dt: (x / a).astype(dt), "((T)x / (T)a)", "xa",
                  lambda xd, ad: np.result_type(xd, ad, np.float64)),
     # secondi: index of the vector entry (the frontier vertex for BFS parents);

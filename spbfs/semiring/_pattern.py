@@ -86,7 +86,8 @@ class Pattern:
 
     Immutable once built: derived forms are computed once, under a lock,
     and cached.  Build patterns only from checked arrays (see
-    :func:`spbfs._validation.check_compressed`).
+    :func:`spbfs._validation.check_compressed`); ``canonical=True`` says the
+    rows are already sorted and duplicate-free (no check).
 
     Examples
     --------
@@ -100,14 +101,15 @@ class Pattern:
     """
 
     def __init__(self, indptr, indices, n: int, *, ncols: int | None = None,
-                 symmetric: bool = False):
+                 symmetric: bool = False, canonical: bool = False):
         self.indptr, self.indices = indptr, indices
         self.n = int(n)
         self.ncols = self.n if ncols is None else int(ncols)
         self.symmetric = bool(symmetric)
         self.xp = array_module(indptr)
         self._lock = threading.RLock()
-        self._derived: dict = {}
+        # canonical=True: the builder knows the rows are sorted and duplicate-free
+        self._derived: dict = {"canonical": ()} if canonical else {}
 
     @property
     def shape(self) -> tuple:
