@@ -339,9 +339,9 @@ def test_extract_matches_scipy(device, data):
     np.testing.assert_array_equal(_dense(sr.extract(_on(device, A)))[1], ap)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@given(data=st.data())
-def test_assign(device, data):
+def _assign_case(data):
+    """A matrix, distinct rows and columns of it, a matrix to write there, the first
+    matrix as dense (values, pattern) and the expected unmasked result, dense."""
     shape = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
     A = data.draw(matrices(shape))
     rows = data.draw(st.lists(st.integers(0, shape[0] - 1), unique=True, max_size=4))
@@ -349,10 +349,18 @@ def test_assign(device, data):
     B = data.draw(matrices((len(rows), len(cols))))
     av, ap = _canonical_dense(A)
     bv, bp = _canonical_dense(B)
-    r, c = np.array(rows, int), np.array(cols, int)
     ev, ep = av.copy(), ap.copy()
-    ep[np.ix_(r, c)] = bp
-    ev[np.ix_(r, c)] = bv
+    region = np.ix_(np.array(rows, int), np.array(cols, int))
+    ep[region] = bp
+    ev[region] = bv
+    return shape, A, rows, cols, B, (av, ap), (ev, ep)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_assign(device, data):
+    shape, A, rows, cols, B, (av, ap), (ev, ep) = _assign_case(data)
+    r, c = np.array(rows, int), np.array(cols, int)
     xp = _xp(device)
     got = sr.assign(_on(device, A), _on(device, B), xp.asarray(rows, np.int64),
                     xp.asarray(cols, np.int64))
@@ -494,19 +502,9 @@ def test_select_diagonals_any_offset(device, kind, data):
 @pytest.mark.parametrize("device", DEVICES)
 @given(data=st.data())
 def test_masked_assign_and_result_canonical(device, data):
-    shape = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
-    A = data.draw(matrices(shape))
-    rows = data.draw(st.lists(st.integers(0, shape[0] - 1), unique=True, max_size=4))
-    cols = data.draw(st.lists(st.integers(0, shape[1] - 1), unique=True, max_size=4))
-    B = data.draw(matrices((len(rows), len(cols))))
+    shape, A, rows, cols, B, (av, ap), (tv, tp) = _assign_case(data)
     mask, structural, complement, allowed = _mask_variant(data, shape)
     replace = data.draw(st.booleans())
-    av, ap = _canonical_dense(A)
-    bv, bp = _canonical_dense(B)
-    r, c = np.array(rows, int), np.array(cols, int)
-    tv, tp = av.copy(), ap.copy()
-    tp[np.ix_(r, c)] = bp
-    tv[np.ix_(r, c)] = bv
     xp = _xp(device)
     rows, cols = xp.asarray(rows, np.int64), xp.asarray(cols, np.int64)
     got = sr.assign(_on(device, A), _on(device, B), rows, cols)
