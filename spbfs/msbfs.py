@@ -23,22 +23,17 @@ has reached (``mask=done, complement=True``).  The direction follows Beamer's
 rule on the group's words.  The user-defined semiring carries C expressions,
 so the same calls run on the GPU backend.
 
-Parents are derived per level for the newly found (search, vertex) pairs: any
-in-neighbour ``u`` that search ``s`` had reached before the level is a parent
-of ``v`` in ``s``.  After a pull, each new vertex scans its in-edges in growing
-chunks until its new bits are covered (one reached by every search covers them
-all at once); after a push, the frontier's out-edges into new vertices are
-grouped by target.  Either way a bit goes to the first edge that has it (a
-segmented exclusive prefix-OR), and each vertex gets a few records
-``(parent, bits)``.
+Parents are found per level for the newly found (search, vertex) pairs by one
+:func:`~spbfs.semiring.packed_any_secondi` product: the ``any_secondi`` product of the
+same packed words (the frontier's after a push, the visited words after a pull: any
+in-neighbour ``u`` that search ``s`` had reached before the level is a parent of ``v``
+in ``s``), masked by the new words, written straight into the ``(k, n)`` output.
 
-Results are assembled without a scatter per (source, vertex) pair: each level
-ORs its new words into bit-slices of the level number (bit ``b`` of the level
-of ``(s, v)`` is bit ``s`` of ``slice_b[v]``), and the ``(k, n)`` output is
-built at the end, 8 sources at a time, by table look-ups that spread 8 bits of
-a slice into the 8 byte lanes of a ``uint64`` (wider lanes for searches deeper
-than 126 levels).  Parents use the same slices for the number of the record
-that covers ``(s, v)``, followed by one gather.
+Levels are assembled without a scatter per (source, vertex) pair: each level ORs its
+new words into bit-slices of the level number (bit ``b`` of the level of ``(s, v)`` is
+bit ``s`` of ``slice_b[v]``), and the ``(k, n)`` output is built at the end, 8 sources
+at a time, by table look-ups that spread 8 bits of a slice into the 8 byte lanes of a
+``uint64`` (wider lanes for searches deeper than 126 levels).
 
 :data:`bor_band` (``y[j] = OR_i (x[i] & A[i, j])``) runs 64 searches on 64
 different subgraphs of one matrix whose ``uint64`` values say which searches
@@ -52,8 +47,15 @@ import numpy as np
 from ._array import array_module, to_numpy
 from ._validation import UNREACHED, check_choice, check_positive
 from .bfs import BETA, beamer_pull, prepare
-from .semiring import BinaryOp, Monoid, Semiring, Vector, ops, vxm
-from .semiring._cpu import expand
+from .semiring import (
+    BinaryOp,
+    Monoid,
+    Semiring,
+    Vector,
+    ops,
+    packed_any_secondi,
+    vxm,
+)
 from .semiring._matrix import index_dtype
 from .semiring._search import degree_sum
 
@@ -89,12 +91,11 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     :data:`bor_first` semiring (the bitwise OR of the in-neighbours' words),
     masked by the vertices that every search of the group has reached;
     ``new = y & ~visited`` are the vertices each search finds at that level.
-    Parents, when asked for, are derived per level for the new (search,
-    vertex) pairs from the edges into the new vertices: any in-neighbour that
-    search ``s`` had reached before the level is a valid parent for ``s`` (it
-    lies one level up), each bit goes to the first such edge, and one
-    in-neighbour reached by every search serves them all (see
-    :mod:`spbfs.msbfs`).  ``spbfs.bfs(A, sources)`` with a 1-D array of
+    Parents, when asked for, are found per level for the new (search, vertex)
+    pairs by the ``any_secondi`` product of the same words
+    (:func:`spbfs.semiring.packed_any_secondi`): any in-neighbour that search
+    ``s`` had reached before the level is a valid parent for ``s`` (it lies one
+    level up).  ``spbfs.bfs(A, sources)`` with a 1-D array of
     sources comes here.
 
     Parameters
@@ -159,10 +160,9 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     parents = xp.empty((int(rows.size), n), dtype=idt) if return_parents else None
     for g in range(0, int(rows.size), WORD):  # one multi-source search per 64 sources
         part = slice(g, g + WORD)
-        state = _search(M, rows[part], return_parents, direction, alpha, beta)
+        state = _search(M, rows[part], parents[part] if return_parents else None, direction,
+                        alpha, beta)
         _fill_levels(state, levels[part])
-        if return_parents:
-            _fill_parents(state, parents[part])
     if repeated:
         take = xp.asarray(inverse.reshape(-1))
         levels = levels[take]
@@ -228,86 +228,32 @@ class _Slices:
                 on = ((code >> b) & 1).astype(bool)
                 self.words[b][vertices[on]] |= words[on]
 
-    def add_runs(self, vertices, words, code, ends):
-        """Like :meth:`add` for entries in runs (``ends``: the last entry of each run,
-        ``vertices`` one per run), the words of a run being disjoint."""
-        xp = self.xp
-        top = int(code.max()) if code.size else 0
-        zero = xp.uint64(0)
-        for b in range(top.bit_length()):
-            while len(self.words) <= b:
-                self.words.append(xp.zeros(self.n, xp.uint64))
-            running = xp.cumsum(xp.where(((code >> b) & 1).astype(bool), words, zero),
-                                dtype=xp.uint64)
-            total = running[ends]
-            total[1:] -= running[ends[:-1]]
-            self.words[b][vertices] |= total
-
-
-class _Records:
-    """Parent records: vertex ``v``'s ``j``-th record (``j`` = 1, 2, ...) names the parent of
-    ``v`` for the searches of the record's bits; the slices hold ``j`` per (source, vertex)
-    (0: unreached)."""
-
-    def __init__(self, n, xp):
-        self.xp = xp
-        self.count = xp.zeros(n, np.int64)
-        self.parts = []
-        self.slices = _Slices(n, xp)
-
-    def add(self, vertices, parents, words, rank=None):
-        """Records sorted by vertex; ``rank`` numbers the records of one vertex 0, 1, ...
-        (None: the vertices are distinct)."""
-        xp = self.xp
-        if not vertices.size:
-            return
-        if rank is None:
-            local = self.count[vertices] + 1
-            self.count[vertices] = local
-            self.parts.append((vertices, parents, local))
-            self.slices.add(vertices, words, local)
-            return
-        local = self.count[vertices] + 1 + rank
-        last = xp.ones(rank.size, bool)
-        last[:-1] = rank[1:] == 0
-        self.count[vertices[last]] = local[last]
-        self.parts.append((vertices, parents, local))
-        if int(rank.max()) == 0:
-            self.slices.add(vertices, words, local)
-            return
-        # A vertex's records hold disjoint bits, so their OR is their sum: per slice, the
-        # sum over each vertex's run of records is a difference of a running sum (exact
-        # modulo 2**64), and the vertices are then distinct.
-        ends = xp.flatnonzero(last)
-        self.slices.add_runs(vertices[ends], words, local, ends)
-
-
 class _State:
     """What one group's search leaves for the output."""
 
-    def __init__(self, k, n, xp, idt):
-        self.k, self.n, self.xp, self.idt = k, n, xp, idt
+    def __init__(self, k, n, xp):
+        self.k, self.n, self.xp = k, n, xp
         self.levels = _Slices(n, xp)  # the level of each (source, vertex)
         self.depth = 0
         self.visited = None
-        self.records = None
 
 
-def _search(M, src, return_parents, direction, alpha, beta, masked=False):
-    """One bit-packed search of up to 64 distinct sources.  ``masked``: the values of ``M``
-    are ``uint64`` words, bit ``s`` saying that search ``s`` may use the edge."""
+def _search(M, src, parents, direction, alpha, beta, masked=False):
+    """One bit-packed search of up to 64 distinct sources; ``parents``: None, or the
+    ``(k, n)`` array its BFS trees are written to.  ``masked``: the values of ``M`` are
+    ``uint64`` words, bit ``s`` saying that search ``s`` may use the edge."""
     xp, n = M.xp, M.n
     semiring = bor_band if masked else bor_first
     k = int(src.size)
-    state = _State(k, n, xp, index_dtype(n))
+    state = _State(k, n, xp)
     pad = xp.uint64(_ALL ^ ((1 << k) - 1))  # the unused bits of a word count as visited
     full = xp.uint64(_ALL)
     bits = xp.left_shift(xp.uint64(1), xp.arange(k, dtype=xp.uint64))
     visited = xp.zeros(n, xp.uint64)
     visited[src] = bits
-    if return_parents:
-        state.records = _Records(n, xp)
-        state.records.add(src, src, bits)
+    if parents is not None:
+        parents.fill(UNREACHED)
+        parents[xp.arange(k), src] = src
     done = xp.zeros(n, bool)  # every search of the group has reached the vertex
     done[src] = (bits | pad) == full
     order = xp.argsort(src)
@@ -323,26 +269,21 @@ def _search(M, src, return_parents, direction, alpha, beta, masked=False):
             pulling = beamer_pull(pulling, nf, prev_nf, degree_sum(indptr, frontier.indices),
                                   unexplored, n, alpha, beta)
         prev_nf = nf
-        if pulling:
-            x = Vector(n, "bitmap", present=visited != 0, values=visited | pad)
-            y = vxm(x, M, semiring, mask=done, complement=True, direction="pull")
-            idx = xp.flatnonzero(y.present)
-            words = y.values[idx]
-        else:
-            y = vxm(frontier, M, semiring, mask=done, complement=True, direction="push")
-            idx, words = y.indices, y.values
-        words = words & ~(visited[idx] | pad)
+        x = Vector(n, "bitmap", present=visited != 0, values=visited | pad) if pulling else \
+            frontier
+        y = vxm(x, M, semiring, mask=done, complement=True,
+                direction="pull" if pulling else "push")
+        idx = xp.flatnonzero(y.present) if pulling else y.indices
+        words = (y.values[idx] if pulling else y.values) & ~(visited[idx] | pad)
         keep = words != 0
         idx, words = idx[keep], words[keep]
         if not idx.size:
             break
         state.depth = level
         state.levels.add(idx, words, level)
-        if return_parents and not pulling:  # from the frontier's out-edges, sorted
-            state.records.add(*_parents_push(M, frontier, idx, words, masked))
-        elif return_parents:  # from the new vertices' in-edges, chunk by chunk
-            for at, by, got, rank in _parents(T, visited, idx, words, masked):
-                state.records.add(idx[at], by, got, rank)
+        if parents is not None:  # any in-neighbour reached before the level, per bit
+            packed_any_secondi(x, M, Vector(n, "sparse", indices=idx, values=words), parents,
+                               edge_bits=masked)
         visited[idx] |= words
         now_full = idx[(visited[idx] | pad) == full]
         done[now_full] = True
@@ -350,122 +291,6 @@ def _search(M, src, return_parents, direction, alpha, beta, masked=False):
         frontier = Vector(n, "sparse", indices=idx, values=words)
     state.visited = visited
     return state
-
-
-def _parents_push(M, frontier, idx, words, masked=False):
-    """Parent records of a pushed level: the frontier's out-edges ``u -> v`` whose new
-    bits meet (``frontier[u] & new[v]``, and the edge's word when ``masked``), grouped by
-    ``v`` (one sort), each bit to the first edge of its group that has it.  Returns
-    ``(v, u, bits, rank)`` as :meth:`_Records.add` takes them."""
-    xp, n = M.xp, M.n
-    new = xp.zeros(n, xp.uint64)
-    new[idx] = words
-    pos, owner = expand(M.indptr, frontier.indices)
-    v = M.indices[pos]
-    hits = frontier.values[owner] & new[v]
-    if masked:
-        hits &= M.data[pos]
-    hit = xp.flatnonzero(hits)
-    v, owner, hits = v[hit], owner[hit], hits[hit]
-    order = xp.argsort(v)
-    v, u, hits = v[order], frontier.indices[owner[order]], hits[order]
-    keep, got, rank, _, _ = _first_cover(v, hits, xp)
-    return v[keep], u[keep], got, rank
-
-
-def _first_cover(keys, hits, xp):
-    """For runs of equal (sorted) ``keys``: each bit of a run goes to the first entry that
-    has it.  Returns the entries that get bits, their bits, their rank in the run, and the
-    last entry of every run with the union of the run's bits."""
-    start = _run_flags(keys, xp)
-    before = _exclusive_or_scan(hits, start, xp)
-    got = hits & ~before
-    keep = xp.flatnonzero(got != 0)
-    kstart = _run_flags(keys[keep], xp)
-    first = xp.flatnonzero(kstart)
-    rank = xp.arange(keep.size) - first[xp.cumsum(kstart) - 1]
-    end = xp.ones(keys.size, bool)
-    end[:-1] = start[1:]
-    end = xp.flatnonzero(end)
-    return keep, got[keep], rank, end, before[end] | hits[end]
-
-
-def _parents(T, visited, idx, words, masked=False):
-    """Parents for the new ``(search, vertex)`` pairs of a level, as chunks of records
-    ``(at, by, got, rank)``: position in ``idx`` (ascending), parent vertex, the bits it
-    is the parent for (disjoint per vertex; their union is ``words``), and the number of
-    the record among those of its vertex in the chunk.
-
-    ``visited``: the words before the level; ``T``: the transpose (row ``v`` lists the
-    in-neighbours of ``v``).  An in-neighbour ``u`` with bit ``s`` in ``visited[u]`` (and
-    in the edge's word when ``masked``) is a parent of ``v`` in search ``s``: it lies one
-    level up, else ``v`` would have been found before.  Each vertex scans its
-    in-edges in chunks that grow fourfold (1, 4, 16, ...) until its bits are covered;
-    within a chunk each bit goes to the first edge that has it (an exclusive
-    prefix-OR per vertex).  One in-neighbour that every search had reached covers all.
-    """
-    xp = array_module(words)
-    tindptr, tindices = T.indptr, T.indices
-    lo = tindptr[idx].astype(np.int64)
-    hi = tindptr[idx + 1].astype(np.int64)
-    left = words.copy()
-    chunk = 1
-    active = xp.arange(idx.size)
-    while active.size:
-        take = xp.minimum(hi[active] - lo[active], chunk)
-        pos, owner = expand(tindptr, active, counts=take, starts=lo[active])
-        src = tindices[pos]
-        hits = visited[src] & left[active][owner]
-        if masked:
-            hits &= T.data[pos]
-        hit = xp.flatnonzero(hits)
-        owner, src, hits = owner[hit], src[hit], hits[hit]
-        if owner.size:
-            keep, got, rank, end, covered = _first_cover(owner, hits, xp)
-            yield active[owner[keep]], src[keep], got, rank
-            left[active[owner[end]]] &= ~covered
-        lo[active] += take
-        chunk *= 4
-        active = active[(left[active] != 0) & (lo[active] < hi[active])]
-
-
-def _run_flags(sorted_keys, xp):
-    """True where a run of equal keys starts."""
-    first = xp.ones(sorted_keys.shape, bool)
-    if sorted_keys.size > 1:
-        first[1:] = sorted_keys[1:] != sorted_keys[:-1]
-    return first
-
-
-def _exclusive_or_scan(values, start, xp):
-    """Per run (``start`` marks where runs begin): the OR of the values before each one in
-    its run.  A Hillis-Steele scan, log2 of the longest run steps; step ``d`` concerns the
-    entries at least ``d`` into their run, taken by index once they are few."""
-    starts = xp.flatnonzero(start)
-    offset = xp.arange(values.size) - starts[xp.cumsum(start) - 1]  # position in the run
-    inclusive = values.copy()
-    zero = xp.uint64(0)
-    at = None
-    d = 1
-    while True:
-        if at is None:
-            deep = offset[d:] >= d
-            count = int(deep.sum())
-            if count * 4 < values.size:
-                at = xp.flatnonzero(deep) + d
-        else:
-            at = at[offset[at] >= d]
-            count = at.size
-        if not count:
-            break
-        if at is None:
-            inclusive[d:] |= xp.where(deep, inclusive[:-d], zero)  # old values on the right
-        else:
-            inclusive[at] |= inclusive[at - d]
-        d *= 2
-    before = xp.zeros_like(values)
-    before[1:] = xp.where(start[1:], zero, inclusive[:-1])
-    return before
 
 
 # ----------------------------------------------------------------------------- output
@@ -490,17 +315,14 @@ def _field(word, first, lanes):
 
 def _lane_codes(slices, k, lanes, reached):
     """Yield ``(first source, codes)``: a ``(n, rows)`` view of signed lanes holding the
-    code of ``(first + row, v)`` in ``slices``; -1 where the bit of ``reached`` (words, or
-    None) is clear."""
+    code of ``(first + row, v)`` in ``slices``; -1 where the bit of ``reached`` (words) is
+    clear."""
     xp, n = slices.xp, slices.n
     spread, lane_ones = _lane_tables(lanes, xp)
     shifted = [spread << xp.uint64(b) for b in range(len(slices.words))]
     lane_dtype = np.dtype(f"<i{WORD // lanes // 8}")
     for first in range(0, k, lanes):
-        if reached is not None:  # lanes of unreached pairs: all ones
-            code = lane_ones[_field(~reached, first, lanes)]
-        else:
-            code = xp.zeros(n, xp.uint64)
+        code = lane_ones[_field(~reached, first, lanes)]  # unreached pairs: all ones
         for table, word in zip(shifted, slices.words, strict=True):
             code |= table[_field(word, first, lanes)]
         rows = min(lanes, k - first)
@@ -513,40 +335,3 @@ def _fill_levels(state, out):
     lanes = 8 if depth < 127 else 4 if depth < 32767 else 2
     for first, codes in _lane_codes(state.levels, state.k, lanes, state.visited):
         out[first:first + codes.shape[1]] = codes.T
-
-
-def _fill_parents(state, out):
-    """``out[s, v]``: the parent of ``v`` in search ``s`` (-1 unreached): the record index
-    of each (source, vertex) from the slices, then one gather.
-
-    Vertex ``v`` owns the table slots ``offset[v] .. offset[v] + count[v]``: slot 0 is the
-    unreached sentinel, slot ``j`` its ``j``-th record's parent.  A vertex has at most 64
-    records (each covers a new bit), so the record index fits a byte lane.
-    """
-    xp, n, idt = state.xp, state.n, state.idt
-    rec = state.records
-    size = n + int(rec.count.sum())
-    sdt = np.dtype(np.intp)  # the index type of a gather: no conversion on the way
-    offset = xp.zeros(n, sdt)
-    if n > 1:
-        xp.cumsum((rec.count[:-1] + 1).astype(sdt), out=offset[1:])
-    table = xp.full(size, UNREACHED, idt)
-    for v, u, local in rec.parts:
-        table[offset[v] + local.astype(sdt)] = u.astype(idt, copy=False)
-    slot = xp.empty((8, n), sdt)
-    for first, codes in _lane_codes(rec.slices, state.k, 8, None):
-        rows = codes.shape[1]
-        s = slot[:rows]
-        s[...] = codes.T
-        s += offset
-        _take(table, s, out[first:first + rows])
-
-
-def _take(table, index, out):
-    """``out[...] = table[index]`` for in-range ``index``."""
-    try:  # numpy: "clip" skips the per-element bounds check and the buffering of "raise"
-        table.take(index, out=out, mode="clip")
-    except TypeError:  # cupy's take has no mode
-        table.take(index, out=out)
-
-

@@ -7,7 +7,7 @@ import numpy as np
 from ._array import to_numpy
 from ._validation import UNREACHED, check_source
 from .bfs import BETA, bfs, prepare
-from .msbfs import ALPHA, WORD, _fill_parents, _search, check_sources
+from .msbfs import ALPHA, WORD, _search, check_sources
 from .semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
 from .semiring._cpu import expand
 from .semiring._matrix import csr_from_coo, index_dtype
@@ -219,7 +219,6 @@ def _predecessors_many(M, dist, sources):
         indptr = xp.zeros(n + 1, M.indptr.dtype)
         xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
         T = Matrix(indptr, cols[keep], word[keep], n, check=False)
-        state = _search(T, sources[group], True, "auto", ALPHA, BETA, masked=True)
-        _fill_parents(state, pred[group])
+        _search(T, sources[group], pred[group], "auto", ALPHA, BETA, masked=True)
     pred[xp.arange(k), sources] = UNREACHED
     return pred

@@ -33,8 +33,8 @@ import numpy as np
 from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
-__all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "segment_reduce", "spmspv",
-           "spmv"]
+__all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
+           "segment_reduce", "spmspv", "spmv"]
 
 _THREADS = 256
 #: Values per partial result when one segment is reduced (a scalar reduction).
@@ -98,11 +98,7 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     nx = int(x_idx.size)
     if nx == 0:
         return cupy.zeros(0, np.int64), cupy.zeros(0, dtype)
-    starts = indptr[x_idx]
-    offs = cupy.empty(nx + 1, np.int64)
-    offs[0] = 0
-    cupy.cumsum((indptr[x_idx + 1] - starts).astype(np.int64), out=offs[1:])
-    total = int(offs[-1])
+    offs, total = _edge_offsets(indptr, x_idx)
     if total == 0:
         return cupy.zeros(0, np.int64), cupy.zeros(0, dtype)
     data = _operand(data, "a" in op.uses)
@@ -119,6 +115,88 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
          use_mask, comp, y, present))
     idx = cupy.flatnonzero(present)
     return idx, y[idx]
+
+
+def _edge_offsets(indptr, rows):
+    """The prefix sum of the degrees of ``rows`` (``nrows + 1`` int64 entries) and its
+    total, read on the host: a thread per edge finds its row by binary search in it."""
+    import cupy
+
+    offs = cupy.empty(rows.size + 1, np.int64)
+    offs[0] = 0
+    cupy.cumsum((indptr[rows + 1] - indptr[rows]).astype(np.int64), out=offs[1:])
+    return offs, int(offs[-1])
+
+
+#: Warps per block of ``packed_pull`` (``TILE_WARPS`` in packed_kernels.cu).
+_TILE_WARPS = 2
+
+
+def _strides(out):
+    """``out``'s strides in elements, as kernel arguments."""
+    return tuple(np.int64(st // out.itemsize) for st in out.strides)
+
+
+def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
+    """Push of :func:`spbfs.semiring.packed_any_secondi`: a thread per out-edge of
+    ``x``'s rows claims its bits of a dense copy of ``want`` (one ``atomicAnd``).
+
+    Same contract as :func:`spbfs.semiring._cpu_packed.packed_push`, on cupy arrays.
+
+    Examples
+    --------
+    >>> import cupy                                                          # doctest: +SKIP
+    >>> out = cupy.full((2, 2), -1)                                          # doctest: +SKIP
+    >>> packed_push(cupy.array([0, 1, 1]), cupy.array([1], cupy.int32), None,
+    ...             cupy.array([0]), cupy.array([3], cupy.uint64), cupy.array([1]),
+    ...             cupy.array([2], cupy.uint64), out)                       # doctest: +SKIP
+    >>> out.tolist()                                                         # doctest: +SKIP
+    [[-1, -1], [-1, 0]]
+    """
+    import cupy
+
+    x_idx = cupy.ascontiguousarray(x_idx, np.int64)
+    offs, total = _edge_offsets(indptr, x_idx)
+    if total == 0:
+        return
+    want = cupy.zeros(out.shape[1], np.uint64)
+    want[want_idx] = want_val
+    mod = kernels.packed_module(indices.dtype, indptr.dtype, out.dtype, data is not None)
+    mod.get_function("packed_push")(
+        (_grid(total),), (_THREADS,),
+        (indptr, indices, _operand(data, True), x_idx, cupy.ascontiguousarray(x_val), offs,
+         np.int64(x_idx.size), np.int64(total), want, out, *_strides(out)))
+
+
+def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
+    """Pull of :func:`spbfs.semiring.packed_any_secondi`: a warp per tile of 32 columns
+    finds their witnesses (a lane per column, then the warp for long scans) in shared
+    memory, and writes them out row by row (coalesced).
+
+    Same contract as :func:`spbfs.semiring._cpu_packed.packed_pull`, on cupy arrays.
+
+    Examples
+    --------
+    >>> import cupy                                                          # doctest: +SKIP
+    >>> out = cupy.full((2, 2), -1)                                          # doctest: +SKIP
+    >>> packed_pull(cupy.array([0, 0, 1]), cupy.array([0], cupy.int32), None,
+    ...             cupy.array([3, 0], cupy.uint64), cupy.array([1]),
+    ...             cupy.array([2], cupy.uint64), out)                       # doctest: +SKIP
+    >>> out.tolist()                                                         # doctest: +SKIP
+    [[-1, -1], [-1, 0]]
+    """
+    import cupy
+
+    n = out.shape[1]
+    want = cupy.zeros(n, np.uint64)
+    want[want_idx] = want_val
+    tiles = (n + 31) // 32
+    blocks = int(max(1, min((tiles + _TILE_WARPS - 1) // _TILE_WARPS, kernels.sm_count() * 32)))
+    mod = kernels.packed_module(tindices.dtype, tindptr.dtype, out.dtype, tdata is not None)
+    mod.get_function("packed_pull")(
+        (blocks,), (_TILE_WARPS * 32,),
+        (tindptr, tindices, _operand(tdata, True), cupy.ascontiguousarray(x_words), want,
+         np.int64(n), np.int32(out.shape[0]), out, *_strides(out)))
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):

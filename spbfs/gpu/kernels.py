@@ -137,3 +137,11 @@ def sm_count(device_id: int = 0) -> int:
     import cupy
 
     return int(cupy.cuda.Device(device_id).attributes["MultiProcessorCount"])
+
+
+def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
+    """The packed ``any_secondi`` kernels (``packed_push``, ``packed_pull``) for these types;
+    ``edge_bits``: the stored ``uint64`` word of an edge is ANDed into its hits."""
+    head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+            f"typedef {ctype(out_dtype)} out_t;\n#define EDGE_BITS {int(bool(edge_bits))}\n")
+    return _module(head + _source("packed_kernels.cu"))

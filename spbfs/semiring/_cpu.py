@@ -400,3 +400,8 @@ def csr_assign(indptr, indices, data, ncols, region_rows, in_cols, rows, cols, v
     new_indptr[1:] += np.cumsum(np.bincount(rows[inserted], minlength=n)
                                 - np.bincount(touched[owner[dropped]], minlength=n))
     return new_indptr, out[0], out[1]
+
+
+# The packed any_secondi product (:mod:`spbfs.semiring._cpu_packed`) is part of this
+# backend; it imports the helpers above.
+from ._cpu_packed import packed_pull, packed_push  # noqa: E402, F401

@@ -1,0 +1,130 @@
+"""The ``any_secondi`` product of bit-packed Boolean matrices: witnesses of a word product.
+
+A ``k x n`` Boolean matrix with ``k <= 64`` is stored bit-packed, one ``uint64`` word per
+column: bit ``s`` of word ``u`` is the entry ``(s, u)``.  Over such words the
+:data:`spbfs.msbfs.bor_first` product ``y[j] = OR_i x[i]`` (over the stored ``A[i, j]``)
+is the ``any_pair`` product of the packed matrices, one word operation for 64 rows.
+:func:`packed_any_secondi` is the ``any_secondi`` product of the same operands: for each
+``(s, j)`` it names a row index ``i`` (a *witness*: ``A[i, j]`` stored and bit ``s`` of
+``x[i]`` set), which is what a multi-source BFS needs for parents.  The witnesses are
+written straight into a dense ``(k, n)`` output, under a packed mask (``want``) that says
+which ``(s, j)`` need one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._array import array_module
+from .._backend import backend_for
+from ._matrix import Matrix
+from ._operators import as_vector
+
+__all__ = ["packed_any_secondi"]
+
+_WORD = np.dtype(np.uint64)
+
+
+def packed_any_secondi(x, A, want, out, *, edge_bits=False, direction="auto"):
+    """``out<want> = X any_secondi A`` for bit-packed Boolean ``X`` and mask.
+
+    For every word ``want[j]`` and every bit ``s`` set in it, ``out[s, j]`` becomes a
+    row index ``i`` with ``A[i, j]`` stored and bit ``s`` of ``x[i]`` set (and bit
+    ``s`` of the stored ``uint64`` value ``A[i, j]`` when ``edge_bits``): the GraphBLAS
+    product ``out<W> = X any_secondi A`` of the ``k x n`` Boolean matrices ``X`` and
+    ``W`` packed one word per column (bit ``s`` of ``x[u]`` is ``X[s, u]``).  Which
+    witness is written, when several exist, is unspecified (``any``).  Entries of
+    ``out`` outside ``want``, and wanted bits that have no witness, are left as they
+    are.
+
+    A sparse ``x`` is pushed: its rows' entries are scattered to the wanted
+    columns, each wanted bit claimed once.  A bitmap ``x`` is pulled: each wanted
+    column scans its in-edges until all of its bits have a witness.
+
+    Parameters
+    ----------
+    x : Vector of uint64
+        The packed rows of ``X``: word ``x[i]`` holds column ``i`` of ``X``.
+    A : scipy.sparse / cupyx.scipy.sparse matrix, 2-D array, or Matrix
+        ``n_in x n``; with ``edge_bits`` its stored values are ``uint64`` words.
+    want : Vector of uint64, sparse format
+        The packed mask: the bits of ``want[j]`` that need a witness.
+    out : 2-D array of int32 or int64, shape (k, n)
+        Written in place; ``k`` may be less than 64 when no wanted bit lies above it.
+        Same device as ``A``; any memory order (row-major is the fastest).
+    edge_bits : bool
+        AND the stored word of ``A[i, j]`` into the test (the ``band`` multiply).
+    direction : {"auto", "push", "pull"}
+        ``"auto"`` follows the format of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x``, ``want`` or ``A``'s values (with ``edge_bits``) are not ``uint64``, or
+        ``out`` is not an integer array on ``A``'s device.
+    ValueError
+        If the sizes do not match ``A``, ``want`` is not sparse, ``out`` is not 2-D
+        with non-negative strides, or a wanted bit lies at or above ``out.shape[0]``.
+
+    Examples
+    --------
+    Two searches packed in bits 0 and 1: vertex 0 is in the frontier of both, vertex
+    1 only in that of search 1; both searches want a parent for vertex 2.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.semiring import Vector, packed_any_secondi
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+    >>> x = Vector.sparse([0, 1], np.array([0b11, 0b10], np.uint64), size=3)
+    >>> want = Vector.sparse([1, 2], np.array([0b01, 0b11], np.uint64), size=3)
+    >>> out = np.full((2, 3), -1)
+    >>> packed_any_secondi(x, A, want, out)
+    >>> out[0].tolist(), int(out[1, 1])
+    ([-1, 0, 0], -1)
+    >>> int(out[1, 2]) in (0, 1)
+    True
+    """
+    if direction not in ("auto", "push", "pull"):
+        raise ValueError(f"direction must be one of ('auto', 'push', 'pull'), got {direction!r}")
+    M = Matrix.from_any(A)
+    xp = M.xp
+    v = as_vector(x, M.nrows)
+    w = as_vector(want, M.ncols, "want")
+    for name, vec in (("x", v), ("want", w)):
+        if vec.dtype != _WORD:
+            raise TypeError(f"{name} must hold uint64 words, got dtype {vec.dtype}")
+        if array_module(vec.values) is not xp:
+            raise TypeError(f"{name} must live on the same device as A")
+    if w.format != "sparse":
+        raise ValueError("want must be a sparse Vector")
+    if edge_bits and M.dtype != _WORD:
+        raise TypeError(f"edge_bits needs uint64 values in A, got dtype {M.dtype}")
+    _check_out(out, M.ncols, w.values, xp)
+    if not w.indices.size:
+        return
+    backend = backend_for(xp)
+    data = M.data if edge_bits else None
+    if direction == "push" or (direction == "auto" and v.format == "sparse"):
+        s = v.to_sparse()
+        backend.packed_push(M.indptr, M.indices, data, s.indices, s.values, w.indices,
+                            w.values, out)
+    else:
+        T = M.T
+        b = v.to_bitmap()
+        words = xp.where(b.present, b.values, _WORD.type(0))
+        backend.packed_pull(T.indptr, T.indices, T.data if edge_bits else None, words,
+                            w.indices, w.values, out)
+
+
+def _check_out(out, n, want_words, xp):
+    if array_module(out) is not xp or not hasattr(out, "ndim"):
+        raise TypeError("out must be an array on the same device as A")
+    if out.ndim != 2 or out.shape[1] != n:
+        raise ValueError(f"out must have shape (k, {n}), got {tuple(out.shape)}")
+    if out.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"out must hold int32 or int64 vertex ids, got dtype {out.dtype}")
+    if any(st < 0 or st % out.itemsize for st in out.strides):
+        raise ValueError(f"out must have non-negative strides, got {out.strides}")
+    k = out.shape[0]
+    if k < 64 and want_words.size and int((want_words >> np.uint64(k)).max()) != 0:
+        raise ValueError(f"want has bits at or above out.shape[0] = {k}")
+

@@ -1,0 +1,135 @@
+"""spbfs.semiring.packed_any_secondi: every wanted bit gets a valid witness, nothing else
+is written; push and pull, with and without edge words, numpy and cupy."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import DEVICES, multigraphs, to_host
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbfs.semiring import Matrix, Vector, packed_any_secondi
+
+WORDS = st.integers(0, 2**64 - 1)
+
+
+def _words(draw, size, bits):
+    """``size`` uint64 words with bits below ``bits`` only, sparse ones likely."""
+    top = (1 << bits) - 1
+    vals = draw(st.lists(st.one_of(WORDS, st.integers(0, 3), st.sampled_from([0, 1 << 63])),
+                         min_size=size, max_size=size))
+    return np.array(vals, np.uint64) & np.uint64(top)
+
+
+def _on(device, arr):
+    if device == "numpy":
+        return arr
+    import cupy
+
+    return cupy.asarray(arr)
+
+
+def _matrix(device, A, edge_words):
+    """A canonical Matrix of ``A``'s pattern (duplicates summed away) on the device, its
+    values ``edge_words`` (uint64) when given."""
+    C = sp.csr_array(A.copy())
+    C.sum_duplicates()
+    data = edge_words if edge_words is not None else np.ones(C.nnz)
+    return Matrix(_on(device, C.indptr.astype(np.int64)), _on(device, C.indices),
+                  _on(device, np.asarray(data)), C.shape[0], check=False), C
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(A=multigraphs(max_n=30, max_m=150), data=st.data(), bits=st.sampled_from([1, 5, 64]),
+       pulled=st.booleans(), with_edge_words=st.booleans(), int32=st.booleans(),
+       column_major=st.booleans())
+def test_every_wanted_bit_gets_a_witness(device, A, data, bits, pulled, with_edge_words, int32,
+                                         column_major):
+    n = A.shape[0]
+    words = None
+    C = sp.csr_array(A.copy())
+    C.sum_duplicates()
+    if with_edge_words:
+        words = _words(data.draw, C.nnz, bits)
+    M, C = _matrix(device, A, words)
+    x = _words(data.draw, n, bits)
+    rows = np.flatnonzero(x) if not pulled else None
+    # The wanted bits are those some in-edge can witness, thinned at random.
+    reach = np.zeros(n, np.uint64)
+    src = np.repeat(np.arange(n), np.diff(C.indptr))
+    hits = x[src] & (words if with_edge_words else np.uint64(2**64 - 1))
+    np.bitwise_or.at(reach, C.indices, hits)
+    want = reach & _words(data.draw, n, bits)
+    cols = np.flatnonzero(want)
+    dtype = np.int32 if int32 else np.int64
+    out = _on(device, np.full((bits, n), -1, dtype))
+    if column_major:  # any memory order
+        out = out.T.copy().T
+    xv = (Vector(n, "bitmap", present=_on(device, x != 0), values=_on(device, x)) if pulled
+          else Vector(n, "sparse", indices=_on(device, rows), values=_on(device, x[rows])))
+    wv = Vector(n, "sparse", indices=_on(device, cols), values=_on(device, want[cols]))
+    packed_any_secondi(xv, M, wv, out, edge_bits=with_edge_words)
+    got = to_host(out)
+    wanted = ((want[None, :] >> np.arange(bits, dtype=np.uint64)[:, None]) & np.uint64(1)) == 1
+    assert (got[~wanted] == -1).all()
+    s, j = np.nonzero(wanted)
+    i = got[s, j]
+    assert (i >= 0).all()
+    dense = C.toarray() if not with_edge_words else sp.csr_array(
+        (words, C.indices, C.indptr), shape=C.shape).toarray()
+    stored = sp.csr_array((np.ones(C.nnz), C.indices, C.indptr), shape=C.shape).toarray() != 0
+    assert stored[i, j].all()
+    bit = np.uint64(1) << s.astype(np.uint64)
+    assert ((x[i] & bit) != 0).all()
+    if with_edge_words:
+        assert ((dense[i, j].astype(np.uint64) & bit) != 0).all()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("direction", ["push", "pull"])
+def test_a_hub_covers_every_bit(device, direction):
+    """Vertex 0 set in every row points at all others; 1..3 cover some bits: every wanted
+    bit of 4..n gets a witness that has it."""
+    n = 300
+    rows = np.concatenate([np.zeros(n - 1, np.int64), [1, 2, 3]])
+    cols = np.concatenate([np.arange(1, n), [5, 5, 6]])
+    A = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    M = Matrix.from_any(A if device == "numpy" else _matrix(device, A, None)[0])
+    x = np.zeros(n, np.uint64)
+    x[:4] = [2**64 - 1, 0b1, 0b10, 0b100]
+    want = np.full(n, 2**64 - 1, np.uint64)
+    want[:4] = 0
+    cols = np.flatnonzero(want)
+    out = _on(device, np.full((64, n), -1, np.int64))
+    idx = np.flatnonzero(x)
+    xv = Vector(n, "sparse", indices=_on(device, idx), values=_on(device, x[idx]))
+    packed_any_secondi(xv, M, Vector(n, "sparse", indices=_on(device, cols),
+                                     values=_on(device, want[cols])), out, direction=direction)
+    got = to_host(out)
+    assert (got[:, :4] == -1).all()
+    assert set(np.unique(got[:, 4:])) <= {0, 1, 2, 3}
+    assert (got[:, 4] == 0).all() and got[0, 5] in (0, 1) and got[1, 5] in (0, 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, word",
+    [
+        ({"x": np.ones(3)}, TypeError, "x must hold uint64"),
+        ({"want": np.ones(3, np.uint64)}, ValueError, "want must be a sparse"),
+        ({"out": np.zeros((2, 4), np.int64)}, ValueError, "out must have shape"),
+        ({"out": np.zeros((2, 3), np.float64)}, TypeError, "out must hold int32"),
+        ({"out": np.zeros((2, 3), np.int64)[:, ::-1]}, ValueError, "non-negative strides"),
+        ({"out": np.zeros((1, 3), np.int64)}, ValueError, "at or above"),
+        ({"edge_bits": True}, TypeError, "edge_bits needs uint64"),
+        ({"direction": "up"}, ValueError, "direction"),
+    ],
+)
+def test_errors_name_the_argument(kwargs, exc, word):
+    A = sp.csr_array(np.ones((3, 3)))
+    args = {"x": Vector.sparse([0], np.array([3], np.uint64), size=3),
+            "want": Vector.sparse([1], np.array([2], np.uint64), size=3),
+            "out": np.zeros((2, 3), np.int64)}
+    args.update({k: v for k, v in kwargs.items() if k in args})
+    options = {k: v for k, v in kwargs.items() if k not in args}
+    with pytest.raises(exc, match=word):
+        packed_any_secondi(args["x"], A, args["want"], args["out"], **options)
