@@ -137,6 +137,15 @@ def _strides(out):
     return tuple(np.int64(st // out.itemsize) for st in out.strides)
 
 
+def _dense_words(n, idx, words):
+    """The sparse words ``(idx, words)`` as a dense array of ``n`` words (0 elsewhere)."""
+    import cupy
+
+    dense = cupy.zeros(n, np.uint64)
+    dense[idx] = words
+    return dense
+
+
 def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     """Push of :func:`spbfs.semiring.packed_any_secondi`: a thread per out-edge of
     ``x``'s rows claims its bits of a dense copy of ``want`` (one ``atomicAnd``).
@@ -159,8 +168,7 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     offs, total = _edge_offsets(indptr, x_idx)
     if total == 0:
         return
-    want = cupy.zeros(out.shape[1], np.uint64)
-    want[want_idx] = want_val
+    want = _dense_words(out.shape[1], want_idx, want_val)
     mod = kernels.packed_module(indices.dtype, indptr.dtype, out.dtype, data is not None)
     mod.get_function("packed_push")(
         (_grid(total),), (_THREADS,),
@@ -188,8 +196,7 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     import cupy
 
     n = out.shape[1]
-    want = cupy.zeros(n, np.uint64)
-    want[want_idx] = want_val
+    want = _dense_words(n, want_idx, want_val)
     tiles = (n + 31) // 32
     blocks = int(max(1, min((tiles + _TILE_WARPS - 1) // _TILE_WARPS, kernels.sm_count() * 32)))
     mod = kernels.packed_module(tindices.dtype, tindptr.dtype, out.dtype, tdata is not None)
