@@ -214,19 +214,14 @@ class _Slices:
         self.words = []
 
     def add(self, vertices, words, code):
-        """Set the code of the bits ``words`` of ``vertices`` (distinct) to ``code`` (an
-        int, or one per vertex); those codes must still be 0."""
-        xp = self.xp
-        top = code if isinstance(code, int) else int(code.max()) if code.size else 0
-        for b in range(top.bit_length()):
+        """Set the code of the bits ``words`` of ``vertices`` (distinct) to the int
+        ``code``; those codes must still be 0."""
+        for b in range(code.bit_length()):
             while len(self.words) <= b:
-                self.words.append(xp.zeros(self.n, xp.uint64))
-            if isinstance(code, int):
-                if code >> b & 1:
-                    self.words[b][vertices] |= words
-            else:
-                on = ((code >> b) & 1).astype(bool)
-                self.words[b][vertices[on]] |= words[on]
+                self.words.append(self.xp.zeros(self.n, self.xp.uint64))
+            if code >> b & 1:
+                self.words[b][vertices] |= words
+
 
 class _State:
     """What one group's search leaves for the output."""
