@@ -214,28 +214,62 @@ def test_mxm_plus_times_equals_scipy_including_cancellation(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_min", "plus_pair"])
+def _spmm_reference(av, ap, X, semiring, allowed):
+    """The dense block product row by row (the identity where a row is empty or the mask
+    says no), by the semiring's own numpy functions."""
+    dtype = semiring.result_dtype(av.dtype, X.dtype)
+    m, w = ap.shape[0], X.shape[1]
+    expected = np.full((m, w), semiring.monoid.identity(dtype), dtype)
+    cols = np.arange(w)[None, :]  # j sets the shape (pair reads nothing else)
+    for i in range(m):
+        ks = np.flatnonzero(ap[i])
+        if ks.size:
+            terms = semiring.multiply.func(av[i, ks][:, None], X[ks], ks[:, None],
+                                           np.broadcast_to(cols, (ks.size, w)), dtype)
+            expected[i] = semiring.monoid.ufunc.reduce(terms, axis=0)
+    return np.where(allowed, expected, semiring.monoid.identity(dtype))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_min", "plus_pair", "min_secondi",
+                                  "plus_absdiff"])
 @given(data=st.data())
 def test_spmm_dense_block(device, name, data):
-    m, k, w = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6)), data.draw(
-        st.integers(1, 4))
+    m, k = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6))
+    w = data.draw(st.sampled_from([1, 3, 32, 33]))  # one tile of 32 columns, or two
     A = data.draw(matrices((m, k), values="float"))
     X = np.array(data.draw(st.lists(st.integers(0, 5), min_size=k * w, max_size=k * w)),
                  np.float64).reshape(k, w)
+    how = data.draw(st.sampled_from(["none", "mask", "complement"]))
+    mask = np.random.default_rng(data.draw(st.integers(0, 99))).random((m, w)) < 0.6
     semiring = SEMIRINGS[name]
     av, ap = _canonical_dense(A)
-    dtype = semiring.result_dtype(av.dtype, X.dtype)
-    expected = np.full((m, w), semiring.monoid.identity(dtype), dtype)
-    for i in range(m):
-        for j in range(w):
-            ks = np.flatnonzero(ap[i])
-            if ks.size:
-                terms = [_mul_scalar(semiring.multiply, av[i, kk], X[kk, j], kk, j, dtype)
-                         for kk in ks]
-                expected[i, j] = semiring.monoid.ufunc.reduce(np.array(terms, dtype))
+    allowed = {"none": np.ones_like(mask), "mask": mask, "complement": ~mask}[how]
     xp = _xp(device)
-    got = sr.mxm(_on(device, A), xp.asarray(X), semiring)
-    np.testing.assert_allclose(_host(got), expected)
+    got = sr.mxm(_on(device, A), xp.asarray(X), semiring,
+                 mask=None if how == "none" else xp.asarray(mask), complement=how == "complement")
+    np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, allowed))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "min_secondi", "plus_absdiff"])
+def test_spmm_hub_rows(device, name):
+    """Rows of thousands of entries (the GPU gives each a block of warps) beside short ones,
+    a block wider than one tile, a random mask."""
+    rng = np.random.default_rng(5)
+    m, k, w = 40, 9000, 37
+    rows = np.concatenate([np.zeros(7000, np.int64), np.full(2500, 7), rng.integers(1, m, 900)])
+    cols = np.concatenate([rng.choice(k, 7000, replace=False), rng.choice(k, 2500, replace=False),
+                           rng.integers(0, k, 900)])
+    A = sp.csr_array((rng.integers(1, 9, rows.size).astype(np.float64), (rows, cols)),
+                     shape=(m, k))
+    X = rng.integers(0, 50, (k, w)).astype(np.float64)
+    mask = rng.random((m, w)) < 0.7
+    semiring = SEMIRINGS[name]
+    av, ap = _canonical_dense(A)
+    xp = _xp(device)
+    got = sr.mxm(_on(device, A), xp.asarray(X), semiring, mask=xp.asarray(mask))
+    np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, mask))
 
 
 def _pair_reference(A, B, op, union):

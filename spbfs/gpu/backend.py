@@ -34,9 +34,11 @@ from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
-           "segment_reduce", "spmspv", "spmv"]
+           "segment_reduce", "spmm", "spmspv", "spmv"]
 
 _THREADS = 256
+#: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).
+_SPMM_HEAVY = 2048
 #: Values per partial result when one segment is reduced (a scalar reduction).
 _SCALAR_CHUNK = 1 << 12
 
@@ -73,6 +75,12 @@ def _mask_args(mask, complement, n):
     if mask is None:
         return cupy.zeros(1, bool), np.int32(0), np.int32(0)
     return cupy.ascontiguousarray(mask), np.int32(1), np.int32(bool(complement))
+
+
+def _terminal(monoid, dtype):
+    """The monoid's terminal value as a kernel argument (0 where it has none)."""
+    terminal = monoid.terminal
+    return dtype.type(0 if terminal is None or terminal == ANY_TERMINAL else terminal(dtype))
 
 
 def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, dtype):
@@ -235,11 +243,7 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     present = cupy.zeros(n, bool)
     if n == 0:
         return present, y
-    terminal = monoid.terminal
-    if terminal is None or terminal == ANY_TERMINAL:
-        term = dtype.type(0)
-    else:
-        term = dtype.type(terminal(dtype))
+    term = _terminal(monoid, dtype)
     mod = _module(semiring, x_val.dtype, tdata.dtype, dtype, tindices.dtype, tindptr.dtype,
                   np.int64)
     m, use_mask, comp = _mask_args(mask, complement, n)
@@ -277,8 +281,7 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     x = _operand(A.data if "x" in op.uses else None, True)
     a = _operand(BT.data if "a" in op.uses else None, True)
     mod = _module(semiring, x.dtype, a.dtype, dtype, idx, ptr, np.int64)
-    terminal = semiring.monoid.terminal
-    term = dtype.type(0 if terminal is None or terminal == ANY_TERMINAL else terminal(dtype))
+    term = _terminal(semiring.monoid, dtype)
     mod.get_function("sr_masked_dot")(
         (_grid(npos),), (_THREADS,),
         (A.indptr.astype(ptr, copy=False), A.indices.astype(idx, copy=False), x,
@@ -287,6 +290,53 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
          np.int64(npos), np.int32("x" in op.uses), np.int32("a" in op.uses), term, out,
          present))
     return present, out
+
+
+def spmm(A, B, semiring, mask, complement, dtype):
+    """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
+    positions the dense bool ``mask`` allows (its complement with ``complement``), the
+    monoid's identity elsewhere and where row i of ``A`` is empty.
+
+    A warp per (row, 32 columns) shares 32 edges at a time by shuffles, so each edge reads
+    its row of ``B`` with one coalesced load; a tile the mask allows nowhere is skipped, and
+    rows of more than ``_SPMM_HEAVY`` entries get a block of 32 warps each.
+
+    Examples
+    --------
+    >>> import cupy, cupyx.scipy.sparse as csp                          # doctest: +SKIP
+    >>> from spbfs.semiring import Matrix, plus_times                   # doctest: +SKIP
+    >>> A = Matrix.from_any(csp.csr_matrix(cupy.array([[0, 2.0], [1.0, 1.0]])))  # doctest: +SKIP
+    >>> spmm(A, cupy.ones((2, 3)), plus_times, None, False, cupy.float64)  # doctest: +SKIP
+    array([[2., 2., 2.],
+           [2., 2., 2.]])
+    """
+    import cupy
+
+    dtype = np.dtype(dtype)
+    m, w = A.nrows, int(B.shape[1])
+    C = cupy.empty((m, w), dtype)
+    if C.size == 0:
+        return C
+    op, monoid = semiring.multiply, semiring.monoid
+    x = _operand(A.data if "x" in op.uses else None, True)
+    b = cupy.ascontiguousarray(B) if "a" in op.uses else cupy.zeros(1, B.dtype)
+    mod = _module(semiring, x.dtype, b.dtype, dtype, A.indices.dtype, A.indptr.dtype, np.int64)
+    mask_arr, use_mask, comp = _mask_args(mask, complement, m)
+    ident, term = dtype.type(monoid.identity(dtype)), _terminal(monoid, dtype)
+    tiles = (w + 31) // 32
+    heavy = cupy.flatnonzero(cupy.diff(A.indptr) > _SPMM_HEAVY)
+    args = (A.indptr, A.indices, x, np.int32("x" in op.uses), b)
+    mod.get_function("sr_spmm")(
+        (_grid(m * tiles * 32),), (_THREADS,),
+        (*args, np.int64(m), np.int64(w), mask_arr, use_mask, comp, np.int64(_SPMM_HEAVY),
+         ident, term, C))
+    if heavy.size:
+        blocks = int(min(heavy.size * tiles, kernels.sm_count() * 4))
+        mod.get_function("sr_spmm_heavy")(
+            (blocks,), (1024,),
+            (*args, heavy.astype(np.int64), np.int64(heavy.size), np.int64(w), mask_arr,
+             use_mask, comp, ident, term, C))
+    return C
 
 
 def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):

@@ -86,10 +86,11 @@ sr_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
 #define FULL_WARP 0xffffffffu
 #define PULL_SERIAL 8
 
-// A value of type T from lane `src` (any T of at most 8 bytes).
-__device__ __forceinline__ T shfl_value(T v, int src)
+// A value from lane `src` (any type of at most 8 bytes).
+template <typename V>
+__device__ __forceinline__ V shfl_value(V v, int src)
 {
-    union { unsigned long long u; T t; } b;
+    union { unsigned long long u; V t; } b;
     b.u = 0ull;
     b.t = v;
     b.u = __shfl_sync(FULL_WARP, b.u, src);
@@ -269,5 +270,114 @@ sr_masked_dot(const ptr_t* __restrict__ a_ptr, const idx_t* __restrict__ a_idx,
         }
         present[p] = found;
         out[p] = acc;
+    }
+}
+
+// SpMM: C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c) for a dense row-major B (w columns), on
+// the positions the dense mask allows (the identity elsewhere and where row i is empty).
+// `have`/`acc` accumulate one lane's column over the edges [from, to) of row i taken 32 at
+// a time, `step` apart: each lane loads one edge, the warp shares them by shuffles, so the
+// row of B an edge selects is one coalesced load per 32 columns.  Returns early (at a
+// chunk's end) once every allowed lane holds the first value ("any") or the terminal.
+__device__ __forceinline__ void spmm_edges(const idx_t* __restrict__ indices,
+                                           const x_t* __restrict__ data, int x_vals,
+                                           const a_t* __restrict__ B, long long w, long long c,
+                                           bool allowed, long long from, long long to,
+                                           long long step, T term, T& acc, bool& have)
+{
+    (void)term;
+    const int lane = threadIdx.x & 31;
+    for (long long base = from; base < to; base += step) {
+        long long k_l = 0;
+        x_t x_l = x_t();
+        if (base + lane < to) {
+            k_l = (long long)indices[base + lane];
+            if (x_vals) x_l = data[base + lane];
+        }
+        const int count = to - base < 32 ? (int)(to - base) : 32;
+#pragma unroll 8
+        for (int e = 0; e < count; ++e) {
+            const long long k = __shfl_sync(FULL_WARP, k_l, e);
+            const x_t x = shfl_value(x_l, e);
+            if (allowed) {
+                const T v = sr_mul(x, B[k * w + c], k, c);
+                acc = have ? sr_add(acc, v) : v;
+                have = true;
+            }
+        }
+#if IS_ANY
+        if (!__any_sync(FULL_WARP, allowed && !have)) break;
+#elif HAS_TERMINAL
+        if (!__any_sync(FULL_WARP, allowed && !(have && acc == term))) break;
+#endif
+    }
+}
+
+// One warp per (row, tile of 32 output columns), lane l on column tile * 32 + l; a tile the
+// mask allows nowhere costs one ballot.  Rows of more than `heavy` entries are left to
+// sr_spmm_heavy.
+extern "C" __global__ void
+sr_spmm(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+        const x_t* __restrict__ data, int x_vals, const a_t* __restrict__ B, long long m,
+        long long w, const bool* __restrict__ mask, int use_mask, int complement,
+        long long heavy, T identity, T term, T* __restrict__ C)
+{
+    const int lane = threadIdx.x & 31;
+    const long long tiles = (w + 31) >> 5;
+    const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long item = warp0; item < m * tiles; item += nwarps) {
+        const long long i = item / tiles;
+        const long long c = (item - i * tiles) * 32 + lane;
+        const long long lo = (long long)indptr[i], hi = (long long)indptr[i + 1];
+        if (hi - lo > heavy) continue;
+        const long long at = i * w + c;
+        const bool allowed = c < w && !(use_mask && (mask[at] == (bool)complement));
+        T acc = identity;
+        bool have = false;
+        if (__any_sync(FULL_WARP, allowed))
+            spmm_edges(indices, data, x_vals, B, w, c, allowed, lo, hi, 32, term, acc, have);
+        if (c < w) C[at] = have ? acc : identity;
+    }
+}
+
+// The rows of more than `heavy` entries (listed in `rows`): a block of SPMM_WARPS warps per
+// (row, tile), the warps taking the row's chunks of 32 in turn; warp 0 combines the partials.
+#define SPMM_WARPS 32
+extern "C" __global__ void __launch_bounds__(SPMM_WARPS * 32)
+sr_spmm_heavy(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+              const x_t* __restrict__ data, int x_vals, const a_t* __restrict__ B,
+              const long long* __restrict__ rows, long long nrows, long long w,
+              const bool* __restrict__ mask, int use_mask, int complement, T identity,
+              T term, T* __restrict__ C)
+{
+    __shared__ T part[SPMM_WARPS][32];
+    __shared__ bool part_has[SPMM_WARPS][32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long tiles = (w + 31) >> 5;
+    for (long long item = blockIdx.x; item < nrows * tiles; item += gridDim.x) {
+        const long long i = rows[item / tiles];
+        const long long c = (item % tiles) * 32 + lane;
+        const long long at = i * w + c;
+        const bool allowed = c < w && !(use_mask && (mask[at] == (bool)complement));
+        T acc = identity;
+        bool have = false;
+        if (__any_sync(FULL_WARP, allowed))
+            spmm_edges(indices, data, x_vals, B, w, c, allowed,
+                       (long long)indptr[i] + 32 * warp, (long long)indptr[i + 1],
+                       32 * SPMM_WARPS, term, acc, have);
+        part[warp][lane] = acc;
+        part_has[warp][lane] = have;
+        __syncthreads();
+        if (warp == 0) {
+            for (int v = 1; v < SPMM_WARPS; ++v) {
+                if (part_has[v][lane]) {
+                    acc = have ? sr_add(acc, part[v][lane]) : part[v][lane];
+                    have = true;
+                }
+            }
+            if (c < w) C[at] = have ? acc : identity;
+        }
+        __syncthreads();
     }
 }

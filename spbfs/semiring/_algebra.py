@@ -539,15 +539,20 @@ def _spmm(A, B, semiring, mask, complement):
         raise ValueError(f"B must be a 2-D array with {A.ncols} rows, got shape {B.shape}")
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     shape = (A.nrows, B.shape[1])
-    if semiring.monoid.name == "plus" and semiring.multiply.name == "times":
-        C = xp.asarray(A.to_scipy() @ B).astype(dtype, copy=False)
-    else:
-        C = _spmm_generic(A, B, semiring, dtype, shape)
+    allowed = None
     if mask is not None:
         allowed = xp.asarray(mask)
         if allowed.shape != shape:
             raise ValueError(f"mask has shape {allowed.shape}, the result has shape {shape}")
         allowed = allowed != 0
+    C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+    if C is not None:  # the backend's kernel, masked inside
+        return C
+    if semiring.monoid.name == "plus" and semiring.multiply.name == "times":
+        C = xp.asarray(A.to_scipy() @ B).astype(dtype, copy=False)
+    else:
+        C = _spmm_generic(A, B, semiring, dtype, shape)
+    if allowed is not None:
         C = xp.where(~allowed if complement else allowed, C,
                      xp.asarray(semiring.monoid.identity(dtype), dtype))
     return C

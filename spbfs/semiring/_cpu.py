@@ -253,6 +253,12 @@ def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
     return None
 
 
+def spmm(A, B, semiring, mask, complement, dtype):
+    """None: on the CPU :func:`spbfs.semiring.mxm` multiplies a dense block by scipy's
+    compiled product (``plus_times``) or by chunked vectorised gathers, then masks."""
+    return None
+
+
 def masked_dot(A, BT, rows, cols, semiring, dtype):
     """None: on the CPU the masked dot products are the vectorised probes of
     :mod:`spbfs.semiring._algebra` (the GPU backend runs one merge kernel)."""
