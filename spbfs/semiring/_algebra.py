@@ -559,26 +559,24 @@ def _spmm(A, B, semiring, mask, complement):
 
 
 def _spmm_generic(A, B, semiring, dtype, shape):
+    """The block product one column at a time: each column is a gather of ``B``'s column
+    along A's entries, the multiply and one segmented reduction over A's rows (1-D
+    arrays only: numpy's reductions of 2-D segments cost far more per value)."""
     xp, backend, mul = A.xp, backend_for(A.xp), semiring.multiply
-    width = shape[1]
     C = xp.full(shape, semiring.monoid.identity(dtype), dtype=dtype)
-    arow = A.pattern.rows()
-    cols = xp.arange(width, dtype=np.int64)[None, :]
-    per_entry = xp.full(A.nnz, max(width, 1), np.int64)
-    for lo, hi in _chunks(per_entry):
-        k = A.indices[lo:hi].astype(np.int64)
-        vals = backend.binary(
-            mul, A.data[lo:hi][:, None] if "x" in mul.uses else None,
-            B[k, :] if "a" in mul.uses else None, k[:, None] if "i" in mul.uses else None,
-            xp.broadcast_to(cols, (hi - lo, width)), dtype)
-        rows = arow[lo:hi]
-        starts = _segments(rows)
-        part = backend.segment_reduce(semiring.monoid, vals, starts, dtype)
-        r = rows[starts]
-        if lo and int(arow[lo - 1]) == int(r[0]):  # a row split between two chunks
-            part[0] = backend.binary(semiring.monoid.as_binary(), C[r[0]], part[0], None,
-                                     cols[0], dtype)
-        C[r] = part
+    if A.nnz == 0 or shape[1] == 0:
+        return C
+    rows = xp.flatnonzero(A.out_degree)
+    starts = A.indptr[rows].astype(np.int64)
+    k = A.indices.astype(np.int64)
+    columns = xp.ascontiguousarray(B.T) if "a" in mul.uses else None
+    x = A.data if "x" in mul.uses else None
+    for c in range(shape[1]):  # the block's width (a batch of vectors), not its vertices
+        vals = backend.binary(mul, x,
+                              columns[c][k] if columns is not None else None,
+                              k if "i" in mul.uses else None,
+                              xp.broadcast_to(xp.asarray(c, np.int64), k.shape), dtype)
+        C[rows, c] = backend.segment_reduce(semiring.monoid, vals, starts, dtype)
     return C
 
 

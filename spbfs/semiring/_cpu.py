@@ -149,6 +149,8 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     result can no longer change (early exit); others scan every in-edge once.
     """
     monoid, op = semiring.monoid, semiring.multiply
+    if monoid.terminal is None and mask is None and bool(x_present.all()):
+        return _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype)
     n_out = tindptr.size - 1
     y_present = np.zeros(n_out, bool)
     y_val = np.zeros(n_out, dtype)
@@ -194,6 +196,23 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         active, lo, hi = active[keep], lo[keep], hi[keep]
         chunk *= PULL_CHUNK_GROWTH
     return y_present, y_val
+
+
+def _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype):
+    """:func:`spmv` of a full ``x`` into every output: each in-edge once, in CSR order, one
+    ``reduceat`` over the rows (no expansion of edge positions, no hit filtering)."""
+    op, n_out = semiring.multiply, tindptr.size - 1
+    nnz = int(tindptr[-1])
+    src = tindices[:nnz]
+    deg = np.diff(tindptr)
+    rows = np.repeat(np.arange(n_out), deg) if "j" in op.uses else None
+    vals = _multiply(op, x_val[src] if "x" in op.uses else None,
+                     tdata[:nnz] if "a" in op.uses else None, src, rows, dtype)
+    nonempty = np.flatnonzero(deg)
+    y_val = np.zeros(n_out, dtype)
+    if nonempty.size:
+        y_val[nonempty] = semiring.monoid.ufunc.reduceat(vals, tindptr[nonempty])
+    return deg > 0, y_val
 
 
 def binary(op, x, a, i, j, dtype):
