@@ -247,7 +247,7 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
     visited = xp.zeros(n, xp.uint64)
     visited[src] = bits
     if parents is not None:
-        parents.fill(UNREACHED)
+        _fill_unreached(parents)
         parents[xp.arange(k), src] = src
     done = xp.zeros(n, bool)  # every search of the group has reached the vertex
     done[src] = (bits | pad) == full
@@ -269,9 +269,10 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
         y = vxm(x, M, semiring, mask=done, complement=True,
                 direction="pull" if pulling else "push")
         idx = xp.flatnonzero(y.present) if pulling else y.indices
-        words = (y.values[idx] if pulling else y.values) & ~(visited[idx] | pad)
+        seen = visited[idx] | pad
+        words = (y.values[idx] if pulling else y.values) & ~seen
         keep = words != 0
-        idx, words = idx[keep], words[keep]
+        idx, words, seen = idx[keep], words[keep], seen[keep]
         if not idx.size:
             break
         state.depth = level
@@ -279,8 +280,9 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
         if parents is not None:  # any in-neighbour reached before the level, per bit
             packed_any_secondi(x, M, Vector(n, "sparse", indices=idx, values=words), parents,
                                edge_bits=masked)
-        visited[idx] |= words
-        now_full = idx[(visited[idx] | pad) == full]
+        seen |= words
+        visited[idx] = seen & ~pad
+        now_full = idx[seen == full]
         done[now_full] = True
         unexplored -= degree_sum(T.indptr, now_full)
         frontier = Vector(n, "sparse", indices=idx, values=words)
@@ -289,6 +291,15 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
 
 
 # ----------------------------------------------------------------------------- output
+def _fill_unreached(out):
+    """``out[...] = -1``, through 8-byte words where the rows allow (all ones either way:
+    half the stores of a 4-byte fill)."""
+    if UNREACHED == -1 and out.dtype.itemsize == 4 and out.flags.c_contiguous and out.size % 2 == 0:
+        out.reshape(-1).view(np.int64).fill(-1)
+    else:
+        out.fill(UNREACHED)
+
+
 def _lane_tables(lanes, xp):
     """``spread[x]``: bit ``i`` of ``x`` moved to the lowest bit of lane ``i`` of a uint64
     split in ``lanes`` lanes; ``lane_ones``: the same with the whole lane set."""
