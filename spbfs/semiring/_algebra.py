@@ -548,10 +548,21 @@ def _spmm(A, B, semiring, mask, complement):
     C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
     if C is not None:  # the backend's kernel, masked inside
         return C
+    live = None
+    if allowed is not None:  # only the rows the mask allows somewhere
+        live = xp.flatnonzero((~allowed if complement else allowed).any(axis=1))
+        if live.size * 2 > shape[0]:
+            live = None
+    rows = A if live is None else extract(A, live)
     if semiring.monoid.name == "plus" and semiring.multiply.name == "times":
-        C = xp.asarray(A.to_scipy() @ B).astype(dtype, copy=False)
+        part = xp.asarray(rows.to_scipy() @ B).astype(dtype, copy=False)
     else:
-        C = _spmm_generic(A, B, semiring, dtype, shape)
+        part = _spmm_generic(rows, B, semiring, dtype, (rows.nrows, shape[1]))
+    if live is None:
+        C = part
+    else:
+        C = xp.full(shape, semiring.monoid.identity(dtype), dtype)
+        C[live] = part
     if allowed is not None:
         C = xp.where(~allowed if complement else allowed, C,
                      xp.asarray(semiring.monoid.identity(dtype), dtype))
