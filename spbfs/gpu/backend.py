@@ -319,7 +319,7 @@ def spmm(A, B, semiring, mask, complement, dtype):
         return C
     op, monoid = semiring.multiply, semiring.monoid
     x = _operand(A.data if "x" in op.uses else None, True)
-    b = cupy.ascontiguousarray(B) if "a" in op.uses else cupy.zeros(1, B.dtype)
+    b = cupy.ascontiguousarray(B)  # indexed even when the multiply ignores it
     mod = _module(semiring, x.dtype, b.dtype, dtype, A.indices.dtype, A.indptr.dtype, np.int64)
     mask_arr, use_mask, comp = _mask_args(mask, complement, m)
     ident, term = dtype.type(monoid.identity(dtype)), _terminal(monoid, dtype)

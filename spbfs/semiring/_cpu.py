@@ -208,6 +208,8 @@ def _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype):
     rows = np.repeat(np.arange(n_out), deg) if "j" in op.uses else None
     vals = _multiply(op, x_val[src] if "x" in op.uses else None,
                      tdata[:nnz] if "a" in op.uses else None, src, rows, dtype)
+    if vals.shape != src.shape:  # an operator that reads no per-edge operand
+        vals = np.broadcast_to(vals, src.shape)
     nonempty = np.flatnonzero(deg)
     y_val = np.zeros(n_out, dtype)
     if nonempty.size:
@@ -274,7 +276,8 @@ def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
 
 def spmm(A, B, semiring, mask, complement, dtype):
     """None: on the CPU :func:`spbfs.semiring.mxm` multiplies a dense block by scipy's
-    compiled product (``plus_times``) or by chunked vectorised gathers, then masks."""
+    compiled product (``plus_times``) or one column at a time by vectorised gathers and a
+    ``reduceat``, on the rows the mask allows somewhere."""
     return None
 
 
