@@ -550,7 +550,8 @@ def _spmm(A, B, semiring, mask, complement):
         return C
     live = None
     if allowed is not None:  # only the rows the mask allows somewhere
-        live = xp.flatnonzero((~allowed if complement else allowed).any(axis=1))
+        allowed = ~allowed if complement else allowed  # True where a value may land
+        live = xp.flatnonzero(allowed.any(axis=1))
         if live.size * 2 > shape[0]:
             live = None
     rows = A if live is None else extract(A, live)
@@ -564,8 +565,7 @@ def _spmm(A, B, semiring, mask, complement):
         C = xp.full(shape, semiring.monoid.identity(dtype), dtype)
         C[live] = part
     if allowed is not None:
-        C = xp.where(~allowed if complement else allowed, C,
-                     xp.asarray(semiring.monoid.identity(dtype), dtype))
+        C = xp.where(allowed, C, xp.asarray(semiring.monoid.identity(dtype), dtype))
     return C
 
 
