@@ -4,8 +4,8 @@ The CPU backend is :mod:`spbfs.semiring._cpu`; the GPU backend is
 :mod:`spbfs.gpu.backend`, imported only when a cupy array arrives, so
 importing spbfs never needs a GPU.  Both expose the same functions with the
 same signatures: ``spmspv``, ``spmv``, ``binary``, ``index_unary``,
-``segment_reduce``, ``masked_dot``, ``spmm``, ``packed_push``, ``packed_pull`` and
-``bitmap_search``.
+``segment_reduce``, ``masked_dot``, ``spmm``, ``packed_push``, ``packed_pull``,
+``unpack_bitplanes`` and ``bitmap_search``.
 """
 
 from __future__ import annotations

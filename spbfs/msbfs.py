@@ -30,10 +30,9 @@ in-neighbour ``u`` that search ``s`` had reached before the level is a parent of
 in ``s``), masked by the new words, written straight into the ``(k, n)`` output.
 
 Levels are assembled without a scatter per (source, vertex) pair: each level ORs its
-new words into bit-slices of the level number (bit ``b`` of the level of ``(s, v)`` is
-bit ``s`` of ``slice_b[v]``), and the ``(k, n)`` output is built at the end, 8 sources
-at a time, by table look-ups that spread 8 bits of a slice into the 8 byte lanes of a
-``uint64`` (wider lanes for searches deeper than 126 levels).
+new words into bit-planes of the level number (bit ``b`` of the level of ``(s, v)`` is
+bit ``s`` of ``plane_b[v]``), and the ``(k, n)`` output is written once at the end by
+:func:`~spbfs.semiring.unpack_bitplanes`.
 
 :data:`bor_band` (``y[j] = OR_i (x[i] & A[i, j])``) runs 64 searches on 64
 different subgraphs of one matrix whose ``uint64`` values say which searches
@@ -54,10 +53,10 @@ from .semiring import (
     Vector,
     ops,
     packed_any_secondi,
+    unpack_bitplanes,
     vxm,
 )
 from .semiring._matrix import index_dtype
-from .semiring._search import degree_sum
 
 __all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first"]
 
@@ -205,22 +204,22 @@ def check_sources(sources, n, xp, name="sources"):
     return arr
 
 
-class _Slices:
-    """Small per-(source, vertex) codes stored as bit-slices: bit ``b`` of the code of
-    ``(s, v)`` is bit ``s`` of ``words[b][v]`` (a code is 0 until set)."""
+class _Planes:
+    """Small per-(source, vertex) codes stored as bit-planes: bit ``b`` of the code of
+    ``(s, v)`` is bit ``s`` of ``planes[b][v]`` (a code is 0 until set)."""
 
     def __init__(self, n, xp):
         self.n, self.xp = n, xp
-        self.words = []
+        self.planes = []
 
     def add(self, vertices, words, code):
         """Set the code of the bits ``words`` of ``vertices`` (distinct) to the int
         ``code``; those codes must still be 0."""
         for b in range(code.bit_length()):
-            while len(self.words) <= b:
-                self.words.append(self.xp.zeros(self.n, self.xp.uint64))
+            while len(self.planes) <= b:
+                self.planes.append(self.xp.zeros(self.n, self.xp.uint64))
             if code >> b & 1:
-                self.words[b][vertices] |= words
+                self.planes[b][vertices] |= words
 
 
 class _State:
@@ -228,21 +227,29 @@ class _State:
 
     def __init__(self, k, n, xp):
         self.k, self.n, self.xp = k, n, xp
-        self.levels = _Slices(n, xp)  # the level of each (source, vertex)
-        self.depth = 0
+        self.levels = _Planes(n, xp)  # the level of each (source, vertex)
         self.visited = None
+
+
+def _degrees(indptr, rows):
+    """Stored entries of each of ``rows`` in a CSR, on the device."""
+    return indptr[rows + 1] - indptr[rows]
 
 
 def _search(M, src, parents, direction, alpha, beta, masked=False):
     """One bit-packed search of up to 64 distinct sources; ``parents``: None, or the
     ``(k, n)`` array its BFS trees are written to.  ``masked``: the values of ``M`` are
-    ``uint64`` words, bit ``s`` saying that search ``s`` may use the edge."""
+    ``uint64`` words, bit ``s`` saying that search ``s`` may use the edge.
+
+    A level reads sizes to the host twice: the frontier's edges with the unexplored
+    edges (for Beamer's rule, in one transfer), and the count of new vertices."""
     xp, n = M.xp, M.n
     semiring = bor_band if masked else bor_first
     k = int(src.size)
     state = _State(k, n, xp)
     pad = xp.uint64(_ALL ^ ((1 << k) - 1))  # the unused bits of a word count as visited
     full = xp.uint64(_ALL)
+    zero = xp.uint64(0)
     bits = xp.left_shift(xp.uint64(1), xp.arange(k, dtype=xp.uint64))
     visited = xp.zeros(n, xp.uint64)
     visited[src] = bits
@@ -254,37 +261,44 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
     order = xp.argsort(src)
     frontier = Vector(n, "sparse", indices=src[order], values=bits[order])
     indptr, T = M.indptr, M.T
-    unexplored = M.nnz - degree_sum(T.indptr, src[done[src]])
+    # edges into vertices some search has not reached (a device scalar)
+    unexplored = M.nnz - (_degrees(T.indptr, src) * done[src]).sum()
     pulling = direction == "pull"
-    level, prev_nf = 0, 0
-    while frontier.indices.size:
-        level += 1
+    prev_nf = 0
+    for level in range(1, n + 1):
         nf = int(frontier.indices.size)
+        if not nf:
+            break
         if direction == "auto":
-            pulling = beamer_pull(pulling, nf, prev_nf, degree_sum(indptr, frontier.indices),
-                                  unexplored, n, alpha, beta)
+            mf, left = (int(v) for v in to_numpy(xp.stack(
+                [_degrees(indptr, frontier.indices).sum(), unexplored])))
+            pulling = beamer_pull(pulling, nf, prev_nf, mf, left, n, alpha, beta)
         prev_nf = nf
-        x = Vector(n, "bitmap", present=visited != 0, values=visited | pad) if pulling else \
-            frontier
-        y = vxm(x, M, semiring, mask=done, complement=True,
-                direction="pull" if pulling else "push")
-        idx = xp.flatnonzero(y.present) if pulling else y.indices
-        seen = visited[idx] | pad
-        words = (y.values[idx] if pulling else y.values) & ~seen
-        keep = words != 0
-        idx, words, seen = idx[keep], words[keep], seen[keep]
+        if pulling:
+            seen_all = visited | pad
+            x = Vector(n, "bitmap", present=visited != 0, values=seen_all)
+            y = vxm(x, M, semiring, mask=done, complement=True, direction="pull")
+            fresh = xp.where(y.present, y.values & ~seen_all, zero)
+            idx = xp.flatnonzero(fresh)
+            words, seen = fresh[idx], seen_all[idx]
+        else:
+            x = frontier
+            y = vxm(x, M, semiring, mask=done, complement=True, direction="push")
+            seen = visited[y.indices] | pad
+            words = y.values & ~seen
+            keep = xp.flatnonzero(words)
+            idx, words, seen = y.indices[keep], words[keep], seen[keep]
         if not idx.size:
             break
-        state.depth = level
         state.levels.add(idx, words, level)
         if parents is not None:  # any in-neighbour reached before the level, per bit
             packed_any_secondi(x, M, Vector(n, "sparse", indices=idx, values=words), parents,
                                edge_bits=masked)
         seen |= words
         visited[idx] = seen & ~pad
-        now_full = idx[seen == full]
-        done[now_full] = True
-        unexplored -= degree_sum(T.indptr, now_full)
+        now_full = seen == full
+        done[idx] = now_full  # these vertices were not done: the product's mask
+        unexplored = unexplored - (_degrees(T.indptr, idx) * now_full).sum()
         frontier = Vector(n, "sparse", indices=idx, values=words)
     state.visited = visited
     return state
@@ -300,44 +314,6 @@ def _fill_unreached(out):
         out.fill(UNREACHED)
 
 
-def _lane_tables(lanes, xp):
-    """``spread[x]``: bit ``i`` of ``x`` moved to the lowest bit of lane ``i`` of a uint64
-    split in ``lanes`` lanes; ``lane_ones``: the same with the whole lane set."""
-    width = WORD // lanes
-    x = np.arange(1 << lanes, dtype=np.uint64)[:, None]
-    i = np.arange(lanes, dtype=np.uint64)[None, :]
-    on = (x >> i) & np.uint64(1)
-    spread = np.bitwise_or.reduce(on << (i * np.uint64(width)), axis=1)
-    lane = np.uint64((1 << width) - 1) if width < WORD else np.uint64(_ALL)
-    return xp.asarray(spread), xp.asarray(spread * lane)
-
-
-def _field(word, first, lanes):
-    """Bits ``first .. first + lanes - 1`` of every word, as table indices."""
-    if lanes == 8:  # a byte: a strided view, no arithmetic
-        return word.view(np.uint8).reshape(-1, 8)[:, first // 8]
-    return (word >> word.dtype.type(first)) & word.dtype.type((1 << lanes) - 1)
-
-
-def _lane_codes(slices, k, lanes, reached):
-    """Yield ``(first source, codes)``: a ``(n, rows)`` view of signed lanes holding the
-    code of ``(first + row, v)`` in ``slices``; -1 where the bit of ``reached`` (words) is
-    clear."""
-    xp, n = slices.xp, slices.n
-    spread, lane_ones = _lane_tables(lanes, xp)
-    shifted = [spread << xp.uint64(b) for b in range(len(slices.words))]
-    lane_dtype = np.dtype(f"<i{WORD // lanes // 8}")
-    for first in range(0, k, lanes):
-        code = lane_ones[_field(~reached, first, lanes)]  # unreached pairs: all ones
-        for table, word in zip(shifted, slices.words, strict=True):
-            code |= table[_field(word, first, lanes)]
-        rows = min(lanes, k - first)
-        yield first, code.view(lane_dtype).reshape(n, lanes)[:, :rows]
-
-
 def _fill_levels(state, out):
-    """``out[s, v]``: the level of ``v`` in search ``s`` (-1 unreached), from the slices."""
-    depth = state.depth
-    lanes = 8 if depth < 127 else 4 if depth < 32767 else 2
-    for first, codes in _lane_codes(state.levels, state.k, lanes, state.visited):
-        out[first:first + codes.shape[1]] = codes.T
+    """``out[s, v]``: the level of ``v`` in search ``s`` (-1 unreached), from the planes."""
+    unpack_bitplanes(state.levels.planes, state.visited, out)

@@ -1,5 +1,6 @@
 """spbfs.semiring.packed_any_secondi: every wanted bit gets a valid witness, nothing else
-is written; push and pull, with and without edge words, numpy and cupy."""
+is written; push and pull, with and without edge words, numpy and cupy.
+spbfs.semiring.unpack_bitplanes against a bit-by-bit reference."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ from conftest import DEVICES, multigraphs, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbfs.semiring import Matrix, Vector, packed_any_secondi
+from spbfs.semiring import Matrix, Vector, packed_any_secondi, unpack_bitplanes
 
 WORDS = st.integers(0, 2**64 - 1)
 
@@ -133,3 +134,65 @@ def test_errors_name_the_argument(kwargs, exc, word):
     options = {k: v for k, v in kwargs.items() if k not in args}
     with pytest.raises(exc, match=word):
         packed_any_secondi(args["x"], A, args["want"], args["out"], **options)
+
+
+def _codes_reference(planes, present, k):
+    """The dense codes, one bit at a time."""
+    n = present.size
+    out = np.full((k, n), -1, np.int64)
+    for s in range(k):
+        here = (present >> np.uint64(s)) & np.uint64(1) != 0
+        code = np.zeros(n, np.int64)
+        for b, plane in enumerate(planes):
+            code |= (((plane >> np.uint64(s)) & np.uint64(1)).astype(np.int64)) << b
+        out[s, here] = code[here]
+    return out
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data(), k=st.sampled_from([1, 7, 8, 9, 33, 64]), n=st.integers(0, 40),
+       nplanes=st.sampled_from([0, 1, 3, 7, 8, 9, 15, 16, 31]), int32=st.booleans(),
+       column_major=st.booleans())
+def test_unpack_bitplanes_matches_the_bits(device, data, k, n, nplanes, int32, column_major):
+    """Every lane width (codes of up to 7, 15, 31 bits), row counts that are not a
+    multiple of the lanes, and both memory orders of the output."""
+    planes = [_words(data.draw, n, 64) for _ in range(nplanes)]
+    present = _words(data.draw, n, k)
+    dtype = np.int32 if int32 else np.int64
+    out = _on(device, np.zeros((n, k), dtype).T if column_major else np.zeros((k, n), dtype))
+    unpack_bitplanes([_on(device, p) for p in planes], _on(device, present), out)
+    np.testing.assert_array_equal(to_host(out), _codes_reference(planes, present, k))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_unpack_bitplanes_wide_codes(device):
+    """Codes of 40 bits in an int64 output (one lane per word on the CPU; past the
+    registers' planes on the GPU)."""
+    rng = np.random.default_rng(5)
+    planes = [rng.integers(0, 2**63, 50, dtype=np.uint64) for _ in range(40)]
+    present = rng.integers(0, 2**63, 50, dtype=np.uint64)
+    out = _on(device, np.zeros((64, 50), np.int64))
+    unpack_bitplanes([_on(device, p) for p in planes], _on(device, present), out)
+    np.testing.assert_array_equal(to_host(out), _codes_reference(planes, present, 64))
+
+
+@pytest.mark.parametrize(
+    "planes, present, out, exc, word",
+    [
+        ([np.zeros(3)], np.zeros(3, np.uint64), np.zeros((2, 3), np.int32), TypeError,
+         r"planes\[0\] must hold uint64"),
+        ([np.zeros(2, np.uint64)], np.zeros(3, np.uint64), np.zeros((2, 3), np.int32),
+         ValueError, r"planes\[0\] must have shape"),
+        ([], np.zeros(3, np.int64), np.zeros((2, 3), np.int32), TypeError, "present must hold"),
+        ([], np.zeros((3, 1), np.uint64), np.zeros((2, 3), np.int32), ValueError, "present"),
+        ([], np.zeros(3, np.uint64), np.zeros((65, 3), np.int32), ValueError, "k <= 64"),
+        ([], np.zeros(3, np.uint64), np.zeros((2, 4), np.int32), ValueError, "out must have"),
+        ([], np.zeros(3, np.uint64), np.zeros((2, 3), np.float32), TypeError, "out must hold"),
+        ([], np.zeros(3, np.uint64), [[0, 0, 0]], TypeError, "out must be an array"),
+        ([np.zeros(3, np.uint64)] * 32, np.zeros(3, np.uint64), np.zeros((2, 3), np.int32),
+         ValueError, "wider than"),
+    ],
+)
+def test_unpack_bitplanes_errors_name_the_argument(planes, present, out, exc, word):
+    with pytest.raises(exc, match=word):
+        unpack_bitplanes(planes, present, out)

@@ -34,7 +34,7 @@ from ..semiring._ops import ANY_TERMINAL
 from . import kernels
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
-           "segment_reduce", "spmm", "spmspv", "spmv"]
+           "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).
@@ -212,6 +212,32 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
         (blocks,), (_TILE_WARPS * 32,),
         (tindptr, tindices, _operand(tdata, True), cupy.ascontiguousarray(x_words), want,
          np.int64(n), np.int32(out.shape[0]), out, *_strides(out)))
+
+
+def unpack_bitplanes(planes, present, out):
+    """:func:`spbfs.semiring.unpack_bitplanes` on the GPU: a thread per column keeps the
+    column's plane words in registers and writes its codes row after row (coalesced).
+
+    Same contract as :func:`spbfs.semiring._cpu_packed.unpack_bitplanes`, on cupy arrays.
+
+    Examples
+    --------
+    >>> import cupy                                                          # doctest: +SKIP
+    >>> out = cupy.empty((2, 3), cupy.int32)                                 # doctest: +SKIP
+    >>> unpack_bitplanes([cupy.array([1, 2, 0], cupy.uint64)],
+    ...                  cupy.array([3, 2, 0], cupy.uint64), out)            # doctest: +SKIP
+    >>> out.tolist()                                                         # doctest: +SKIP
+    [[1, -1, -1], [0, 1, -1]]
+    """
+    import cupy
+
+    n = out.shape[1]
+    stacked = (cupy.stack([cupy.ascontiguousarray(p) for p in planes]) if planes else
+               cupy.zeros((1, n), np.uint64))
+    kernels.bitplane_module(out.dtype).get_function("unpack_bitplanes")(
+        (_grid(n),), (_THREADS,),
+        (stacked, np.int32(len(planes)), cupy.ascontiguousarray(present), np.int64(n),
+         np.int32(out.shape[0]), out, *_strides(out)))
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):

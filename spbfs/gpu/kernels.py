@@ -145,3 +145,8 @@ def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"typedef {ctype(out_dtype)} out_t;\n#define EDGE_BITS {int(bool(edge_bits))}\n")
     return _module(head + _source("packed_kernels.cu"))
+
+
+def bitplane_module(out_dtype):
+    """The ``unpack_bitplanes`` kernel writing codes of this dtype."""
+    return _module(f"typedef {ctype(out_dtype)} out_t;\n" + _source("bitplane_kernels.cu"))

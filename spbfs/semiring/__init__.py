@@ -37,7 +37,7 @@ from ._named import (
 )
 from ._operators import mxv, vxm
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
-from ._packed import packed_any_secondi
+from ._packed import packed_any_secondi, unpack_bitplanes
 from ._search import LevelSearch, level_search
 from ._vector import Vector
 
@@ -46,5 +46,5 @@ __all__ = [
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "plus_pair",
-    "plus_times", "reduce", "select", "select_ops", "unary", "vxm",
+    "plus_times", "reduce", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

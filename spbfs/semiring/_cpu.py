@@ -432,4 +432,4 @@ def csr_assign(indptr, indices, data, ncols, region_rows, in_cols, rows, cols, v
 
 # The packed any_secondi product (:mod:`spbfs.semiring._cpu_packed`) is part of this
 # backend; it imports the helpers above.
-from ._cpu_packed import packed_pull, packed_push  # noqa: E402, F401
+from ._cpu_packed import packed_pull, packed_push, unpack_bitplanes  # noqa: E402, F401

@@ -10,6 +10,10 @@ witness one bit; any of them is valid and one write wins.
   ...) and stops once its bits are covered, as the early-exit pull of
   :func:`spbfs.semiring._cpu.spmv`; one in-neighbour set in every row covers a column
   in the first round.
+
+:func:`unpack_bitplanes` (the dense form of codes stored as bit-planes) goes 8 rows of
+the output at a time by table look-ups that spread 8 bits of a plane into the 8 byte
+lanes of a ``uint64`` (wider lanes for codes of more than 7 bits).
 """
 
 from __future__ import annotations
@@ -113,3 +117,58 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
         lo[active] += take
         chunk *= PULL_CHUNK_GROWTH
         active = active[(left[active] != 0) & (lo[active] < hi[active])]
+
+
+#: Bits of a packed word.
+_WORD_BITS = 64
+
+
+def _lane_tables(lanes):
+    """``spread[x]``: bit ``i`` of ``x`` moved to the lowest bit of lane ``i`` of a uint64
+    split in ``lanes`` lanes; ``lane_ones``: the same with the whole lane set."""
+    width = _WORD_BITS // lanes
+    x = np.arange(1 << lanes, dtype=np.uint64)[:, None]
+    i = np.arange(lanes, dtype=np.uint64)[None, :]
+    on = (x >> i) & np.uint64(1)
+    spread = np.bitwise_or.reduce(on << (i * np.uint64(width)), axis=1)
+    lane = np.uint64((1 << width) - 1) if width < _WORD_BITS else np.uint64(2**64 - 1)
+    return spread, spread * lane
+
+
+def _field(word, first, lanes):
+    """Bits ``first .. first + lanes - 1`` of every word, as table indices."""
+    if lanes == 8:  # a byte: a strided view, no arithmetic
+        return word.view(np.uint8).reshape(-1, 8)[:, first // 8]
+    return (word >> word.dtype.type(first)) & word.dtype.type((1 << lanes) - 1)
+
+
+def unpack_bitplanes(planes, present, out):
+    """``out[s, v]``: the code whose bit ``b`` is bit ``s`` of ``planes[b][v]``, or -1
+    where bit ``s`` of ``present[v]`` is clear (checked by
+    :func:`spbfs.semiring.unpack_bitplanes`).
+
+    Each pass builds the codes of ``lanes`` rows in the lanes of one ``uint64`` per
+    column (bytes for codes of up to 7 bits, then 2-, 4- and 8-byte lanes), the absent ones all
+    ones, and copies the lanes' transpose into ``out``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = np.empty((2, 3), np.int32)
+    >>> unpack_bitplanes([np.array([1, 2, 0], np.uint64)], np.array([3, 2, 0], np.uint64), out)
+    >>> out.tolist()
+    [[1, -1, -1], [0, 1, -1]]
+    """
+    k, n = out.shape
+    depth = len(planes)  # code bits
+    lanes = 8 if depth <= 7 else 4 if depth <= 15 else 2 if depth <= 31 else 1
+    spread, lane_ones = _lane_tables(lanes)
+    shifted = [spread << np.uint64(b) for b in range(len(planes))]
+    lane_dtype = np.dtype(f"<i{_WORD_BITS // lanes // 8}")
+    absent = ~present
+    for first in range(0, k, lanes):
+        code = lane_ones[_field(absent, first, lanes)]  # absent codes: all ones
+        for table, plane in zip(shifted, planes, strict=True):
+            code |= table[_field(plane, first, lanes)]
+        rows = min(lanes, k - first)
+        out[first:first + rows] = code.view(lane_dtype).reshape(n, lanes)[:, :rows].T

@@ -9,6 +9,9 @@ is the ``any_pair`` product of the packed matrices, one word operation for 64 ro
 ``x[i]`` set), which is what a multi-source BFS needs for parents.  The witnesses are
 written straight into a dense ``(k, n)`` output, under a packed mask (``want``) that says
 which ``(s, j)`` need one.
+
+:func:`unpack_bitplanes` turns a ``k x n`` matrix of small codes stored as bit-planes
+(plane ``b`` packs bit ``b`` of every code, one word per column) into its dense form.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from .._backend import backend_for
 from ._matrix import Matrix
 from ._operators import as_vector
 
-__all__ = ["packed_any_secondi"]
+__all__ = ["packed_any_secondi", "unpack_bitplanes"]
 
 _WORD = np.dtype(np.uint64)
 
@@ -128,3 +131,69 @@ def _check_out(out, n, want_words, xp):
     if k < 64 and want_words.size and int((want_words >> np.uint64(k)).max()) != 0:
         raise ValueError(f"want has bits at or above out.shape[0] = {k}")
 
+
+def unpack_bitplanes(planes, present, out):
+    """``out[s, v]`` = the code whose bit ``b`` is bit ``s`` of ``planes[b][v]``, where bit
+    ``s`` of ``present[v]`` is set; -1 elsewhere.
+
+    The dense form of a ``k x n`` matrix of non-negative integers stored as bit-planes:
+    plane ``b`` is a packed Boolean matrix (one ``uint64`` word per column, bit ``s`` for
+    row ``s``) of the codes' bit ``b``, and ``present`` is the packed structure.  A
+    multi-source BFS keeps its levels this way (a level ORs its new words into the planes
+    of its number) and writes the ``(k, n)`` levels once at the end.
+
+    Parameters
+    ----------
+    planes : sequence of 1-D arrays of uint64
+        ``planes[b][v]``: bit ``b`` of the codes of column ``v``, one bit per row.
+        May be empty (every present code is 0).
+    present : 1-D array of uint64
+        Bit ``s`` of ``present[v]`` says that ``(s, v)`` holds a code.
+    out : 2-D array of int32 or int64, shape (k, n), k <= 64
+        Written in place, every entry.  Same device as ``present``.
+
+    Raises
+    ------
+    TypeError
+        If a plane or ``present`` is not ``uint64``, or ``out`` is not an int32/int64
+        array on their device.
+    ValueError
+        If the lengths do not match ``out.shape[1]``, ``out`` has more than 64 rows or
+        negative strides, or the codes have more bits than ``out``'s dtype holds.
+
+    Examples
+    --------
+    Codes 2, 3 and 1 (planes: bit 0 and bit 1) in three columns of one row; the second
+    row holds a code only in column 0:
+
+    >>> import numpy as np
+    >>> from spbfs.semiring import unpack_bitplanes
+    >>> planes = [np.array([0, 1, 1], np.uint64), np.array([3, 1, 0], np.uint64)]
+    >>> out = np.empty((2, 3), np.int32)
+    >>> unpack_bitplanes(planes, np.array([3, 1, 1], np.uint64), out)
+    >>> out.tolist()
+    [[2, 3, 1], [2, -1, -1]]
+    """
+    xp = array_module(present)
+    if not hasattr(present, "ndim") or present.ndim != 1:
+        raise ValueError("present must be a 1-D array of uint64 words")
+    n = present.size
+    for name, arr in [("present", present)] + [(f"planes[{b}]", p) for b, p in enumerate(planes)]:
+        if not hasattr(arr, "dtype") or arr.dtype != _WORD:
+            raise TypeError(f"{name} must hold uint64 words, got {getattr(arr, 'dtype', arr)!r}")
+        if array_module(arr) is not xp:
+            raise TypeError(f"{name} must live on the same device as present")
+        if arr.shape != (n,):
+            raise ValueError(f"{name} must have shape ({n},), got {tuple(arr.shape)}")
+    if array_module(out) is not xp or not hasattr(out, "ndim"):
+        raise TypeError("out must be an array on the same device as present")
+    if out.ndim != 2 or out.shape[1] != n or out.shape[0] > 64:
+        raise ValueError(f"out must have shape (k, {n}) with k <= 64, got {tuple(out.shape)}")
+    if out.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"out must hold int32 or int64 codes, got dtype {out.dtype}")
+    if any(st < 0 or st % out.itemsize for st in out.strides):
+        raise ValueError(f"out must have non-negative strides, got {out.strides}")
+    if len(planes) >= 8 * out.itemsize:
+        raise ValueError(f"{len(planes)} planes make codes wider than out's dtype {out.dtype}")
+    if out.size:
+        backend_for(xp).unpack_bitplanes(list(planes), present, out)
