@@ -15,11 +15,13 @@ ALPHA = 15.0
 BETA = 18.0
 
 
-def prepare(A, directed: bool = True) -> Matrix:
+def prepare(A, directed: bool = True, *, values: bool = True) -> Matrix:
     """Check ``A`` and return the :class:`~spbfs.semiring.Matrix` BFS runs on.
 
     With ``directed=False`` every edge is usable both ways (as scipy's
-    ``directed=False``).  There is no need to call this: every function
+    ``directed=False``): ``A`` itself when it is already symmetric (values included,
+    unless ``values=False`` says that only the pattern will be read), else ``A`` and
+    its reversed edges.  There is no need to call this: every function
     caches the prepared form of a scipy/cupyx sparse input itself (see
     :func:`spbfs.clear_cache`), so a repeated plain call costs what a call on
     the prepared Matrix costs.  Useful to keep one object for a dense input.
@@ -34,7 +36,7 @@ def prepare(A, directed: bool = True) -> Matrix:
     M = Matrix.from_any(A)
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square (a graph's adjacency matrix), got shape {M.shape}")
-    return M if directed else M.symmetrized()
+    return M if directed else M.symmetrized(values)
 
 
 def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
@@ -96,7 +98,7 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
         tuned = {} if alpha == ALPHA else {"alpha": alpha}  # bfs_many has its own default
         return bfs_many(A, source, return_parents=return_parents, directed=directed,
                         direction=direction, beta=beta, **tuned)
-    M = prepare(A, directed)
+    M = prepare(A, directed, values=False)
     return search(M, check_source(source, M.n), return_parents=return_parents,
                   direction=direction, alpha=alpha, beta=beta)
 

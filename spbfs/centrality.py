@@ -82,7 +82,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
         raise TypeError(f"batch must be an integer, got {batch!r}")
     if batch < 1:
         raise ValueError(f"batch must be at least 1, got {batch}")
-    M = prepare(A, directed).canonical()  # square; both directions when undirected
+    M = prepare(A, directed, values=False).canonical()  # square; both directions when undirected
     xp, n = M.xp, M.n
     src = _sources(sources, n, xp)
     M = M.with_values(xp.ones(M.nnz, np.float64))  # pattern only: duplicates count once
@@ -125,18 +125,19 @@ def _dependencies(M, MT, s):
     depth = 0
     while True:
         # paths to the unvisited vertices one step further
-        frontier = mxm(MT, frontier, plus_times, mask=level >= 0, complement=True)
+        frontier = mxm(MT, frontier, plus_times, mask=level < 0)
         found = frontier != 0
         if not bool(found.any()):
             break
         depth += 1
-        level = xp.where(found, np.int32(depth), level)
+        xp.copyto(level, np.int32(depth), where=found)
         sigma += frontier
     delta = xp.zeros((n, k), np.float64)
+    on_level = level == depth
     for d in range(depth, 1, -1):
-        on_level = level == d
         t = xp.where(on_level, (1.0 + delta) / xp.where(on_level, sigma, 1.0), 0.0)
-        delta += sigma * mxm(M, t, plus_times, mask=level == d - 1)
+        on_level = level == d - 1
+        delta += sigma * mxm(M, t, plus_times, mask=on_level)
     return delta.sum(axis=1)
 
 

@@ -122,7 +122,7 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
     if not strong:
-        M = M.symmetrized()
+        M = M.symmetrized(values=False)  # labels read the pattern only
     rep = _strong(M) if strong else _weak(M)
     n_components, labels = _number(M, rep, strong)
     return (n_components, labels) if return_labels else n_components

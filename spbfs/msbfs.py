@@ -147,7 +147,7 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     check_choice(direction, "direction", ("auto", "push", "pull"))
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
-    M = prepare(A, directed)
+    M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more

@@ -272,6 +272,32 @@ def test_spmm_hub_rows(device, name):
     np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, mask))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("infinite", [False, True])
+def test_spmm_block_of_mostly_zero_rows(device, infinite):
+    """plus_times with a block whose rows are mostly all zero (the CPU multiplies only the
+    others), under a mask that allows few rows; an inf in A keeps 0 * inf = nan."""
+    rng = np.random.default_rng(3)
+    m, k, w = 30, 50, 5
+    A = sp.random_array((m, k), density=0.3, rng=rng, format="csr") + sp.eye_array(m, k)
+    A = sp.csr_array(A)
+    if infinite:
+        A.data[::5] = np.inf
+    X = np.zeros((k, w))
+    X[rng.choice(k, 6, replace=False)] = rng.integers(1, 5, (6, w))
+    mask = np.zeros((m, w), bool)
+    mask[rng.choice(m, 8, replace=False)] = rng.random((8, w)) < 0.8
+    av, ap = _canonical_dense(A)
+    xp = _xp(device)
+    for how, allowed in (("none", np.ones_like(mask)), ("mask", mask)):
+        got = sr.mxm(_on(device, A), xp.asarray(X), sr.plus_times,
+                     mask=None if how == "none" else xp.asarray(mask))
+        with np.errstate(invalid="ignore"):  # 0 * inf in the reference
+            expected = _spmm_reference(av, ap, X, sr.plus_times, allowed)
+        assert np.isnan(expected).any() == infinite
+        np.testing.assert_allclose(_host(got), expected)
+
+
 def _pair_reference(A, B, op, union):
     av, ap = _canonical_dense(A)
     bv, bp = _canonical_dense(B)

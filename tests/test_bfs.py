@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
 from conftest import graphs
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,6 +59,33 @@ def test_output_dtype_and_prepared_matrix(path_graph):
     levels = spbfs.bfs(M, 3)
     assert levels.dtype == np.int32
     np.testing.assert_array_equal(levels, [3, 2, 1, 0, -1])
+
+
+def test_undirected_view_of_a_symmetric_matrix_is_not_doubled():
+    """A pattern equal to its transpose is used as it is (values too, when they are
+    symmetric); unsorted rows or asymmetric values keep the doubled form."""
+    rng = np.random.default_rng(2)
+    B = sp.random_array((40, 40), density=0.1, rng=rng, format="csr")
+    S = sp.csr_array(B + B.T)
+    S.sort_indices()
+    M = spbfs.prepare(S, directed=False)
+    assert M.symmetric and M.nnz == S.nnz
+    np.testing.assert_array_equal(M.data, S.data)
+    skewed = S.copy()
+    skewed.data = rng.random(S.nnz)  # same pattern, asymmetric weights
+    assert spbfs.prepare(skewed, directed=False).nnz == 2 * S.nnz
+    assert spbfs.prepare(skewed, directed=False, values=False).nnz == S.nnz
+    shuffled = S.copy()  # the same entries, one row stored in reverse order
+    row = int(np.argmax(np.diff(S.indptr)))
+    lo, hi = S.indptr[row], S.indptr[row + 1]
+    shuffled.indices[lo:hi] = shuffled.indices[lo:hi][::-1].copy()
+    shuffled.data[lo:hi] = shuffled.data[lo:hi][::-1].copy()
+    shuffled.has_sorted_indices = False
+    assert spbfs.prepare(shuffled, directed=False).nnz == 2 * S.nnz
+    for G in (S, skewed, shuffled):
+        np.testing.assert_array_equal(spbfs.bfs(G, 0, directed=False), oracle_levels(G, 0, False))
+        np.testing.assert_allclose(spbfs.sssp(G, 0, directed=False),
+                                   csgraph.dijkstra(G, directed=False, indices=0))
 
 
 def test_larger_random_graph_all_directions_agree():

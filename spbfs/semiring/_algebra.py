@@ -544,7 +544,8 @@ def _spmm(A, B, semiring, mask, complement):
         allowed = xp.asarray(mask)
         if allowed.shape != shape:
             raise ValueError(f"mask has shape {allowed.shape}, the result has shape {shape}")
-        allowed = allowed != 0
+        if allowed.dtype != np.bool_:
+            allowed = allowed != 0
     C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
     if C is not None:  # the backend's kernel, masked inside
         return C
@@ -554,18 +555,23 @@ def _spmm(A, B, semiring, mask, complement):
         live = xp.flatnonzero(allowed.any(axis=1))
         if live.size * 2 > shape[0]:
             live = None
-    rows = A if live is None else extract(A, live)
-    if semiring.monoid.name == "plus" and semiring.multiply.name == "times":
-        part = xp.asarray(rows.to_scipy() @ B).astype(dtype, copy=False)
+    used = None
+    plus_times = semiring.monoid.name == "plus" and semiring.multiply.name == "times"
+    if plus_times and B.shape[0]:  # rows of B that are all zero add nothing (finite A)
+        used = xp.flatnonzero(B.any(axis=1))
+        if used.size * 2 > B.shape[0] or not bool(xp.isfinite(A.data).all()):
+            used = None
+    rows = A if live is None and used is None else extract(A, live, used)
+    block = B if used is None else B[used]
+    if plus_times:
+        part = xp.asarray(rows.to_scipy() @ block).astype(dtype, copy=False)
     else:
-        part = _spmm_generic(rows, B, semiring, dtype, (rows.nrows, shape[1]))
+        part = _spmm_generic(rows, block, semiring, dtype, (rows.nrows, shape[1]))
+    identity = xp.asarray(semiring.monoid.identity(dtype), dtype)
     if live is None:
-        C = part
-    else:
-        C = xp.full(shape, semiring.monoid.identity(dtype), dtype)
-        C[live] = part
-    if allowed is not None:
-        C = xp.where(allowed, C, xp.asarray(semiring.monoid.identity(dtype), dtype))
+        return part if allowed is None else xp.where(allowed, part, identity)
+    C = xp.full(shape, identity, dtype)
+    C[live] = xp.where(allowed[live], part, identity)
     return C
 
 

@@ -225,11 +225,23 @@ class Matrix:
             return csp.csr_matrix((self.data, self.indices, self.indptr), shape=shape)
         return sp.csr_array((self.data, self.indices, self.indptr), shape=shape)
 
-    def symmetrized(self) -> Matrix:
-        """``A`` with every edge also stored reversed (duplicates kept)."""
+    def symmetrized(self, values: bool = True) -> Matrix:
+        """``A`` with every edge also stored reversed (duplicates kept); ``A`` itself, marked
+        symmetric, when it already equals its transpose (the pattern's check is made once
+        per pattern).  ``values=False``: the caller reads only the pattern, so a symmetric
+        pattern is enough (its values are then ``A``'s, not checked); otherwise the values
+        must equal their transpose's too (checked on each call)."""
         if self.symmetric:
             return self
         sym, gather_map = self._pattern.symmetrized()
+        if gather_map is None:  # the pattern is its own transpose
+            if not values:
+                return Matrix._from_pattern(sym, gather=(self, None), dtype=self._dtype)
+            _, to_transpose = self._pattern.transpose()
+            data = self.data
+            if bool((data[to_transpose] == data).all()):
+                return Matrix._from_pattern(sym, data)
+            sym, gather_map = self._pattern.doubled()
         return Matrix._from_pattern(sym, gather=(self, gather_map), dtype=self._dtype)
 
     @classmethod

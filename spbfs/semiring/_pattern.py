@@ -173,12 +173,38 @@ class Pattern:
         return t, perm
 
     def symmetrized(self):
-        """``(pattern of A + A.T with duplicates kept, gather map)``."""
+        """``(pattern of A + A.T with duplicates kept, gather map)``; ``(symmetric pattern,
+        None)`` when A's pattern already is its own transpose (then nothing is doubled: the
+        values decide, see :meth:`Matrix.symmetrized`)."""
         if self.n != self.ncols:
             raise ValueError(f"only a square matrix can be symmetrised, got shape {self.shape}")
         if self.symmetric:
             return self, None
+        if self.equals_transpose():
+            return self._once("as_symmetric", lambda: (
+                Pattern(self.indptr, self.indices, self.n, symmetric=True), None))
+        return self.doubled()
+
+    def doubled(self):
+        """``(pattern of A + A.T with duplicates kept, gather map)``, always doubled."""
         return self._once("symmetrized", self._build_symmetrized)
+
+    def equals_transpose(self) -> bool:
+        """Whether ``A.T`` stores the same entries in the same order as ``A`` (a symmetric
+        pattern with sorted rows), computed once: equal row and column counts first, then
+        the transpose's column indices."""
+        return self._once("equals_transpose", self._build_equals_transpose)
+
+    def _build_equals_transpose(self):
+        if self.symmetric:
+            return True
+        if self.n != self.ncols:
+            return False
+        xp = self.xp
+        if not bool((xp.bincount(self.indices, minlength=self.n) == self.out_degree).all()):
+            return False  # a vertex with more in- than out-entries
+        t, _ = self.transpose()
+        return bool((t.indices == self.indices).all())
 
     def _build_symmetrized(self):
         xp, n, nnz = self.xp, self.n, self.nnz
