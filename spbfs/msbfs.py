@@ -225,8 +225,7 @@ class _Planes:
 class _State:
     """What one group's search leaves for the output."""
 
-    def __init__(self, k, n, xp):
-        self.k, self.n, self.xp = k, n, xp
+    def __init__(self, n, xp):
         self.levels = _Planes(n, xp)  # the level of each (source, vertex)
         self.visited = None
 
@@ -246,7 +245,7 @@ def _search(M, src, parents, direction, alpha, beta, masked=False):
     xp, n = M.xp, M.n
     semiring = bor_band if masked else bor_first
     k = int(src.size)
-    state = _State(k, n, xp)
+    state = _State(n, xp)
     pad = xp.uint64(_ALL ^ ((1 << k) - 1))  # the unused bits of a word count as visited
     full = xp.uint64(_ALL)
     zero = xp.uint64(0)
