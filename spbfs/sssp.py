@@ -9,7 +9,6 @@ from ._validation import UNREACHED, check_source
 from .bfs import BETA, bfs, prepare
 from .msbfs import ALPHA, WORD, _search, check_sources
 from .semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
-from .semiring._cpu import expand
 from .semiring._matrix import csr_from_coo, index_dtype
 from .semiring._operators import push
 
@@ -27,10 +26,10 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
 
     With an array of ``k`` sources the searches run as one iteration on a
     dense ``k x n`` block ``D``: each round takes the vertices whose distance
-    improved for some source (``changed``) and their out-neighbours
-    (``targets``) and computes ``min(D[:, targets], D[:, changed] (min.+) A[changed,
-    targets])`` with one SpMM over ``min_plus`` (``mxm`` of the extracted edges
-    with the dense block), so a round costs one sparse product whatever ``k``.
+    improved for some source (``changed``) and computes ``min(D, D[:, changed]
+    (min.+) A[changed, :])`` with one SpMM over ``min_plus`` (``mxm`` of the
+    extracted edges, transposed, with the dense block), so a round costs one sparse
+    product whatever ``k``.
     Duplicate edges count with their smallest weight, as in the one-source search.
 
     Parameters
@@ -155,17 +154,12 @@ def _sssp_many(A, sources, directed, return_predecessors):
     for _ in range(n):
         if not changed.size:
             break
-        pos, _ = expand(M.indptr, changed)
-        targets = xp.unique(M.indices[pos])
-        if not targets.size:
-            break
-        edges = extract(M, changed, targets)  # changed x targets
-        block = xp.ascontiguousarray(dist[:, changed].T)  # changed x k
-        relaxed = mxm(edges.T, block, min_plus).T  # k x targets
-        current = dist[:, targets]
-        better = relaxed < current
-        dist[:, targets] = xp.where(better, relaxed, current)
-        changed = targets[better.any(axis=0)]
+        edges = extract(M.T, None, changed)  # every vertex x changed (M's transpose is kept)
+        block = dist.take(changed, axis=1)  # k x changed, C-ordered: its transpose is the
+        relaxed = mxm(edges, block.T, min_plus).T  # block; the result comes k x n
+        better = relaxed < dist
+        xp.minimum(dist, relaxed, out=dist)
+        changed = xp.flatnonzero(better.any(axis=0))
     pred = _predecessors_many(M, dist, rows) if return_predecessors else None
     if not np.array_equal(uniq, host):  # back to the caller's order, repeats included
         take = xp.asarray(inverse.reshape(-1))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from spbfs import semiring as sr
 from spbfs.semiring import Matrix, Vector
+from spbfs.semiring import _algebra as algebra
 from spbfs.semiring._pattern import Pattern
 
 DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
@@ -253,12 +254,17 @@ def test_spmm_dense_block(device, name, data):
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", ["plus_times", "min_plus", "min_secondi", "plus_absdiff"])
-def test_spmm_hub_rows(device, name):
-    """Rows of thousands of entries (the GPU gives each a block of warps) beside short ones,
-    a block wider than one tile, a random mask."""
+@pytest.mark.parametrize("chunk", [None, 64])
+def test_spmm_hub_rows(device, name, chunk, monkeypatch):
+    """Rows of thousands of entries (the GPU gives each a block of warps) beside short and
+    empty ones, a block wider than one tile, a random mask; the CPU's generic product also
+    in chunks of a few rows (a hub row is a chunk of its own)."""
+    if chunk is not None:
+        monkeypatch.setattr(algebra, "SPMM_CHUNK", chunk)
     rng = np.random.default_rng(5)
     m, k, w = 40, 9000, 37
-    rows = np.concatenate([np.zeros(7000, np.int64), np.full(2500, 7), rng.integers(1, m, 900)])
+    rows = np.concatenate([np.zeros(7000, np.int64), np.full(2500, 7),
+                           rng.integers(1, m - 3, 900)])
     cols = np.concatenate([rng.choice(k, 7000, replace=False), rng.choice(k, 2500, replace=False),
                            rng.integers(0, k, 900)])
     A = sp.csr_array((rng.integers(1, 9, rows.size).astype(np.float64), (rows, cols)),
