@@ -22,15 +22,21 @@ import numpy as np
 
 from ._cpu import PULL_CHUNK_GROWTH, _popcount, expand
 
-#: Mean set bits per word from which :func:`write_bits` goes row by row.
-DENSE_BITS = 8
+#: Words per chunk of :func:`write_bits`: a chunk's arrays stay in cache (and its
+#: temporaries reuse memory rather than fault in fresh pages).
+WRITE_CHUNK = 1 << 14
+
+#: Wanted columns per block of :func:`packed_pull`, for the same reason.
+PULL_BLOCK = 1 << 14
+
 
 def write_bits(out, cols, ids, words):
     """``out[s, cols[e]] = ids[e]`` for every bit ``s`` set in ``words[e]``.
 
-    Words with many bits go one row ``s`` of ``out`` at a time (each scatter stays within
-    a row); words with few bits one lowest set bit at a time (rounds: the most bits in a
-    word), as the rows' passes would read every word 64 times for a bit or two.
+    The words go in chunks of :data:`WRITE_CHUNK`, each one round per bit: every word
+    with bits left gives its lowest set bit (rounds: the most bits in a word of the
+    chunk).  Unpacking the words to bytes, or a pass per bit position, measured slower:
+    the cost is the scattered writes.
 
     Examples
     --------
@@ -40,21 +46,17 @@ def write_bits(out, cols, ids, words):
     >>> out.tolist()
     [[-1, 7], [-1, -1], [-1, 7]]
     """
-    if not words.size:
-        return
     ids = ids.astype(out.dtype, copy=False)
-    if int(_popcount(words).sum()) >= DENSE_BITS * words.size:
-        for s in range(out.shape[0]):
-            on = np.flatnonzero(words & np.uint64(1 << s))
-            out[s, cols[on]] = ids[on]
-        return
-    at, left = np.arange(words.size), words
-    while at.size:
-        low = left & (~left + np.uint64(1))
-        out[np.frexp(low.astype(np.float64))[1] - 1, cols[at]] = ids[at]
-        left = left ^ low
-        more = np.flatnonzero(left)
-        at, left = at[more], left[more]
+    for lo in range(0, words.size, WRITE_CHUNK):
+        hi = lo + WRITE_CHUNK
+        at = lo + np.flatnonzero(words[lo:hi])
+        left = words[at]
+        while at.size:
+            low = left & (~left + np.uint64(1))
+            out[_popcount(low - np.uint64(1)).astype(np.intp), cols[at]] = ids[at]
+            left = left ^ low
+            more = np.flatnonzero(left)
+            at, left = at[more], left[more]
 
 
 def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
@@ -93,6 +95,12 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     >>> out.tolist()
     [[-1, -1], [-1, 0]]
     """
+    for first in range(0, want_idx.size, PULL_BLOCK):  # blocks of columns: arrays in cache
+        block = slice(first, first + PULL_BLOCK)
+        _pull_block(tindptr, tindices, tdata, x_words, want_idx[block], want_val[block], out)
+
+
+def _pull_block(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     left = want_val.copy()
     lo = tindptr[want_idx].astype(np.int64)
     hi = tindptr[want_idx + 1].astype(np.int64)
