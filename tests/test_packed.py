@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs.semiring import Matrix, Vector, packed_any_secondi, unpack_bitplanes
+from spbfs.semiring import _cpu_packed as cpu_packed
 
 WORDS = st.integers(0, 2**64 - 1)
 
@@ -88,9 +89,14 @@ def test_every_wanted_bit_gets_a_witness(device, A, data, bits, pulled, with_edg
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("direction", ["push", "pull"])
-def test_a_hub_covers_every_bit(device, direction):
+@pytest.mark.parametrize("chunk", [None, 7])
+def test_a_hub_covers_every_bit(device, direction, chunk, monkeypatch):
     """Vertex 0 set in every row points at all others; 1..3 cover some bits: every wanted
-    bit of 4..n gets a witness that has it."""
+    bit of 4..n gets a witness that has it (on the CPU also in chunks of 7 words, rows and
+    wanted columns)."""
+    if chunk is not None:
+        for name in ("WRITE_CHUNK", "PULL_BLOCK"):
+            monkeypatch.setattr(cpu_packed, name, chunk)
     n = 300
     rows = np.concatenate([np.zeros(n - 1, np.int64), [1, 2, 3]])
     cols = np.concatenate([np.arange(1, n), [5, 5, 6]])

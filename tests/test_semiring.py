@@ -63,6 +63,36 @@ def test_push_and_pull_match_reference(sr, A, data):
         np.testing.assert_allclose(y.values, [expected[j] for j in y.indices.tolist()])
 
 
+@pytest.mark.parametrize("sr", SEMIRINGS, ids=lambda s: s.name)
+def test_push_and_pull_in_chunks_match_reference(sr, monkeypatch):
+    """A push of many products goes in chunks of the frontier's rows into one accumulator
+    (chunks of 16 products here; a hub row of 150 fills one alone), a pull in blocks of 16
+    outputs, masked or not."""
+    monkeypatch.setattr(semiring._cpu, "PUSH_CHUNK", 16)
+    monkeypatch.setattr(semiring._cpu, "PULL_BLOCK", 16)
+    rng = np.random.default_rng(7)
+    n = 200
+    A = sp.random_array((n, n), density=0.04, rng=rng, format="csr",
+                        data_sampler=lambda size: rng.integers(1, 6, size))
+    A = sp.csr_array(A + sp.csr_array((np.ones(150), (np.full(150, 3), np.arange(150))),
+                                      shape=(n, n)))
+    x_idx = np.sort(rng.choice(n, 70, replace=False))
+    x_idx[0] = 3
+    x_idx.sort()
+    x_val = rng.integers(0, 5, x_idx.size)
+    for mask, complement in ((None, False), (rng.random(n) < 0.5, False),
+                             (rng.random(n) < 0.5, True)):
+        dtype = sr.result_dtype(x_val.dtype, A.dtype)
+        present, expected = dense_reference(x_idx, x_val, A, sr, mask, complement, dtype)
+        x = Vector.sparse(x_idx, x_val, size=n)
+        for y in (semiring.vxm(x, A, sr, mask=mask, complement=complement),
+                  semiring.vxm(x.to_bitmap(), A, sr, mask=mask, complement=complement)):
+            y = y.to_sparse()
+            np.testing.assert_array_equal(y.to_bitmap().present, present)
+            if not sr.monoid.is_any:
+                np.testing.assert_allclose(y.values, [expected[j] for j in y.indices.tolist()])
+
+
 def test_any_picks_a_candidate():
     A = sp.csr_array(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
     x = Vector.sparse([0, 1], size=3)

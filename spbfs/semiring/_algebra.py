@@ -28,9 +28,9 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._array import array_module, is_cupy, to_numpy
+from .._array import array_module, is_cupy
 from .._backend import backend_for
-from ._cpu import csr_assign, csr_keep, csr_union, expand
+from ._cpu import csr_assign, csr_keep, csr_union, expand, row_chunks
 from ._matrix import Matrix
 from ._named import select_ops
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
@@ -594,19 +594,15 @@ def _spmm_generic(A, B, semiring, dtype, shape):
         return CT.T
     rows = xp.flatnonzero(A.out_degree)
     starts = A.indptr[rows].astype(np.int64)
-    # chunk boundaries: the first row whose entries start past each multiple of the chunk
-    chunk = A.nnz if A.on_gpu else SPMM_CHUNK  # a GPU kernel takes the whole product
-    cuts = to_numpy(xp.searchsorted(starts, xp.arange(0, A.nnz, chunk), side="left"))
-    cuts = np.unique(np.append(cuts, rows.size)).tolist()
     columns = xp.ascontiguousarray(B.T) if "a" in mul.uses else None
-    rows_host = to_numpy(rows)
     zero = xp.asarray(0, np.int64)
     chunks = []
-    for r0, r1 in zip(cuts[:-1], cuts[1:], strict=True):  # chunks of rows, not vertices
+    for part in row_chunks(A.indptr, rows, A.nnz if A.on_gpu else SPMM_CHUNK):
+        r0, r1 = part.start, part.stop  # a GPU kernel takes the whole product at once
         lo = int(starts[r0])
         hi = int(starts[r1]) if r1 < rows.size else A.nnz
         k = A.indices[lo:hi].astype(np.int64)  # numpy's take converts other indices per call
-        first, last = int(rows_host[r0]), int(rows_host[r1 - 1])
+        first, last = int(rows[r0]), int(rows[r1 - 1])
         out = slice(first, last + 1) if last - first == r1 - r0 - 1 else rows[r0:r1]
         chunks.append((k, A.data[lo:hi] if "x" in mul.uses else None, starts[r0:r1] - lo, out,
                        xp.broadcast_to(zero, k.shape)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._array import array_module
+from .._array import array_module, to_numpy
 from ._ops import ANY_TERMINAL
 
 #: In-edges each vertex scans in the first round of an early-exit pull.
@@ -75,6 +75,24 @@ def _allowed(mask, complement, idx):
     return ~keep if complement else keep
 
 
+def row_chunks(indptr, rows, size):
+    """Slices of ``rows`` (of a CSR, numpy or cupy) that hold about ``size`` stored
+    entries each, in order (a row of more than ``size`` entries fills a chunk alone).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_chunks(np.array([0, 3, 4, 9, 10]), np.array([0, 1, 2, 3]), 4)
+    [slice(0, 2, None), slice(2, 3, None), slice(3, 4, None)]
+    """
+    xp = array_module(indptr)
+    ends = xp.cumsum(indptr[rows + 1] - indptr[rows])
+    total = int(ends[-1]) if ends.size else 0
+    cuts = to_numpy(xp.searchsorted(ends, xp.arange(size, total, size), side="left")) + 1
+    bounds = [0] + np.unique(cuts[cuts < rows.size]).tolist() + [int(rows.size)]
+    return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
 def reduce_by_index(monoid, j, vals, n):
     """Reduce ``vals`` grouped by output index ``j``: sorted unique ``j`` and results.
 
@@ -128,6 +146,33 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     dtype : numpy.dtype
         Output dtype.
     """
+    products = int((indptr[x_idx + 1] - indptr[x_idx]).sum())
+    if products <= PUSH_CHUNK or products * 16 < n:  # few products: one pass, sorted
+        return reduce_by_index(semiring.monoid, *_push_products(
+            indptr, indices, data, x_idx, x_val, semiring, mask, complement, dtype), n)
+    # many: the frontier's rows in chunks of about PUSH_CHUNK products, into a dense
+    # accumulator (the chunks' temporaries stay in cache instead of faulting in pages)
+    monoid = semiring.monoid
+    acc = np.full(n, monoid.identity(dtype), dtype=dtype)
+    present = np.zeros(n, bool)
+    for rows in row_chunks(indptr, x_idx, PUSH_CHUNK):
+        j, vals = _push_products(indptr, indices, data, x_idx[rows], x_val[rows], semiring,
+                                 mask, complement, dtype)
+        if monoid.is_any:
+            acc[j] = vals
+        else:
+            monoid.ufunc.at(acc, j, vals)
+        present[j] = True
+    idx = np.flatnonzero(present)
+    return idx, acc[idx]
+
+
+#: Products per chunk of a push (:func:`spmspv`) with many products.
+PUSH_CHUNK = 1 << 16
+
+
+def _push_products(indptr, indices, data, x_idx, x_val, semiring, mask, complement, dtype):
+    """Output index and value of every product of a push, after the mask."""
     op = semiring.multiply
     pos, owner = expand(indptr, x_idx)
     j = indices[pos]
@@ -137,7 +182,7 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     vals = _multiply(op, x_val[owner] if "x" in op.uses else None,
                      data[pos] if "a" in op.uses else None,
                      x_idx[owner] if "i" in op.uses else None, j, dtype)
-    return reduce_by_index(semiring.monoid, j, vals, n)
+    return j, vals
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
@@ -148,14 +193,29 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     ...) scan in-edges in growing chunks and drop a vertex as soon as its
     result can no longer change (early exit); others scan every in-edge once.
     """
-    monoid, op = semiring.monoid, semiring.multiply
+    monoid = semiring.monoid
     if monoid.terminal is None and mask is None and bool(x_present.all()):
         return _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype)
     n_out = tindptr.size - 1
     y_present = np.zeros(n_out, bool)
     y_val = np.zeros(n_out, dtype)
-    active = np.arange(n_out) if mask is None else np.flatnonzero(
+    wanted = np.arange(n_out) if mask is None else np.flatnonzero(
         ~mask if complement else mask)
+    for first in range(0, wanted.size, PULL_BLOCK):  # blocks of outputs: arrays in cache
+        _pull_rows(tindptr, tindices, tdata, x_present, x_val, semiring,
+                   wanted[first:first + PULL_BLOCK], y_present, y_val, dtype)
+    return y_present, y_val
+
+
+#: Outputs per block of a pull (:func:`spmv`, the packed pull): a block's temporaries stay
+#: in cache and reuse memory rather than fault in fresh pages.
+PULL_BLOCK = 1 << 14
+
+
+def _pull_rows(tindptr, tindices, tdata, x_present, x_val, semiring, active, y_present, y_val,
+               dtype):
+    """:func:`spmv` into the outputs ``active`` (sorted), in place."""
+    monoid, op = semiring.monoid, semiring.multiply
     lo = tindptr[active].astype(np.int64)
     hi = tindptr[active + 1].astype(np.int64)
     live = hi > lo
@@ -195,7 +255,6 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
         keep = (lo < hi) & ~done
         active, lo, hi = active[keep], lo[keep], hi[keep]
         chunk *= PULL_CHUNK_GROWTH
-    return y_present, y_val
 
 
 def _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype):

@@ -20,14 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._cpu import PULL_CHUNK_GROWTH, _popcount, expand
+from ._cpu import PULL_BLOCK, PULL_CHUNK_GROWTH, _popcount, expand, row_chunks
 
 #: Words per chunk of :func:`write_bits`: a chunk's arrays stay in cache (and its
 #: temporaries reuse memory rather than fault in fresh pages).
 WRITE_CHUNK = 1 << 14
-
-#: Wanted columns per block of :func:`packed_pull`, for the same reason.
-PULL_BLOCK = 1 << 14
 
 
 def write_bits(out, cols, ids, words):
@@ -73,13 +70,14 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     """
     want = np.zeros(out.shape[1], np.uint64)
     want[want_idx] = want_val
-    pos, owner = expand(indptr, x_idx)
-    j = indices[pos]
-    hits = x_val[owner] & want[j]
-    if data is not None:
-        hits &= data[pos]
-    hit = np.flatnonzero(hits)
-    write_bits(out, j[hit], x_idx[owner[hit]], hits[hit])
+    for rows in row_chunks(indptr, x_idx, WRITE_CHUNK):  # the frontier's rows, in chunks
+        pos, owner = expand(indptr, x_idx[rows])
+        j = indices[pos]
+        hits = x_val[rows][owner] & want[j]
+        if data is not None:
+            hits &= data[pos]
+        hit = np.flatnonzero(hits)
+        write_bits(out, j[hit], x_idx[rows][owner[hit]], hits[hit])
 
 
 def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
