@@ -119,24 +119,26 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
     if weight:
-        w = M.data.astype(np.float64)
+        w = M.data.astype(np.float64, copy=False)
         if M.nnz and not bool(xp.isfinite(w).all()):
             raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
         if M.nnz and float(w.min()) < 0:
             raise ValueError("A has negative weights; pagerank needs non-negative weights")
-    else:
-        w = xp.ones(M.nnz, np.float64)
-    M = M.with_values(w)
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     if n == 0:
         return xp.zeros(0, np.float64)
 
-    out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
+    if weight:
+        M = M.with_values(w)
+        out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
+    else:  # every stored edge weighs 1: the out-weights are the out-degrees
+        M = M.with_values(xp.ones(M.nnz, np.float64))
+        out_weight = M.out_degree.astype(np.float64)
+    MT = M.T  # y = x @ P  <=>  y = A.T @ (x / out_weight)
     is_dangling = out_weight == 0
     on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
-    MT = M.T  # y = x @ P  <=>  y = A.T @ (x / out_weight)
     x = xp.full(n, 1.0 / n)
     for _ in range(max_iter):
         last = x

@@ -564,7 +564,7 @@ def _spmm(A, B, semiring, mask, complement):
     rows = A if live is None and used is None else extract(A, live, used)
     block = B if used is None else B[used]
     if plus_times:
-        part = xp.asarray(rows.to_scipy() @ block).astype(dtype, copy=False)
+        part = xp.asarray(rows.to_scipy_operator() @ block).astype(dtype, copy=False)
     else:
         part = _spmm_generic(rows, block, semiring, dtype, (rows.nrows, shape[1]))
     identity = xp.asarray(semiring.monoid.identity(dtype), dtype)

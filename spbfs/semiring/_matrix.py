@@ -225,6 +225,24 @@ class Matrix:
             return csp.csr_matrix((self.data, self.indices, self.indptr), shape=shape)
         return sp.csr_array((self.data, self.indices, self.indptr), shape=shape)
 
+    def to_scipy_operator(self):
+        """A scipy (or cupyx) sparse matrix equal to this one, for products: the transposed
+        (CSC) view of the matrix this one is the transpose of while its values have not been
+        gathered into CSR order (a product needs no gather then), else :meth:`to_scipy`.
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from spbfs.semiring import Matrix
+        >>> M = Matrix.from_any(sp.csr_array(np.array([[0, 2.0], [0, 0]])))
+        >>> M.T.to_scipy_operator().format, (M.T.to_scipy_operator() @ np.ones(2)).tolist()
+        ('csc', [0.0, 2.0])
+        """
+        source = self._gather[0] if self._gather is not None else None
+        if self._data is None and source is not None and source is self._transpose:
+            return source.to_scipy().T
+        return self.to_scipy()
+
     def symmetrized(self, values: bool = True) -> Matrix:
         """``A`` with every edge also stored reversed (duplicates kept); ``A`` itself, marked
         symmetric, when it already equals its transpose (the pattern's check is made once
