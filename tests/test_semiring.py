@@ -93,6 +93,40 @@ def test_push_and_pull_in_chunks_match_reference(sr, monkeypatch):
                 np.testing.assert_allclose(y.values, [expected[j] for j in y.indices.tolist()])
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("sr", SEMIRINGS, ids=lambda s: s.name)
+def test_pull_of_hub_columns_matches_reference(device, sr):
+    """Columns of 40,000 and 70,000 in-edges (the GPU pulls rows of the transpose longer than
+    32K entries with a block each) beside short ones, x on a third of the vertices, with
+    and without a mask (one hub masked out), against the push's reference."""
+    rng = np.random.default_rng(11)
+    n = 80_000
+    hubs = np.concatenate([np.full(40_000, 5), np.full(70_000, 77_000)])
+    rows = np.concatenate([rng.choice(n, 40_000, replace=False), rng.choice(n, 70_000,
+                                                                           replace=False),
+                           rng.integers(0, n, 3000)])
+    cols = np.concatenate([hubs, rng.integers(0, n, 3000)])
+    A = sp.csr_array((rng.integers(1, 6, rows.size).astype(np.float64), (rows, cols)),
+                     shape=(n, n))
+    A.sum_duplicates()
+    x_idx = np.sort(rng.choice(n, n // 3, replace=False))
+    x_val = rng.integers(0, 5, x_idx.size).astype(np.float64)
+    mask = rng.random(n) < 0.5
+    mask[5], mask[77_000] = True, False
+    xp = np if device == "numpy" else pytest.importorskip("cupy")
+    for m in (None, mask):
+        dtype = sr.result_dtype(x_val.dtype, A.dtype)
+        present, expected = dense_reference(x_idx, x_val, A, sr, m, False, dtype)
+        x = Vector.sparse(xp.asarray(x_idx), xp.asarray(x_val), size=n).to_bitmap()
+        y = semiring.vxm(x, on_device(device, A), sr,
+                         mask=None if m is None else xp.asarray(m)).to_sparse()
+        got = to_host(y.indices)
+        np.testing.assert_array_equal(got, np.flatnonzero(present))
+        assert present[5] and present[77_000] == (m is None)
+        if not sr.monoid.is_any:
+            np.testing.assert_allclose(to_host(y.values), [expected[j] for j in got.tolist()])
+
+
 def test_any_picks_a_candidate():
     A = sp.csr_array(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
     x = Vector.sparse([0, 1], size=3)

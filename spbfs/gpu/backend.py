@@ -39,6 +39,11 @@ __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull"
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).
 _SPMM_HEAVY = 2048
+
+#: A pull's rows of more entries than this go to a block of _PULL_HEAVY_THREADS each (one
+#: warp would take over a thousand steps of 32 entries).
+_PULL_HEAVY = 1 << 15
+_PULL_HEAVY_THREADS = 1024
 #: Values per partial result when one segment is reduced (a scalar reduction).
 _SCALAR_CHUNK = 1 << 12
 
@@ -275,8 +280,18 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     m, use_mask, comp = _mask_args(mask, complement, n)
     mod.get_function("sr_pull")(
         (_grid(n),), (_THREADS,),
-        (tindptr, tindices, tdata, x_present, x_val, np.int64(n), m, use_mask, comp, term,
-         y, present))
+        (tindptr, tindices, tdata, x_present, x_val, np.int64(n), m, use_mask, comp,
+         np.int64(_PULL_HEAVY), term, y, present))
+    # rows of more than _PULL_HEAVY entries: listed on the device (no host sync), a block
+    # each; at most nnz / _PULL_HEAVY of them
+    rows = cupy.empty(int(tindices.size) // (_PULL_HEAVY + 1) + 1, np.int64)
+    count = cupy.zeros(1, np.uint64)
+    mod.get_function("sr_heavy_rows")(
+        (_grid(n),), (_THREADS,),
+        (tindptr, np.int64(n), np.int64(_PULL_HEAVY), m, use_mask, comp, rows, count))
+    mod.get_function("sr_pull_heavy")(
+        (int(min(rows.size, kernels.sm_count() * 2)),), (_PULL_HEAVY_THREADS,),
+        (tindptr, tindices, tdata, x_present, x_val, rows, count, term, y, present))
     return present, y
 
 

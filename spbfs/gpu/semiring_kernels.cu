@@ -122,7 +122,7 @@ extern "C" __global__ void
 sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
         const a_t* __restrict__ tdata, const bool* __restrict__ x_present,
         const x_t* __restrict__ x_val, long long n, const bool* __restrict__ mask,
-        int use_mask, int complement, T term, T* y, bool* present)
+        int use_mask, int complement, long long heavy, T term, T* y, bool* present)
 {
     (void)term;
     const int lane = threadIdx.x & 31;
@@ -130,13 +130,16 @@ sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
     const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
     for (long long base = warp0 * 32; base < n; base += nwarps * 32) {
         const long long j = base + lane;
-        const bool todo = j < n && !(use_mask && (mask[j] == (bool)complement));
+        bool todo = j < n && !(use_mask && (mask[j] == (bool)complement));
         T acc = T();
         bool have = false;
         long long p = 0, end = 0;
         if (todo) {
             p = (long long)tindptr[j];
             end = (long long)tindptr[j + 1];
+            todo = end - p <= heavy;  // longer rows: sr_pull_heavy
+        }
+        if (todo) {
             const long long lim = end - p > PULL_SERIAL ? p + PULL_SERIAL : end;
             for (; p < lim; ++p) {
                 const long long i = (long long)tindices[p];
@@ -202,6 +205,82 @@ sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
             y[j] = acc;
             present[j] = true;
         }
+    }
+}
+
+// The outputs the pull allows whose rows hold more than `heavy` entries, appended to
+// `rows` in any order (`count` counts them; the caller sizes `rows` for the most there
+// can be).
+extern "C" __global__ void
+sr_heavy_rows(const ptr_t* __restrict__ tindptr, long long n, long long heavy,
+              const bool* __restrict__ mask, int use_mask, int complement,
+              long long* __restrict__ rows, unsigned long long* __restrict__ count)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
+        if ((long long)tindptr[j + 1] - (long long)tindptr[j] <= heavy) continue;
+        if (use_mask && (mask[j] == (bool)complement)) continue;
+        rows[atomicAdd(count, 1ull)] = j;
+    }
+}
+
+// The pull of the rows sr_heavy_rows listed: a block of PULL_HEAVY_WARPS warps per row,
+// each thread taking every blockDim-th entry; the block stops early once some thread
+// holds a value ("any") or the terminal (an absorbing value: the sum is then known), and
+// its warps' sums are combined in a fixed order, so a result does not depend on timing.
+#define PULL_HEAVY_WARPS 32
+extern "C" __global__ void __launch_bounds__(PULL_HEAVY_WARPS * 32)
+sr_pull_heavy(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
+              const a_t* __restrict__ tdata, const bool* __restrict__ x_present,
+              const x_t* __restrict__ x_val, const long long* __restrict__ rows,
+              const unsigned long long* __restrict__ count, T term, T* y, bool* present)
+{
+    (void)term;
+    __shared__ T part[PULL_HEAVY_WARPS];
+    __shared__ bool part_has[PULL_HEAVY_WARPS];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long nrows = (long long)*count;
+    for (long long item = blockIdx.x; item < nrows; item += gridDim.x) {
+        const long long j = rows[item];
+        const long long lo = (long long)tindptr[j], hi = (long long)tindptr[j + 1];
+        T acc = T();
+        bool have = false;
+        for (long long q0 = lo; q0 < hi; q0 += blockDim.x) {  // the same trips for all
+            const long long q = q0 + threadIdx.x;
+            if (q < hi) {
+                const long long i = (long long)tindices[q];
+                if (x_present[i]) {
+                    const T v = sr_mul(x_val[i], tdata[q], i, j);
+                    acc = have ? sr_add(acc, v) : v;
+                    have = true;
+                }
+            }
+#if IS_ANY
+            if (__syncthreads_or(have)) break;
+#elif HAS_TERMINAL
+            if (__syncthreads_or(have && acc == term)) break;
+#endif
+        }
+        warp_sum_to_lane0(have, acc);
+        if (lane == 0) {
+            part[warp] = acc;
+            part_has[warp] = have;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            have = false;
+            for (int w = 0; w < PULL_HEAVY_WARPS; ++w) {
+                if (part_has[w]) {
+                    acc = have ? sr_add(acc, part[w]) : part[w];
+                    have = true;
+                }
+            }
+            if (have) {
+                y[j] = acc;
+                present[j] = true;
+            }
+        }
+        __syncthreads();
     }
 }
 
