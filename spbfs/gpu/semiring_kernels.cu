@@ -113,6 +113,22 @@ __device__ __forceinline__ void warp_sum_to_lane0(bool& have, T& acc)
     if (lane != 0) have = false;
 }
 
+// Entry q of row j of A.T (nothing at or past `end`) added to (acc, have) when its source
+// is present in x.
+__device__ __forceinline__ void pull_entry(const idx_t* __restrict__ tindices,
+                                           const a_t* __restrict__ tdata,
+                                           const bool* __restrict__ x_present,
+                                           const x_t* __restrict__ x_val, long long q,
+                                           long long end, long long j, T& acc, bool& have)
+{
+    if (q >= end) return;
+    const long long i = (long long)tindices[q];
+    if (!x_present[i]) return;
+    const T v = sr_mul(x_val[i], tdata[q], i, j);
+    acc = have ? sr_add(acc, v) : v;
+    have = true;
+}
+
 // Pull: y[j] = (+) over row j of A.T (the in-edges of j) of the entries whose source is
 // present in x; the first hit for "any", stopping at the terminal value else.  One lane
 // per output, 32 consecutive outputs per warp: each lane reduces the first PULL_SERIAL
@@ -169,15 +185,7 @@ sr_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
             T part = T();
             bool part_has = false;
             for (long long q0 = rb; q0 < re; q0 += 32) {
-                const long long q = q0 + lane;
-                if (q < re) {
-                    const long long i = (long long)tindices[q];
-                    if (x_present[i]) {
-                        const T v = sr_mul(x_val[i], tdata[q], i, rj);
-                        part = part_has ? sr_add(part, v) : v;
-                        part_has = true;
-                    }
-                }
+                pull_entry(tindices, tdata, x_present, x_val, q0 + lane, re, rj, part, part_has);
 #if IS_ANY
                 if (__any_sync(FULL_WARP, part_has)) break;
 #elif HAS_TERMINAL
@@ -246,15 +254,7 @@ sr_pull_heavy(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindi
         T acc = T();
         bool have = false;
         for (long long q0 = lo; q0 < hi; q0 += blockDim.x) {  // the same trips for all
-            const long long q = q0 + threadIdx.x;
-            if (q < hi) {
-                const long long i = (long long)tindices[q];
-                if (x_present[i]) {
-                    const T v = sr_mul(x_val[i], tdata[q], i, j);
-                    acc = have ? sr_add(acc, v) : v;
-                    have = true;
-                }
-            }
+            pull_entry(tindices, tdata, x_present, x_val, q0 + threadIdx.x, hi, j, acc, have);
 #if IS_ANY
             if (__syncthreads_or(have)) break;
 #elif HAS_TERMINAL
