@@ -597,8 +597,9 @@ def _spmm_generic(A, B, semiring, dtype, shape):
     columns = xp.ascontiguousarray(B.T) if "a" in mul.uses else None
     zero = xp.asarray(0, np.int64)
     chunks = []
-    for part in row_chunks(A.indptr, rows, A.nnz if A.on_gpu else SPMM_CHUNK):
-        r0, r1 = part.start, part.stop  # a GPU kernel takes the whole product at once
+    size = A.nnz if A.on_gpu else SPMM_CHUNK  # a GPU kernel takes the whole product
+    for part in row_chunks(A.indptr, rows, size):
+        r0, r1 = part.start, part.stop
         lo = int(starts[r0])
         hi = int(starts[r1]) if r1 < rows.size else A.nnz
         k = A.indices[lo:hi].astype(np.int64)  # numpy's take converts other indices per call
