@@ -333,6 +333,39 @@ def test_ewise_matrices(device, union, data):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_ewise_add_of_positive_floats(device, data):
+    """plus and max over float values, positive (the CPU takes scipy's union with values)
+    or with zeros and negatives among them (the generic union)."""
+    shape = (data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6)))
+    A, B = (data.draw(matrices(shape, values="float")) for _ in range(2))
+    if data.draw(st.booleans()):
+        B.data -= 1.0
+    for op, as_op in ((sr.ops.plus, sr.ops.plus), (sr.ops.max, sr.ops.max),
+                      (sr.monoids.plus, sr.ops.plus), (sr.monoids.max, sr.ops.max)):
+        got = sr.ewise_add(_on(device, A), _on(device, B), op)
+        _assert_same(got, _pair_reference(A, B, as_op, True))
+        assert _is_canonical(got)
+
+
+def test_ewise_add_takes_scipys_union_only_where_exact(monkeypatch):
+    calls = []
+    native = algebra._native_union
+    monkeypatch.setattr(algebra, "_native_union",
+                        lambda *args: calls.append(native(*args)) or calls[-1])
+    A = sp.csr_array(np.array([[0.5, 0, 2.0], [0, 0, 1.0]]))
+    B = sp.csr_array(np.array([[1.5, 3.0, 0], [0, 0, 4.0]]))
+    assert sr.ewise_add(A, B, sr.ops.plus).to_scipy().toarray().tolist() == [
+        [2.0, 3.0, 2.0], [0, 0, 5.0]]
+    assert calls[-1] is not None
+    B.data[-1] = -1.0  # would cancel to an entry scipy drops
+    C = sr.ewise_add(A, B, sr.ops.plus)
+    assert calls[-1] is None and C.nnz == 4 and C.to_scipy().toarray()[1, 2] == 0
+    sr.ewise_add(A, B, sr.ops.minus)
+    assert calls[-1] is None
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_ewise_vectors_and_vector_masks(device):
     xp = _xp(device)
     x = Vector.sparse(xp.asarray([0, 2, 5]), xp.asarray([1.0, 2.0, 3.0]), size=6)

@@ -40,8 +40,11 @@ from ._vector import Vector
 __all__ = ["apply", "assign", "ewise_add", "ewise_mult", "extract", "mxm", "reduce",
            "select"]
 
-#: Products (or probes) handled per step of mxm, bounding its temporary memory.
+#: Products (or probes) handled per step of mxm on the GPU, bounding its temporary memory.
 CHUNK = 1 << 24
+#: The same on the CPU: temporaries that stay in cache (fresh pages of large ones cost more
+#: than the work on them).
+CPU_CHUNK = 1 << 16
 
 
 # ----------------------------------------------------------------------------- coordinates
@@ -164,6 +167,16 @@ class _Mask:
     def allows(self, keys):
         inside, _ = _member(keys, self.keys)
         return ~inside if self.complement else inside
+
+    def positions(self):
+        """Rows and columns of the allowed positions of a matrix mask, complement aside,
+        in the order of :attr:`keys` (no division of the keys)."""
+        M = self.matrix
+        rows, cols = M.pattern.rows(), M.indices
+        if not self.structural:
+            allowed = M.data != 0
+            rows, cols = rows[allowed], cols[allowed]
+        return rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)
 
 
 def _vector_mask_keys(mask, size, structural, xp):
@@ -350,8 +363,10 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     if m is not None and not m.complement:
+        # the products below hold allowed positions only: the mask is left to ``out``
+        m_out = None if out is None else m
         if A.on_gpu:  # one merge kernel per masked dot product: cheaper than any saxpy
-            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m, out, replace)
+            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m_out, out, replace)
         flops, dot_work = _flops(A, B), _dot_work(A, B, m, shape)
         native = _native_operands(A, B, semiring)
         if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
@@ -359,8 +374,9 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
             C = _csr_matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape)
             return _finish_csr(C, None if out is None else m, out, replace)
         if dot_work <= flops:
-            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m, out, replace)
-    return _finish(_mxm_saxpy(A, B, semiring, m, shape, dtype), m, out, replace)
+            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m_out, out, replace)
+    C = _mxm_saxpy(A, B, semiring, m, shape, dtype)
+    return _finish_csr(C, None if out is None else m, out, replace)
 
 
 def _check_semiring(semiring):
@@ -424,31 +440,34 @@ def _dot_work(A, B, m, shape) -> int:
     """Probes of the masked dot products: the shorter list of every allowed position."""
     if m.keys.size == 0:
         return 0
-    rows, cols = m.keys // shape[1], m.keys % shape[1]
+    rows, cols = m.positions()
     return int(A.xp.minimum(A.out_degree[rows], B.T.out_degree[cols]).astype(np.int64).sum())
 
 
 def _chunks(work):
-    """Split positions ``0..len(work)`` into runs of about CHUNK total work (host ints)."""
+    """Split positions ``0..len(work)`` into runs of about CHUNK total work on the GPU,
+    CPU_CHUNK on the CPU (host ints)."""
     xp = array_module(work)
     if work.size == 0:
         return []
+    size = CPU_CHUNK if xp is np else CHUNK
     cum = xp.cumsum(work.astype(np.int64))
     total = int(cum[-1])
-    cuts = xp.searchsorted(cum, xp.arange(CHUNK, total, CHUNK, dtype=np.int64), side="left")
+    cuts = xp.searchsorted(cum, xp.arange(size, total, size, dtype=np.int64), side="left")
     bounds = [0, *(int(c) + 1 for c in (cuts.get() if xp is not np else cuts)), int(work.size)]
     return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
-def _mxm_saxpy(A, B, semiring, m, shape, dtype):
-    """Row-by-row products in chunks of about CHUNK, filtered by the mask, then combined."""
+def _mxm_saxpy(A, B, semiring, m, shape, dtype) -> Matrix:
+    """Row-by-row products in chunks of whole rows (:func:`_chunks`), filtered by the
+    mask, combined per chunk: a canonical Matrix of the allowed entries."""
     xp, backend, mul = A.xp, backend_for(A.xp), semiring.multiply
     ncols = shape[1]
     per_entry = B.out_degree[A.indices].astype(np.int64) if A.nnz else xp.zeros(0, np.int64)
     cum = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(per_entry)])
     per_row = cum[A.indptr[1:]] - cum[A.indptr[:-1]]
     arow = A.pattern.rows()
-    keys_out, vals_out = [], []
+    counts, cols_out, vals_out = [xp.zeros(1, np.int64)], [], []
     for r0, r1 in _chunks(per_row):  # whole rows per chunk: no output key spans two chunks
         lo, hi = int(A.indptr[r0]), int(A.indptr[r1])
         k = A.indices[lo:hi]
@@ -463,69 +482,61 @@ def _mxm_saxpy(A, B, semiring, m, shape, dtype):
                               B.data[pos_b] if "a" in mul.uses else None,
                               k[owner].astype(np.int64) if "i" in mul.uses else None, j, dtype)
         uk, uv = _reduce_by_key(semiring.monoid, keys, vals, dtype, backend)
-        keys_out.append(uk)
+        rows = uk // ncols
+        counts.append(xp.bincount(rows - r0, minlength=r1 - r0))
+        cols_out.append(uk - rows * ncols)
         vals_out.append(uv)
-    return _concat_coords(keys_out, vals_out, shape, dtype, xp)
-
-
-def _concat_coords(keys, values, shape, dtype, xp):
-    if not keys:
-        return _Coords(xp.zeros(0, np.int64), xp.zeros(0, dtype), shape, xp)
-    return _Coords(xp.concatenate(keys), xp.concatenate(values), shape, xp)
+    if not cols_out:  # no rows
+        return _csr_matrix(counts[0], xp.zeros(0, np.int64), xp.zeros(0, dtype), shape)
+    # the chunks are consecutive runs of whole rows: one count per row
+    return _csr_matrix(xp.cumsum(xp.concatenate(counts)), xp.concatenate(cols_out),
+                       xp.concatenate(vals_out), shape)
 
 
 def _mxm_dot(A, B, semiring, m, shape, dtype):
     """Each allowed position ``(i, j)`` as the dot product of row i of A and column j of B
-    (row j of B.T): the shorter of the two lists is expanded and each of its entries probed
-    in the other matrix's sorted keys, so a position costs ``min(deg_A(i), deg_B.T(j))``
-    searches.  Nothing outside the mask is computed."""
+    (row j of B.T); nothing outside the mask is computed.  The backend's merge kernel, or
+    :func:`_dot_products`."""
     xp, backend = A.xp, backend_for(A.xp)
     BT = B.T.canonical()
-    mi, mj = m.keys // shape[1], m.keys % shape[1]
-    if mi.size == 0:
-        return _concat_coords([], [], shape, dtype, xp)
-    merged = backend.masked_dot(A.canonical(), BT, mi, mj, semiring, dtype)
-    if merged is not None:  # the backend's merge kernel: the keys stay sorted
-        present, values = merged
-        return _Coords(m.keys[present], values[present], shape, xp)
+    mi, mj = m.positions()
+    if mi.size:
+        A = A.canonical()
+        merged = backend.masked_dot(A, BT, mi, mj, semiring, dtype)
+        present, values = merged or _dot_products(A, BT, semiring, mi, mj, dtype, backend)
+    else:
+        present, values = xp.zeros(0, bool), xp.zeros(0, dtype)
+    return _Coords(m.keys[present], values[present], shape, xp, mi[present], mj[present])
+
+
+def _dot_products(A, BT, semiring, mi, mj, dtype, backend):
+    """``(present, values)`` of the positions (rows ``mi``, columns ``mj``): the shorter of
+    the two lists of each is expanded and its entries probed in the other matrix's sorted
+    keys, so a position costs ``min(deg_A(i), deg_B.T(j))`` searches."""
+    xp, mul, inner = A.xp, semiring.multiply, A.ncols
+    present, values = xp.zeros(mi.size, bool), xp.empty(mi.size, dtype)
     short_a = A.out_degree[mi] <= BT.out_degree[mj]
-    keys_out, vals_out = [], []
-    for sel, probe_a in ((xp.flatnonzero(short_a), True), (xp.flatnonzero(~short_a), False)):
-        if sel.size:
-            k, v = _dot_products(A, BT, semiring, m.keys[sel], mi[sel], mj[sel], probe_a, dtype,
-                                 backend)
-            keys_out += k
-            vals_out += v
-    c = _concat_coords(keys_out, vals_out, shape, dtype, xp)
-    order = xp.argsort(c.keys, kind="stable")  # the two groups interleave
-    return _Coords(c.keys[order], c.values[order], shape, xp)
-
-
-def _dot_products(A, BT, semiring, keys, mi, mj, probe_a, dtype, backend):
-    """Dot products of the positions ``keys`` (rows ``mi``, columns ``mj``): expand A's rows
-    and probe B.T's keys (``probe_a``), or the reverse."""
-    mul = semiring.multiply
-    inner = A.ncols
-    S, rows, other, other_rows = (A, mi, BT, mj) if probe_a else (BT, mj, A, mi)
-    other_keys = other.pattern.keys()
-    work = S.out_degree[rows]
-    keys_out, vals_out = [], []
-    for lo, hi in _chunks(work):
-        ps, owner = expand(S.indptr, rows[lo:hi])
-        k = S.indices[ps].astype(np.int64)
-        hit, po = _member(other_rows[lo:hi][owner] * inner + k, other_keys)
-        ps, owner, po, k = ps[hit], owner[hit], po[hit], k[hit]
-        if owner.size == 0:
-            continue
-        pa, pb = (ps, po) if probe_a else (po, ps)
-        j = mj[lo:hi][owner]
-        vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
-                              BT.data[pb] if "a" in mul.uses else None,
-                              k if "i" in mul.uses else None, j, dtype)
-        starts = _segments(owner)  # owner is sorted: the probes go position by position
-        keys_out.append(keys[lo:hi][owner[starts]])
-        vals_out.append(backend.segment_reduce(semiring.monoid, vals, starts, dtype))
-    return keys_out, vals_out
+    for probe_a in (True, False):  # expand A's rows and probe B.T's keys, or the reverse
+        at = xp.flatnonzero(short_a if probe_a else ~short_a)
+        S, rows, other, other_rows = ((A, mi[at], BT, mj[at]) if probe_a else
+                                      (BT, mj[at], A, mi[at]))
+        other_keys, cols = other.pattern.keys(), mj[at]
+        for lo, hi in _chunks(S.out_degree[rows]):
+            ps, owner = expand(S.indptr, rows[lo:hi])
+            k = S.indices[ps].astype(np.int64)
+            hit, po = _member(other_rows[lo:hi][owner] * inner + k, other_keys)
+            ps, owner, po, k = ps[hit], owner[hit], po[hit], k[hit]
+            if owner.size == 0:
+                continue
+            pa, pb = (ps, po) if probe_a else (po, ps)
+            vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
+                                  BT.data[pb] if "a" in mul.uses else None,
+                                  k if "i" in mul.uses else None, cols[lo:hi][owner], dtype)
+            starts = _segments(owner)  # owner is sorted: the probes go position by position
+            done = at[lo:hi][owner[starts]]
+            values[done] = backend.segment_reduce(semiring.monoid, vals, starts, dtype)
+            present[done] = True
+    return present, values
 
 
 def _spmm(A, B, semiring, mask, complement):
@@ -705,7 +716,28 @@ def _ewise_mult_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
     return Matrix._from_pattern(pattern, _shared_values(u, a, b, op, dtype, pattern))
 
 
+#: ewise_add operators that scipy's compiled union computes exactly on positive floating
+#: values: it drops zero results, and meets a one-sided entry with an implicit 0.
+_SCIPY_UNIONS = {"plus": lambda a, b: a + b, "max": lambda a, b: a.maximum(b)}
+
+
+def _native_union(a: Matrix, b: Matrix, op, dtype) -> Matrix | None:
+    """``ewise_add`` of two canonical CPU matrices as scipy's union with its values (one
+    compiled merge), when that is exact: ``plus`` or ``max`` over positive floating values
+    of the result's dtype (a sum or maximum of those is never zero); else None."""
+    union, dtype = _SCIPY_UNIONS.get(op.name), np.dtype(dtype)
+    if union is None or dtype.kind != "f" or a.dtype != dtype or b.dtype != dtype:
+        return None
+    if not (bool((a.data > 0).all()) and bool((b.data > 0).all())):
+        return None
+    C = union(a.to_scipy(), b.to_scipy())  # canonical operands: a canonical result
+    return _csr_matrix(C.indptr, C.indices, C.data, a.shape)
+
+
 def _ewise_add_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
+    native = _native_union(a, b, op, dtype)
+    if native is not None:
+        return native
     u = _Union(a, b)
     values = np.empty(u.tags.size, dtype)
     if u.first_is_union:
