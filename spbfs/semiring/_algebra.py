@@ -521,17 +521,19 @@ def _dot_products(A, BT, semiring, mi, mj, dtype, backend):
         S, rows, other, other_rows = ((A, mi[at], BT, mj[at]) if probe_a else
                                       (BT, mj[at], A, mi[at]))
         other_keys, cols = other.pattern.keys(), mj[at]
+        base = other_rows * inner  # each probe's key: its position's base plus its k
         for lo, hi in _chunks(S.out_degree[rows]):
             ps, owner = expand(S.indptr, rows[lo:hi])
-            k = S.indices[ps].astype(np.int64)
-            hit, po = _member(other_rows[lo:hi][owner] * inner + k, other_keys)
-            ps, owner, po, k = ps[hit], owner[hit], po[hit], k[hit]
-            if owner.size == 0:
+            hit, po = _member(base[lo:hi][owner] + S.indices[ps], other_keys)
+            hit = xp.flatnonzero(hit)  # the hits are few: index them, not mask each array
+            if hit.size == 0:
                 continue
+            ps, owner, po = ps[hit], owner[hit], po[hit]
             pa, pb = (ps, po) if probe_a else (po, ps)
+            k = S.indices[ps].astype(np.int64) if "i" in mul.uses else None
             vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
-                                  BT.data[pb] if "a" in mul.uses else None,
-                                  k if "i" in mul.uses else None, cols[lo:hi][owner], dtype)
+                                  BT.data[pb] if "a" in mul.uses else None, k,
+                                  cols[lo:hi][owner], dtype)
             starts = _segments(owner)  # owner is sorted: the probes go position by position
             done = at[lo:hi][owner[starts]]
             values[done] = backend.segment_reduce(semiring.monoid, vals, starts, dtype)
