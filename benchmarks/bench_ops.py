@@ -6,13 +6,21 @@ values 1.0 (SuiteSparse stores such a matrix as iso-valued, one value for all en
 triangle.  Prints median seconds of each operation for spbfs (CPU, and GPU with --gpu),
 scipy where it has the operation, and python-graphblas.
 
+The run fixes glibc's malloc thresholds first (``--default-malloc`` leaves them): glibc
+otherwise raises its mmap threshold the first time a large block is freed, after which
+arrays of a few MB come from the heap instead of freshly mapped (and page-faulted) memory,
+so each column's timings would depend on what the columns before it allocated (measured:
+scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in the same job, by that history alone).
+
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
-       [--random-values]
+       [--random-values] [--default-malloc]
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
 import time
 
 import numpy as np
@@ -30,6 +38,20 @@ def graph(scale, random_values=False):
     A.sum_duplicates()
     A.data[:] = np.random.default_rng(1).random(A.nnz) + 0.5 if random_values else 1.0
     return A
+
+
+def steady_malloc() -> bool:
+    """glibc malloc with fixed thresholds: blocks below 32 MB from the heap, which is never
+    trimmed (so not faulted in again); False where the C library is not glibc."""
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, TypeError, AttributeError):
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold,
+                                                                       1 << 30))
 
 
 def timed(fn, repeat, sync=lambda: None):
@@ -113,7 +135,10 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--random-values", action="store_true",
                    help="a value per entry (default: all 1.0, iso-valued for SuiteSparse)")
+    p.add_argument("--default-malloc", action="store_true",
+                   help="keep glibc's adaptive malloc thresholds (see the module docstring)")
     args = p.parse_args(argv)
+    steady = False if args.default_malloc else steady_malloc()
     A = graph(args.scale, args.random_values)
     L = sp.tril(A, -1).tocsr()
     rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
@@ -143,7 +168,8 @@ def main(argv=None):
         sync = cupy.cuda.Device().synchronize
     print(f"# scale {args.scale}: n={A.shape[0]}, nnz(A)={A.nnz}, nnz(L)={L.nnz}"
           + (", random values" if args.random_values else ", values 1.0")
-          + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else ""))
+          + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else "")
+          + ("; malloc thresholds fixed" if steady else "; malloc as configured"))
     names = list(columns["spbfs"])
     header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in columns)
     print(header + f"{'spbfs/graphblas':>17}"
