@@ -3,13 +3,14 @@
 Graph: Graph500 Kronecker (edgefactor 16, seed 1), symmetric, duplicates summed, float64
 values 1.0 (SuiteSparse stores such a matrix as iso-valued, one value for all entries:
 ``--random-values`` gives every entry its own value instead); L is its strict lower
-triangle.  Prints median seconds of each operation for spbfs (CPU, and GPU with --gpu),
-scipy where it has the operation, and python-graphblas.
+triangle.  Prints median seconds of each operation for spbfs (CPU, and GPU with --gpu-scale),
+scipy where it has the operation, and python-graphblas, each column measured in a process
+of its own (so no library's allocations or threads weigh on another's timings).
 
 The run fixes glibc's malloc thresholds first (``--default-malloc`` leaves them): glibc
 otherwise raises its mmap threshold the first time a large block is freed, after which
 arrays of a few MB come from the heap instead of freshly mapped (and page-faulted) memory,
-so each column's timings would depend on what the columns before it allocated (measured:
+so an operation's timings would depend on what ran before it in the process (measured:
 scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in the same job, by that history alone).
 
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
@@ -21,6 +22,9 @@ from __future__ import annotations
 import argparse
 import ctypes
 import ctypes.util
+import json
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -128,6 +132,41 @@ def scipy_cases(A, L, rows):
     }
 
 
+#: The columns, each measured in a process of its own: ``(name, GPU-scale graph, cases)``.
+COLUMNS = (("spbfs", False, "spbfs"), ("scipy", False, "scipy"),
+           ("graphblas", False, "graphblas"), ("spbfs gpu", True, "spbfs"),
+           ("graphblas (gpu graph)", True, "graphblas"))
+
+
+def measure(column, args) -> dict:
+    """One column (run in its own process): the graph's size and the median seconds of
+    each operation."""
+    _, on_gpu_graph, kind = next(c for c in COLUMNS if c[0] == column)
+    A = graph(args.gpu_scale if on_gpu_graph else args.scale, args.random_values)
+    L = sp.tril(A, -1).tocsr()
+    rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
+    sync = lambda: None  # noqa: E731
+    if kind == "scipy":
+        cases = scipy_cases(A, L, rows)
+    elif kind == "graphblas":
+        cases = graphblas_cases(A, L, rows)
+    elif column == "spbfs gpu":
+        import cupy
+
+        def on_gpu(M):
+            return sr.Matrix(cupy.asarray(M.indptr), cupy.asarray(M.indices),
+                             cupy.asarray(M.data), M.shape[0], ncols=M.shape[1])
+
+        cases = spbfs_cases(on_gpu(A), on_gpu(L), cupy.asarray(rows))
+        sync = cupy.cuda.Device().synchronize
+    else:
+        cases = spbfs_cases(sr.Matrix.from_any(A), sr.Matrix.from_any(L), rows)
+    if on_gpu_graph:  # A @ A of a large Kronecker graph does not fit anywhere
+        cases.pop("mxm plus_times A@A")
+    times = {name: timed(fn, args.repeat, sync) for name, fn in cases.items()}
+    return {"nnz": [A.nnz, L.nnz], "times": times}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=int, default=16)
@@ -137,58 +176,40 @@ def main(argv=None):
                    help="a value per entry (default: all 1.0, iso-valued for SuiteSparse)")
     p.add_argument("--default-malloc", action="store_true",
                    help="keep glibc's adaptive malloc thresholds (see the module docstring)")
+    p.add_argument("--column", help=argparse.SUPPRESS)  # a child process: one column
     args = p.parse_args(argv)
     steady = False if args.default_malloc else steady_malloc()
-    A = graph(args.scale, args.random_values)
-    L = sp.tril(A, -1).tocsr()
-    rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
-    Am, Lm = sr.Matrix.from_any(A), sr.Matrix.from_any(L)
-    columns = {"spbfs": spbfs_cases(Am, Lm, rows), "scipy": scipy_cases(A, L, rows)}
-    try:
-        columns["graphblas"] = graphblas_cases(A, L, rows)
-    except ImportError:
-        print("# python-graphblas not installed: its column is empty")
-    if args.gpu_scale:
-        import cupy
-
-        G = graph(args.gpu_scale, args.random_values)
-        GL = sp.tril(G, -1).tocsr()
-        grows = np.random.default_rng(0).choice(G.shape[0], G.shape[0] // 4, replace=False)
-
-        def on_gpu(M):
-            return sr.Matrix(cupy.asarray(M.indptr), cupy.asarray(M.indices),
-                             cupy.asarray(M.data), M.shape[0], ncols=M.shape[1])
-
-        gpu = spbfs_cases(on_gpu(G), on_gpu(GL), cupy.asarray(grows))
-        peer = graphblas_cases(G, GL, grows)
-        for cases in (gpu, peer):  # A @ A of a large Kronecker graph does not fit anywhere
-            cases.pop("mxm plus_times A@A")
-        columns["spbfs gpu"] = gpu
-        columns["graphblas (gpu graph)"] = peer
-        sync = cupy.cuda.Device().synchronize
-    print(f"# scale {args.scale}: n={A.shape[0]}, nnz(A)={A.nnz}, nnz(L)={L.nnz}"
+    if args.column:
+        print(json.dumps(measure(args.column, args)))
+        return
+    columns = [c for c, gpu, _ in COLUMNS if args.gpu_scale or not gpu]
+    secs = {}
+    for col in columns:
+        child = subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:]),
+                                "--column", col], capture_output=True, text=True)
+        if child.returncode:
+            print(f"# {col}: no column ({child.stderr.strip().splitlines()[-1]})")
+            continue
+        secs[col] = json.loads(child.stdout.strip().splitlines()[-1])
+    nnz_a, nnz_l = secs["spbfs"]["nnz"]
+    secs = {col: out["times"] for col, out in secs.items()}
+    print(f"# scale {args.scale}: n={1 << args.scale}, nnz(A)={nnz_a}, nnz(L)={nnz_l}"
           + (", random values" if args.random_values else ", values 1.0")
           + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else "")
-          + ("; malloc thresholds fixed" if steady else "; malloc as configured"))
-    names = list(columns["spbfs"])
-    header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in columns)
+          + ("; malloc thresholds fixed" if steady else "; malloc as configured")
+          + "; a process per column")
+    header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in secs)
     print(header + f"{'spbfs/graphblas':>17}"
           + (f"{'gpu speedup':>13}" if args.gpu_scale else ""))
-    for name in names:
-        cells, secs = [], {}
-        for col, cases in columns.items():
-            fn = cases.get(name)
-            if fn is None:
-                cells.append(f"{'-':>23}")
-                continue
-            t = timed(fn, args.repeat, sync if col == "spbfs gpu" else (lambda: None))
-            secs[col] = t
-            cells.append(f"{t * 1e3:20.2f} ms")
-        ratio = secs["spbfs"] / secs["graphblas"] if "graphblas" in secs else float("nan")
+    for name in secs["spbfs"]:
+        row = {col: t[name] for col, t in secs.items() if name in t}
+        cells = "".join(f"{row[c] * 1e3:20.2f} ms" if c in row else f"{'-':>23}"
+                        for c in secs)
+        ratio = row["spbfs"] / row["graphblas"] if "graphblas" in row else float("nan")
         speedup = ""  # graphblas on the host's cores / spbfs on the GPU, same GPU-scale graph
-        if "spbfs gpu" in secs and "graphblas (gpu graph)" in secs:
-            speedup = f"{secs['graphblas (gpu graph)'] / secs['spbfs gpu']:12.1f}x"
-        print(f"{name:<27}" + "".join(cells) + f"{ratio:16.2f}x" + speedup, flush=True)
+        if "spbfs gpu" in row and "graphblas (gpu graph)" in row:
+            speedup = f"{row['graphblas (gpu graph)'] / row['spbfs gpu']:12.1f}x"
+        print(f"{name:<27}" + cells + f"{ratio:16.2f}x" + speedup, flush=True)
 
 
 if __name__ == "__main__":
