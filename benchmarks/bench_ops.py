@@ -5,7 +5,8 @@ values 1.0 (SuiteSparse stores such a matrix as iso-valued, one value for all en
 ``--random-values`` gives every entry its own value instead); L is its strict lower
 triangle.  Prints median seconds of each operation for spbfs (CPU, and GPU with --gpu-scale),
 scipy where it has the operation, and python-graphblas, each column measured in a process
-of its own (so no library's allocations or threads weigh on another's timings).
+of its own (so no library's allocations or threads weigh on another's timings;
+``--one-process`` measures them one after the other in this one).
 
 The run fixes glibc's malloc thresholds first (``--default-malloc`` leaves them): glibc
 otherwise raises its mmap threshold the first time a large block is freed, after which
@@ -14,7 +15,7 @@ so an operation's timings would depend on what ran before it in the process (mea
 scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in the same job, by that history alone).
 
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
-       [--random-values] [--default-malloc]
+       [--random-values] [--default-malloc] [--one-process]
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ def main(argv=None):
                    help="a value per entry (default: all 1.0, iso-valued for SuiteSparse)")
     p.add_argument("--default-malloc", action="store_true",
                    help="keep glibc's adaptive malloc thresholds (see the module docstring)")
+    p.add_argument("--one-process", action="store_true",
+                   help="every column in this process, one after the other")
     p.add_argument("--column", help=argparse.SUPPRESS)  # a child process: one column
     args = p.parse_args(argv)
     steady = False if args.default_malloc else steady_malloc()
@@ -185,6 +188,9 @@ def main(argv=None):
     columns = [c for c, gpu, _ in COLUMNS if args.gpu_scale or not gpu]
     secs = {}
     for col in columns:
+        if args.one_process:
+            secs[col] = measure(col, args)
+            continue
         child = subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:]),
                                 "--column", col], capture_output=True, text=True)
         if child.returncode:
@@ -197,7 +203,7 @@ def main(argv=None):
           + (", random values" if args.random_values else ", values 1.0")
           + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else "")
           + ("; malloc thresholds fixed" if steady else "; malloc as configured")
-          + "; a process per column")
+          + ("; one process" if args.one_process else "; a process per column"))
     header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in secs)
     print(header + f"{'spbfs/graphblas':>17}"
           + (f"{'gpu speedup':>13}" if args.gpu_scale else ""))
