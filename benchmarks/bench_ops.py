@@ -8,11 +8,12 @@ scipy where it has the operation, and python-graphblas, each column measured in 
 of its own (so no library's allocations or threads weigh on another's timings;
 ``--one-process`` measures them one after the other in this one).
 
-The run fixes glibc's malloc thresholds first (``--default-malloc`` leaves them): glibc
-otherwise raises its mmap threshold the first time a large block is freed, after which
-arrays of a few MB come from the heap instead of freshly mapped (and page-faulted) memory,
-so an operation's timings would depend on what ran before it in the process (measured:
-scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in the same job, by that history alone).
+Each process fixes glibc's malloc thresholds first and faults in 512 MB of heap
+(``--default-malloc`` leaves malloc as it is): glibc otherwise raises its mmap threshold
+the first time a large block is freed, after which arrays of a few MB come from the heap
+instead of freshly mapped (and page-faulted) memory, so an operation's timings would depend
+on what ran before it (measured: scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in one job, and
+python-graphblas's ``apply`` at 0.6 or 2.4 ms, by that history alone).
 
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
        [--random-values] [--default-malloc] [--one-process]
@@ -47,7 +48,8 @@ def graph(scale, random_values=False):
 
 def steady_malloc() -> bool:
     """glibc malloc with fixed thresholds: blocks below 32 MB from the heap, which is never
-    trimmed (so not faulted in again); False where the C library is not glibc."""
+    trimmed, and 512 MB of it faulted in up front, so no library's temporaries pay for fresh
+    pages; False (nothing changed) where the C library is not glibc."""
     name = ctypes.util.find_library("c")
     try:
         libc = ctypes.CDLL(name)
@@ -55,8 +57,11 @@ def steady_malloc() -> bool:
     except (OSError, TypeError, AttributeError):
         return False
     m_trim_threshold, m_mmap_threshold = -1, -3
-    return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold,
-                                                                       1 << 30))
+    if not (mallopt(m_mmap_threshold, 32 << 20) and mallopt(m_trim_threshold, 1 << 30)):
+        return False
+    warm = [np.ones(2 << 20) for _ in range(32)]  # 16 MB each, written: faulted in
+    del warm  # back to the heap, which keeps it
+    return True
 
 
 def timed(fn, repeat, sync=lambda: None):
