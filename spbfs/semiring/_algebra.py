@@ -367,7 +367,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         m_out = None if out is None else m
         if A.on_gpu:  # one merge kernel per masked dot product: cheaper than any saxpy
             return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m_out, out, replace)
-        flops, dot_work = _flops(A, B), _dot_work(A, B, m, shape)
+        flops, dot_work = _flops(A, B), _dot_work(A, B, m)
         native = _native_operands(A, B, semiring)
         if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
             C = _masked_native_product(native[0].to_scipy() @ native[1].to_scipy(), m)
@@ -436,7 +436,7 @@ def _flops(A, B) -> int:
     return int(B.out_degree[A.indices].astype(np.int64).sum())
 
 
-def _dot_work(A, B, m, shape) -> int:
+def _dot_work(A, B, m) -> int:
     """Probes of the masked dot products: the shorter list of every allowed position."""
     if m.keys.size == 0:
         return 0
