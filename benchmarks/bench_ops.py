@@ -156,7 +156,7 @@ def measure(column, args) -> dict:
         cases = scipy_cases(A, L, rows)
     elif kind == "graphblas":
         cases = graphblas_cases(A, L, rows)
-    elif column == "spbfs gpu":
+    elif on_gpu_graph:
         import cupy
 
         def on_gpu(M):
@@ -186,15 +186,19 @@ def main(argv=None):
                    help="every column in this process, one after the other")
     p.add_argument("--column", help=argparse.SUPPRESS)  # a child process: one column
     args = p.parse_args(argv)
-    steady = False if args.default_malloc else steady_malloc()
+    measuring = args.column or args.one_process  # a parent only starts the children
+    steady = bool(measuring) and not args.default_malloc and steady_malloc()
     if args.column:
-        print(json.dumps(measure(args.column, args)))
+        print(json.dumps({**measure(args.column, args), "steady": steady}))
         return
     columns = [c for c, gpu, _ in COLUMNS if args.gpu_scale or not gpu]
     secs = {}
     for col in columns:
         if args.one_process:
-            secs[col] = measure(col, args)
+            try:
+                secs[col] = {**measure(col, args), "steady": steady}
+            except ImportError as exc:
+                print(f"# {col}: no column ({exc})")
             continue
         child = subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:]),
                                 "--column", col], capture_output=True, text=True)
@@ -203,6 +207,7 @@ def main(argv=None):
             continue
         secs[col] = json.loads(child.stdout.strip().splitlines()[-1])
     nnz_a, nnz_l = secs["spbfs"]["nnz"]
+    steady = secs["spbfs"]["steady"]
     secs = {col: out["times"] for col, out in secs.items()}
     print(f"# scale {args.scale}: n={1 << args.scale}, nnz(A)={nnz_a}, nnz(L)={nnz_l}"
           + (", random values" if args.random_values else ", values 1.0")
