@@ -45,14 +45,14 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from spbfs.centrality import betweenness_centrality
-from spbfs.components import connected_components
-from spbfs.generate import kronecker
-from spbfs.harness import resolve_device
-from spbfs.msbfs import bfs_many
-from spbfs.pagerank import pagerank
-from spbfs.sssp import sssp
-from spbfs.triangles import triangles
+from spbfs.algorithms.centrality import betweenness_centrality
+from spbfs.algorithms.components import connected_components
+from spbfs.algorithms.msbfs import bfs_many
+from spbfs.algorithms.pagerank import pagerank
+from spbfs.algorithms.sssp import sssp
+from spbfs.algorithms.triangles import triangles
+from spbfs.graph500.generate import kronecker
+from spbfs.graph500.harness import resolve_device
 
 ALPHA, TOL, MAX_ITER = 0.85, 1e-6, 100
 

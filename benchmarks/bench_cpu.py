@@ -19,8 +19,8 @@ import scipy.sparse.csgraph as csgraph
 
 import spbfs
 from spbfs import graph500
-from spbfs.generate import kronecker
-from spbfs.harness import build_undirected, choose_roots
+from spbfs.graph500.generate import kronecker
+from spbfs.graph500.harness import build_undirected, choose_roots
 
 
 def graphblas_bfs(A_gb, source, parents):

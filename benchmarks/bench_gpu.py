@@ -32,7 +32,7 @@ def generate(scale, edgefactor, seed, chunk=1 << 26):
     """Kronecker edge list on the GPU in chunks, each cast to int32 (n fits)."""
     import cupy
 
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     m = edgefactor << scale
     us, vs = [], []
@@ -93,8 +93,9 @@ def bench_graph500(scale, args, out):
     import cupy
     import cupyx.scipy.sparse as csp
 
-    from spbfs.bfs import search
+    from spbfs.algorithms.bfs import search
     from spbfs.gpu.build import csr_from_edges
+    from spbfs.semiring import Matrix
 
     pool = cupy.get_default_memory_pool()
     n = 1 << scale
@@ -105,7 +106,7 @@ def bench_graph500(scale, args, out):
     _sync()
     t_gen = time.perf_counter() - t0
     t0 = time.perf_counter()
-    M = csr_from_edges(us, vs, n)
+    M = Matrix(*csr_from_edges(us, vs, n), n, symmetric=True, check=False)
     _sync()
     t_csr = time.perf_counter() - t0
     csr_bytes = M.indptr.nbytes + M.indices.nbytes
@@ -178,13 +179,15 @@ def bench_graph500(scale, args, out):
 def bench_grid(side, args):
     import cupy
 
-    from spbfs.bfs import search
+    from spbfs.algorithms.bfs import search
     from spbfs.gpu.build import csr_from_edges
+    from spbfs.semiring import Matrix
 
     idx = cupy.arange(side * side, dtype=np.int32).reshape(side, side)
     u = cupy.concatenate([idx[:, :-1].ravel(), idx[:-1, :].ravel()])
     v = cupy.concatenate([idx[:, 1:].ravel(), idx[1:, :].ravel()])
-    M = csr_from_edges(u, v, side * side)
+    M = Matrix(*csr_from_edges(u, v, side * side), side * side, symmetric=True,
+               check=False)
     del u, v, idx
     rows = []
     for direction in ("auto", "push"):
@@ -217,7 +220,7 @@ def bench_sssp(scale, args):
 
     n = 1 << scale
     us, vs = generate(scale, args.edgefactor, args.seed)
-    G = csr_from_edges(us, vs, n)
+    G = Matrix(*csr_from_edges(us, vs, n), n, symmetric=True, check=False)
     del us, vs
     w = cupy.random.default_rng(args.seed).uniform(0.01, 1.0, G.nnz)
     M = Matrix(G.indptr, G.indices, w, n)

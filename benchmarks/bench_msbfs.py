@@ -23,9 +23,9 @@ import time
 import numpy as np
 
 import spbfs
-from spbfs.generate import kronecker
-from spbfs.harness import build_undirected, choose_roots, resolve_device
-from spbfs.msbfs import bfs_many
+from spbfs.algorithms.msbfs import bfs_many
+from spbfs.graph500.generate import kronecker
+from spbfs.graph500.harness import build_undirected, choose_roots, resolve_device
 
 
 def _sync(xp):

@@ -21,7 +21,7 @@ import time
 import networkx as nx
 import numpy as np
 
-from spbfs.generate import kronecker
+from spbfs.graph500.generate import kronecker
 from spbfs.nx import FUNCTIONS, convert_from_nx
 
 

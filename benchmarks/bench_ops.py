@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from spbfs import semiring as sr
-from spbfs.generate import kronecker
+from spbfs.graph500.generate import kronecker
 
 
 def graph(scale, random_values=False):

@@ -21,8 +21,8 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import spbfs
-from spbfs._validation import check_compressed
-from spbfs.generate import kronecker
+from spbfs.core.validation import check_compressed
+from spbfs.graph500.generate import kronecker
 
 
 def symmetric_kronecker(scale, edgefactor=16, seed=1):

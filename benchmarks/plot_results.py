@@ -138,8 +138,8 @@ def main(argv=None):
     except ImportError:
         raise SystemExit("plot_results.py needs matplotlib: pip install 'spbfs[plot]'") from None
     sys.path.insert(0, os.path.dirname(HERE))  # spbfs from this checkout when not installed
-    from spbfs.plot import plot_run
-    from spbfs.results import read_json
+    from spbfs.graph500.plot import plot_run
+    from spbfs.graph500.results import read_json
 
     os.makedirs(args.out, exist_ok=True)
     written = []

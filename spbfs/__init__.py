@@ -12,13 +12,14 @@ Examples
 """
 
 from . import semiring
-from .bfs import bfs, prepare
-from .centrality import betweenness_centrality
-from .components import connected_components
-from .pagerank import PowerIterationFailedConvergence, pagerank
+from .algorithms import centrality, components, msbfs  # noqa: F401  (modules, as before)
+from .algorithms.bfs import bfs, prepare
+from .algorithms.centrality import betweenness_centrality
+from .algorithms.components import connected_components
+from .algorithms.pagerank import PowerIterationFailedConvergence, pagerank
+from .algorithms.sssp import sssp
+from .algorithms.triangles import triangles
 from .semiring._cache import clear_cache
-from .sssp import sssp
-from .triangles import triangles
 
 __all__ = ["PowerIterationFailedConvergence", "betweenness_centrality", "bfs", "clear_cache",
            "connected_components", "pagerank", "prepare", "semiring", "sssp", "triangles"]

@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _graph500(args):
     # Checked before the run, not after minutes of searching.
     if args.plot:
-        from .plot import require_matplotlib
+        from .graph500.plot import require_matplotlib
 
         require_matplotlib("--plot")
     for option, path in (("--json", args.json), ("--plot", args.plot)):
@@ -81,7 +81,7 @@ def _graph500(args):
                      threshold=args.threshold, device=args.device, data_plane=args.data_plane,
                      progress=not args.no_progress, record=record)
             return
-        from .harness import run_graph500
+        from .graph500.harness import run_graph500
 
         stats = run_graph500(args.scale, args.edgefactor, args.roots, args.seed, args.device,
                              progress=not args.no_progress, record=record)
@@ -97,12 +97,12 @@ def _write_results(args, record):
     record["environment"]["arguments"] = {k: v for k, v in vars(args).items()
                                           if k != "command"}
     if args.json:
-        from .results import write_json
+        from .graph500.results import write_json
 
         write_json(args.json, record)
         print(f"wrote {args.json}", file=sys.stderr)
     if args.plot:
-        from .plot import plot_run
+        from .graph500.plot import plot_run
 
         plot_run(record, args.plot)
         print(f"wrote {args.plot}", file=sys.stderr)
@@ -125,8 +125,8 @@ def _source_vertex(source, ids, n, path):
 
 
 def _bfs(args):
-    from .bfs import bfs
-    from .harness import resolve_device
+    from .algorithms.bfs import bfs
+    from .graph500.harness import resolve_device
     from .io import read_graph
 
     if args.output and not os.path.isdir(os.path.dirname(args.output) or "."):

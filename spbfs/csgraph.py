@@ -14,7 +14,7 @@ numpy results, cupy/cupyx inputs give cupy results.
   together on a block-diagonal matrix (one block per source, blocks of about
   :data:`BATCH_ENTRIES` stored entries), so a Python loop runs once per batch,
   not once per source.
-* :func:`connected_components`: :func:`spbfs.components.connected_components`.
+* :func:`connected_components`: :func:`spbfs.algorithms.components.connected_components`.
 
 Predecessors follow scipy's Dijkstra (1.17): among the edges ``u -> v`` on a
 shortest path to ``v``, the one whose ``u`` is nearest to the source, ties to
@@ -31,11 +31,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
 
-from ._array import array_module, is_cupy, to_numpy
-from ._validation import SCIPY_NULL, check_source
-from .components import as_graph
-from .components import connected_components as _connected_components
-from .components import min_first_scan as _min_first
+from .algorithms.components import as_graph
+from .algorithms.components import connected_components as _connected_components
+from .algorithms.components import min_first_scan as _min_first
+from .core.arrays import array_module, is_cupy, to_numpy
+from .core.validation import SCIPY_NULL, check_source
 from .semiring import Matrix, Monoid, Semiring, Vector, any_pair, min_plus, monoids, ops, vxm
 from .semiring._pattern import index_dtype
 
@@ -280,7 +280,7 @@ def _tree(G, pred, directed):
 def connected_components(csgraph, directed=True, connection="weak", return_labels=True):
     """Connected components, as ``scipy.sparse.csgraph.connected_components``.
 
-    See :func:`spbfs.components.connected_components` for the algorithms and
+    See :func:`spbfs.algorithms.components.connected_components` for the algorithms and
     the numbering: weak / undirected labels equal scipy's exactly; strong
     components are scipy's, numbered in a reverse topological order of the
     condensation.

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from spbfs import semiring as sr
 from spbfs.semiring import Matrix, Vector
-from spbfs.semiring import _algebra as algebra
+from spbfs.semiring import _elementwise as elementwise
+from spbfs.semiring import _products as products
 from spbfs.semiring._pattern import Pattern
 
 DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
@@ -260,7 +261,7 @@ def test_spmm_hub_rows(device, name, chunk, monkeypatch):
     empty ones, a block wider than one tile, a random mask; the CPU's generic product also
     in chunks of a few rows (a hub row is a chunk of its own)."""
     if chunk is not None:
-        monkeypatch.setattr(algebra, "SPMM_CHUNK", chunk)
+        monkeypatch.setattr(products, "SPMM_CHUNK", chunk)
     rng = np.random.default_rng(5)
     m, k, w = 40, 9000, 37
     rows = np.concatenate([np.zeros(7000, np.int64), np.full(2500, 7),
@@ -350,8 +351,8 @@ def test_ewise_add_of_positive_floats(device, data):
 
 def test_ewise_add_takes_scipys_union_only_where_exact(monkeypatch):
     calls = []
-    native = algebra._native_union
-    monkeypatch.setattr(algebra, "_native_union",
+    native = elementwise._native_union
+    monkeypatch.setattr(elementwise, "_native_union",
                         lambda *args: calls.append(native(*args)) or calls[-1])
     A = sp.csr_array(np.array([[0.5, 0, 2.0], [0, 0, 1.0]]))
     B = sp.csr_array(np.array([[1.5, 3.0, 0], [0, 0, 4.0]]))
@@ -630,16 +631,16 @@ def test_reduce_keeps_the_monoid_dtype(device):
 @pytest.mark.parametrize("popcount", ["numpy", "swar"])
 @given(flags=st.lists(st.booleans(), max_size=300), data=st.data())
 def test_count_before_matches_a_running_sum(popcount, flags, data):
-    from spbfs.semiring import _cpu
+    from spbfs.core import csr
 
     flags = np.array(flags, bool)
     bounds = np.array(sorted(data.draw(st.lists(st.integers(0, flags.size), max_size=20))),
                       data.draw(st.sampled_from([np.int32, np.int64])))
     running = np.concatenate([[0], np.cumsum(flags)])
-    saved = _cpu._popcount
+    saved = csr.popcount
     if popcount == "swar":  # what numpy < 2 runs
-        _cpu._popcount = _cpu.swar_popcount
+        csr.popcount = csr.swar_popcount
     try:
-        assert _cpu.count_before(flags, bounds).tolist() == running[bounds].tolist()
+        assert csr.count_before(flags, bounds).tolist() == running[bounds].tolist()
     finally:
-        _cpu._popcount = saved
+        csr.popcount = saved

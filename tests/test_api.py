@@ -6,11 +6,12 @@ import inspect
 import pytest
 
 PUBLIC_MODULES = [
-    "spbfs", "spbfs.semiring", "spbfs.bfs", "spbfs.sssp", "spbfs.csgraph", "spbfs.generate",
-    "spbfs.graph500", "spbfs.harness", "spbfs.io", "spbfs.cli", "spbfs.gpu", "spbfs.gpu.build",
-    "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist", "spbfs.pagerank", "spbfs.triangles",
-    "spbfs.centrality", "spbfs.results", "spbfs.plot", "spbfs.components", "spbfs.nx",
-    "spbfs.msbfs",
+    "spbfs", "spbfs.semiring", "spbfs.csgraph", "spbfs.io", "spbfs.cli", "spbfs.nx",
+    "spbfs.algorithms", "spbfs.algorithms.bfs", "spbfs.algorithms.msbfs", "spbfs.algorithms.sssp",
+    "spbfs.algorithms.components", "spbfs.algorithms.pagerank", "spbfs.algorithms.triangles",
+    "spbfs.algorithms.centrality", "spbfs.graph500", "spbfs.graph500.generate",
+    "spbfs.graph500.harness", "spbfs.graph500.results", "spbfs.graph500.plot",
+    "spbfs.gpu", "spbfs.gpu.build", "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
 ]
 
 

@@ -13,7 +13,7 @@ from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbfs.centrality import betweenness_centrality
+from spbfs.algorithms.centrality import betweenness_centrality
 
 
 def _graph(A, directed):
@@ -94,7 +94,7 @@ def test_path_star_and_dense_input():
 
 
 def test_kronecker_graph():
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(7, edgefactor=8, seed=4)
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(128, 128)).tocsr()
@@ -125,7 +125,7 @@ def test_bad_input(kwargs, exc, words):
 def test_gpu_matches_cpu_on_kronecker():
     import cupy
 
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(11, edgefactor=16, seed=2)
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(2048, 2048)).tocsr()

@@ -178,7 +178,7 @@ def test_graph500_json_plot_summary_and_progress(tmp_path):
     with the summary line, the tqdm bar is on stderr only."""
     import json
 
-    import spbfs.results
+    import spbfs.graph500.results
 
     out, png = tmp_path / "run.json", tmp_path / "run.png"
     try:
@@ -199,7 +199,7 @@ def test_graph500_json_plot_summary_and_progress(tmp_path):
     block = dict(line.split(":", 1) for line in lines if ":" in line)
     assert doc["result"]["harmonic_mean_TEPS"] == float(block["harmonic_mean_TEPS"])
     assert doc["result"]["NBFS"] == 6 and len(doc["searches"]) == 6
-    assert doc["summary"] == lines[-1] and doc["schema"] == spbfs.results.SCHEMA
+    assert doc["summary"] == lines[-1] and doc["schema"] == spbfs.graph500.results.SCHEMA
     env = doc["environment"]
     assert env["command"].startswith("python -m spbfs graph500 --scale 9")
     assert env["arguments"]["json"] == str(out) and env["arguments"]["scale"] == 9

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import spbfs.csgraph
-from spbfs.components import connected_components
+from spbfs.algorithms.components import connected_components
 
 
 def _reaches(A):

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spbfs.generate as gen
-from spbfs.generate import (
+import spbfs.graph500.generate as gen
+from spbfs.graph500.generate import (
     INITIATOR,
     _kronecker_unpermuted,
     _quadrant_frequencies,

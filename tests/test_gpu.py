@@ -43,7 +43,7 @@ def _random_graph(n, density, seed, weights=False):
 
 
 def _kron_graph(scale, edgefactor=8, seed=3):
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(scale, edgefactor, seed)
     n = 1 << scale
@@ -138,6 +138,12 @@ def test_bfs_grid_long_path():
         _check_parents(G, lev, par, 0, True)
 
 
+def _gpu_csr(u, v, n):
+    from spbfs.gpu.build import csr_from_edges
+
+    return semiring.Matrix(*csr_from_edges(u, v, n), n, symmetric=True, check=False)
+
+
 def test_csr_from_edges_matches_scipy():
     from spbfs.gpu.build import csr_from_edges
 
@@ -147,7 +153,7 @@ def test_csr_from_edges_matches_scipy():
     v = rng.integers(0, n, m)
     u[:10] = v[:10]  # self-loops
     for dt in (np.int64, np.int32):
-        M = csr_from_edges(cupy.asarray(u, dt), cupy.asarray(v, dt), n)
+        M = _gpu_csr(cupy.asarray(u, dt), cupy.asarray(v, dt), n)
         assert M.symmetric and M.nnz == 2 * m and M.indices.dtype == np.int32
         indptr, indices = cupy.asnumpy(M.indptr), cupy.asnumpy(M.indices)
         rows, cols = np.r_[u, v], np.r_[v, u]
@@ -158,8 +164,9 @@ def test_csr_from_edges_matches_scipy():
         np.testing.assert_array_equal(got_rows[got], rows[want])
         np.testing.assert_array_equal(indices[got], cols[want])
     # chunked input gives the same rows
-    M2 = csr_from_edges([cupy.asarray(u[:7000]), cupy.asarray(u[7000:])],
-                        [cupy.asarray(v[:7000]), cupy.asarray(v[7000:])], n)
+    M2 = semiring.Matrix(*csr_from_edges([cupy.asarray(u[:7000]), cupy.asarray(u[7000:])],
+                                         [cupy.asarray(v[:7000]), cupy.asarray(v[7000:])], n),
+                         n, symmetric=True, check=False)
     np.testing.assert_array_equal(cupy.asnumpy(M2.indptr), indptr)
     lev = spbfs.bfs(M2, 3)
     ref_lev = spbfs.bfs(sp.csr_array((np.ones(m), (u, v)), shape=(n, n)), 3, directed=False)

@@ -7,8 +7,8 @@ import pytest
 
 import spbfs
 from spbfs import graph500
-from spbfs.generate import kronecker
-from spbfs.harness import build_undirected, choose_roots, gpu_available, run_graph500
+from spbfs.graph500.generate import kronecker
+from spbfs.graph500.harness import build_undirected, choose_roots, gpu_available, run_graph500
 
 
 @pytest.mark.parametrize("scale", [8, 10, 12])
@@ -51,7 +51,7 @@ def test_gpu_request_without_gpu_is_a_clear_error():
 
 
 def test_small_component_roots_are_flagged(monkeypatch):
-    import spbfs.harness as harness
+    import spbfs.graph500.harness as harness
 
     out = io.StringIO()
     monkeypatch.setattr(harness, "SMALL_COMPONENT_FRACTION", 2.0)  # every search is "small"
@@ -83,7 +83,7 @@ def _corrupt_second_search(module, monkeypatch):
 
 
 def test_a_failed_search_names_its_root_and_rule(monkeypatch):
-    import spbfs.harness as harness
+    import spbfs.graph500.harness as harness
 
     roots = _corrupt_second_search(harness, monkeypatch)
     out = io.StringIO()
@@ -101,7 +101,7 @@ def test_a_failed_search_names_its_root_and_rule(monkeypatch):
 
 
 def test_cli_graph500_exits_non_zero_when_validation_fails(monkeypatch, capsys):
-    import spbfs.harness as harness
+    import spbfs.graph500.harness as harness
     from spbfs.cli import main
 
     roots = _corrupt_second_search(harness, monkeypatch)
@@ -138,7 +138,7 @@ def test_dist_harness_failure_names_the_root_and_rule(monkeypatch, capsys):
 def test_progress_is_a_tqdm_bar_on_stderr(capsys):
     import tqdm
 
-    import spbfs.harness as harness
+    import spbfs.graph500.harness as harness
 
     assert harness.tqdm is tqdm.tqdm
     out = io.StringIO()
@@ -161,7 +161,7 @@ def test_the_run_ends_with_the_summary_line():
 
 
 def test_failed_searches_in_the_summary_and_the_record(monkeypatch):
-    import spbfs.harness as harness
+    import spbfs.graph500.harness as harness
 
     roots = _corrupt_second_search(harness, monkeypatch)
     out = io.StringIO()

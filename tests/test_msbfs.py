@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from oracle import check_parents, oracle_levels
 
 import spbfs
-from spbfs.msbfs import WORD, bfs_many
+from spbfs.algorithms.msbfs import WORD, bfs_many
 
 DIRECTIONS = ["auto", "push", "pull"]
 
@@ -201,8 +201,8 @@ def test_bad_options(path_graph, kwargs, word):
 def test_gpu_kronecker_matches_cpu():
     import cupy
 
-    from spbfs.generate import kronecker
-    from spbfs.harness import build_undirected
+    from spbfs.graph500.generate import kronecker
+    from spbfs.graph500.harness import build_undirected
 
     u, v = kronecker(12, 8, seed=2)
     M = build_undirected(u, v, 1 << 12)

@@ -9,8 +9,8 @@ from conftest import DEVICES, multigraphs, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
+from spbfs.cpu import packed as cpu_packed
 from spbfs.semiring import Matrix, Vector, packed_any_secondi, unpack_bitplanes
-from spbfs.semiring import _cpu_packed as cpu_packed
 
 WORDS = st.integers(0, 2**64 - 1)
 

@@ -12,7 +12,7 @@ from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbfs.pagerank import PowerIterationFailedConvergence, pagerank
+from spbfs.algorithms.pagerank import PowerIterationFailedConvergence, pagerank
 
 
 def _vec(device, v):
@@ -131,7 +131,7 @@ def test_no_convergence_raises():
 
 
 def test_kronecker_graph():
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(8, edgefactor=8, seed=3)
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(256, 256)).tocsr()
@@ -169,7 +169,7 @@ def test_bad_input(kwargs, exc, words):
 def test_gpu_matches_cpu_on_kronecker():
     import cupy
 
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(12, edgefactor=16, seed=2)
     A = sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096)).tocsr()

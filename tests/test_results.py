@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import spbfs
-from spbfs import results
-from spbfs.bfs import search as loop_search
-from spbfs.generate import kronecker
-from spbfs.harness import build_undirected, choose_roots, run_graph500
+from spbfs.algorithms.bfs import search as loop_search
+from spbfs.graph500 import results
+from spbfs.graph500.generate import kronecker
+from spbfs.graph500.harness import build_undirected, choose_roots, run_graph500
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -172,7 +172,7 @@ def test_dist_record_and_summary():
 def test_plot_writes_a_png(run, tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib not installed (pip install "
                         "'spbfs[plot]'); the test extra installs it")
-    from spbfs.plot import plot_run
+    from spbfs.graph500.plot import plot_run
 
     _, _, doc = run
     for search in (None, 0):
@@ -183,7 +183,7 @@ def test_plot_writes_a_png(run, tmp_path):
 
 def test_plot_without_matplotlib_names_the_option(monkeypatch, tmp_path, capsys):
     from spbfs.cli import main
-    from spbfs.plot import plot_run, require_matplotlib
+    from spbfs.graph500.plot import plot_run, require_matplotlib
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     with pytest.raises(RuntimeError, match=r"--plot needs matplotlib.*spbfs\[plot\]"):

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs import semiring
+from spbfs.cpu import products as cpu_products
 from spbfs.semiring import Vector
 
 
@@ -68,8 +69,8 @@ def test_push_and_pull_in_chunks_match_reference(sr, monkeypatch):
     """A push of many products goes in chunks of the frontier's rows into one accumulator
     (chunks of 16 products here; a hub row of 150 fills one alone), a pull in blocks of 16
     outputs, masked or not."""
-    monkeypatch.setattr(semiring._cpu, "PUSH_CHUNK", 16)
-    monkeypatch.setattr(semiring._cpu, "PULL_BLOCK", 16)
+    monkeypatch.setattr(cpu_products, "PUSH_CHUNK", 16)
+    monkeypatch.setattr(cpu_products, "PULL_BLOCK", 16)
     rng = np.random.default_rng(7)
     n = 200
     A = sp.random_array((n, n), density=0.04, rng=rng, format="csr",
@@ -255,7 +256,7 @@ def test_push_out_groups_new_targets_by_owner(device, owners, pulls):
 def test_level_search_stores_mapped_parent_ids(device, pulls):
     """``parent_ids``: parents (and push_out's frontier rows) are stored as mapped ids; the
     search itself (levels, which vertices are found) is unchanged."""
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(8, 8, seed=3)
     n = 256

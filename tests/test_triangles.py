@@ -12,7 +12,7 @@ from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbfs.triangles import triangles
+from spbfs.algorithms.triangles import triangles
 
 
 def _symmetric(A):
@@ -57,7 +57,7 @@ def test_dense_graphs(device, n, data):
 
 
 def test_kronecker_graph():
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(9, edgefactor=16, seed=5)
     S = _symmetric(sp.coo_array((np.ones(u.size), (u, v)), shape=(512, 512)))
@@ -100,7 +100,7 @@ def test_bad_input(A, exc, words):
 def test_gpu_matches_cpu_on_kronecker():
     import cupy
 
-    from spbfs.generate import kronecker
+    from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(12, edgefactor=16, seed=2)
     S = _symmetric(sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096))).tocsr()

@@ -13,7 +13,7 @@ every rank:
    still has a frontier;
 2. the all-to-all-v of the targets starts (NCCL: on a side stream) while the local level
    runs, pushing or pulling by Beamer's rule on this rank's own sizes
-   (:func:`spbfs.bfs.beamer_pull`);
+   (:func:`spbfs.algorithms.bfs.beamer_pull`);
 3. the delegates' visited bits (whole bitmap words) are OR-reduced over the ranks and the
    received targets and new delegates join the level (``claim``, ``claim_words``).
 
@@ -32,8 +32,8 @@ import time
 
 import numpy as np
 
-from .._validation import UNREACHED, check_choice, check_positive, check_source
-from ..bfs import ALPHA, BETA, beamer_pull
+from ..core.validation import UNREACHED, check_choice, check_positive, check_source
+from ..algorithms._shared import ALPHA, BETA, beamer_pull
 from ..semiring import any_pair, any_secondi, level_search
 
 __all__ = ["ALPHA", "BETA", "bfs"]

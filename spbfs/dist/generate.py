@@ -1,13 +1,13 @@
 """Distributed Kronecker generator: each rank makes its own slice of the Graph500 edge list.
 
-:func:`spbfs.generate.kronecker` is counter based, so rank ``r`` of ``P`` generates edges
+:func:`spbfs.graph500.generate.kronecker` is counter based, so rank ``r`` of ``P`` generates edges
 ``[M r / P, M (r + 1) / P)`` with no communication, and the concatenation over ranks is the
 single-process list for the same seed.
 """
 
 from __future__ import annotations
 
-from .. import generate as _gen
+from ..graph500 import generate as _gen
 
 __all__ = ["kronecker", "slice_bounds"]
 
@@ -39,7 +39,7 @@ def kronecker(scale, edgefactor=16, seed=1, *, comm=None, xp=None):
     Parameters
     ----------
     scale, edgefactor, seed : int
-        As :func:`spbfs.generate.kronecker`.
+        As :func:`spbfs.graph500.generate.kronecker`.
     comm : Communicator or mpi4py.MPI.Comm, optional
         Decides the slice (rank and size); ``MPI.COMM_WORLD`` by default.
     xp : module, optional

@@ -15,7 +15,8 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from .. import graph500, results
+from ..graph500 import results
+from ..graph500 import validation as graph500
 from . import _local
 from .bfs import bfs
 from .comm import Communicator
@@ -31,7 +32,7 @@ VALIDATE_CHUNK = 1 << 26
 def choose_roots(G, count, seed):
     """``count`` distinct random non-isolated vertices, the same on every rank (collective).
 
-    The same roots as :func:`spbfs.harness.choose_roots` for the same graph and seed: the
+    The same roots as :func:`spbfs.graph500.harness.choose_roots` for the same graph and seed: the
     non-isolated vertices are ranked by id and the same random ranks are drawn; each drawn
     rank is turned into a vertex id by a vectorised binary search over the id range, one
     small allreduce per step, so no rank ever holds the whole candidate list.
@@ -185,7 +186,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
         Rank 0 shows a tqdm progress bar on ``sys.stderr`` while searching.
     record : dict, optional
         Given on every rank or on none (gathering the per-level counts is collective).
-        On rank 0, filled with the results document (:func:`spbfs.results.document`; the
+        On rank 0, filled with the results document (:func:`spbfs.graph500.results.document`; the
         per-level vertex counts are summed over ranks after each timed search, the
         directions are those :func:`spbfs.dist.bfs` reports per block); other ranks leave
         it as it is.  It is filled before a validation failure is raised.

@@ -1,6 +1,6 @@
 """GPU backend: masked SpMSpV (push) and masked SpMV (pull) for any semiring.
 
-The same two functions as :mod:`spbfs.semiring._cpu`, with the same
+The same two functions as :mod:`spbfs.cpu.products`, with the same
 signatures, on cupy arrays.  The kernels are generated from the semiring's C
 expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
 ``a``, ``i``, ``j``), so user-defined semirings run on the GPU too.
@@ -30,7 +30,7 @@ import hashlib
 
 import numpy as np
 
-from ..semiring._ops import ANY_TERMINAL
+from ..core.seam import ANY_TERMINAL
 from . import kernels
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
@@ -91,7 +91,7 @@ def _terminal(monoid, dtype):
 def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, dtype):
     """Push: ``y = x @ A`` for a sparse ``x``, masked; returns sorted ``(y_idx, y_val)``.
 
-    Same contract as :func:`spbfs.semiring._cpu.spmspv`, on cupy arrays.
+    Same contract as :func:`spbfs.cpu.products.spmspv`, on cupy arrays.
 
     Examples
     --------
@@ -163,7 +163,7 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     """Push of :func:`spbfs.semiring.packed_any_secondi`: a thread per out-edge of
     ``x``'s rows claims its bits of a dense copy of ``want`` (one ``atomicAnd``).
 
-    Same contract as :func:`spbfs.semiring._cpu_packed.packed_push`, on cupy arrays.
+    Same contract as :func:`spbfs.cpu.packed.packed_push`, on cupy arrays.
 
     Examples
     --------
@@ -194,7 +194,7 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     finds their witnesses (a lane per column, then the warp for long scans) in shared
     memory, and writes them out row by row (coalesced).
 
-    Same contract as :func:`spbfs.semiring._cpu_packed.packed_pull`, on cupy arrays.
+    Same contract as :func:`spbfs.cpu.packed.packed_pull`, on cupy arrays.
 
     Examples
     --------
@@ -223,7 +223,7 @@ def unpack_bitplanes(planes, present, out):
     """:func:`spbfs.semiring.unpack_bitplanes` on the GPU: a thread per column keeps the
     column's plane words in registers and writes its codes row after row (coalesced).
 
-    Same contract as :func:`spbfs.semiring._cpu_packed.unpack_bitplanes`, on cupy arrays.
+    Same contract as :func:`spbfs.cpu.packed.unpack_bitplanes`, on cupy arrays.
 
     Examples
     --------
@@ -248,7 +248,7 @@ def unpack_bitplanes(planes, present, out):
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
     """Pull: ``y = x @ A`` for a bitmap ``x``, masked; returns ``(y_present, y_val)``.
 
-    Same contract as :func:`spbfs.semiring._cpu.spmv` (``tindptr``... is the
+    Same contract as :func:`spbfs.cpu.products.spmv` (``tindptr``... is the
     CSR of ``A.T``), on cupy arrays.
 
     Examples
@@ -408,7 +408,7 @@ def _arg(arr):
 
 def binary(op, x, a, i, j, dtype):
     """``op(x, a, i, j)`` elementwise, generated from ``op.c_expr`` (same contract as
-    :func:`spbfs.semiring._cpu.binary`).
+    :func:`spbfs.cpu.products.binary`).
 
     Examples
     --------
@@ -456,7 +456,7 @@ def index_unary(op, v, i, j, thunk, dtype):
 
 def segment_reduce(monoid, values, starts, dtype):
     """Reduce ``values[starts[k]:starts[k + 1]]`` along axis 0 with the monoid's C expression
-    (same contract as :func:`spbfs.semiring._cpu.segment_reduce`).
+    (same contract as :func:`spbfs.cpu.products.segment_reduce`).
 
     Examples
     --------

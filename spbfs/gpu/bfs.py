@@ -19,7 +19,7 @@ One level is one or two kernel launches:
 Each kernel adds the next frontier's size and its out/in-degree sums into a
 small device ring; :meth:`BitmapSearch.sizes` reads the ring once per call (the one
 synchronisation), after one level or a batch of push levels launched back to back
-(the direction policy is :func:`spbfs.bfs.search`'s).  Buffers (two bitmaps, two
+(the direction policy is :func:`spbfs.algorithms.bfs.search`'s).  Buffers (two bitmaps, two
 queues, the hub chunk queue, the ring) live in a :class:`Workspace` that a search
 checks out of a :class:`WorkspacePool` and returns when it ends, so concurrent
 searches (threads, CUDA streams) never share one and repeated searches reuse
@@ -39,7 +39,7 @@ import threading
 
 import numpy as np
 
-from ..semiring._search import LevelSearch
+from ..core.seam import LevelSearch
 from . import kernels
 from .memory import GPUMemoryError, check_fits, out_of_memory
 
@@ -239,8 +239,8 @@ class BitmapSearch(LevelSearch):
     --------
     >>> import cupy                                                        # doctest: +SKIP
     >>> from spbfs import semiring                                         # doctest: +SKIP
-    >>> from spbfs.gpu.build import csr_from_edges                         # doctest: +SKIP
-    >>> M = csr_from_edges(cupy.array([0, 1]), cupy.array([1, 2]), 4)      # doctest: +SKIP
+    >>> from spbfs.graph500.harness import build_undirected               # doctest: +SKIP
+    >>> M = build_undirected(cupy.array([0, 1]), cupy.array([1, 2]), 4)    # doctest: +SKIP
     >>> with semiring.level_search(M, 0, semiring.any_pair) as s:          # doctest: +SKIP
     ...     s.advance(False, 2)
     ...     type(s).__name__, s.sizes(), s.levels.tolist()

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..semiring._matrix import Matrix
-from ..semiring._pattern import INT32_MAX
 from . import kernels
 from .memory import check_fits
+
+INT32_MAX = np.iinfo(np.int32).max
 
 __all__ = ["csr_bytes", "csr_from_edges"]
 
@@ -59,8 +59,8 @@ def _chunks(x, name):
     return out
 
 
-def csr_from_edges(u, v, n) -> Matrix:
-    """Symmetric CSR :class:`~spbfs.semiring.Matrix` of an undirected edge list, on the GPU.
+def csr_from_edges(u, v, n):
+    """Symmetric CSR arrays ``(indptr, indices, data)`` of an undirected edge list, on the GPU.
 
     Each tuple ``(u[k], v[k])`` is stored both ways (a self-loop ``(w, w)``
     therefore twice in row ``w``); duplicates are kept.  Counting sort on the
@@ -75,15 +75,16 @@ def csr_from_edges(u, v, n) -> Matrix:
     u, v : cupy (or numpy) integer arrays, or lists of such chunks
         Endpoints, any integer dtype; chunked lists let a caller generate
         the edge list piecewise (e.g. int32 chunks of
-        :func:`spbfs.generate.kronecker`); ``u`` and ``v`` chunks must have
+        :func:`spbfs.graph500.generate.kronecker`); ``u`` and ``v`` chunks must have
         matching lengths.
     n : int
         Number of vertices; every endpoint must lie in ``[0, n)``.
 
     Returns
     -------
-    Matrix
-        ``symmetric=True``, arrays on the current GPU.
+    indptr, indices, data : cupy arrays
+        A symmetric CSR on the current GPU (:func:`spbfs.graph500.harness.build_undirected`
+        wraps it in a :class:`~spbfs.semiring.Matrix`).
 
     Raises
     ------
@@ -95,8 +96,9 @@ def csr_from_edges(u, v, n) -> Matrix:
     Examples
     --------
     >>> import cupy                                                     # doctest: +SKIP
-    >>> M = csr_from_edges(cupy.array([0, 1, 2]), cupy.array([1, 2, 2]), 4)  # doctest: +SKIP
-    >>> M.indptr.tolist(), sorted(M.indices[1:3].tolist())              # doctest: +SKIP
+    >>> u, v = cupy.array([0, 1, 2]), cupy.array([1, 2, 2])              # doctest: +SKIP
+    >>> indptr, indices, _ = csr_from_edges(u, v, 4)                    # doctest: +SKIP
+    >>> indptr.tolist(), sorted(indices[1:3].tolist())                  # doctest: +SKIP
     ([0, 1, 3, 6, 6], [0, 2])
     """
     import cupy
@@ -144,4 +146,4 @@ def csr_from_edges(u, v, n) -> Matrix:
                 (a, b.astype(a.dtype, copy=False), np.int64(a.size), indptr, cnt, indices))
     del cnt
     data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
-    return Matrix(indptr, indices, data, n, symmetric=True, check=False)
+    return indptr, indices, data

@@ -1,4 +1,4 @@
-"""Connected components through :func:`spbfs.components.connected_components`.
+"""Connected components through :func:`spbfs.algorithms.components.connected_components`.
 
 Each NetworkX function is one small wrapper.  Weak and undirected components
 come out in NetworkX's order (by their first node in ``G``'s node order: spbfs
@@ -13,8 +13,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from .._array import to_numpy
-from ..components import connected_components as _connected_components
+from ..algorithms.components import connected_components as _connected_components
+from ..core.arrays import to_numpy
 from ._registry import dispatched
 
 __all__ = []

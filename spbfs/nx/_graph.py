@@ -16,7 +16,7 @@ from operator import itemgetter, methodcaller
 import numpy as np
 import scipy.sparse as sp
 
-from .._array import to_numpy
+from ..core.arrays import to_numpy
 from ..semiring import Matrix
 from ..semiring._pattern import index_dtype
 from . import _config

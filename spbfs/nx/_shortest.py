@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._array import to_numpy
-from ..sssp import sssp
+from ..algorithms.sssp import sssp
+from ..core.arrays import to_numpy
 from ._registry import dispatched
 from ._traversal import bfs_levels_ordered
 

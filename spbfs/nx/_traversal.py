@@ -18,7 +18,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from .._array import to_numpy
+from ..core.arrays import to_numpy
 from ..semiring import Vector, min_plus
 from ..semiring._operators import push
 from ._registry import dispatched, not_supported

@@ -15,7 +15,8 @@ Examples
 array([2., 3.])
 """
 
-from ._algebra import apply, assign, ewise_add, ewise_mult, extract, mxm, reduce, select
+from ._elementwise import ewise_add, ewise_mult
+from ._extract import assign, extract
 from ._matrix import Matrix
 from ._named import (
     NAMED,
@@ -38,7 +39,9 @@ from ._named import (
 from ._operators import mxv, vxm
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
+from ._products import mxm
 from ._search import LevelSearch, level_search
+from ._transform import apply, reduce, select
 from ._vector import Vector
 
 __all__ = [

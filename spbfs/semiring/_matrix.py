@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._array import array_module, is_cupy
-from .._validation import check_compressed, check_coordinates
+from ..core.arrays import array_module, is_cupy
+from ..core.validation import check_compressed, check_coordinates
 from . import _cache
 from ._pattern import Pattern, csr_from_coo, index_dtype
 
@@ -195,7 +195,7 @@ class Matrix:
         if found is None:
             return self
         pattern, order, starts = found
-        from .._backend import backend_for
+        from ._backend import backend_for
         from ._named import monoids
 
         data = backend_for(self.xp).segment_reduce(monoids.plus, self.data[order], starts,

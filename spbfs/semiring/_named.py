@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .._array import array_module
+from ..core.arrays import array_module
 from ._ops import ANY_TERMINAL, BinaryOp, IndexUnaryOp, Monoid, Semiring, _highest, _lowest
 
 INDEX_DTYPE = np.dtype(np.int64)

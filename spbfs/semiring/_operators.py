@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._array import array_module
-from .._backend import backend_for
+from ..core.arrays import array_module
+from ._backend import backend_for
 from ._matrix import Matrix
 from ._ops import Semiring
 from ._vector import Vector

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.seam import ANY_TERMINAL  # marks monoids whose reduction may stop at once
+
 __all__ = ["ANY_TERMINAL", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring"]
 
-#: Marker for monoids whose reduction may stop at the first value (``any``).
-ANY_TERMINAL = "any"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 A ``k x n`` Boolean matrix with ``k <= 64`` is stored bit-packed, one ``uint64`` word per
 column: bit ``s`` of word ``u`` is the entry ``(s, u)``.  Over such words the
-:data:`spbfs.msbfs.bor_first` product ``y[j] = OR_i x[i]`` (over the stored ``A[i, j]``)
+:data:`spbfs.algorithms.msbfs.bor_first` product ``y[j] = OR_i x[i]`` (over the stored ``A[i, j]``)
 is the ``any_pair`` product of the packed matrices, one word operation for 64 rows.
 :func:`packed_any_secondi` is the ``any_secondi`` product of the same operands: for each
 ``(s, j)`` it names a row index ``i`` (a *witness*: ``A[i, j]`` stored and bit ``s`` of
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._array import array_module
-from .._backend import backend_for
+from ..core.arrays import array_module
+from ._backend import backend_for
 from ._matrix import Matrix
 from ._operators import as_vector
 

@@ -16,7 +16,7 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
-from .._array import array_module
+from ..core.arrays import array_module
 
 __all__ = ["Pattern", "csr_from_coo", "index_dtype", "row_ids"]
 
@@ -86,7 +86,7 @@ class Pattern:
 
     Immutable once built: derived forms are computed once, under a lock,
     and cached.  Build patterns only from checked arrays (see
-    :func:`spbfs._validation.check_compressed`); ``canonical=True`` says the
+    :func:`spbfs.core.validation.check_compressed`); ``canonical=True`` says the
     rows are already sorted and duplicate-free (no check).
 
     Examples

@@ -18,87 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._backend import backend_for
-from .._validation import UNREACHED
+from ..core.seam import LevelSearch
+from ..core.validation import UNREACHED
+from ._backend import backend_for
 from ._matrix import Matrix
 from ._operators import pull, push
 from ._ops import Semiring
 from ._vector import Vector
 
 __all__ = ["LevelSearch", "MaskedSearch", "level_search"]
-
-
-class LevelSearch:
-    """The interface both implementations follow (see :func:`level_search`).
-
-    Attributes
-    ----------
-    levels : array
-        Hop count of every vertex found so far, ``-1`` elsewhere.
-    parents : array or None
-        The semiring's value at each vertex found (the frontier vertex for ``secondi``),
-        ``-1`` elsewhere; ``None`` unless asked for.
-
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp
-    >>> from spbfs import semiring
-    >>> A = sp.csr_array(np.eye(3, k=1))
-    >>> with semiring.level_search(A, 0, semiring.any_pair) as s:
-    ...     isinstance(s, semiring.LevelSearch), s.advance(False, 3), s.sizes()[-2:]
-    (True, None, [(1, 0, 1), (0, 0, 0)])
-    """
-
-    levels = None
-    parents = None
-
-    def advance(self, pulling: bool, count: int = 1) -> None:  # pragma: no cover - interface
-        """Run ``count`` levels (push), or one level pulled (``count`` must be 1)."""
-        raise NotImplementedError
-
-    def sizes(self) -> list:  # pragma: no cover - interface
-        """``(found, out_edges, in_edges)`` of each level advanced since the last call, the
-        source's level 0 first; levels after an empty one report zeros."""
-        raise NotImplementedError
-
-    # -- the hooks of a distributed search (spbfs.dist): one rank's search over its local
-    # matrix, fed at each level with what the other ranks found
-    def claim(self, ids, values=None) -> None:  # pragma: no cover - interface
-        """Vertices ``ids`` found elsewhere in the current level: those not yet visited join
-        it (level, value from ``values`` if given, next frontier, sizes)."""
-        raise NotImplementedError
-
-    def visited_words(self, word0: int, count: int):  # pragma: no cover - interface
-        """The visited set of vertices ``32 word0 .. 32 (word0 + count) - 1`` as ``count``
-        uint32 words (bit ``j`` of word ``w``: vertex ``32 (word0 + w) + j``)."""
-        raise NotImplementedError
-
-    def claim_words(self, word0: int, words) -> None:  # pragma: no cover - interface
-        """Visited bits found elsewhere (as :meth:`visited_words`): their new vertices join
-        the current level without a value."""
-        raise NotImplementedError
-
-    def push_out(self, R, owners: int) -> None:  # pragma: no cover - interface
-        """Push the current frontier through ``R`` (rows: this search's vertices, columns:
-        another vertex space) with ``any_secondi``, masked by the complement of the targets
-        pushed so far in this search; the targets, as ``t // owners``, and their rows are
-        grouped by owner ``t % owners`` for :meth:`sent`."""
-        raise NotImplementedError
-
-    def sent(self):  # pragma: no cover - interface
-        """``(targets, rows or None, counts, starts)`` of the last :meth:`push_out`:
-        owner ``o``'s group is ``targets[starts[o]:starts[o] + counts[o]]`` (numpy arrays
-        of length ``owners``; on the GPU the counts are read with :meth:`sizes`)."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release the search's workspace (outputs stay valid)."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 def degree_sum(indptr, rows) -> int:

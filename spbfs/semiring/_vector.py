@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._array import array_module
+from ..core.arrays import array_module
 
 
 class Vector:

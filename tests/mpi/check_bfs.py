@@ -15,7 +15,8 @@ import scipy.sparse as sp
 from world import world
 
 import spbfs
-from spbfs import dist, generate, graph500
+from spbfs import dist, graph500
+from spbfs.graph500 import generate
 
 comm, rank, P = None, 0, 1           # set by main()
 device, C, xp = "cpu", None, np
@@ -159,7 +160,7 @@ def mode_harness():
         assert stats["validation"] == "passed", stats
         assert stats["NBFS"] == 6
     # the roots are those of the single-process harness
-    from spbfs.harness import choose_roots
+    from spbfs.graph500.harness import choose_roots
 
     U, V = generate.kronecker(8, 8, seed=2)
     s0, s1 = split(U.size, "random", seed=3)

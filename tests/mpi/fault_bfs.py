@@ -29,7 +29,8 @@ import time
 import numpy as np
 from world import world
 
-from spbfs import dist, generate
+from spbfs import dist
+from spbfs.graph500 import generate
 
 comm, rank, P = None, 0, 1           # set by main()
 C, xp = None, np

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._array import to_numpy
-from ._validation import UNREACHED, check_source
-from .bfs import BETA, bfs, prepare
+from ..core.arrays import to_numpy
+from ..core.validation import UNREACHED, check_source
+from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
+from ..semiring._matrix import csr_from_coo, index_dtype
+from ..semiring._operators import push
+from ._shared import BETA, prepare
+from .bfs import bfs
 from .msbfs import ALPHA, WORD, _search, check_sources
-from .semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
-from .semiring._matrix import csr_from_coo, index_dtype
-from .semiring._operators import push
 
 __all__ = ["sssp"]
 
@@ -55,7 +56,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
         with floating-point weights whose sums round (say 1e16 + 1) a vertex may
         have no such edge chain from the source and is then left at -1.  For an
         array of sources, the trees of 64 sources at a time come from one
-        multi-source BFS (:func:`spbfs.msbfs.bfs_many`'s level loop) over the
+        multi-source BFS (:func:`spbfs.algorithms.msbfs.bfs_many`'s level loop) over the
         edges that are tight for some of them, each edge carrying a ``uint64``
         word of the sources it is tight for (semiring ``bor_band``).
 
@@ -108,7 +109,7 @@ def _predecessors(M, dist, source):
     edges with equality ("tight") contain a shortest path to every reached
     vertex; a BFS over them gives an acyclic tree even with zero weights.
     """
-    from .semiring import Matrix
+    from ..semiring import Matrix
 
     xp = M.xp
     rows = M.pattern.rows()

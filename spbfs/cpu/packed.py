@@ -8,7 +8,7 @@ witness one bit; any of them is valid and one write wins.
 * push: the frontier's out-edges, all at once.
 * pull: each wanted column scans its in-edges in chunks growing fourfold (1, 4, 16,
   ...) and stops once its bits are covered, as the early-exit pull of
-  :func:`spbfs.semiring._cpu.spmv`; one in-neighbour set in every row covers a column
+  :func:`spbfs.cpu.products.spmv`; one in-neighbour set in every row covers a column
   in the first round.
 
 :func:`unpack_bitplanes` (the dense form of codes stored as bit-planes) goes 8 rows of
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._cpu import PULL_BLOCK, PULL_CHUNK_GROWTH, _popcount, expand, row_chunks
+from ..core.csr import expand, popcount, row_chunks
+from .products import PULL_BLOCK, PULL_CHUNK_GROWTH
 
 #: Words per chunk of :func:`write_bits`: a chunk's arrays stay in cache (and its
 #: temporaries reuse memory rather than fault in fresh pages).
@@ -50,7 +51,7 @@ def write_bits(out, cols, ids, words):
         left = words[at]
         while at.size:
             low = left & (~left + np.uint64(1))
-            out[_popcount(low - np.uint64(1)).astype(np.intp), cols[at]] = ids[at]
+            out[popcount(low - np.uint64(1)).astype(np.intp), cols[at]] = ids[at]
             left = left ^ low
             more = np.flatnonzero(left)
             at, left = at[more], left[more]

@@ -5,7 +5,7 @@ Sections
 1. Validation of a BFS parent array against the input edge list (:func:`validate`).
 2. The TEPS edge count (:func:`traversed_edges`).
 3. Statistics and the reference output block (:func:`summarize`, :func:`format_result_block`).
-4. The benchmark harness (BFS runner over 64 roots): see the marked section at the end.
+The benchmark harness (BFS runner over 64 roots) is :mod:`spbfs.graph500.harness`.
 
 Everything on arrays is vectorised and array-module agnostic (numpy or cupy, taken from the
 inputs); statistics over the (at most 64) runs are computed on the host with numpy.
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spbfs.generate import _check_int, _xp
+from .generate import _check_int, _xp
 
 __all__ = [
     "CHECKS",

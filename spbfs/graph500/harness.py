@@ -8,13 +8,14 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from . import graph500, results
-from ._array import array_module, to_numpy
-from ._validation import check_positive
-from .bfs import ALPHA, BETA, search
+from ..algorithms.bfs import ALPHA, BETA, search
+from ..core.arrays import array_module, to_numpy
+from ..core.validation import check_positive
+from ..semiring import Matrix
+from ..semiring._pattern import index_dtype
+from . import results
+from . import validation as graph500
 from .generate import kronecker, kronecker_edge_count
-from .semiring import Matrix
-from .semiring._matrix import index_dtype
 
 __all__ = [
     "build_undirected", "choose_roots", "gpu_available", "resolve_device",
@@ -74,9 +75,9 @@ def build_undirected(u, v, n) -> Matrix:
     ([0, 1, 3, 4], [1, 0, 2, 1])
     """
     if array_module(u) is not np:
-        from .gpu.build import csr_from_edges
+        from ..gpu.build import csr_from_edges
 
-        return csr_from_edges(u, v, n)
+        return Matrix(*csr_from_edges(u, v, n), n, symmetric=True, check=False)
     import scipy.sparse as sp
 
     rows = np.concatenate([u, v])
@@ -105,7 +106,8 @@ def choose_roots(u, v, n, count, seed):
 
 
 def _trace_directions(trace, depth):
-    """``directions[L]`` for levels 0..depth from :func:`spbfs.bfs.search`'s ``trace``."""
+    """``directions[L]`` for levels 0..depth from the ``trace`` of
+    :func:`spbfs.algorithms.bfs.search`."""
     directions = [None] * (depth + 1)
     for first, last, way, *_ in trace:
         for level in range(first, min(last, depth) + 1):
@@ -125,7 +127,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     Generates the Kronecker graph, builds the symmetric CSR (timed as
     construction), runs ``roots`` searches from random non-isolated vertices,
     validates every one (the five Graph500 checks) and prints the statistics,
-    then one summary line (:func:`spbfs.results.summary_line`), e.g.
+    then one summary line (:func:`spbfs.graph500.results.summary_line`), e.g.
     ``64 searches, 64 validated, harmonic mean 0.1151 GTEPS``.
 
     Parameters
@@ -140,11 +142,11 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     alpha, beta : float, optional
         Beamer's switching factors (:func:`spbfs.bfs`).
     record : dict, optional
-        Filled with the results document (:func:`spbfs.results.document`: the block's
+        Filled with the results document (:func:`spbfs.graph500.results.document`: the block's
         values, every search's time, edge count, TEPS, levels and per-level directions, the
         device and versions), for ``spbfs graph500 --json`` and ``--plot``.  The per-level
         data is gathered outside the timed searches; the directions come from the level
-        loop's ``trace`` of each search (:func:`spbfs.bfs.search`).
+        loop's ``trace`` of each search (:func:`spbfs.algorithms.bfs.search`).
 
     Returns
     -------

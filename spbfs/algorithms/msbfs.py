@@ -43,10 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._array import array_module, to_numpy
-from ._validation import UNREACHED, check_choice, check_positive
-from .bfs import BETA, beamer_pull, prepare
-from .semiring import (
+from ..core.arrays import array_module, to_numpy
+from ..core.validation import UNREACHED, check_choice, check_positive
+from ..semiring import (
     BinaryOp,
     Monoid,
     Semiring,
@@ -56,7 +55,8 @@ from .semiring import (
     unpack_bitplanes,
     vxm,
 )
-from .semiring._matrix import index_dtype
+from ..semiring._matrix import index_dtype
+from ._shared import BETA, beamer_pull, prepare
 
 __all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first"]
 
@@ -135,7 +135,7 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     --------
     >>> import numpy as np
     >>> import scipy.sparse as sp
-    >>> from spbfs.msbfs import bfs_many
+    >>> from spbfs.algorithms.msbfs import bfs_many
     >>> A = sp.csr_array(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]]))
     >>> bfs_many(A, [0, 3])
     array([[ 0,  1,  2, -1],

@@ -19,8 +19,8 @@ import numbers
 
 import numpy as np
 
-from .bfs import prepare
-from .semiring import monoids, mxm, plus_times, reduce
+from ..semiring import monoids, mxm, plus_times, reduce
+from ._shared import prepare
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
 
@@ -92,7 +92,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
-    >>> from spbfs.pagerank import pagerank
+    >>> from spbfs.algorithms.pagerank import pagerank
     >>> A = sp.csr_array(np.array([[0, 1.0, 1.0], [0, 0, 1.0], [1.0, 0, 0]]))
     >>> pagerank(A).round(4)
     array([0.3878, 0.2148, 0.3974])

@@ -236,7 +236,7 @@ def kronecker_edge_count(scale, edgefactor=16):
 
     Examples
     --------
-    >>> from spbfs.generate import kronecker_edge_count
+    >>> from spbfs.graph500.generate import kronecker_edge_count
     >>> kronecker_edge_count(10)
     16384
     >>> kronecker_edge_count(3, edgefactor=2)
@@ -281,7 +281,7 @@ def permute_vertices(x, scale, seed=1, *, inverse=False):
     Examples
     --------
     >>> import numpy as np
-    >>> from spbfs.generate import permute_vertices
+    >>> from spbfs.graph500.generate import permute_vertices
     >>> p = permute_vertices(np.arange(8), 3, seed=7)
     >>> sorted(p.tolist())
     [0, 1, 2, 3, 4, 5, 6, 7]
@@ -350,7 +350,7 @@ def kronecker(scale, edgefactor=16, seed=1, *, start=0, stop=None, xp=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from spbfs.generate import kronecker
+    >>> from spbfs.graph500.generate import kronecker
     >>> u, v = kronecker(10, edgefactor=4, seed=3)
     >>> u.shape, u.dtype.name, int(max(u.max(), v.max())) < 2**10
     ((4096,), 'int64', True)

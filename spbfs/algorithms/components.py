@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_choice
-from .bfs import bfs
-from .semiring import (
+from ..core.validation import check_choice
+from ..semiring import (
     Matrix,
     Monoid,
     Semiring,
@@ -40,7 +39,8 @@ from .semiring import (
     plus_pair,
     vxm,
 )
-from .semiring._pattern import csr_from_coo, index_dtype
+from ..semiring._pattern import csr_from_coo, index_dtype
+from .bfs import bfs
 
 __all__ = ["connected_components"]
 
@@ -105,7 +105,7 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
-    >>> from spbfs.components import connected_components
+    >>> from spbfs.algorithms.components import connected_components
     >>> A = sp.csr_array(np.array([[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
     >>> connected_components(A)
     (2, array([0, 0, 1, 1], dtype=int32))

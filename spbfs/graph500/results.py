@@ -26,7 +26,7 @@ standard deviations of a single search) are written as ``null``.  ``level_direct
 the direction of the step that found level ``L`` (``null`` for the source's level 0):
 ``"push"`` or ``"pull"``; on ``--dist`` runs a dict per delegate-side block (``nd``, ``dn``,
 ``dd``; ``nn`` always pushes).  ``direction_source`` says where the directions come from:
-``"trace"`` (the level loop's own trace of the search, :func:`spbfs.bfs.search`) or
+``"trace"`` (the level loop's own trace of the search, :func:`spbfs.algorithms.bfs.search`) or
 ``"dist"`` (the per-level directions that :func:`spbfs.dist.bfs` reports).
 """
 
@@ -119,7 +119,7 @@ def versions():
     """
     import scipy
 
-    from . import __version__
+    from .. import __version__
 
     out = {"python": platform.python_version(), "numpy": np.__version__,
            "scipy": scipy.__version__, "spbfs": __version__}

@@ -153,8 +153,8 @@ def plot_run(doc, path, search=None, *, dpi=100):
     Parameters
     ----------
     doc : dict
-        A results document (:func:`spbfs.results.document`, or read back with
-        :func:`spbfs.results.read_json`).
+        A results document (:func:`spbfs.graph500.results.document`, or read back with
+        :func:`spbfs.graph500.results.read_json`).
     path : str or path-like
         The PNG to write.
     search : int, optional
@@ -174,7 +174,7 @@ def plot_run(doc, path, search=None, *, dpi=100):
     Examples
     --------
     >>> import io, os, tempfile
-    >>> from spbfs.harness import run_graph500
+    >>> from spbfs.graph500.harness import run_graph500
     >>> doc = {}
     >>> _ = run_graph500(8, roots=8, device="cpu", out=io.StringIO(), progress=False,
     ...                  record=doc)

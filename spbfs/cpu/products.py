@@ -1,4 +1,5 @@
-"""CPU backend: masked SpMSpV (push) and masked SpMV (pull) with numpy.
+"""The CPU backend's products: masked SpMSpV (push), masked SpMV (pull), the element-wise
+operators and the segmented reductions, with numpy.
 
 Every function works on whole arrays: a level of BFS is a handful of
 vectorised numpy calls.  The only Python loop is over "rounds" of the
@@ -6,60 +7,21 @@ early-exit pull, whose count grows with log(max degree), never with the
 number of vertices or edges.
 
 These kernels take raw CSR arrays; validation happens in the front end
-(:mod:`spbfs.semiring._operators`).  The GPU backend implements the same
-two functions with the same signatures.
-
-The CSR helpers at the end serve the CPU paths of :mod:`spbfs.semiring._algebra`:
-the union of two patterns (scipy's compiled merge), the entries a flag array keeps,
-and the splice of a region into a matrix, all on canonical CSR arrays.
+(:mod:`spbfs.semiring._operators`).  The GPU backend (:mod:`spbfs.gpu.backend`)
+implements the same functions with the same signatures.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
-from .._array import array_module, to_numpy
-from ._ops import ANY_TERMINAL
+from ..core.csr import expand, row_chunks
+from ..core.seam import ANY_TERMINAL
 
 #: In-edges each vertex scans in the first round of an early-exit pull.
 FIRST_PULL_CHUNK = 1
 #: Factor by which the pull chunk grows each round.
 PULL_CHUNK_GROWTH = 4
-
-
-def expand(indptr, rows, counts=None, starts=None):
-    """Edge positions of ``rows`` of a CSR and, per edge, the index into ``rows``.
-
-    ``starts``/``counts`` restrict each row to ``counts`` edges from position
-    ``starts`` (defaults: the whole row).  Returns ``(pos, owner)`` with
-    ``pos`` int64 positions into ``indices``/``data`` and ``owner`` the index
-    (into ``rows``) each edge came from; both ordered row by row.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> pos, owner = expand(np.array([0, 2, 2, 5]), np.array([2, 0]))
-    >>> pos.tolist(), owner.tolist()
-    ([2, 3, 4, 0, 1], [0, 0, 0, 1, 1])
-    """
-    xp = array_module(indptr)  # numpy here; the operations also call it on cupy arrays
-    if starts is None:
-        starts = indptr[rows]
-    if counts is None:
-        counts = indptr[rows + 1] - starts
-    counts = counts.astype(np.int64, copy=False)
-    total = int(counts.sum())
-    ends = xp.cumsum(counts)
-    seg = ends - counts
-    if xp is np:
-        pos = np.repeat(starts.astype(np.int64) - seg, counts)
-        owner = np.repeat(np.arange(rows.size, dtype=np.int64), counts)
-    else:  # cupy.repeat takes no array of counts: find each edge's row by binary search
-        owner = xp.searchsorted(ends, xp.arange(total, dtype=np.int64), side="right")
-        pos = (starts.astype(np.int64) - seg)[owner]
-    pos += xp.arange(total, dtype=np.int64)
-    return pos, owner
 
 
 def _multiply(op, x_val, data, i, j, dtype):
@@ -73,24 +35,6 @@ def _multiply(op, x_val, data, i, j, dtype):
 def _allowed(mask, complement, idx):
     keep = mask[idx]
     return ~keep if complement else keep
-
-
-def row_chunks(indptr, rows, size):
-    """Slices of ``rows`` (of a CSR, numpy or cupy) that hold about ``size`` stored
-    entries each, in order (a row of more than ``size`` entries fills a chunk alone).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> row_chunks(np.array([0, 3, 4, 9, 10]), np.array([0, 1, 2, 3]), 4)
-    [slice(0, 2, None), slice(2, 3, None), slice(3, 4, None)]
-    """
-    xp = array_module(indptr)
-    ends = xp.cumsum(indptr[rows + 1] - indptr[rows])
-    total = int(ends[-1]) if ends.size else 0
-    cuts = to_numpy(xp.searchsorted(ends, xp.arange(size, total, size), side="left")) + 1
-    bounds = [0] + np.unique(cuts[cuts < rows.size]).tolist() + [int(rows.size)]
-    return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 def reduce_by_index(monoid, j, vals, n):
@@ -343,153 +287,5 @@ def spmm(A, B, semiring, mask, complement, dtype):
 
 def masked_dot(A, BT, rows, cols, semiring, dtype):
     """None: on the CPU the masked dot products are the vectorised probes of
-    :mod:`spbfs.semiring._algebra` (the GPU backend runs one merge kernel)."""
+    :mod:`spbfs.semiring._products` (the GPU backend runs one merge kernel)."""
     return None
-
-
-# ----------------------------------------------------------------------------- CSR helpers
-def csr_union(shape, a_indptr, a_indices, b_indptr, b_indices, b_tags=None):
-    """The union of two canonical CSR patterns (sorted, duplicate-free rows) by scipy's
-    compiled merge of int8 tags: ``(indptr, indices, tags)``, canonical, ``tags`` 1 where
-    only the first pattern stores the entry, 2 only the second, 3 both.
-
-    ``b_tags`` (2 or 0 per entry of the second pattern; default all 2) leaves out the
-    second pattern's entries tagged 0 where the first does not store them: scipy drops
-    only zero sums, and the sums 1, 2, 3 never are.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> indptr, indices, tags = csr_union((2, 3), np.array([0, 2, 2]), np.array([0, 2]),
-    ...                                   np.array([0, 1, 2]), np.array([2, 1]))
-    >>> indptr.tolist(), indices.tolist(), tags.tolist()
-    ([0, 2, 3], [0, 2, 1], [1, 3, 2])
-    """
-    if b_tags is None:
-        b_tags = np.full(b_indices.size, 2, np.int8)
-    first = sp.csr_array((np.ones(a_indices.size, np.int8), a_indices, a_indptr), shape=shape)
-    union = first + sp.csr_array((b_tags, b_indices, b_indptr), shape=shape)
-    return union.indptr, union.indices, union.data
-
-
-def csr_keep(indptr, indices, keep):
-    """Row pointers and column indices of the CSR entries that ``keep`` (bool per entry)
-    selects, in their order (numpy or cupy).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> indptr, indices = csr_keep(np.array([0, 2, 3]), np.array([0, 2, 1]),
-    ...                            np.array([False, True, True]))
-    >>> indptr.tolist(), indices.tolist()
-    ([0, 1, 2], [2, 1])
-    """
-    xp = array_module(indptr)
-    if xp is np:
-        return count_before(keep, indptr), indices[keep]
-    kept = xp.flatnonzero(keep)
-    return xp.searchsorted(kept, indptr.astype(kept.dtype)), indices[keep]
-
-
-_M1, _M2, _M4, _H01 = (np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333,
-                                              0x0F0F0F0F0F0F0F0F, 0x0101010101010101))
-
-
-def swar_popcount(words):
-    """Set bits of each uint64 by SWAR arithmetic (numpy before 2.0 has no popcount).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> swar_popcount(np.array([0, 1, 2**64 - 1, 0b1011], np.uint64)).tolist()
-    [0, 1, 64, 3]
-    """
-    words = words - ((words >> np.uint64(1)) & _M1)
-    words = (words & _M2) + ((words >> np.uint64(2)) & _M2)
-    words = (words + (words >> np.uint64(4))) & _M4
-    return (words * _H01) >> np.uint64(56)
-
-
-_popcount = getattr(np, "bitwise_count", swar_popcount)
-
-
-def count_before(flags, bounds):
-    """How many of ``flags`` (bool) are True before each position in ``bounds`` (ints):
-    the flags packed 64 to a word, a running count per word, and the bits of the word a
-    position falls in (a per-row count of a CSR's flagged entries, with ``bounds`` its
-    row pointers, in two passes over ``flags / 64`` words).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> count_before(np.array([True, False, True, True]), np.array([0, 1, 3, 4])).tolist()
-    [0, 1, 2, 3]
-    """
-    nwords = flags.size // 64 + 1
-    packed = np.zeros(nwords * 8, np.uint8)
-    packed[:(flags.size + 7) // 8] = np.packbits(flags, bitorder="little")
-    words = packed.view("<u8")
-    running = np.zeros(nwords + 1, np.int64)
-    np.cumsum(_popcount(words), out=running[1:])
-    word = bounds >> 6
-    below = (np.uint64(1) << (bounds & 63).astype(np.uint64)) - np.uint64(1)
-    return running[word] + _popcount(words[word] & below).astype(np.int64)
-
-
-def csr_assign(indptr, indices, data, ncols, region_rows, in_cols, rows, cols, values):
-    """A canonical CSR whose entries in a region are replaced: the entries of the rows
-    ``region_rows`` at the columns where ``in_cols`` (bool per column) is True are removed,
-    then the entries ``(rows, cols, values)`` (inside the region, sorted by row, then
-    column) are written: ``(indptr, indices, data)``, ``data`` of ``values``' dtype.
-
-    Only the region's rows are searched; the other entries are copied with one masked copy
-    per array (an old entry at a written place is overwritten, not removed and inserted).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> indptr, indices, data = csr_assign(
-    ...     np.array([0, 2, 3]), np.array([0, 2, 1]), np.array([1., 2., 3.]), 3,
-    ...     np.array([0, 1]), np.array([False, True, True]),
-    ...     np.array([0, 1]), np.array([1, 1]), np.array([7., 8.]))
-    >>> indptr.tolist(), indices.tolist(), data.tolist()
-    ([0, 2, 3], [0, 1, 1], [1.0, 7.0, 8.0])
-    """
-    touched = np.sort(region_rows)
-    pos, owner = expand(indptr, touched)
-    keys = touched[owner] * ncols + indices[pos]  # the region rows' entries, sorted
-    new_keys = rows * ncols + cols
-    at = np.searchsorted(keys, new_keys)
-    hit = keys[np.minimum(at, keys.size - 1)] == new_keys if keys.size else at < 0
-    written = np.zeros(keys.size, bool)
-    written[at[hit]] = True
-    dropped = in_cols[indices[pos]] & ~written
-    drop = pos[dropped]
-    # each written entry's place: the entries before it (its row's start plus the entries
-    # of its row left of it) less the removed ones, plus the entries inserted before it
-    before = indptr[rows] + at - np.searchsorted(keys, rows * ncols)
-    inserted = ~hit
-    final = before - np.searchsorted(drop, before) + np.cumsum(inserted) - inserted
-    size = indices.size - drop.size + int(np.count_nonzero(inserted))
-    copied = np.ones(size, bool)
-    copied[final[inserted]] = False
-    keep = None
-    if drop.size:
-        keep = np.ones(indices.size, bool)
-        keep[drop] = False
-    out = []
-    for old, new, dtype in ((indices, cols, indices.dtype), (data, values, values.dtype)):
-        arr = np.empty(size, dtype)
-        arr[copied] = old if keep is None else old[keep]
-        arr[final] = new
-        out.append(arr)
-    n = indptr.size - 1
-    new_indptr = indptr.astype(np.int64)
-    new_indptr[1:] += np.cumsum(np.bincount(rows[inserted], minlength=n)
-                                - np.bincount(touched[owner[dropped]], minlength=n))
-    return new_indptr, out[0], out[1]
-
-
-# The packed any_secondi product (:mod:`spbfs.semiring._cpu_packed`) is part of this
-# backend; it imports the helpers above.
-from ._cpu_packed import packed_pull, packed_push, unpack_bitplanes  # noqa: E402, F401

@@ -4,40 +4,12 @@ from __future__ import annotations
 
 import time
 
-from ._validation import check_choice, check_positive, check_source
-from .semiring import Matrix, any_pair, any_secondi, level_search
+from ..core.validation import check_choice, check_positive, check_source
+from ..semiring import any_pair, any_secondi, level_search
+from ._shared import ALPHA, BETA, beamer_pull, prepare
+from .msbfs import bfs_many
 
 __all__ = ["ALPHA", "BETA", "bfs", "prepare", "search"]
-
-#: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
-#: pull -> push when the frontier has fewer than n / BETA vertices.
-ALPHA = 15.0
-BETA = 18.0
-
-
-def prepare(A, directed: bool = True, *, values: bool = True) -> Matrix:
-    """Check ``A`` and return the :class:`~spbfs.semiring.Matrix` BFS runs on.
-
-    With ``directed=False`` every edge is usable both ways (as scipy's
-    ``directed=False``): ``A`` itself when it is already symmetric (values included,
-    unless ``values=False`` says that only the pattern will be read), else ``A`` and
-    its reversed edges.  There is no need to call this: every function
-    caches the prepared form of a scipy/cupyx sparse input itself (see
-    :func:`spbfs.clear_cache`), so a repeated plain call costs what a call on
-    the prepared Matrix costs.  Useful to keep one object for a dense input.
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> M = prepare(sp.csr_array(([1], ([0], [1])), shape=(2, 2)), directed=False)
-    >>> M.nnz, M.symmetric
-    (2, True)
-    """
-    M = Matrix.from_any(A)
-    if M.nrows != M.ncols:
-        raise ValueError(f"A must be square (a graph's adjacency matrix), got shape {M.shape}")
-    return M if directed else M.symmetrized(values)
-
 
 def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
         alpha=ALPHA, beta=BETA):
@@ -57,7 +29,7 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     source : int or 1-D array of int
         Start vertex, or ``k`` start vertices: then levels (and parents) have shape
         ``(k, n)``, int32 unless n needs int64, computed as one multi-source search
-        (:func:`spbfs.msbfs.bfs_many`).
+        (:func:`spbfs.algorithms.msbfs.bfs_many`).
     return_parents : bool
         Also return the BFS tree as a parent array.
     directed : bool
@@ -93,8 +65,6 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
     if isinstance(source, (list, tuple)) or getattr(source, "ndim", 0) == 1:
-        from .msbfs import bfs_many  # an array of sources: one multi-source search
-
         tuned = {} if alpha == ALPHA else {"alpha": alpha}  # bfs_many has its own default
         return bfs_many(A, source, return_parents=return_parents, directed=directed,
                         direction=direction, beta=beta, **tuned)
@@ -178,20 +148,3 @@ def _push_batch(direction, last, steady, nf, prev_nf, mf, switch_edges) -> int:
         while k > 1 and (steady < 4 or mf * growth ** k >= switch_edges):
             k //= 2
     return k
-
-
-def beamer_pull(pulling, nf, prev_nf, mf, unexplored_edges, n, alpha, beta) -> bool:
-    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
-    out-edges ``mf`` exceed ``unexplored_edges / alpha`` and the frontier grows
-    (``nf > prev_nf``); pull -> push when it has fewer than ``n / beta`` vertices.
-
-    Examples
-    --------
-    >>> beamer_pull(False, 3, 1, 9, 30, 100, 2.0, 18.0)
-    False
-    >>> beamer_pull(False, 3, 1, 16, 30, 100, 2.0, 18.0)
-    True
-    """
-    if pulling:
-        return nf >= n / beta
-    return mf > unexplored_edges / alpha and nf > prev_nf

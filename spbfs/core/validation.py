@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from ._array import array_module
+from .arrays import array_module
 
 #: Level and parent of a vertex the search did not reach (Graph500 convention).
 UNREACHED = -1

@@ -23,8 +23,8 @@ import numbers
 
 import numpy as np
 
-from .bfs import prepare
-from .semiring import mxm, plus_times
+from ..semiring import mxm, plus_times
+from ._shared import prepare
 
 __all__ = ["betweenness_centrality"]
 
@@ -69,7 +69,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
-    >>> from spbfs.centrality import betweenness_centrality
+    >>> from spbfs.algorithms.centrality import betweenness_centrality
     >>> A = sp.csr_array(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]]))
     >>> betweenness_centrality(A)          # the path 0 -> 1 -> 2 -> 3
     array([0.        , 0.33333333, 0.33333333, 0.        ])

@@ -31,15 +31,15 @@ the pairs of its higher-degree neighbours (a well-known ``O(m^1.5)`` bound), and
 backends choose how: on the GPU one merge kernel per masked dot product (the unmasked
 product is never formed: at Kronecker scale 22 it overflows cuSPARSE's 32-bit counts), on
 the CPU scipy's compiled SpGEMM followed by the mask while that costs at most a few times
-the masked dot products (see ``spbfs.semiring._algebra.NATIVE_MASKED_RATIO``).
+the masked dot products (see ``spbfs.semiring.NATIVE_MASKED_RATIO``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .bfs import prepare
-from .semiring import extract, monoids, mxm, plus_pair, reduce, select
+from ..semiring import extract, monoids, mxm, plus_pair, reduce, select
+from ._shared import prepare
 
 __all__ = ["triangles"]
 
@@ -71,7 +71,7 @@ def triangles(A):
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
-    >>> from spbfs.triangles import triangles
+    >>> from spbfs.algorithms.triangles import triangles
     >>> A = sp.csr_array(np.array([[0, 1, 1, 0], [1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 0]]))
     >>> triangles(A)
     array([1, 2, 2, 1])

@@ -1,0 +1,55 @@
+"""What the single- and many-source searches share: the prepared form of an input graph and
+Beamer's direction rule (both below :mod:`~spbfs.algorithms.bfs` and
+:mod:`~spbfs.algorithms.msbfs`, so neither imports the other)."""
+
+from __future__ import annotations
+
+from ..semiring import Matrix
+
+__all__ = ["ALPHA", "BETA", "beamer_pull", "prepare"]
+
+#: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
+#: pull -> push when the frontier has fewer than n / BETA vertices.
+ALPHA = 15.0
+BETA = 18.0
+
+
+def prepare(A, directed: bool = True, *, values: bool = True) -> Matrix:
+    """Check ``A`` and return the :class:`~spbfs.semiring.Matrix` BFS runs on.
+
+    With ``directed=False`` every edge is usable both ways (as scipy's
+    ``directed=False``): ``A`` itself when it is already symmetric (values included,
+    unless ``values=False`` says that only the pattern will be read), else ``A`` and
+    its reversed edges.  There is no need to call this: every function
+    caches the prepared form of a scipy/cupyx sparse input itself (see
+    :func:`spbfs.clear_cache`), so a repeated plain call costs what a call on
+    the prepared Matrix costs.  Useful to keep one object for a dense input.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> M = prepare(sp.csr_array(([1], ([0], [1])), shape=(2, 2)), directed=False)
+    >>> M.nnz, M.symmetric
+    (2, True)
+    """
+    M = Matrix.from_any(A)
+    if M.nrows != M.ncols:
+        raise ValueError(f"A must be square (a graph's adjacency matrix), got shape {M.shape}")
+    return M if directed else M.symmetrized(values)
+
+
+def beamer_pull(pulling, nf, prev_nf, mf, unexplored_edges, n, alpha, beta) -> bool:
+    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
+    out-edges ``mf`` exceed ``unexplored_edges / alpha`` and the frontier grows
+    (``nf > prev_nf``); pull -> push when it has fewer than ``n / beta`` vertices.
+
+    Examples
+    --------
+    >>> beamer_pull(False, 3, 1, 9, 30, 100, 2.0, 18.0)
+    False
+    >>> beamer_pull(False, 3, 1, 16, 30, 100, 2.0, 18.0)
+    True
+    """
+    if pulling:
+        return nf >= n / beta
+    return mf > unexplored_edges / alpha and nf > prev_nf

@@ -1,0 +1,19 @@
+"""The CPU backend: the primitives of the backend seam (:mod:`spbfs.core.seam`) on numpy
+arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`."""
+
+from .csr import csr_assign, csr_union
+from .packed import packed_pull, packed_push, unpack_bitplanes
+from .products import (
+    binary,
+    bitmap_search,
+    index_unary,
+    masked_dot,
+    segment_reduce,
+    spmm,
+    spmspv,
+    spmv,
+)
+
+__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "index_unary", "masked_dot",
+           "packed_pull", "packed_push", "segment_reduce", "spmm", "spmspv", "spmv",
+           "unpack_bitplanes"]
