@@ -19,8 +19,10 @@ from .algorithms.components import connected_components
 from .algorithms.pagerank import PowerIterationFailedConvergence, pagerank
 from .algorithms.sssp import sssp
 from .algorithms.triangles import triangles
+from .cpu.threads import get_num_threads, set_num_threads
 from .semiring._cache import clear_cache
 
 __all__ = ["PowerIterationFailedConvergence", "betweenness_centrality", "bfs", "clear_cache",
-           "connected_components", "pagerank", "prepare", "semiring", "sssp", "triangles"]
+           "connected_components", "get_num_threads", "pagerank", "prepare", "semiring",
+           "set_num_threads", "sssp", "triangles"]
 __version__ = "0.1.0"

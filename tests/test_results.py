@@ -123,16 +123,16 @@ def test_summary_line_variants():
 def test_trace_records_the_loops_directions(monkeypatch):
     """The trace names the direction of every level advanced: each advance of the level
     search is recorded and compared, for several alpha and beta."""
-    from spbfs.semiring import _search
+    from spbfs.cpu.bfs import CpuBitmapSearch
 
     calls = []
-    real = _search.MaskedSearch.advance
+    real = CpuBitmapSearch.advance
 
     def advance(self, pulling, count=1):
         calls.extend(["pull" if pulling else "push"] * count)
         return real(self, pulling, count)
 
-    monkeypatch.setattr(_search.MaskedSearch, "advance", advance)
+    monkeypatch.setattr(CpuBitmapSearch, "advance", advance)
     checked = set()
     for scale, edgefactor in ((10, 16), (11, 4), (11, 1)):
         u, v = kronecker(scale, edgefactor, seed=scale)

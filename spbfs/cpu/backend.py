@@ -1,11 +1,11 @@
 """The CPU backend: the primitives of the backend seam (:mod:`spbfs.core.seam`) on numpy
 arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`."""
 
+from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .products import (
     binary,
-    bitmap_search,
     index_unary,
     masked_dot,
     segment_reduce,

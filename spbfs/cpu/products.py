@@ -272,12 +272,6 @@ def segment_reduce(monoid, values, starts, dtype):
         dtype, copy=False)
 
 
-def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
-    """None: the CPU has no separate bitmap engine; :func:`spbfs.semiring.level_search`
-    runs its masked :func:`spmspv` / :func:`spmv` (vectorised, with early-exit pulls)."""
-    return None
-
-
 def spmm(A, B, semiring, mask, complement, dtype):
     """None: on the CPU :func:`spbfs.semiring.mxm` multiplies a dense block by scipy's
     compiled product (``plus_times``) or one column at a time by vectorised gathers and a

@@ -1,0 +1,486 @@
+"""The CPU backend's level search: compiled kernels for masked ``vxm`` with ``any_pair`` /
+``any_secondi`` (:func:`spbfs.semiring.level_search`), the engine of :func:`spbfs.bfs` on the
+CPU.
+
+One level is one kernel call (or one per thread, over ranges):
+
+* push (top-down): the frontier queue's out-edges; an unvisited target is claimed by writing
+  its level and parent and appended to the next queue.  Threads take ranges of the queue of
+  equal edge counts and append to queues of their own; a target two threads both claim keeps
+  the parent written last, and only that thread's copy joins the next queue.
+* pull (bottom-up): each unvisited vertex scans its in-edges against the frontier bitmap
+  (1 bit per vertex, cache-resident) and stops at the first hit, its parent.  Threads take
+  ranges of 64-vertex words; each writes the next frontier's words of its own range.
+
+Each kernel also sums the out- and in-degrees of the vertices it found, the sizes
+:func:`spbfs.algorithms.bfs.search` steers by.  The queue and bitmaps live in a
+:class:`Workspace` checked out of a pool per search (concurrent searches never share one;
+repeated searches reuse them, so no fresh pages are faulted in per call).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..core.seam import LevelSearch
+from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
+
+__all__ = ["CpuBitmapSearch", "supports"]
+
+_ONE, _SIX, _LOW = np.uint64(1), np.uint64(6), np.uint64(63)
+#: Frontier out-edges from which a push is split over threads, and vertices from which a
+#: pull is (below that, one thread: dispatching costs more than it saves).
+PARALLEL_PUSH_EDGES = 1 << 15
+PARALLEL_PULL_VERTICES = 1 << 15
+
+
+def supports(semiring, values: bool) -> bool:
+    """Whether the bitmap kernels compute this semiring: ``any``/``lor`` with ``pair``
+    (levels only) or ``secondi`` (the parent is the frontier vertex).
+
+    Examples
+    --------
+    >>> from spbfs import semiring
+    >>> supports(semiring.any_secondi, True), supports(semiring.min_plus, False)
+    (True, False)
+    """
+    if semiring.monoid.name not in ("any", "lor"):
+        return False
+    return semiring.multiply.name == "secondi" or (semiring.multiply.name == "pair"
+                                                   and not values)
+
+
+# ----------------------------------------------------------------------------- kernels
+@kernel
+def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, level, stats):
+    """Expand ``queue[qlo:qhi]``: claim unvisited targets (``levels``, ``owner``), append
+    them to ``out``; ``stats`` += (out-degree sum, in-degree sum) of those; returns the count."""
+    found = 0
+    out_deg = 0
+    in_deg = 0
+    for i in range(qlo, qhi):
+        u = queue[i]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            if levels[v] < 0:
+                levels[v] = level
+                owner[v] = u
+                out[found] = v
+                found += 1
+                out_deg += indptr[v + 1] - indptr[v]
+                in_deg += tindptr[v + 1] - tindptr[v]
+    stats[0] += out_deg
+    stats[1] += in_deg
+    return found
+
+
+@kernel
+def _keep_claimed(parts, counts, queue_from, owner, indptr, tindptr, queue, stats):
+    """Append each thread's claims to ``queue[queue_from:]``, keeping a target only from
+    the thread whose claim its ``owner`` holds; recount the degree sums; returns the end."""
+    end = queue_from
+    out_deg = 0
+    in_deg = 0
+    for t in range(counts.size):
+        for i in range(counts[t]):
+            v = parts[t, 2 * i]
+            if owner[v] == parts[t, 2 * i + 1]:
+                queue[end] = v
+                end += 1
+                out_deg += indptr[v + 1] - indptr[v]
+                in_deg += tindptr[v + 1] - tindptr[v]
+    stats[0] = out_deg
+    stats[1] = in_deg
+    return end
+
+
+@kernel
+def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, level):
+    """:func:`_push` of one thread: claims go to ``part`` as (target, frontier vertex)
+    pairs; returns their count."""
+    found = 0
+    for i in range(qlo, qhi):
+        u = queue[i]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            if levels[v] < 0:
+                levels[v] = level
+                owner[v] = u
+                part[2 * found] = v
+                part[2 * found + 1] = u
+                found += 1
+    return found
+
+
+@kernel
+def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, level, front, nxt, stats):
+    """Every unvisited vertex of ``[lo, hi)`` (``lo`` a multiple of 64) looks for an
+    in-neighbour in the ``front`` bitmap and stops at the first; the found ones are set in
+    ``nxt`` (its words of this range only); ``stats`` += degree sums; returns the count."""
+    for w in range(lo >> 6, (hi + 63) >> 6):
+        nxt[w] = 0
+    found = 0
+    out_deg = 0
+    in_deg = 0
+    for v in range(lo, hi):
+        if levels[v] != -1:  # visited, or without in-edges
+            continue
+        for k in range(tindptr[v], tindptr[v + 1]):
+            u = np.uint64(tindices[k])
+            if (front[u >> _SIX] >> (u & _LOW)) & _ONE:
+                levels[v] = level
+                owner[v] = tindices[k]
+                nxt[v >> 6] |= _ONE << np.uint64(v & 63)
+                found += 1
+                out_deg += indptr[v + 1] - indptr[v]
+                in_deg += tindptr[v + 1] - tindptr[v]
+                break
+    stats[0] += out_deg
+    stats[1] += in_deg
+    return found
+
+
+@kernel
+def _queue_to_bits(queue, qlo, qhi, bits):
+    bits[:] = 0
+    for i in range(qlo, qhi):
+        v = np.uint64(queue[i])
+        bits[v >> _SIX] |= _ONE << (v & _LOW)
+
+
+@kernel
+def _bits_to_queue(bits, queue):
+    """The set bits of ``bits`` as vertex ids in ``queue``, in order; returns their count."""
+    end = 0
+    for w in range(bits.size):
+        word = bits[w]
+        if word:
+            for bit in range(64):
+                if (word >> np.uint64(bit)) & _ONE:
+                    queue[end] = w * 64 + bit
+                    end += 1
+    return end
+
+
+@kernel
+def _start(levels, owner, clear_owner, tindptr, source):
+    """Levels -1, or -2 for a vertex without in-edges (a pull skips it at once; only
+    :func:`_unmark` makes it -1 again); owners -1 if asked; the source at level 0."""
+    for v in range(levels.size):
+        levels[v] = -1 if tindptr[v + 1] > tindptr[v] else -2
+    if clear_owner:
+        owner[:] = -1
+    if source >= 0:
+        levels[source] = 0
+        owner[source] = source
+
+
+@kernel
+def _unmark(levels):
+    for v in range(levels.size):
+        if levels[v] == -2:
+            levels[v] = -1
+
+
+@kernel
+def _claim(ids, values, with_values, levels, owner, level, queue, qhi, bits, queued, indptr,
+           tindptr, stats):
+    """Vertices ``ids`` found elsewhere at ``level``: the unvisited ones join it (level,
+    value, the frontier queue from ``qhi`` or the frontier bitmap); ``stats`` += their
+    degree sums; returns how many joined."""
+    joined = 0
+    for k in range(ids.size):
+        v = ids[k]
+        if levels[v] >= 0:
+            continue
+        levels[v] = level
+        if with_values:
+            owner[v] = values[k]
+        if queued:
+            queue[qhi + joined] = v
+        else:
+            bits[v >> 6] |= _ONE << np.uint64(v & 63)
+        joined += 1
+        stats[0] += indptr[v + 1] - indptr[v]
+        stats[1] += tindptr[v + 1] - tindptr[v]
+    return joined
+
+
+@kernel
+def _push_remote(indptr, indices, queue, qlo, qhi, seen, targets, rows):
+    """The frontier's out-edges in another vertex space, each target once per search
+    (``seen``): ``targets`` and their frontier ``rows``; returns the count."""
+    found = 0
+    for i in range(qlo, qhi):
+        u = queue[i]
+        for k in range(indptr[u], indptr[u + 1]):
+            t = indices[k]
+            if not seen[t]:
+                seen[t] = True
+                targets[found] = t
+                rows[found] = u
+                found += 1
+    return found
+
+
+# ----------------------------------------------------------------------------- workspace
+class Workspace:
+    """Reusable buffers of a search on ``n`` vertices: the frontier queue, two frontier
+    bitmaps, the claim owners (when parents are not kept) and the threads' claim lists.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Workspace(100, np.dtype(np.int32)).bits[0].size
+    2
+    """
+
+    def __init__(self, n: int, idt):
+        self.n, self.idt = n, np.dtype(idt)
+        words = (n + 63) // 64
+        self.queue = np.empty(max(n, 1), self.idt)
+        self.bits = [np.zeros(words, np.uint64), np.zeros(words, np.uint64)]
+        self.owner = np.empty(n, self.idt)
+        self.parts = np.empty((0, 0), self.idt)
+
+    def claim_lists(self, threads: int):
+        """``threads`` lists of up to ``n`` (target, frontier vertex) pairs each."""
+        if self.parts.shape[0] < threads:
+            self.parts = np.empty((threads, 2 * max(self.n, 1)), self.idt)
+        return self.parts
+
+
+class WorkspacePool:
+    """Workspaces by size, checked out by one search at a time (thread-safe).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pool = WorkspacePool()
+    >>> ws = pool.checkout(10, np.int32); pool.give_back(ws)
+    >>> pool.checkout(10, np.int32) is ws
+    True
+    """
+
+    def __init__(self, keep: int = 4):
+        self._free: list[Workspace] = []
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def checkout(self, n: int, idt) -> Workspace:
+        idt = np.dtype(idt)
+        with self._lock:
+            for i, ws in enumerate(self._free):
+                if ws.n == n and ws.idt == idt:
+                    return self._free.pop(i)
+        return Workspace(n, idt)
+
+    def give_back(self, ws: Workspace) -> None:
+        with self._lock:
+            self._free.append(ws)
+            del self._free[:-self._keep]
+
+
+#: The pool every CPU search checks its workspace out of.
+workspaces = WorkspacePool()
+
+
+# ----------------------------------------------------------------------------- the search
+class CpuBitmapSearch(LevelSearch):
+    """:class:`~spbfs.semiring.LevelSearch` on the CPU with the compiled kernels.
+
+    Made by :func:`spbfs.semiring.level_search` for numpy input (see :func:`supports`).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.eye(4, k=1))
+    >>> with semiring.level_search(A, 0, semiring.any_pair) as s:
+    ...     s.advance(False, 2)
+    ...     type(s).__name__, s.sizes(), s.levels.tolist()
+    ('CpuBitmapSearch', [(1, 1, 0), (1, 1, 1), (1, 1, 1)], [0, 1, 2, -1])
+    """
+
+    def __init__(self, M, source: int, values: bool, transpose: bool):
+        n, idt = M.n, M.indices.dtype
+        T = M.T if transpose and not M.symmetric else M
+        self.indptr, self.indices = M.indptr, M.indices
+        # in-degrees count the unexplored edges; a push-only search on a directed graph
+        # counts out-degrees instead (the count only steers "auto")
+        self.tindptr, self.tindices = T.indptr, T.indices
+        self.n = n
+        self.ws = workspaces.checkout(n, idt)
+        self._levels = np.empty(n, idt)
+        self.parents = np.empty(n, idt) if values else None
+        owner = self.parents if values else self.ws.owner
+        self.owner = owner
+        _start(self._levels, owner, values, self.tindptr, source)
+        self._marked = True
+        self.level = 0
+        self.qlo, self.qhi = 0, 0
+        self.cur = 0  # the bitmap holding the frontier when it is not queued
+        self.queued = True
+        if source >= 0:
+            self.ws.queue[0] = source
+            self.qhi = 1
+            self._pending = [(1, int(self.indptr[source + 1] - self.indptr[source]),
+                              int(self.tindptr[source + 1] - self.tindptr[source]))]
+        else:
+            self._pending = [(0, 0, 0)]
+        self.frontier = self._pending[0][0]
+        self.frontier_edges = self._pending[0][1]
+        self._stats = np.zeros(2, np.int64)
+        self._word_edges = None
+        self._seen = self._sent = None
+
+    @property
+    def levels(self):
+        """Hop count of every vertex found so far, ``-1`` elsewhere."""
+        if self._marked:
+            _unmark(self._levels)
+            self._marked = False
+        return self._levels
+
+    def close(self) -> None:
+        if self.ws is not None:
+            ws, self.ws = self.ws, None
+            workspaces.give_back(ws)
+
+    def sizes(self) -> list:
+        out, self._pending = self._pending, []
+        return out
+
+    def advance(self, pulling: bool, count: int = 1) -> None:
+        if pulling and count != 1:
+            raise ValueError("a pull advances one level")
+        for _ in range(count):
+            self.level += 1
+            if self.frontier == 0:
+                self._pending.append((0, 0, 0))
+                continue
+            self._stats[:] = 0
+            found = self._pull() if pulling else self._push()
+            self.frontier = found
+            self.frontier_edges = int(self._stats[0])
+            self._pending.append((found, int(self._stats[0]), int(self._stats[1])))
+
+    # -- the hooks of a distributed search (spbfs.dist; see LevelSearch)
+    def claim(self, ids, values=None) -> None:
+        ids = np.asarray(ids)
+        self._stats[:] = 0
+        joined = _claim(ids, ids if values is None else np.asarray(values), values is not None,
+                        self._levels, self.owner, self._levels.dtype.type(self.level),
+                        self.ws.queue, self.qhi, self.ws.bits[self.cur], self.queued,
+                        self.indptr, self.tindptr, self._stats)
+        if self.queued:
+            self.qhi += joined
+        nf, mf, mu = self._pending[-1] if self._pending else (0, 0, 0)
+        entry = (nf + joined, mf + int(self._stats[0]), mu + int(self._stats[1]))
+        if self._pending:
+            self._pending[-1] = entry
+        else:
+            self._pending.append(entry)
+        self.frontier += joined
+        self.frontier_edges += int(self._stats[0])
+
+    def visited_words(self, word0: int, count: int):
+        bits = self._levels[32 * word0: 32 * (word0 + count)] >= 0
+        return np.packbits(bits, bitorder="little").view(np.uint32)
+
+    def claim_words(self, word0: int, words) -> None:
+        bits = np.unpackbits(np.asarray(words).view(np.uint8), bitorder="little").view(bool)
+        self.claim(np.flatnonzero(bits).astype(self._levels.dtype) + 32 * word0)
+
+    def push_out(self, R, owners: int) -> None:
+        self._queue_frontier()
+        if self._seen is None:
+            self._seen = np.zeros(R.ncols, bool)
+        size = int(R.indptr[self.ws.queue[self.qlo:self.qhi] + 1].sum()
+                   - R.indptr[self.ws.queue[self.qlo:self.qhi]].sum())
+        targets = np.empty(size, R.indices.dtype)
+        rows = np.empty(size, self._levels.dtype)
+        found = _push_remote(R.indptr, R.indices, self.ws.queue, self.qlo, self.qhi,
+                             self._seen, targets, rows)
+        t = targets[:found]
+        owner = t % owners
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=owners).astype(np.int64)
+        idt = self._levels.dtype
+        kept_rows = rows[:found][order] if self.parents is not None else None
+        self._sent = ((t[order] // owners).astype(idt), kept_rows, counts,
+                      np.cumsum(counts) - counts)
+
+    def sent(self):
+        return self._sent
+
+    def _queue_frontier(self) -> None:
+        if not self.queued:
+            self.qlo, self.qhi = 0, _bits_to_queue(self.ws.bits[self.cur], self.ws.queue)
+            self.queued = True
+
+    def _push(self) -> int:
+        ws = self.ws
+        self._queue_frontier()
+        qlo, qhi, level = self.qlo, self.qhi, self._levels.dtype.type(self.level)
+        threads = get_num_threads()
+        if threads < 2 or self.frontier_edges < PARALLEL_PUSH_EDGES or qhi - qlo < threads:
+            # the next queue follows the current one in the same array (each vertex once)
+            found = _push(self.indptr, self.indices, self.tindptr, ws.queue, qlo, qhi,
+                          ws.queue[qhi:], self._levels, self.owner, level, self._stats)
+        else:
+            q = ws.queue[qlo:qhi]
+            edges = np.zeros(q.size + 1, np.int64)
+            np.cumsum(self.indptr[q + 1] - self.indptr[q], out=edges[1:])
+            ranges = split(q.size, threads, edges)
+            parts = ws.claim_lists(len(ranges))
+            counts = np.array(run_ranges(
+                lambda lo, hi, t: _push_part(self.indptr, self.indices, ws.queue, qlo + lo,
+                                             qlo + hi, parts[t], self._levels, self.owner,
+                                             level),
+                [(lo, hi, t) for t, (lo, hi) in enumerate(ranges)]), np.int64)
+            end = _keep_claimed(parts, counts, qhi, self.owner, self.indptr, self.tindptr,
+                                ws.queue, self._stats)
+            found = end - qhi
+        self.qlo, self.qhi = qhi, qhi + found
+        return found
+
+    def _pull(self) -> int:
+        ws = self.ws
+        if self.queued:
+            _queue_to_bits(ws.queue, self.qlo, self.qhi, ws.bits[self.cur])
+            self.queued = False
+        front, nxt = ws.bits[self.cur], ws.bits[1 - self.cur]
+        level, n = self._levels.dtype.type(self.level), self.n
+        threads = get_num_threads() if n >= PARALLEL_PULL_VERTICES else 1
+        if threads > 1 and self._word_edges is None:  # in-edges before each word, once
+            self._word_edges = np.append(self.tindptr[:n:64], self.tindptr[n])
+        weights = self._word_edges if threads > 1 else None
+        ranges = [(64 * a, min(n, 64 * b), t) for t, (a, b) in
+                  enumerate(split(front.size, threads, weights))]
+        stats = np.zeros((len(ranges), 2), np.int64)
+        found = run_ranges(
+            lambda lo, hi, t: _pull(self.tindptr, self.tindices, self.indptr, lo, hi,
+                                    self._levels, self.owner, level, front, nxt, stats[t]),
+            ranges)
+        self._stats += stats.sum(axis=0)
+        self.cur = 1 - self.cur
+        return int(sum(found))
+
+
+def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
+    """The compiled level search where it computes this semiring (:func:`supports`) and
+    the search is a plain one (no ``parent_ids`` of a distributed search), else None.
+
+    Examples
+    --------
+    >>> from spbfs import semiring
+    >>> bitmap_search(None, 0, semiring.min_plus, False, True) is None
+    True
+    """
+    if parent_ids is not None or not supports(semiring, values):
+        return None
+    return CpuBitmapSearch(M, source, values, transpose)

@@ -1,0 +1,131 @@
+"""How many threads a CPU call uses, and the pool that runs compiled kernels over ranges.
+
+The CPU kernels release the GIL (``nogil``); a call splits its rows (or vertices) into
+ranges and runs one kernel per range on a shared pool of Python threads.  numba's own
+``parallel=True`` is not used: its default ``workqueue`` layer aborts the process when two
+threads enter parallel code at once, and spbfs promises that concurrent calls are safe.
+
+The count is :func:`get_num_threads`: :func:`set_num_threads`, else the environment
+variable ``SPBFS_NUM_THREADS``, else the cores this process may run on divided by the MPI
+ranks sharing its host (``OMPI_COMM_WORLD_LOCAL_SIZE``, ``MPI_LOCALNRANKS``), at least 1.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+__all__ = ["get_num_threads", "run_ranges", "set_num_threads", "split"]
+
+_LOCAL_RANKS_VARS = ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE",
+                     "SLURM_NTASKS_PER_NODE")
+_chosen: int | None = None
+_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
+_lock = threading.Lock()
+
+
+def _positive(value, name) -> int:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}") from None
+    if n < 1 or isinstance(value, bool):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return n
+
+
+def default_num_threads() -> int:
+    """The cores available to this process, shared among the MPI ranks on its host.
+
+    Examples
+    --------
+    >>> default_num_threads() >= 1
+    True
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    for var in _LOCAL_RANKS_VARS:
+        value = os.environ.get(var, "")
+        if value.isdigit() and int(value) > 0:
+            return max(1, cores // int(value))
+    return max(1, cores)
+
+
+def get_num_threads() -> int:
+    """Threads a CPU call uses (see the module's description).
+
+    Examples
+    --------
+    >>> get_num_threads() >= 1
+    True
+    """
+    if _chosen is not None:
+        return _chosen
+    env = os.environ.get("SPBFS_NUM_THREADS")
+    if env:
+        return _positive(env, "SPBFS_NUM_THREADS")
+    return default_num_threads()
+
+
+def set_num_threads(n: int | None) -> None:
+    """Use ``n`` threads per CPU call from now on (``None``: back to the default).
+
+    Examples
+    --------
+    >>> set_num_threads(1); get_num_threads()
+    1
+    >>> set_num_threads(None)
+    """
+    global _chosen
+    _chosen = None if n is None else _positive(n, "n")
+
+
+def split(total: int, parts: int, weights=None):
+    """``parts`` contiguous ranges ``[lo, hi)`` covering ``0..total``, of equal size or, with
+    cumulative ``weights`` (length ``total + 1``, e.g. a CSR's ``indptr``), of equal weight.
+
+    Examples
+    --------
+    >>> split(10, 3)
+    [(0, 3), (3, 6), (6, 10)]
+    """
+    import numpy as np
+
+    parts = max(1, min(parts, total))
+    if weights is None:
+        bounds = [total * k // parts for k in range(parts + 1)]
+    else:
+        w = np.asarray(weights)
+        targets = w[0] + (w[-1] - w[0]) * np.arange(1, parts) / parts
+        bounds = [0, *np.searchsorted(w, targets).tolist(), total]
+        bounds = np.maximum.accumulate(np.minimum(bounds, total)).tolist()
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a] or [(0, 0)]
+
+
+def _executor(size: int) -> ThreadPoolExecutor:
+    global _pool, _pool_size
+    with _lock:
+        if _pool is None or _pool_size < size:
+            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="spbfs-cpu")
+            _pool_size = size
+        return _pool
+
+
+def run_ranges(func, ranges):
+    """``[func(*r) for r in ranges]`` (each ``r`` a range ``(lo, hi, ...)``), the ranges
+    after the first on the pool (the caller's thread runs the first one), results in order.
+    ``func`` should release the GIL.
+
+    Examples
+    --------
+    >>> run_ranges(lambda lo, hi: hi - lo, [(0, 3), (3, 10)])
+    [3, 7]
+    """
+    if len(ranges) <= 1:
+        return [func(*r) for r in ranges]
+    pool = _executor(len(ranges) - 1)
+    futures = [pool.submit(func, *r) for r in ranges[1:]]
+    first = func(*ranges[0])
+    return [first, *(f.result() for f in futures)]

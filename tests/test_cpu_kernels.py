@@ -1,0 +1,118 @@
+"""The compiled CPU backend: its threaded level search, its thread setting, and a read-only
+install (no writable cache directory) that still imports and runs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from oracle import oracle_levels
+
+import spbfs
+from spbfs.cpu import bfs as cpu_bfs
+from spbfs.graph500.generate import kronecker
+
+
+def _kronecker(scale=10, seed=3, directed=False):
+    u, v = kronecker(scale, 8, seed=seed)
+    n = 1 << scale
+    A = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
+    return A if directed else A + A.T
+
+
+def _check_tree(A, source, levels, parents, directed):
+    np.testing.assert_array_equal(levels, oracle_levels(A, source, directed))
+    found = np.flatnonzero(levels > 0)
+    p = parents[found]
+    assert np.all(levels[p] == levels[found] - 1)
+    B = (A if directed else A + A.T).toarray() != 0
+    assert np.all(B[p, found])
+    assert parents[source] == source and np.all(parents[levels < 0] == -1)
+
+
+@pytest.fixture
+def threaded(monkeypatch):
+    """Every level split over 3 threads, however small."""
+    monkeypatch.setattr(cpu_bfs, "PARALLEL_PUSH_EDGES", 0)
+    monkeypatch.setattr(cpu_bfs, "PARALLEL_PULL_VERTICES", 0)
+    spbfs.set_num_threads(3)
+    yield
+    spbfs.set_num_threads(None)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_threaded_levels_match_scipy(threaded, directed, direction):
+    A = _kronecker(directed=directed)
+    for s in (0, 5, 77):
+        levels, parents = spbfs.bfs(A, s, return_parents=True, directed=directed,
+                                    direction=direction)
+        _check_tree(A, s, levels, parents, directed)
+        np.testing.assert_array_equal(spbfs.bfs(A, s, directed=directed, direction=direction),
+                                      levels)
+
+
+def test_eight_threads_on_one_matrix_with_threaded_levels(threaded):
+    A = _kronecker(scale=11, seed=5)
+    spbfs.clear_cache(A)
+    sources = [int(s) for s in np.random.default_rng(2).choice(A.shape[0], 24)]
+
+    def one(s):
+        levels, parents = spbfs.bfs(A, s, return_parents=True)
+        _check_tree(A, s, levels, parents, False)
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(one, sources * 2))
+
+
+def test_thread_setting(monkeypatch):
+    monkeypatch.setenv("SPBFS_NUM_THREADS", "3")
+    assert spbfs.get_num_threads() == 3
+    spbfs.set_num_threads(1)
+    assert spbfs.get_num_threads() == 1
+    spbfs.set_num_threads(None)
+    monkeypatch.setenv("SPBFS_NUM_THREADS", "zero")
+    with pytest.raises(ValueError, match="SPBFS_NUM_THREADS"):
+        spbfs.get_num_threads()
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        spbfs.set_num_threads(0)
+    monkeypatch.delenv("SPBFS_NUM_THREADS")
+    monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "64")  # ranks sharing the host
+    assert spbfs.get_num_threads() == 1
+
+
+def test_a_read_only_install_imports_and_runs(tmp_path):
+    """No writable cache anywhere (every __pycache__ a file, NUMBA_CACHE_DIR and the user's
+    cache directory unusable): kernels compile without a cache and give the right answer."""
+    package = tmp_path / "spbfs"
+    shutil.copytree(Path(spbfs.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in [package, *[p for p in package.rglob("*") if p.is_dir()]]:
+        (folder / "__pycache__").touch()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR="/dev/null/none",
+               XDG_CACHE_HOME="/dev/null/none", HOME="/dev/null")
+    code = ("import numpy as np, scipy.sparse as sp, spbfs\n"
+            "from spbfs.cpu import bfs\n"
+            f"assert spbfs.__file__.startswith({str(tmp_path)!r})\n"
+            "A = sp.csr_array(np.eye(6, k=1))\n"
+            "levels, parents = spbfs.bfs(A, 1, return_parents=True)\n"
+            "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
+
+
+def test_import_compiles_nothing():
+    code = "import sys, spbfs; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
