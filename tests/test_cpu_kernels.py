@@ -17,6 +17,7 @@ from oracle import oracle_levels
 
 import spbfs
 from spbfs.cpu import bfs as cpu_bfs
+from spbfs.cpu.threads import default_num_threads
 from spbfs.graph500.generate import kronecker
 
 
@@ -86,7 +87,10 @@ def test_thread_setting(monkeypatch):
         spbfs.set_num_threads(0)
     monkeypatch.delenv("SPBFS_NUM_THREADS")
     monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "64")  # ranks sharing the host
+    default_num_threads.cache_clear()
     assert spbfs.get_num_threads() == 1
+    monkeypatch.delenv("OMPI_COMM_WORLD_LOCAL_SIZE")
+    default_num_threads.cache_clear()
 
 
 def test_a_read_only_install_imports_and_runs(tmp_path):

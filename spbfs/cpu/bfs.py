@@ -63,15 +63,16 @@ def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, level, 
     in_deg = 0
     for i in range(qlo, qhi):
         u = queue[i]
-        for k in range(indptr[u], indptr[u + 1]):
-            v = indices[k]
+        w = np.uint64(u)
+        for k in range(np.uint64(indptr[w]), np.uint64(indptr[w + _ONE])):
+            v = np.uint64(indices[k])
             if levels[v] < 0:
                 levels[v] = level
                 owner[v] = u
                 out[found] = v
                 found += 1
-                out_deg += indptr[v + 1] - indptr[v]
-                in_deg += tindptr[v + 1] - tindptr[v]
+                out_deg += indptr[v + _ONE] - indptr[v]
+                in_deg += tindptr[v + _ONE] - tindptr[v]
     stats[0] += out_deg
     stats[1] += in_deg
     return found
@@ -86,12 +87,12 @@ def _keep_claimed(parts, counts, queue_from, owner, indptr, tindptr, queue, stat
     in_deg = 0
     for t in range(counts.size):
         for i in range(counts[t]):
-            v = parts[t, 2 * i]
+            v = np.uint64(parts[t, 2 * i])
             if owner[v] == parts[t, 2 * i + 1]:
                 queue[end] = v
                 end += 1
-                out_deg += indptr[v + 1] - indptr[v]
-                in_deg += tindptr[v + 1] - tindptr[v]
+                out_deg += indptr[v + _ONE] - indptr[v]
+                in_deg += tindptr[v + _ONE] - tindptr[v]
     stats[0] = out_deg
     stats[1] = in_deg
     return end
@@ -104,8 +105,9 @@ def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, level):
     found = 0
     for i in range(qlo, qhi):
         u = queue[i]
-        for k in range(indptr[u], indptr[u + 1]):
-            v = indices[k]
+        w = np.uint64(u)
+        for k in range(np.uint64(indptr[w]), np.uint64(indptr[w + _ONE])):
+            v = np.uint64(indices[k])
             if levels[v] < 0:
                 levels[v] = level
                 owner[v] = u
@@ -125,18 +127,20 @@ def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, level, front, nxt, s
     found = 0
     out_deg = 0
     in_deg = 0
-    for v in range(lo, hi):
+    # unsigned indices: numba adds no wraparound fix-up for negative ones
+    for i in range(lo, hi):
+        v = np.uint64(i)
         if levels[v] != -1:  # visited, or without in-edges
             continue
-        for k in range(tindptr[v], tindptr[v + 1]):
+        for k in range(np.uint64(tindptr[v]), np.uint64(tindptr[v + _ONE])):
             u = np.uint64(tindices[k])
             if (front[u >> _SIX] >> (u & _LOW)) & _ONE:
                 levels[v] = level
                 owner[v] = tindices[k]
-                nxt[v >> 6] |= _ONE << np.uint64(v & 63)
+                nxt[v >> _SIX] |= _ONE << (v & _LOW)
                 found += 1
-                out_deg += indptr[v + 1] - indptr[v]
-                in_deg += tindptr[v + 1] - tindptr[v]
+                out_deg += indptr[v + _ONE] - indptr[v]
+                in_deg += tindptr[v + _ONE] - tindptr[v]
                 break
     stats[0] += out_deg
     stats[1] += in_deg
@@ -426,8 +430,8 @@ class CpuBitmapSearch(LevelSearch):
         ws = self.ws
         self._queue_frontier()
         qlo, qhi, level = self.qlo, self.qhi, self._levels.dtype.type(self.level)
-        threads = get_num_threads()
-        if threads < 2 or self.frontier_edges < PARALLEL_PUSH_EDGES or qhi - qlo < threads:
+        threads = get_num_threads() if self.frontier_edges >= PARALLEL_PUSH_EDGES else 1
+        if threads < 2 or qhi - qlo < threads:
             # the next queue follows the current one in the same array (each vertex once)
             found = _push(self.indptr, self.indices, self.tindptr, ws.queue, qlo, qhi,
                           ws.queue[qhi:], self._levels, self.owner, level, self._stats)

@@ -12,6 +12,7 @@ ranks sharing its host (``OMPI_COMM_WORLD_LOCAL_SIZE``, ``MPI_LOCALNRANKS``), at
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -36,8 +37,10 @@ def _positive(value, name) -> int:
     return n
 
 
+@functools.cache
 def default_num_threads() -> int:
-    """The cores available to this process, shared among the MPI ranks on its host.
+    """The cores available to this process, shared among the MPI ranks on its host (read
+    once).
 
     Examples
     --------
