@@ -31,6 +31,8 @@ from .threads import get_num_threads, run_ranges, split
 __all__ = ["CpuBitmapSearch", "supports"]
 
 _ONE, _SIX, _LOW = np.uint64(1), np.uint64(6), np.uint64(63)
+#: ``parent_ids`` that keep every id as it is.
+_IDENTITY = np.array([1 << 62, 1, 0], np.int64)
 #: Frontier out-edges from which a push is split over threads, and vertices from which a
 #: pull is (below that, one thread: dispatching costs more than it saves).
 PARALLEL_PUSH_EDGES = 1 << 15
@@ -55,7 +57,17 @@ def supports(semiring, values: bool) -> bool:
 
 # ----------------------------------------------------------------------------- kernels
 @kernel
-def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, level, stats):
+def _mapped(pmap, u):
+    """The stored id of parent ``u`` (``parent_ids`` of :func:`spbfs.semiring.level_search`):
+    ``u * stride + offset`` below ``split``, else ``table[u - split]``."""
+    q = np.int64(u)
+    if q < pmap[0]:
+        return q * pmap[1] + pmap[2]
+    return pmap[3 + q - pmap[0]]
+
+
+@kernel
+def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, pmap, level, stats):
     """Expand ``queue[qlo:qhi]``: claim unvisited targets (``levels``, ``owner``), append
     them to ``out``; ``stats`` += (out-degree sum, in-degree sum) of those; returns the count."""
     found = 0
@@ -68,7 +80,7 @@ def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, level, 
             v = np.uint64(indices[k])
             if levels[v] < 0:
                 levels[v] = level
-                owner[v] = u
+                owner[v] = _mapped(pmap, u)
                 out[found] = v
                 found += 1
                 out_deg += indptr[v + _ONE] - indptr[v]
@@ -99,7 +111,7 @@ def _keep_claimed(parts, counts, queue_from, owner, indptr, tindptr, queue, stat
 
 
 @kernel
-def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, level):
+def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, pmap, level):
     """:func:`_push` of one thread: claims go to ``part`` as (target, frontier vertex)
     pairs; returns their count."""
     found = 0
@@ -110,15 +122,16 @@ def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, level):
             v = np.uint64(indices[k])
             if levels[v] < 0:
                 levels[v] = level
-                owner[v] = u
+                p = _mapped(pmap, u)
+                owner[v] = p
                 part[2 * found] = v
-                part[2 * found + 1] = u
+                part[2 * found + 1] = p
                 found += 1
     return found
 
 
 @kernel
-def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, level, front, nxt, stats):
+def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, pmap, level, front, nxt, stats):
     """Every unvisited vertex of ``[lo, hi)`` (``lo`` a multiple of 64) looks for an
     in-neighbour in the ``front`` bitmap and stops at the first; the found ones are set in
     ``nxt`` (its words of this range only); ``stats`` += degree sums; returns the count."""
@@ -136,7 +149,7 @@ def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, level, front, nxt, s
             u = np.uint64(tindices[k])
             if (front[u >> _SIX] >> (u & _LOW)) & _ONE:
                 levels[v] = level
-                owner[v] = tindices[k]
+                owner[v] = _mapped(pmap, tindices[k])
                 nxt[v >> _SIX] |= _ONE << (v & _LOW)
                 found += 1
                 out_deg += indptr[v + _ONE] - indptr[v]
@@ -170,7 +183,7 @@ def _bits_to_queue(bits, queue):
 
 
 @kernel
-def _start(levels, owner, clear_owner, tindptr, source):
+def _start(levels, owner, clear_owner, pmap, tindptr, source):
     """Levels -1, or -2 for a vertex without in-edges (a pull skips it at once; only
     :func:`_unmark` makes it -1 again); owners -1 if asked; the source at level 0."""
     for v in range(levels.size):
@@ -179,7 +192,7 @@ def _start(levels, owner, clear_owner, tindptr, source):
         owner[:] = -1
     if source >= 0:
         levels[source] = 0
-        owner[source] = source
+        owner[source] = _mapped(pmap, source)
 
 
 @kernel
@@ -214,7 +227,7 @@ def _claim(ids, values, with_values, levels, owner, level, queue, qhi, bits, que
 
 
 @kernel
-def _push_remote(indptr, indices, queue, qlo, qhi, seen, targets, rows):
+def _push_remote(indptr, indices, queue, qlo, qhi, seen, targets, rows, pmap):
     """The frontier's out-edges in another vertex space, each target once per search
     (``seen``): ``targets`` and their frontier ``rows``; returns the count."""
     found = 0
@@ -225,7 +238,7 @@ def _push_remote(indptr, indices, queue, qlo, qhi, seen, targets, rows):
             if not seen[t]:
                 seen[t] = True
                 targets[found] = t
-                rows[found] = u
+                rows[found] = _mapped(pmap, u)
                 found += 1
     return found
 
@@ -309,7 +322,7 @@ class CpuBitmapSearch(LevelSearch):
     ('CpuBitmapSearch', [(1, 1, 0), (1, 1, 1), (1, 1, 1)], [0, 1, 2, -1])
     """
 
-    def __init__(self, M, source: int, values: bool, transpose: bool):
+    def __init__(self, M, source: int, values: bool, transpose: bool, parent_ids=None):
         n, idt = M.n, M.indices.dtype
         T = M.T if transpose and not M.symmetric else M
         self.indptr, self.indices = M.indptr, M.indices
@@ -322,7 +335,8 @@ class CpuBitmapSearch(LevelSearch):
         self.parents = np.empty(n, idt) if values else None
         owner = self.parents if values else self.ws.owner
         self.owner = owner
-        _start(self._levels, owner, values, self.tindptr, source)
+        self.pmap = _IDENTITY if parent_ids is None else np.asarray(parent_ids, np.int64)
+        _start(self._levels, owner, values, self.pmap, self.tindptr, source)
         self._marked = True
         self.level = 0
         self.qlo, self.qhi = 0, 0
@@ -408,7 +422,7 @@ class CpuBitmapSearch(LevelSearch):
         targets = np.empty(size, R.indices.dtype)
         rows = np.empty(size, self._levels.dtype)
         found = _push_remote(R.indptr, R.indices, self.ws.queue, self.qlo, self.qhi,
-                             self._seen, targets, rows)
+                             self._seen, targets, rows, self.pmap)
         t = targets[:found]
         owner = t % owners
         order = np.argsort(owner, kind="stable")
@@ -434,7 +448,8 @@ class CpuBitmapSearch(LevelSearch):
         if threads < 2 or qhi - qlo < threads:
             # the next queue follows the current one in the same array (each vertex once)
             found = _push(self.indptr, self.indices, self.tindptr, ws.queue, qlo, qhi,
-                          ws.queue[qhi:], self._levels, self.owner, level, self._stats)
+                          ws.queue[qhi:], self._levels, self.owner, self.pmap, level,
+                          self._stats)
         else:
             q = ws.queue[qlo:qhi]
             edges = np.zeros(q.size + 1, np.int64)
@@ -444,7 +459,7 @@ class CpuBitmapSearch(LevelSearch):
             counts = np.array(run_ranges(
                 lambda lo, hi, t: _push_part(self.indptr, self.indices, ws.queue, qlo + lo,
                                              qlo + hi, parts[t], self._levels, self.owner,
-                                             level),
+                                             self.pmap, level),
                 [(lo, hi, t) for t, (lo, hi) in enumerate(ranges)]), np.int64)
             end = _keep_claimed(parts, counts, qhi, self.owner, self.indptr, self.tindptr,
                                 ws.queue, self._stats)
@@ -468,7 +483,8 @@ class CpuBitmapSearch(LevelSearch):
         stats = np.zeros((len(ranges), 2), np.int64)
         found = run_ranges(
             lambda lo, hi, t: _pull(self.tindptr, self.tindices, self.indptr, lo, hi,
-                                    self._levels, self.owner, level, front, nxt, stats[t]),
+                                    self._levels, self.owner, self.pmap, level, front, nxt,
+                                    stats[t]),
             ranges)
         self._stats += stats.sum(axis=0)
         self.cur = 1 - self.cur
@@ -476,8 +492,8 @@ class CpuBitmapSearch(LevelSearch):
 
 
 def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
-    """The compiled level search where it computes this semiring (:func:`supports`) and
-    the search is a plain one (no ``parent_ids`` of a distributed search), else None.
+    """The compiled level search where it computes this semiring (:func:`supports`), else
+    None.
 
     Examples
     --------
@@ -485,6 +501,6 @@ def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
     >>> bitmap_search(None, 0, semiring.min_plus, False, True) is None
     True
     """
-    if parent_ids is not None or not supports(semiring, values):
+    if not supports(semiring, values):
         return None
-    return CpuBitmapSearch(M, source, values, transpose)
+    return CpuBitmapSearch(M, source, values, transpose, parent_ids)
