@@ -17,6 +17,10 @@ from . import kernels
 from .memory import check_fits
 
 INT32_MAX = np.iinfo(np.int32).max
+#: Put each row's HUB_FIRST neighbours of largest degree first (``csr_hub_first``): a pull's
+#: first probes then usually find a visited in-neighbour (column order inside a row is
+#: unspecified).  0 keeps the order of the scatter.
+HUB_FIRST = 1
 
 __all__ = ["csr_bytes", "csr_from_edges"]
 
@@ -66,7 +70,8 @@ def csr_from_edges(u, v, n):
     therefore twice in row ``w``); duplicates are kept.  Counting sort on the
     device: one pass counts degrees with atomics, a prefix sum gives
     ``indptr``, a second pass scatters.  Column order inside a row is
-    unspecified.  Indices are int32 when ``n`` fits, ``indptr`` int32 when
+    unspecified (each row's neighbour of largest degree comes first, for the early exit
+    of pulls).  Indices are int32 when ``n`` fits, ``indptr`` int32 when
     ``2 m`` fits, int64 otherwise; the values are a read-only broadcast
     ``True`` (no memory per edge).
 
@@ -145,5 +150,9 @@ def csr_from_edges(u, v, n):
                 (min(cap, (a.size + _THREADS - 1) // _THREADS),), (_THREADS,),
                 (a, b.astype(a.dtype, copy=False), np.int64(a.size), indptr, cnt, indices))
     del cnt
+    if HUB_FIRST and n:
+        kernels.build_module(np.dtype(np.int64), idt, pdt).get_function("csr_hub_first")(
+            (min(cap, (n * 32 + _THREADS - 1) // _THREADS),), (_THREADS,),
+            (indptr, indices, np.int64(n), np.int64(HUB_FIRST)))
     data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
     return indptr, indices, data

@@ -61,3 +61,45 @@ edge_minmax(const e_t* __restrict__ u, long long m, long long* out)
         atomicMax(out + 1, hi);
     }
 }
+
+// Hub first: in every row, the ``k`` neighbours of largest degree move to the row's first
+// places, largest first (one warp per row, ``k`` selection passes; ties keep the earlier
+// one).  A pull scans a vertex's in-neighbours from the row's start and stops at the first
+// visited one; hubs are visited early, so the first probes usually end the scan.  Column
+// order inside a row is unspecified for the counting-sort build, so this changes no contract.
+extern "C" __global__ void
+csr_hub_first(const ptr_t* __restrict__ indptr, idx_t* __restrict__ indices, long long n,
+              long long k)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long r = warp0; r < n; r += nwarps) {
+        const long long row = (long long)indptr[r], end = (long long)indptr[r + 1];
+        for (long long beg = row; beg < end - 1 && beg < row + k; ++beg) {
+            long long best = end, best_deg = -1;
+            for (long long p = beg + lane; p < end; p += 32) {
+                const long long c = (long long)indices[p];
+                const long long d = (long long)(indptr[c + 1] - indptr[c]);
+                if (d > best_deg) {
+                    best_deg = d;
+                    best = p;
+                }
+            }
+            for (int o = 16; o > 0; o >>= 1) {
+                const long long d2 = __shfl_xor_sync(0xffffffffu, best_deg, o);
+                const long long p2 = __shfl_xor_sync(0xffffffffu, best, o);
+                if (d2 > best_deg || (d2 == best_deg && p2 < best)) {
+                    best_deg = d2;
+                    best = p2;
+                }
+            }
+            if (lane == 0 && best > beg && best < end) {
+                const idx_t first = indices[beg];
+                indices[beg] = indices[best];
+                indices[best] = first;
+            }
+            __syncwarp();
+        }
+    }
+}
