@@ -8,7 +8,13 @@ the settings and the registry of functions (the algorithm modules fill it).
 
 from __future__ import annotations
 
-from . import _shortest, _traversal  # noqa: F401  (their decorators fill the registry)
+from . import (  # noqa: F401  (their decorators fill the registry)
+    _dense,
+    _dijkstra,
+    _paths,
+    _shortest,
+    _traversal,
+)
 from ._config import default_config
 from ._registry import FUNCTIONS
 
