@@ -18,7 +18,8 @@ from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
 from ..semiring import Matrix
 from ._registry import dispatched
-from ._shortest import _weight_is_name, dijkstra_order
+from ._shortest import _length_to, _weight_is_name, dijkstra_order
+from ._traversal import paths_from_parents
 
 __all__ = ["BELLMAN_FORD_DOCS", "dijkstra_search"]
 
@@ -124,8 +125,6 @@ def _lengths(G, order, d, kind, first):
 
 
 def _paths(G, order, parent, first):
-    from ._paths import paths_from_parents
-
     return paths_from_parents(G, order, parent, first)
 
 
@@ -244,8 +243,6 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     >>> nx.dijkstra_path_length(nx.path_graph(3), 0, 2, backend="spbfs")
     2
     """
-    from ._shortest import _length_to
-
     return _length_to(G, source, target, weight, "dijkstra")
 
 
@@ -375,8 +372,6 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
     >>> nx.bellman_ford_path_length(nx.path_graph(3), 0, 2, backend="spbfs")
     2
     """
-    from ._shortest import _length_to
-
     return _length_to(G, source, target, weight, "bellman-ford")
 
 

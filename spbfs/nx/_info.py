@@ -11,7 +11,9 @@ from __future__ import annotations
 from . import (  # noqa: F401  (their decorators fill the registry)
     _dense,
     _dijkstra,
+    _generic,
     _paths,
+    _reach,
     _shortest,
     _traversal,
 )

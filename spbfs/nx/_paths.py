@@ -13,9 +13,9 @@ import numpy as np
 
 from ._registry import dispatched
 from ._shortest import single_source_shortest_path_length
-from ._traversal import bfs_levels_ordered
+from ._traversal import bfs_levels_ordered, paths_from_parents
 
-__all__ = ["bfs_tree_rows", "paths_from_parents"]
+__all__ = ["bfs_tree_rows"]
 
 
 def bfs_tree_rows(G, row, cutoff=None):
@@ -36,35 +36,6 @@ def bfs_tree_rows(G, row, cutoff=None):
         parent[children] = parents
         levels.append(children)
     return np.concatenate(levels), parent
-
-
-def paths_from_parents(G, order, parent, first, forward=True):
-    """NetworkX's ``{node: path}`` dict for vertices ``order`` (parents listed first).
-
-    ``first`` maps the starting rows to their node objects as NetworkX reports them;
-    ``forward=False`` builds paths that end at the start (``single_target_*``).
-
-    Examples
-    --------
-    >>> import numpy as np, networkx as nx
-    >>> from spbfs.nx import convert_from_nx
-    >>> G = convert_from_nx(nx.path_graph(3))
-    >>> paths_from_parents(G, np.array([0, 1, 2]), np.array([-1, 0, 1]), {0: 0})
-    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
-    """
-    labels = G.labels(order)
-    by_row = {}
-    paths = {}
-    for row, node in first.items():
-        by_row[row] = paths[node] = [node]
-    parents = parent[order].tolist()
-    rows = order.tolist()
-    for row, node, p in zip(rows, labels, parents, strict=True):
-        if row in by_row:
-            continue
-        path = by_row[p] + [node] if forward else [node] + by_row[p]
-        by_row[row] = paths[node] = path
-    return paths
 
 
 def _node_not_found(G, node, message):

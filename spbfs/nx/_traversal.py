@@ -23,7 +23,7 @@ from ..semiring import Vector, min_plus
 from ..semiring._operators import push
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered"]
+__all__ = ["bfs_levels_ordered", "paths_from_parents"]
 
 _INT64 = np.dtype(np.int64)
 
@@ -76,6 +76,35 @@ def bfs_levels_ordered(g, sources, depth_limit=None):
         yield to_numpy(children), to_numpy(parents)
         queue = children
         depth += 1
+
+
+def paths_from_parents(G, order, parent, first, forward=True):
+    """NetworkX's ``{node: path}`` dict for vertices ``order`` (parents listed first).
+
+    ``first`` maps the starting rows to their node objects as NetworkX reports them;
+    ``forward=False`` builds paths that end at the start (``single_target_*``).
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3))
+    >>> paths_from_parents(G, np.array([0, 1, 2]), np.array([-1, 0, 1]), {0: 0})
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    labels = G.labels(order)
+    by_row = {}
+    paths = {}
+    for row, node in first.items():
+        by_row[row] = paths[node] = [node]
+    parents = parent[order].tolist()
+    rows = order.tolist()
+    for row, node, p in zip(rows, labels, parents, strict=True):
+        if row in by_row:
+            continue
+        path = by_row[p] + [node] if forward else [node] + by_row[p]
+        by_row[row] = paths[node] = path
+    return paths
 
 
 def node_row(g, node, error):
