@@ -15,6 +15,7 @@ from . import semiring
 from .algorithms import centrality, components, msbfs  # noqa: F401  (modules, as before)
 from .algorithms.bfs import bfs, prepare
 from .algorithms.centrality import betweenness_centrality
+from .algorithms.clustering import clustering, square_clustering, transitivity
 from .algorithms.components import connected_components
 from .algorithms.pagerank import PowerIterationFailedConvergence, pagerank
 from .algorithms.sssp import sssp
@@ -22,5 +23,6 @@ from .algorithms.triangles import triangles
 from .semiring._cache import clear_cache
 
 __all__ = ["PowerIterationFailedConvergence", "betweenness_centrality", "bfs", "clear_cache",
-           "connected_components", "pagerank", "prepare", "semiring", "sssp", "triangles"]
+           "clustering", "connected_components", "pagerank", "prepare", "semiring",
+           "square_clustering", "sssp", "transitivity", "triangles"]
 __version__ = "0.1.0"

@@ -9,7 +9,8 @@ PUBLIC_MODULES = [
     "spbfs", "spbfs.semiring", "spbfs.csgraph", "spbfs.io", "spbfs.cli", "spbfs.nx",
     "spbfs.algorithms", "spbfs.algorithms.bfs", "spbfs.algorithms.msbfs", "spbfs.algorithms.sssp",
     "spbfs.algorithms.components", "spbfs.algorithms.pagerank", "spbfs.algorithms.triangles",
-    "spbfs.algorithms.centrality", "spbfs.graph500", "spbfs.graph500.generate",
+    "spbfs.algorithms.centrality", "spbfs.algorithms.clustering", "spbfs.graph500",
+    "spbfs.graph500.generate",
     "spbfs.graph500.harness", "spbfs.graph500.results", "spbfs.graph500.plot",
     "spbfs.gpu", "spbfs.gpu.build", "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
 ]

@@ -9,9 +9,11 @@ the settings and the registry of functions (the algorithm modules fill it).
 from __future__ import annotations
 
 from . import (  # noqa: F401  (their decorators fill the registry)
+    _cluster,
     _dense,
     _dijkstra,
     _generic,
+    _link_analysis,
     _paths,
     _reach,
     _shortest,
