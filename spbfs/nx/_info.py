@@ -9,14 +9,17 @@ the settings and the registry of functions (the algorithm modules fill it).
 from __future__ import annotations
 
 from . import (  # noqa: F401  (their decorators fill the registry)
+    _centrality,
     _cluster,
     _dense,
     _dijkstra,
     _generic,
     _link_analysis,
+    _link_prediction,
     _paths,
     _reach,
     _shortest,
+    _structure,
     _traversal,
 )
 from ._config import default_config
