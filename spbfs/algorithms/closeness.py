@@ -140,7 +140,7 @@ def closeness_from_sums(count, total, n, wf_improved=True):
     ok = (total > 0) & (n > 1)
     c = np.where(ok, (count - 1.0) / np.where(ok, total, 1.0), 0.0)
     if wf_improved and n > 1:
-        c = c * (count - 1.0) / (n - 1)
+        c = c * ((count - 1.0) / (n - 1))  # NetworkX's rounding: c *= s
     return c
 
 
