@@ -145,7 +145,8 @@ def resource_allocation_index(A, u, v):
 
 def adamic_adar_index(A, u, v):
     """Adamic-Adar index, ``sum over common neighbours w of 1 / log(deg(w))``, as
-    ``networkx.adamic_adar_index``.
+    ``networkx.adamic_adar_index`` (``inf`` for a pair ``(u, u)`` where ``u`` has a
+    neighbour of degree 1, where NetworkX divides by zero).
 
     Parameters
     ----------
@@ -168,6 +169,6 @@ def adamic_adar_index(A, u, v):
     xp = P.xp
     u, v = _pairs(u, v, P.n, xp)
     deg = degrees(M, directed=False).astype(np.float64)
-    ok = deg > 1  # a common neighbour has degree >= 2
-    inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), 0.0)
+    ok = deg > 1  # a common neighbour of u != v has degree >= 2; of (u, u), maybe 1: inf
+    inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), xp.where(deg == 1, np.inf, 0.0))
     return _at_pairs(_scaled(P, inv), P, u, v)

@@ -59,6 +59,12 @@ def _no_sum(G, u, v, p):  # NetworkX's sum over no common neighbour is the int 0
     return not p
 
 
+def _finite_sum(G, u, v, p):
+    if p == float("inf"):  # NetworkX's 1 / log(1) for a neighbour of degree 1
+        raise ZeroDivisionError("float division by zero")
+    return not p
+
+
 def _empty_union(G, u, v, p):
     rows = G._indptr
     a, b = G.index[u], G.index[v]
@@ -119,4 +125,4 @@ def adamic_adar_index(G, ebunch=None):
     ...                                                          backend="spbfs")]
     [(0, 2, 2.8854)]
     """
-    return _predict(G, ebunch, _adamic_adar, _no_sum)
+    return _predict(G, ebunch, _adamic_adar, _finite_sum)
