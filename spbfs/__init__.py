@@ -14,7 +14,7 @@ Examples
 from . import semiring
 from .algorithms import centrality, components, msbfs  # noqa: F401  (modules, as before)
 from .algorithms.bfs import bfs, prepare
-from .algorithms.centrality import betweenness_centrality
+from .algorithms.centrality import betweenness_centrality, edge_betweenness_centrality
 from .algorithms.centrality_spectral import eigenvector_centrality, hits, katz_centrality
 from .algorithms.closeness import closeness_centrality, harmonic_centrality
 from .algorithms.clustering import clustering, square_clustering, transitivity
@@ -37,8 +37,9 @@ from .semiring._cache import clear_cache
 __all__ = ["PowerIterationFailedConvergence", "adamic_adar_index", "betweenness_centrality",
            "bfs", "clear_cache", "closeness_centrality", "clustering", "common_neighbors",
            "connected_components", "core_number", "degree_centrality", "degrees",
-           "eigenvector_centrality", "harmonic_centrality", "hits", "is_directed_acyclic_graph",
-           "isolates", "jaccard_coefficient", "katz_centrality", "overall_reciprocity",
-           "pagerank", "prepare", "reciprocity", "resource_allocation_index", "semiring",
-           "square_clustering", "sssp", "topological_generations", "transitivity", "triangles"]
+           "edge_betweenness_centrality", "eigenvector_centrality", "harmonic_centrality", "hits",
+           "is_directed_acyclic_graph", "isolates", "jaccard_coefficient", "katz_centrality",
+           "overall_reciprocity", "pagerank", "prepare", "reciprocity",
+           "resource_allocation_index", "semiring", "square_clustering", "sssp",
+           "topological_generations", "transitivity", "triangles"]
 __version__ = "0.1.0"

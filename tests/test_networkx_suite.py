@@ -65,7 +65,8 @@ MODULES = {
     "algorithms/link_analysis/tests/test_hits.py": {"hits"},
     "algorithms/tests/test_cluster.py": {
         "triangles", "clustering", "average_clustering", "transitivity", "square_clustering"},
-    "algorithms/centrality/tests/test_betweenness_centrality.py": {"betweenness_centrality"},
+    "algorithms/centrality/tests/test_betweenness_centrality.py": {
+        "betweenness_centrality", "edge_betweenness_centrality"},
     "algorithms/centrality/tests/test_degree_centrality.py": {
         "degree_centrality", "in_degree_centrality", "out_degree_centrality"},
     "algorithms/centrality/tests/test_eigenvector_centrality.py": {"eigenvector_centrality"},

@@ -70,6 +70,9 @@ def test_centralities_match_networkx(device, G, data):
         similar(lambda b: nx.betweenness_centrality(G, k=k, seed=1, endpoints=True, backend=b))
         similar(lambda b: nx.betweenness_centrality(G, normalized=False, k=k, seed=2,
                                                     backend=b))
+        similar(lambda b: nx.edge_betweenness_centrality(G, backend=b))
+        similar(lambda b: nx.edge_betweenness_centrality(G, k=k, seed=3, normalized=False,
+                                                         backend=b))
         similar(lambda b: nx.degree_centrality(G, backend=b))
         similar(lambda b: nx.closeness_centrality(G, backend=b))
         similar(lambda b: nx.closeness_centrality(G, distance="weight", backend=b))

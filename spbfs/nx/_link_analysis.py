@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..algorithms.centrality import betweenness_centrality as _betweenness
+from ..algorithms.centrality import edge_betweenness_centrality as _edge_betweenness
 from ..algorithms.msbfs import bfs_many
 from ..algorithms.pagerank import PowerIterationFailedConvergence
 from ..algorithms.pagerank import pagerank as _pagerank
@@ -151,3 +152,64 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         np.add.at(bc, rows, out - 1)  # the source: + (reached - 1)
     bc = _rescale(bc, n, normalized, G.is_directed(), endpoints, sampled)
     return result_dict(G, bc)
+
+
+def _edge_can_run(arguments):
+    if arguments.get("weight") is not None:
+        return "weighted betweenness runs in NetworkX"
+    if arguments["G"].is_multigraph():
+        return "multigraph edge keys: runs in NetworkX"
+    return True
+
+
+def _edge_rows(G):
+    """The rows and columns of ``G.edges()`` in NetworkX's order (each undirected edge once,
+    from the endpoint that comes first in node order)."""
+    rows = np.repeat(np.arange(len(G)), np.diff(G._indptr))
+    cols = G._indices.astype(np.int64)
+    if not G.is_directed():
+        keep = cols >= rows
+        rows, cols = rows[keep], cols[keep]
+    return rows, cols
+
+
+@dispatched(can_run=_edge_can_run, docs="Unweighted (Brandes as batched SpMM, edge values from "
+            "masked products per level); ``k``/``seed`` sample as NetworkX; ``weight`` and "
+            "multigraphs run in NetworkX.")
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    """NetworkX's ``edge_betweenness_centrality`` (unweighted).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> bc = nx.edge_betweenness_centrality(nx.path_graph(3), backend="spbfs")
+    >>> {e: round(v, 4) for e, v in bc.items()}
+    {(0, 1): 0.6667, (1, 2): 0.6667}
+    """
+    n = len(G)
+    if k == n:
+        k = None
+    if k is None:
+        rows = np.arange(n)
+    else:
+        nodes = seed.sample(list(G.nodes), k)
+        rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
+    u, v = _edge_rows(G)
+    if not u.size:
+        return {}
+    M = G.matrix(G.on_gpu())
+    directed = G.is_directed()
+    E = _edge_betweenness(M, normalized=False, directed=directed, sources=M.xp.asarray(rows))
+    raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
+    keys = to_numpy(E.entry_rows).astype(np.int64) * n + to_numpy(E.indices)
+    values = raw[np.searchsorted(keys, u * n + v)]
+    values = _edge_rescale(values, n, normalized, directed, n if k is None else rows.size)
+    return dict(zip(zip(G.labels(u), G.labels(v), strict=True), values.tolist(), strict=True))
+
+
+def _edge_rescale(values, n, normalized, directed, k):
+    """NetworkX's ``_rescale`` for edges (``endpoints=True``) with ``k`` sampled sources."""
+    if n < 2:
+        return values
+    correction = 1 if directed else 2
+    return values * (1 / (k * (n - 1)) if normalized else n / (k * correction))
