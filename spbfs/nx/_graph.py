@@ -178,6 +178,15 @@ class SpbfsGraph:
             self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
         return self._nodes_obj[idx].tolist()
 
+    def label_array(self):
+        """The node labels as an object array (row ``i`` holds node ``i``), or None when the
+        labels are the row numbers themselves."""
+        if self._identity:
+            return None
+        if self._nodes_obj is None:
+            self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
+        return self._nodes_obj
+
     @property
     def nnz(self) -> int:
         """Stored adjacency entries (each undirected edge counts twice, a loop once)."""

@@ -92,19 +92,36 @@ def paths_from_parents(G, order, parent, first, forward=True):
     >>> paths_from_parents(G, np.array([0, 1, 2]), np.array([-1, 0, 1]), {0: 0})
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
-    labels = G.labels(order)
-    by_row = {}
-    paths = {}
-    for row, node in first.items():
-        by_row[row] = paths[node] = [node]
-    parents = parent[order].tolist()
-    rows = order.tolist()
-    for row, node, p in zip(rows, labels, parents, strict=True):
-        if row in by_row:
-            continue
-        path = by_row[p] + [node] if forward else [node] + by_row[p]
-        by_row[row] = paths[node] = path
-    return paths
+    order = np.asarray(order, np.int64)
+    starts = np.fromiter(first, np.int64, count=len(first))
+    depth = np.full(len(G), -1, np.int64)
+    depth[starts] = 0
+    pending = order[depth[order] < 0]
+    while pending.size:  # hops from the start, one vectorised step per tree level
+        known = depth[parent[pending]] >= 0
+        if not known.any():
+            raise ValueError("parent does not lead every vertex of order to a start")
+        depth[pending[known]] = depth[parent[pending[known]]] + 1
+        pending = pending[~known]
+    labels = G.label_array()
+    if any(obj is not G.nodes[row] for row, obj in first.items()):
+        labels = labels.copy() if labels is not None else np.arange(len(G)).astype(object)
+        for row, obj in first.items():  # NetworkX reports the start as it was given
+            labels[row] = obj
+    depths = depth[order]
+    out = np.empty(order.size, object)
+    for d in range(int(depths.max()) + 1 if order.size else 0):
+        where = np.flatnonzero(depths == d)
+        chain = np.empty((where.size, d + 1), np.int64)
+        chain[:, d] = order[where]
+        for j in range(d - 1, -1, -1):
+            chain[:, j] = parent[chain[:, j + 1]]
+        if not forward:
+            chain = chain[:, ::-1]
+        rows = (chain if labels is None else labels[chain]).tolist()
+        out[where] = np.fromiter(rows, object, count=len(rows))
+    keys = (order if labels is None else labels[order]).tolist()
+    return dict(zip(keys, out.tolist(), strict=True))
 
 
 def node_row(g, node, error):
