@@ -171,3 +171,66 @@ def core_number(G):
             "G.remove_edges_from(nx.selfloop_edges(G)).")
     core = to_numpy(_core_number(M, directed=G.is_directed())).tolist()
     return dict(zip(G.nodes, core, strict=True))
+
+
+def _core_array(G, core):
+    """Core numbers per row: computed, or read from a given ``core_number`` dict."""
+    if core is None:
+        return core_number(G)
+    return core
+
+
+def _core_subgraph(G, keep, k, core, offset=0):
+    """NetworkX's ``_core_subgraph``: the subgraph of ``G`` on the nodes ``keep`` accepts."""
+    core = _core_array(G, core)
+    if k is None:
+        k = max(core.values()) + offset
+    nodes = [v for v, c in zip(core, keep(np.fromiter(core.values(), np.int64,
+                                                       count=len(core)), k), strict=True) if c]
+    return G.networkx_graph().subgraph(nodes).copy()
+
+
+_SUBGRAPH = ("Core numbers by parallel peeling; the subgraph is NetworkX's own "
+             "``G.subgraph(nodes).copy()`` of the converted graph (attributes kept).")
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_core(G, k=None, core_number=None):
+    """NetworkX's ``k_core``: the subgraph of the nodes of core number ``>= k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_core(G, backend="spbfs"))
+    [0, 1, 2, 3]
+    """
+    return _core_subgraph(G, lambda c, k: c >= k, k, core_number)
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_shell(G, k=None, core_number=None):
+    """NetworkX's ``k_shell``: the subgraph of the nodes of core number ``k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_shell(G, 1, backend="spbfs"))
+    [4]
+    """
+    return _core_subgraph(G, lambda c, k: c == k, k, core_number)
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_crust(G, k=None, core_number=None):
+    """NetworkX's ``k_crust``: the subgraph of the nodes of core number ``<= k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_crust(G, backend="spbfs"))
+    [4]
+    """
+    return _core_subgraph(G, lambda c, k: c <= k, k, core_number, offset=-1)
