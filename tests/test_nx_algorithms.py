@@ -214,3 +214,17 @@ def test_public_functions_match_networkx_on_matrices(device):
 def test_bad_arguments_raise_clear_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_guide_lists_every_dispatched_function_and_the_known_differences():
+    from pathlib import Path
+
+    from spbfs.nx import FUNCTIONS, KNOWN_DIFFERENCES
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide.md").read_text()
+    section = guide[guide.index("## NetworkX backend"):guide.index("## Graph500")]
+    missing = [name for name in FUNCTIONS if f"`{name}`" not in section]
+    assert not missing, f"docs/guide.md does not list {missing}"
+    assert f"{len(FUNCTIONS)} functions are dispatched" in section
+    for test in KNOWN_DIFFERENCES:
+        assert f"`{test}`" in section
