@@ -71,7 +71,47 @@ def cases(source, target, far):
     ] + ([  # where spbfs.components is present
         ("connected_components", lambda G: list(nx.connected_components(G))),
         ("number_connected_components", lambda G: nx.number_connected_components(G)),
-    ] if "connected_components" in FUNCTIONS else [])
+    ] if "connected_components" in FUNCTIONS else []) + more_cases(source, target, far)
+
+
+def rounded(d, digits=9):
+    """A dict of floats, rounded: equal to rounding is what the float results promise."""
+    return [(k, round(v, digits)) for k, v in d.items()]
+
+
+def more_cases(source, target, far):
+    """The functions added with the full NetworkX coverage (all of them on one graph)."""
+    sample = [source, target, far]
+    return [
+        ("single_source_shortest_path", lambda G: list(
+            nx.single_source_shortest_path(G, source).items())),
+        ("shortest_path(s, t)", lambda G: nx.shortest_path(G, source, far)),
+        ("has_path(s, t)", lambda G: nx.has_path(G, source, far)),
+        ("single_source_dijkstra_path", lambda G: list(
+            nx.single_source_dijkstra_path(G, source).items())),
+        ("dijkstra_path(s, t)", lambda G: nx.dijkstra_path(G, source, far)),
+        ("multi_source_dijkstra_path_length", lambda G: typed(
+            nx.multi_source_dijkstra_path_length(G, set(sample)))),
+        ("descendants", lambda G: nx.descendants(G, source)),
+        ("node_connected_component", lambda G: nx.node_connected_component(G, source)),
+        ("pagerank", lambda G: rounded(nx.pagerank(G))),
+        ("pagerank(weight=None)", lambda G: rounded(nx.pagerank(G, weight=None))),
+        ("betweenness_centrality(k=4)", lambda G: rounded(
+            nx.betweenness_centrality(G, k=4, seed=1))),
+        ("degree_centrality", lambda G: rounded(nx.degree_centrality(G))),
+        ("number_of_isolates", lambda G: nx.number_of_isolates(G)),
+        ("core_number", lambda G: nx.core_number(G)),
+        ("triangles", lambda G: nx.triangles(G)),
+        ("transitivity", lambda G: round(nx.transitivity(G), 12)),
+        ("average_clustering", lambda G: round(nx.average_clustering(G), 12)),
+        ("eigenvector_centrality", lambda G: rounded(nx.eigenvector_centrality(G), 6)),
+        ("closeness_centrality(u)", lambda G: round(nx.closeness_centrality(G, source), 12)),
+        ("harmonic_centrality(3 sources)", lambda G: rounded(
+            nx.harmonic_centrality(G, sources=sample))),
+        ("jaccard_coefficient(1000 pairs)", lambda G: [
+            (u, v, round(p, 12)) for u, v, p in nx.jaccard_coefficient(
+                G, [(source, w) for w in list(G)[:1000]])]),
+    ]
 
 
 def main(argv=None):
@@ -82,6 +122,7 @@ def main(argv=None):
     parser.add_argument("--nx-repeat", type=int, default=1,
                         help="runs of the NetworkX side (slow; default 1)")
     parser.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
+    parser.add_argument("--only", default="", help="comma-separated name prefixes to run")
     args = parser.parse_args(argv)
     nx.config.backends.spbfs.device = args.device
 
@@ -102,16 +143,22 @@ def main(argv=None):
 
     conv, g = best(lambda: convert_from_nx(G), args.repeat)
     conv_w, gw = best(lambda: convert_from_nx(G, edge_attrs={"weight": 1}), args.repeat)
+    scipy_t, _ = best(lambda: nx.to_scipy_sparse_array(G), args.repeat)
     print(f"# conversion to SpbfsGraph (once per graph, cached by NetworkX): "
-          f"{conv:.3f} s pattern only, {conv_w:.3f} s with weights")
+          f"{conv:.3f} s pattern only, {conv_w:.3f} s with weights; "
+          f"networkx.to_scipy_sparse_array(G): {scipy_t:.3f} s")
     print()
     print(f"| {'function':36s} | {'networkx s':>10s} | {'spbfs s':>8s} | {'speed-up':>8s} |")
     print(f"|{'-' * 38}|{'-' * 12}|{'-' * 10}|{'-' * 10}|")
+    only = [p for p in args.only.split(",") if p]
     for name, call in cases(source, target, far):
+        if only and not any(name.startswith(p) for p in only):
+            continue
         t_nx, expected = best(lambda c=call: c(G), args.nx_repeat)
         t_sp, got = best(lambda c=call: c(gw), args.repeat)
         flag = "" if got == expected else "  MISMATCH"
-        print(f"| {name:36s} | {t_nx:10.3f} | {t_sp:8.3f} | {t_nx / t_sp:7.1f}x |{flag}")
+        print(f"| {name:36s} | {t_nx:10.3f} | {t_sp:8.3f} | {t_nx / t_sp:7.1f}x |{flag}",
+              flush=True)
     del g
 
 

@@ -9,7 +9,11 @@ PUBLIC_MODULES = [
     "spbfs", "spbfs.semiring", "spbfs.csgraph", "spbfs.io", "spbfs.cli", "spbfs.nx",
     "spbfs.algorithms", "spbfs.algorithms.bfs", "spbfs.algorithms.msbfs", "spbfs.algorithms.sssp",
     "spbfs.algorithms.components", "spbfs.algorithms.pagerank", "spbfs.algorithms.triangles",
-    "spbfs.algorithms.centrality", "spbfs.graph500", "spbfs.graph500.generate",
+    "spbfs.algorithms.centrality", "spbfs.algorithms.clustering",
+    "spbfs.algorithms.centrality_spectral", "spbfs.algorithms.closeness", "spbfs.algorithms.cores",
+    "spbfs.algorithms.dag", "spbfs.algorithms.degree", "spbfs.algorithms.link_prediction",
+    "spbfs.algorithms.reciprocity", "spbfs.graph500",
+    "spbfs.graph500.generate",
     "spbfs.graph500.harness", "spbfs.graph500.results", "spbfs.graph500.plot",
     "spbfs.gpu", "spbfs.gpu.build", "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",
 ]

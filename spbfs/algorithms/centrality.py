@@ -23,10 +23,10 @@ import numbers
 
 import numpy as np
 
-from ..semiring import mxm, plus_times
+from ..semiring import Matrix, ewise_add, mxm, ops, plus_times
 from ._shared import prepare
 
-__all__ = ["betweenness_centrality"]
+__all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
 
 def betweenness_centrality(A, normalized=True, directed=True, sources=None, batch=64):
@@ -115,6 +115,11 @@ def _sources(sources, n, xp):
 
 def _dependencies(M, MT, s):
     """Sum over the sources ``s`` of Brandes' dependencies of every vertex."""
+    return _brandes(M, MT, s)[2].sum(axis=1)
+
+
+def _brandes(M, MT, s):
+    """Brandes' search from the sources ``s``: ``(sigma, level, delta, depth)`` blocks."""
     xp, n, k = M.xp, M.n, int(s.size)
     cols = xp.arange(k)
     sigma = xp.zeros((n, k), np.float64)  # shortest paths from s[b] to v
@@ -138,7 +143,92 @@ def _dependencies(M, MT, s):
         t = xp.where(on_level, (1.0 + delta) / xp.where(on_level, sigma, 1.0), 0.0)
         on_level = level == d - 1
         delta += sigma * mxm(M, t, plus_times, mask=on_level)
-    return delta.sum(axis=1)
+    return sigma, level, delta, depth
+
+
+def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None, batch=64):
+    """Shortest-path betweenness of every edge (unweighted), as
+    ``networkx.edge_betweenness_centrality``.
+
+    After the searches of a batch of sources (the blocks of
+    :func:`betweenness_centrality`), the edge ``v -> w`` earns ``sigma[v] / sigma[w] *
+    (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: per level
+    ``d``, one product of the block of ``sigma`` on level ``d`` with the transposed block of
+    ``(1 + delta) / sigma`` on level ``d + 1``, masked by ``A`` (so only the edges' dot
+    products are computed).
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        ``A[i, j]`` stored is an edge ``i -> j``; values ignored, duplicates count once.
+    normalized : bool
+        Divide by ``n (n - 1)`` (NetworkX's rule for edges); without it an undirected
+        graph's values are halved.
+    directed : bool
+        False: ``A`` is an undirected graph (its pattern must be symmetric); an edge's value
+        sums both directions and is stored at both ``(i, j)`` and ``(j, i)``.
+    sources : 1-D array of ints, optional
+        Only the shortest paths from these vertices (same scaling as all sources).
+    batch : int
+        Sources searched at once.
+
+    Returns
+    -------
+    Matrix
+        The pattern of ``A`` (duplicates merged, columns sorted) holding each edge's
+        betweenness (float64); numpy or cupy arrays as ``A``.
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or (``directed=False``) not symmetric, a bad source, ``batch`` < 1.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.centrality import edge_betweenness_centrality
+    >>> A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]))
+    >>> edge_betweenness_centrality(A, directed=False).to_scipy().toarray()
+    array([[0.        , 0.66666667, 0.        ],
+           [0.66666667, 0.        , 0.66666667],
+           [0.        , 0.66666667, 0.        ]])
+    """
+    if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, numbers.Integral):
+        raise TypeError(f"batch must be an integer, got {batch!r}")
+    if batch < 1:
+        raise ValueError(f"batch must be at least 1, got {batch}")
+    M = prepare(A).canonical()
+    xp, n = M.xp, M.n
+    M = M.with_values(xp.ones(M.nnz, np.float64))
+    MT = M.T.canonical()
+    if not directed and not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
+                             and bool(xp.array_equal(M.indices, MT.indices))):
+        raise ValueError("directed=False needs A with a symmetric pattern")
+    src = _sources(sources, n, xp)
+    total = M.with_values(xp.zeros(M.nnz, np.float64))
+    for lo in range(0, int(src.size), int(batch)):
+        sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])
+        reached = level >= 0
+        t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
+        for d in range(depth):
+            upper = Matrix.from_any(xp.where(level == d, sigma, 0.0))
+            lower = Matrix.from_any(xp.where(level == d + 1, t, 0.0))
+            if upper.nnz and lower.nnz:
+                total = ewise_add(total, mxm(upper, lower.T, plus_times, M, structural=True),
+                                  ops.plus)
+    total = total.canonical()
+    values = total.data
+    if not directed:  # each undirected edge: the sum of its two directions (values are not
+        # symmetric, so the transpose is taken of a Matrix not marked symmetric)
+        plain = Matrix(total.indptr, total.indices, values, n, check=False)
+        values = values + plain.T.canonical().data
+    scale = 1.0
+    if n > 1:
+        if normalized:
+            scale = 1.0 / (n * (n - 1))
+        elif not directed:
+            scale = 0.5
+    return total.with_values(values * scale)
 
 
 def _scale(n, normalized, directed) -> float:

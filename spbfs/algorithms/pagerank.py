@@ -48,7 +48,7 @@ class PowerIterationFailedConvergence(RuntimeError):
 
 
 def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
-             dangling=None):
+             dangling=None, nstart=None):
     """PageRank of every vertex, as ``networkx.pagerank``.
 
     Parameters
@@ -72,6 +72,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     dangling : 1-D array of n floats, optional
         Where the rank of dangling vertices (zero out-weight) goes (non-negative, not all
         zero; normalised to sum 1).  Default: ``personalization`` (uniform without one).
+    nstart : 1-D array of n floats, optional
+        Starting ranks (non-negative, not all zero; normalised to sum 1).  Default uniform.
 
     Returns
     -------
@@ -82,8 +84,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     ------
     ValueError
         ``A`` not square, or with negative, NaN or infinite weights; ``alpha`` outside
-        ``[0, 1]``; ``max_iter`` or ``tol`` negative; ``personalization`` / ``dangling``
-        of the wrong shape, negative, not finite or summing to zero.
+        ``[0, 1]``; ``max_iter`` or ``tol`` negative; ``personalization`` / ``dangling`` /
+        ``nstart`` of the wrong shape, negative, not finite or summing to zero.
     TypeError
         An argument of the wrong type.
     PowerIterationFailedConvergence
@@ -126,6 +128,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
             raise ValueError("A has negative weights; pagerank needs non-negative weights")
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
+    start = None if nstart is None else _distribution(nstart, n, "nstart", xp)
     if n == 0:
         return xp.zeros(0, np.float64)
 
@@ -139,7 +142,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     is_dangling = out_weight == 0
     on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
-    x = xp.full(n, 1.0 / n)
+    x = xp.full(n, 1.0 / n) if start is None else start
     for _ in range(max_iter):
         last = x
         y = mxm(MT, (x * inv)[:, None], plus_times)[:, 0]

@@ -1,12 +1,12 @@
-"""The ``spbfs`` NetworkX backend: NetworkX functions run as semiring BFS/SSSP.
+"""The ``spbfs`` NetworkX backend: NetworkX functions run as semiring algorithms.
 
 Installed with spbfs (entry points ``networkx.backends`` and
-``networkx.backend_info``).  Dispatched: BFS traversals (``bfs_edges``,
-``bfs_tree``, ``bfs_predecessors``, ``bfs_successors``, ``bfs_layers``,
-``descendants_at_distance``), shortest path lengths
-(``single_source_shortest_path_length``, ``shortest_path_length``,
-``single_source_dijkstra_path_length``) and, with :mod:`spbfs.components`,
-connected components; the full list is :data:`FUNCTIONS`.
+``networkx.backend_info``).  Dispatched: BFS traversals, the shortest-path family
+(unweighted, Dijkstra, Bellman-Ford for non-negative weights, Floyd-Warshall),
+components, PageRank and HITS, betweenness, degree / eigenvector / Katz /
+closeness / harmonic centrality, triangles and clustering, cores, DAG
+generations, reciprocity, isolates and link prediction; the full list is
+:data:`FUNCTIONS`, the caveats are in each entry's docs (``backend_info``).
 
 Call a NetworkX function with ``backend="spbfs"``, pass a
 :class:`SpbfsGraph`, or list ``"spbfs"`` in ``nx.config.backend_priority``
@@ -33,10 +33,10 @@ import networkx  # noqa: F401, I001
 from ._config import SpbfsConfig
 from ._graph import SpbfsGraph, convert_from_nx, convert_to_nx
 from ._info import get_info
-from ._interface import BackendInterface, backend_interface
+from ._interface import KNOWN_DIFFERENCES, BackendInterface, backend_interface
 from ._registry import FUNCTIONS
 
 __all__ = [
-    "FUNCTIONS", "BackendInterface", "SpbfsConfig", "SpbfsGraph", "backend_interface",
-    "convert_from_nx", "convert_to_nx", "get_info",
+    "FUNCTIONS", "KNOWN_DIFFERENCES", "BackendInterface", "SpbfsConfig", "SpbfsGraph",
+    "backend_interface", "convert_from_nx", "convert_to_nx", "get_info",
 ]

@@ -10,6 +10,7 @@ reproduce NetworkX's visiting order, and edge weights per attribute.
 
 from __future__ import annotations
 
+import weakref
 from itertools import chain, repeat
 from operator import itemgetter, methodcaller
 
@@ -104,6 +105,7 @@ class SpbfsGraph:
         self._reverse = None
         self._from_matrix = from_matrix
         self._reverse_rows = None  # callable giving NetworkX's predecessor rows, if any
+        self._source = None  # weak reference to the networkx graph converted, if any
 
     def _share_structure(self) -> SpbfsGraph:
         """A new graph on the same nodes and pattern, without weights."""
@@ -115,6 +117,7 @@ class SpbfsGraph:
         g._derived = {k: v for k, v in self._derived.items()
                       if k[0] in ("matrix", "order", "maxdeg")}
         g._reverse_rows = self._reverse_rows
+        g._source = self._source
         return g
 
     # ------------------------------------------------------- graph-like bits
@@ -177,6 +180,22 @@ class SpbfsGraph:
             # fromiter keeps each label whole (tuples too)
             self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
         return self._nodes_obj[idx].tolist()
+
+    def networkx_graph(self):
+        """The networkx graph this was converted from (while it lives), else a new one built
+        from the matrix (:func:`convert_to_nx`); results that are subgraphs take their nodes,
+        edges and attributes from it, as NetworkX does."""
+        graph = self._source() if self._source is not None else None
+        return graph if graph is not None else convert_to_nx(self)
+
+    def label_array(self):
+        """The node labels as an object array (row ``i`` holds node ``i``), or None when the
+        labels are the row numbers themselves."""
+        if self._identity:
+            return None
+        if self._nodes_obj is None:
+            self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
+        return self._nodes_obj
 
     @property
     def nnz(self) -> int:
@@ -433,8 +452,8 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"spbfs converts networkx graphs, got {type(graph).__name__}"
                         + (f" for {graph_name} in {name}" if name else ""))
-    if preserve_edge_attrs:
-        raise NotImplementedError("spbfs keeps named numeric edge attributes only")
+    # preserve_*_attrs (functions returning a subgraph of G): the attributes stay in G,
+    # which networkx_graph() hands back for building the result
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     adj = graph._succ if directed else graph._adj
     base = _cached_structure(graph)
@@ -456,6 +475,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     if directed:
         pred = graph._pred
         g._reverse_rows = lambda: list(map(pred.__getitem__, nodes))
+    g._source = weakref.ref(graph)
     return g
 
 

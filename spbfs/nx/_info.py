@@ -8,7 +8,20 @@ the settings and the registry of functions (the algorithm modules fill it).
 
 from __future__ import annotations
 
-from . import _shortest, _traversal  # noqa: F401  (their decorators fill the registry)
+from . import (  # noqa: F401  (their decorators fill the registry)
+    _centrality,
+    _cluster,
+    _dense,
+    _dijkstra,
+    _generic,
+    _link_analysis,
+    _link_prediction,
+    _paths,
+    _reach,
+    _shortest,
+    _structure,
+    _traversal,
+)
 from ._config import default_config
 from ._registry import FUNCTIONS
 

@@ -7,7 +7,16 @@ from ._config import config
 from ._graph import SpbfsGraph, convert_from_nx, convert_to_nx
 from ._registry import FUNCTIONS
 
-__all__ = ["BackendInterface", "backend_interface"]
+__all__ = ["KNOWN_DIFFERENCES", "BackendInterface", "backend_interface"]
+
+#: NetworkX tests that no converting backend can pass as written: test node id (relative to
+#: the networkx package) -> reason.  ``on_start_tests`` marks them xfail with that reason.
+KNOWN_DIFFERENCES = {
+    "algorithms/tests/test_dag.py::TestDAG::test_topological_sort6":
+        "mutates the graph while iterating topological_sort (which runs "
+        "topological_generations); a backend iterates its converted copy, so NetworkX's "
+        "'graph changed during iteration' RuntimeError cannot be raised",
+}
 
 
 def _bind(name, args, kwargs):
@@ -69,6 +78,26 @@ class BackendInterface:
             return (f"the graph has fewer than nx.config.backends.spbfs.min_nodes = {minimum} "
                     "nodes; NetworkX is faster on it")
         return True
+
+    @staticmethod
+    def on_start_tests(items):
+        """Mark NetworkX's tests that no converting backend can pass (NetworkX's test hook).
+
+        Each test of :data:`KNOWN_DIFFERENCES` becomes an ``xfail`` with its reason.
+
+        Examples
+        --------
+        >>> from spbfs.nx import backend_interface
+        >>> backend_interface.on_start_tests([])  # nothing to mark
+        """
+        import pytest
+
+        for item in items:
+            nodeid = item.nodeid.replace("\\", "/")
+            for known, reason in KNOWN_DIFFERENCES.items():
+                if nodeid.endswith(known) or nodeid.endswith(known.split("/", 1)[-1]):
+                    item.add_marker(pytest.mark.xfail(reason=f"spbfs: {reason}",
+                                                      strict=False))
 
     def __getattr__(self, name):
         entry = FUNCTIONS.get(name)

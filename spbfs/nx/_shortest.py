@@ -119,9 +119,10 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
         Edge weights in CSR order (non-negative).
     d : ndarray of float64
         Exact shortest distances from ``source`` (``inf`` unreached).
-    source : int
+    source : int or 1-D array of int
+        The source, or the sources in the order NetworkX pushes them (all at distance 0).
     reached : ndarray of bool
-        The vertices NetworkX returns (within the cutoff); includes ``source``.
+        The vertices NetworkX returns (within the cutoff); includes the sources.
 
     Returns
     -------
@@ -139,6 +140,9 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     [0, 2, 1, 3]
     """
     n = d.size
+    sources = np.atleast_1d(np.asarray(source, np.int64))
+    is_source = np.zeros(n, bool)
+    is_source[sources] = True
     verts = np.flatnonzero(reached)
     by_d = verts[np.argsort(d[verts], kind="stable")]
     ds = d[by_d]
@@ -158,7 +162,7 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     rows = np.repeat(np.arange(n), deg)
     cols = indices.astype(np.int64)
     k = np.arange(cols.size) - np.repeat(indptr[:-1].astype(np.int64), deg)
-    keep = reached[rows] & reached[cols] & (rows != cols) & (cols != source)
+    keep = reached[rows] & reached[cols] & (rows != cols) & ~is_source[cols]
     keep[keep] = ~single[group[cols[keep]]]
     keep[keep] = d[rows[keep]] + w[keep] == d[cols[keep]]
     tu, tv, tk = rows[keep], cols[keep], k[keep]
@@ -192,7 +196,11 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
         epos, eowner = _ranges(eptr[members], eptr[members + 1] - eptr[members])
         seedkey = np.full(members.size, _INT64_MAX, np.int64)
         np.minimum.at(seedkey, eowner, rank[eu[epos]] * stride + ek[epos])
-        seedkey[members == source] = -1
+        src = is_source[members]
+        if src.any():  # the sources, in push order, before everything else at distance 0
+            first = np.full(n, 0, np.int64)
+            first[sources[::-1]] = np.arange(sources.size)[::-1] - sources.size
+            seedkey[src] = first[members[src]]
         seed = seedkey < _INT64_MAX
         order = np.lexsort((seedkey[seed], mgroup[seed]))
         queue, qgroup = members[seed][order], mgroup[seed][order]

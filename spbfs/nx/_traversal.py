@@ -23,7 +23,7 @@ from ..semiring import Vector, min_plus
 from ..semiring._operators import push
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered"]
+__all__ = ["bfs_levels_ordered", "paths_from_parents"]
 
 _INT64 = np.dtype(np.int64)
 
@@ -76,6 +76,52 @@ def bfs_levels_ordered(g, sources, depth_limit=None):
         yield to_numpy(children), to_numpy(parents)
         queue = children
         depth += 1
+
+
+def paths_from_parents(G, order, parent, first, forward=True):
+    """NetworkX's ``{node: path}`` dict for vertices ``order`` (parents listed first).
+
+    ``first`` maps the starting rows to their node objects as NetworkX reports them;
+    ``forward=False`` builds paths that end at the start (``single_target_*``).
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3))
+    >>> paths_from_parents(G, np.array([0, 1, 2]), np.array([-1, 0, 1]), {0: 0})
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    order = np.asarray(order, np.int64)
+    starts = np.fromiter(first, np.int64, count=len(first))
+    depth = np.full(len(G), -1, np.int64)
+    depth[starts] = 0
+    pending = order[depth[order] < 0]
+    while pending.size:  # hops from the start, one vectorised step per tree level
+        known = depth[parent[pending]] >= 0
+        if not known.any():
+            raise ValueError("parent does not lead every vertex of order to a start")
+        depth[pending[known]] = depth[parent[pending[known]]] + 1
+        pending = pending[~known]
+    labels = G.label_array()
+    if any(obj is not G.nodes[row] for row, obj in first.items()):
+        labels = labels.copy() if labels is not None else np.arange(len(G)).astype(object)
+        for row, obj in first.items():  # NetworkX reports the start as it was given
+            labels[row] = obj
+    depths = depth[order]
+    out = np.empty(order.size, object)
+    for d in range(int(depths.max()) + 1 if order.size else 0):
+        where = np.flatnonzero(depths == d)
+        chain = np.empty((where.size, d + 1), np.int64)
+        chain[:, d] = order[where]
+        for j in range(d - 1, -1, -1):
+            chain[:, j] = parent[chain[:, j + 1]]
+        if not forward:
+            chain = chain[:, ::-1]
+        rows = (chain if labels is None else labels[chain]).tolist()
+        out[where] = np.fromiter(rows, object, count=len(rows))
+    keys = (order if labels is None else labels[order]).tolist()
+    return dict(zip(keys, out.tolist(), strict=True))
 
 
 def node_row(g, node, error):

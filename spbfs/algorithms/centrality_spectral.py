@@ -1,0 +1,225 @@
+"""Spectral centralities (eigenvector, Katz, HITS) as power iterations: one ``plus_times``
+product of the adjacency matrix (or its transpose) with a dense vector per step, whole-array
+updates otherwise, with NetworkX's update rules and stopping tests."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..semiring import mxm, plus_times
+from ._shared import prepare
+from .pagerank import PowerIterationFailedConvergence
+
+__all__ = ["eigenvector_centrality", "hits", "katz_centrality"]
+
+
+def _weighted(A, weight):
+    """The canonical matrix with float64 values (all ones when ``weight`` is False)."""
+    M = prepare(A).canonical()
+    xp = M.xp
+    if not weight:
+        return M.with_values(xp.ones(M.nnz, np.float64))
+    if M.dtype.kind not in "biuf":
+        raise TypeError(f"A must have numeric weights, got {M.dtype}")
+    w = M.data.astype(np.float64)
+    if M.nnz and not bool(xp.isfinite(w).all()):
+        raise ValueError("A has NaN or infinite weights")
+    return M.with_values(w)
+
+
+def _times(M, x):
+    """``M @ x`` for a dense vector ``x``."""
+    return mxm(M, x[:, None], plus_times)[:, 0]
+
+
+def _check_iterations(max_iter, tol):
+    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
+        raise TypeError(f"max_iter must be an integer, got {max_iter!r}")
+    if not isinstance(tol, numbers.Real) or not tol >= 0:
+        raise ValueError(f"tol must be a non-negative number, got {tol!r}")
+
+
+def _vector(v, n, name, xp, default):
+    if v is None:
+        return xp.full(n, float(default))
+    arr = xp.asarray(v, dtype=np.float64)
+    if arr.shape != (n,):
+        raise ValueError(f"{name} must be a 1-D array of {n} values, got shape {arr.shape}")
+    return arr
+
+
+def eigenvector_centrality(A, max_iter=100, tol=1.0e-6, nstart=None, weight=False):
+    """Eigenvector centrality (of in-edges), as ``networkx.eigenvector_centrality``.
+
+    The power iteration on ``A.T + I``: ``x <- (A.T @ x + x) / ||A.T @ x + x||_2`` from
+    ``nstart / sum(nstart)`` until the L1 change is below ``n * tol``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        ``A[i, j]`` stored is an edge ``i -> j`` (duplicates summed).
+    max_iter : int
+    tol : float
+    nstart : 1-D array of n floats, optional
+        Starting vector (not all zero).  Default all ones.
+    weight : bool
+        True: the stored values are the weights; False: every edge weighs 1.
+
+    Returns
+    -------
+    ndarray of float64
+        Unit L2 norm.
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or empty, ``nstart`` all zero or of the wrong shape.
+    PowerIterationFailedConvergence
+        No convergence in ``max_iter`` iterations.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.centrality_spectral import eigenvector_centrality
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]]))
+    >>> eigenvector_centrality(A).round(4)
+    array([0.7071, 0.5   , 0.5   ])
+    """
+    _check_iterations(max_iter, tol)
+    M = _weighted(A, weight)
+    xp, n = M.xp, M.n
+    if n == 0:
+        raise ValueError("eigenvector centrality of a graph without vertices is undefined")
+    x = _vector(nstart, n, "nstart", xp, 1.0)
+    if not bool((x != 0).any()):
+        raise ValueError("nstart cannot have all zero values")
+    x = x / x.sum()
+    MT = M.T
+    for _ in range(max_iter):
+        last = x
+        x = _times(MT, last) + last
+        norm = float(xp.sqrt((x * x).sum())) or 1.0
+        x = x / norm
+        if float(xp.abs(x - last).sum()) < n * tol:
+            return x
+    raise PowerIterationFailedConvergence(max_iter)
+
+
+def katz_centrality(A, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None,
+                    normalized=True, weight=False):
+    """Katz centrality, as ``networkx.katz_centrality``: ``x <- alpha * A.T @ x + beta``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+    alpha : float
+        Attenuation factor.
+    beta : float or 1-D array of n floats
+    max_iter : int
+    tol : float
+        Stop when the L1 change is below ``n * tol``.
+    nstart : 1-D array of n floats, optional
+        Starting vector (default zeros).
+    normalized : bool
+        Divide by the L2 norm at the end.
+    weight : bool
+        True: the stored values are the weights.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    PowerIterationFailedConvergence
+        No convergence in ``max_iter`` iterations.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.centrality_spectral import katz_centrality
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]]))
+    >>> katz_centrality(A).round(4)
+    array([0.6108, 0.5599, 0.5599])
+    """
+    _check_iterations(max_iter, tol)
+    M = _weighted(A, weight)
+    xp, n = M.xp, M.n
+    x = _vector(nstart, n, "nstart", xp, 0.0)
+    b = _vector(None if np.ndim(beta) == 0 else beta, n, "beta", xp,
+                beta if np.ndim(beta) == 0 else 0.0)
+    MT = M.T
+    for _ in range(max_iter):
+        last = x
+        x = alpha * _times(MT, last) + b
+        if float(xp.abs(x - last).sum()) < n * tol:
+            if normalized:
+                norm = float(xp.sqrt((x * x).sum()))
+                if norm:
+                    x = x / norm
+            return x
+    raise PowerIterationFailedConvergence(max_iter)
+
+
+def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True):
+    """Hubs and authorities, as ``networkx.hits``: the leading singular vectors of ``A`` by
+    power iteration (``a <- A.T @ (A @ a)``, normalised) until the L1 change of ``a`` is
+    below ``tol``, then ``h = A @ a``.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+    max_iter : int
+    tol : float
+    nstart : 1-D array of n floats, optional
+        Starting authorities (default uniform).
+    normalized : bool
+        Scale both to sum 1; else ``a`` has unit L2 norm and ``h = A @ a``.
+    weight : bool
+        True: the stored values are the weights.
+
+    Returns
+    -------
+    hubs, authorities : ndarray of float64
+
+    Raises
+    ------
+    PowerIterationFailedConvergence
+        No convergence in ``max_iter`` iterations.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.centrality_spectral import hits
+    >>> h, a = hits(sp.csr_array(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]])))
+    >>> h.round(4), a.round(4)
+    (array([0.618, 0.382, 0.   ]), array([0.   , 0.382, 0.618]))
+    """
+    _check_iterations(max_iter, tol)
+    M = _weighted(A, weight)
+    xp, n = M.xp, M.n
+    if n == 0:
+        return xp.zeros(0), xp.zeros(0)
+    if max_iter <= 0:
+        raise PowerIterationFailedConvergence(max_iter)
+    a = _vector(nstart, n, "nstart", xp, 1.0)
+    a = a / (float(xp.sqrt((a * a).sum())) or 1.0)
+    MT = M.T
+    for _ in range(max_iter):
+        last = a
+        a = _times(MT, _times(M, last))
+        norm = float(xp.sqrt((a * a).sum()))
+        if norm == 0:
+            break
+        a = a / norm
+        if float(xp.abs(a - last).sum()) < tol:
+            break
+    else:
+        raise PowerIterationFailedConvergence(max_iter)
+    h = _times(M, a)
+    if normalized:
+        hs, as_ = float(h.sum()), float(a.sum())
+        return h / (hs or 1.0), a / (as_ or 1.0)
+    return h, a

@@ -1,0 +1,114 @@
+"""Degrees, degree centrality and isolated vertices, from row and column counts of the
+pattern (duplicates merged): ``reduce`` over ``plus`` and the pattern's own counts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..semiring import monoids, reduce, select
+from ._shared import prepare
+
+__all__ = ["degree_centrality", "degrees", "isolates"]
+
+_KINDS = ("total", "in", "out")
+
+
+def degrees(A, directed=True, kind="total"):
+    """Degree of every vertex as NetworkX counts it (a self-loop counts twice in ``"total"``).
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        ``A[i, j]`` stored is an edge ``i -> j``; values ignored, duplicates count once.
+        With ``directed=False`` the pattern must store every edge both ways.
+    directed : bool
+        False: ``A`` is an undirected graph's symmetric adjacency matrix.
+    kind : {"total", "in", "out"}
+        For a directed graph: in + out, in or out edges.
+
+    Returns
+    -------
+    ndarray of int64
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square, or an unknown ``kind``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.degree import degrees
+    >>> A = sp.csr_array(np.array([[1, 1, 0], [0, 0, 1], [0, 0, 0]]))
+    >>> degrees(A), degrees(A, kind="in")
+    (array([3, 2, 1]), array([1, 1, 1]))
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
+    M = prepare(A).canonical()
+    out = M.out_degree.astype(np.int64)
+    if not directed:
+        loops = select(M, "diag")
+        extra = (loops.out_degree.astype(np.int64) if loops.nnz
+                 else M.xp.zeros(M.n, np.int64))
+        return out + extra
+    if kind == "out":
+        return out
+    inn = M.in_degree.astype(np.int64)
+    return inn if kind == "in" else inn + out
+
+
+def degree_centrality(A, directed=True, kind="total"):
+    """Degree centrality, ``degree / (n - 1)``, as ``networkx.degree_centrality`` (and its
+    ``in_`` / ``out_`` forms).
+
+    Parameters
+    ----------
+    A, directed, kind
+        As for :func:`degrees`.
+
+    Returns
+    -------
+    ndarray of float64
+        All ones for a graph of one vertex (NetworkX's convention).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.degree import degree_centrality
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]]))
+    >>> degree_centrality(A, directed=False)
+    array([1. , 0.5, 0.5])
+    """
+    d = degrees(A, directed, kind)
+    n = int(d.shape[0])
+    if n <= 1:
+        return d.astype(np.float64) * 0 + 1.0
+    return d * (1.0 / (n - 1))
+
+
+def isolates(A):
+    """The vertices without any edge (a self-loop is an edge), ascending.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+
+    Returns
+    -------
+    ndarray of int64
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.degree import isolates
+    >>> isolates(sp.csr_array(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])))
+    array([2])
+    """
+    M = prepare(A).canonical()
+    xp = M.xp
+    touched = M.out_degree > 0
+    if M.nnz:
+        touched = touched | (reduce(M.with_values(xp.ones(M.nnz, np.int64)), monoids.plus,
+                                    axis=0).to_dense(0) > 0)
+    return xp.flatnonzero(~touched).astype(np.int64)

@@ -1,0 +1,231 @@
+"""Degree, spectral (eigenvector, Katz, HITS), closeness and harmonic centrality through
+:mod:`spbfs.algorithms.degree`, :mod:`~spbfs.algorithms.centrality_spectral` and
+:mod:`~spbfs.algorithms.closeness`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms.centrality_spectral import eigenvector_centrality as _eigenvector
+from ..algorithms.centrality_spectral import hits as _hits
+from ..algorithms.centrality_spectral import katz_centrality as _katz
+from ..algorithms.closeness import closeness_from_sums, reach_sums
+from ..algorithms.degree import degree_centrality as _degree_centrality
+from ..algorithms.pagerank import PowerIterationFailedConvergence
+from ..core.arrays import to_numpy
+from ._link_analysis import node_values, result_dict
+from ._registry import dispatched
+
+__all__ = []
+
+
+def _simple(arguments):
+    if arguments["G"].is_multigraph():
+        return "multigraphs: NetworkX counts parallel edges; spbfs keeps one per pair"
+    return True
+
+
+def _degree(G, kind):
+    if len(G) <= 1:
+        return dict.fromkeys(G.nodes, 1)
+    return result_dict(G, _degree_centrality(G.matrix(G.on_gpu()), G.is_directed(), kind))
+
+
+@dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
+def degree_centrality(G):
+    """NetworkX's ``degree_centrality``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.degree_centrality(nx.path_graph(3), backend="spbfs")
+    {0: 0.5, 1: 1.0, 2: 0.5}
+    """
+    return _degree(G, "total")
+
+
+@dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
+def in_degree_centrality(G):
+    """NetworkX's ``in_degree_centrality`` (directed graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.in_degree_centrality(nx.DiGraph([(0, 1), (2, 1)]), backend="spbfs")
+    {0: 0.0, 1: 1.0, 2: 0.0}
+    """
+    return _degree(G, "in")
+
+
+@dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
+def out_degree_centrality(G):
+    """NetworkX's ``out_degree_centrality`` (directed graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.out_degree_centrality(nx.DiGraph([(0, 1), (2, 1)]), backend="spbfs")
+    {0: 0.5, 1: 0.0, 2: 0.5}
+    """
+    return _degree(G, "out")
+
+
+def _start(G, nstart):
+    """``nstart`` as an array, and the key order NetworkX's result follows."""
+    if nstart is None:
+        return None, G.nodes
+    if set(nstart) != set(G.nodes):
+        raise NotImplementedError("nstart must name every node exactly")
+    return node_values(G, nstart, "nstart"), list(nstart)
+
+
+def _ordered(G, values, keys):
+    values = to_numpy(values).tolist()
+    if keys is G.nodes:
+        return dict(zip(keys, values, strict=True))
+    return {k: values[G.index[k]] for k in keys}
+
+
+def _matrix(G, weight):
+    gpu = G.on_gpu()
+    return G.weighted_matrix(weight, gpu) if weight is not None else G.matrix(gpu)
+
+
+@dispatched(can_run=_simple, docs="The same power iteration on ``A.T + I`` as NetworkX, one "
+            "``plus_times`` product per step; equal to rounding.")
+def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None):
+    """NetworkX's ``eigenvector_centrality``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.eigenvector_centrality(nx.path_graph(3), backend="spbfs")
+    >>> {k: round(v, 4) for k, v in c.items()}
+    {0: 0.5, 1: 0.7071, 2: 0.5}
+    """
+    import networkx as nx
+
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    x0, keys = _start(G, nstart)
+    if x0 is not None and not (x0 != 0).any():
+        raise nx.NetworkXError("initial vector cannot have all zero values")
+    try:
+        x = _eigenvector(_matrix(G, weight), max_iter=max_iter, tol=tol, nstart=x0,
+                         weight=weight is not None)
+    except PowerIterationFailedConvergence as err:
+        raise nx.PowerIterationFailedConvergence(max_iter) from err
+    return _ordered(G, x, keys)
+
+
+@dispatched(can_run=_simple, docs="NetworkX's iteration, one ``plus_times`` product per step.")
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None,
+                    normalized=True, weight=None):
+    """NetworkX's ``katz_centrality``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.katz_centrality(nx.path_graph(3), backend="spbfs")
+    >>> {k: round(v, 4) for k, v in c.items()}
+    {0: 0.5599, 1: 0.6108, 2: 0.5599}
+    """
+    import networkx as nx
+
+    if len(G) == 0:
+        return {}
+    x0, keys = _start(G, nstart)
+    try:
+        b = float(beta)
+    except (TypeError, ValueError, AttributeError) as err:
+        if set(beta) != set(G.nodes):
+            raise nx.NetworkXError("beta dictionary must have a value for every node") from err
+        b = node_values(G, beta, "beta")
+    try:
+        x = _katz(_matrix(G, weight), alpha=alpha, beta=b, max_iter=max_iter, tol=tol,
+                  nstart=x0, normalized=normalized, weight=weight is not None)
+    except PowerIterationFailedConvergence as err:
+        raise nx.PowerIterationFailedConvergence(max_iter) from err
+    return _ordered(G, x, keys)
+
+
+@dispatched(can_run=_simple, docs="Power iteration on ``A.T @ A`` (NetworkX uses ARPACK's "
+            "``svds``): equal to about ``tol``; ``max_iter`` counts power steps.")
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """NetworkX's ``hits``: ``(hubs, authorities)``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="spbfs")
+    >>> {k: round(v, 3) for k, v in a.items()}
+    {0: 0.0, 1: 0.382, 2: 0.618}
+    """
+    import networkx as nx
+
+    if len(G) == 0:
+        return {}, {}
+    x0 = None if nstart is None else node_values(G, nstart, "nstart")
+    try:
+        h, a = _hits(G.weighted_matrix("weight", G.on_gpu()), max_iter=max_iter, tol=tol,
+                     nstart=x0, normalized=normalized)
+    except PowerIterationFailedConvergence as err:
+        raise nx.PowerIterationFailedConvergence(max_iter) from err
+    return result_dict(G, h), result_dict(G, a)
+
+
+@dispatched(docs="Many-source BFS (or ``min_plus`` SSSP with ``distance``), 64 sources at a "
+            "time; equal to rounding (sums in another order).")
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """NetworkX's ``closeness_centrality`` (distances into each node).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.closeness_centrality(nx.path_graph(3), backend="spbfs")
+    {0: 0.6666666666666666, 1: 1.0, 2: 0.6666666666666666}
+    """
+    n = len(G)
+    weighted = distance is not None
+    M = _matrix(G, distance)
+    if weighted:
+        G.weights(distance)  # unsupported weights run in NetworkX
+    if u is not None:
+        _, (count, total, _) = reach_sums(M, [G.index[u]], weight=weighted, reverse=True)
+        return float(closeness_from_sums(count, total, n, wf_improved)[0])
+    (count, total, _), _ = reach_sums(M, weight=weighted)
+    return result_dict(G, closeness_from_sums(count, total, n, wf_improved))
+
+
+@dispatched(docs="Many-source BFS (or ``min_plus`` SSSP with ``distance``); equal to "
+            "rounding (sums in another order); nodes without any path keep NetworkX's int 0.")
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """NetworkX's ``harmonic_centrality``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.harmonic_centrality(nx.path_graph(3), backend="spbfs")
+    {0: 1.5, 1: 2.0, 2: 1.5}
+    """
+    index = G.index
+    targets = set(G.nodes if nbunch is None else (v for v in nbunch if v in index))
+    starts = set(G.nodes if sources is None else (v for v in sources if v in index))
+    weighted = distance is not None
+    M = _matrix(G, distance)
+    if weighted:
+        G.weights(distance)
+    n = len(G)
+    t_rows = np.fromiter(map(index.__getitem__, targets), np.int64, count=len(targets))
+    s_rows = np.fromiter(map(index.__getitem__, starts), np.int64, count=len(starts))
+    value = np.zeros(n)
+    if len(targets) < len(starts):  # NetworkX's transposed search: from the targets
+        keep = np.zeros(n, bool)
+        keep[s_rows] = True
+        _, (_, _, inverse) = reach_sums(M, t_rows, weight=weighted, reverse=True, keep=keep)
+        value[t_rows] = inverse
+    elif s_rows.size:
+        (_, _, inverse), _ = reach_sums(M, s_rows, weight=weighted)
+        value = inverse
+    out = value.tolist()
+    return {v: (out[index[v]] if out[index[v]] else 0) for v in targets}

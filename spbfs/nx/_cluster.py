@@ -1,0 +1,139 @@
+"""Triangles and clustering through :mod:`spbfs.algorithms.triangles` and
+:mod:`spbfs.algorithms.clustering`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms.clustering import clustering as _clustering
+from ..algorithms.clustering import square_parts
+from ..algorithms.clustering import transitivity as _transitivity
+from ..algorithms.triangles import triangles as _triangles
+from ..core.arrays import to_numpy
+from ._registry import dispatched
+
+__all__ = ["select_nodes"]
+
+
+def select_nodes(G, nodes, values):
+    """NetworkX's ``nodes`` argument: all (None), one node (its value) or a bunch (a dict).
+
+    ``values`` is a list in row order.
+    """
+    if nodes is None:
+        return dict(zip(G.nodes, values, strict=True))
+    if nodes in G:
+        return values[G.index[nodes]]
+    index = G.index
+    return {v: values[index[v]] for v in nodes if v in index}
+
+
+def _zeros_as_int(values):
+    """NetworkX writes a coefficient without triangles as the int 0."""
+    out = values.tolist()
+    for i in np.flatnonzero(values == 0).tolist():
+        out[i] = 0
+    return out
+
+
+def _decline(arguments, *, directed=True, weighted=False, multigraph=True):
+    G = arguments["G"]
+    if not weighted and arguments.get("weight") is not None:
+        return "weighted clustering runs in NetworkX"
+    if not directed and G.is_directed():
+        return "directed graphs: NetworkX raises its own error"
+    if not multigraph and G.is_multigraph():
+        return "multigraphs: NetworkX raises its own error"
+    return True
+
+
+@dispatched(can_run=lambda a: True if a.get("nodes") is None or not a["G"].is_multigraph()
+            else "multigraph with nodes: NetworkX raises its own error",
+            docs="Masked ``plus_pair`` products on the degree-ordered lower triangle.")
+def triangles(G, nodes=None):
+    """NetworkX's ``triangles`` (undirected graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.triangles(nx.complete_graph(4), backend="spbfs")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    if not len(G):
+        return {} if nodes is None or nodes not in G else 0
+    t = to_numpy(_triangles(G.matrix(G.on_gpu()))).tolist()
+    return select_nodes(G, nodes, t)
+
+
+def _clustering_values(G):
+    if not len(G):
+        return np.zeros(0)
+    return to_numpy(_clustering(G.matrix(G.on_gpu()), directed=G.is_directed()))
+
+
+@dispatched(can_run=lambda a: _decline(a, multigraph=False), docs="Unweighted only (a "
+            "``weight`` runs in NetworkX); directed graphs by Fagiolo's formula, as NetworkX.")
+def clustering(G, nodes=None, weight=None):
+    """NetworkX's ``clustering`` (unweighted).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.clustering(nx.complete_graph(3), backend="spbfs")
+    {0: 1.0, 1: 1.0, 2: 1.0}
+    """
+    return select_nodes(G, nodes, _zeros_as_int(_clustering_values(G)))
+
+
+@dispatched(can_run=lambda a: _decline(a, multigraph=False), docs="Unweighted only.")
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    """NetworkX's ``average_clustering`` (unweighted).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.average_clustering(nx.complete_graph(3), backend="spbfs")
+    1.0
+    """
+    c = select_nodes(G, nodes, _zeros_as_int(_clustering_values(G)))
+    c = list(c.values()) if isinstance(c, dict) else [c]
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+@dispatched(can_run=lambda a: _decline(a, directed=False, multigraph=False))
+def transitivity(G):
+    """NetworkX's ``transitivity`` (undirected graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.transitivity(nx.complete_graph(4), backend="spbfs")
+    1.0
+    """
+    if not len(G):
+        return 0
+    t = _transitivity(G.matrix(G.on_gpu()))
+    return 0 if t == 0 else t
+
+
+@dispatched(can_run=lambda a: _decline(a, directed=False),
+            docs="Undirected graphs (directed ones run in NetworkX).")
+def square_clustering(G, nodes=None):
+    """NetworkX's ``square_clustering`` (undirected graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.square_clustering(nx.cycle_graph(4), backend="spbfs")
+    {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0}
+    """
+    if not len(G):
+        return {}
+    squares, potential = (to_numpy(a) for a in square_parts(G.matrix(G.on_gpu())))
+    positive = potential > 0
+    c = (squares / np.where(positive, potential, 1.0)).tolist()
+    for i in np.flatnonzero(~positive).tolist():  # NetworkX's int 0
+        c[i] = 0
+    return select_nodes(G, nodes, c)

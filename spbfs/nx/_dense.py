@@ -1,0 +1,130 @@
+"""All-pairs distances (NetworkX's Floyd-Warshall family) from batched ``min_plus`` SSSP.
+
+:func:`spbfs.sssp` with every vertex as a source runs the ``n`` searches as one
+iteration on a dense ``n x n`` block, which is what these functions return
+anyway.  Paths come from the Dijkstra search of each source
+(:func:`~spbfs.nx._dijkstra.dijkstra_search`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from ..algorithms.sssp import sssp
+from ..core.arrays import to_numpy
+from ._dijkstra import dijkstra_search
+from ._registry import dispatched
+from ._shortest import _weight_is_name
+
+__all__ = []
+
+_DOCS = ("Non-negative all-int or all-float weights (others run in NetworkX). Distances "
+         "are sums along the path from its start (NetworkX's Floyd-Warshall adds in another "
+         "order, so float sums may differ in the last bit); a missing weight counts as the "
+         "int 1 where NetworkX's Floyd-Warshall uses 1.0.")
+
+
+def _all_distances(G, weight):
+    values, kind = G.weights(weight)
+    n = len(G)
+    if n == 0:
+        return np.zeros((0, 0)), kind
+    M = G.weighted_matrix(weight, G.on_gpu())
+    D = to_numpy(sssp(M, np.arange(n)))
+    return D.reshape(n, n), kind
+
+
+def _dist_dicts(G, D, kind):
+    # NetworkX's dicts hold every node (its loop reads each pair: inf where unreachable)
+    inf = float("inf")
+    nodes = list(G)
+    finite = np.isfinite(D)
+    if kind == "int":
+        values = np.where(finite, D, 0).astype(np.int64).tolist()
+        unreached = [np.flatnonzero(~f).tolist() for f in finite]
+        for row, cols in zip(values, unreached, strict=True):
+            for j in cols:
+                row[j] = inf
+    else:
+        values = D.tolist()
+    return {u: defaultdict(lambda: inf, zip(nodes, row, strict=True))
+            for u, row in zip(nodes, values, strict=True)}
+
+
+@dispatched(can_run=_weight_is_name, docs=_DOCS)
+def floyd_warshall(G, weight="weight"):
+    """NetworkX's ``floyd_warshall``: ``{u: defaultdict(inf, {v: distance})}``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> d = nx.floyd_warshall(nx.path_graph(3), backend="spbfs")
+    >>> dict(d[0]), d[0][2]
+    ({0: 0, 1: 1, 2: 2}, 2)
+    """
+    D, kind = _all_distances(G, weight)
+    return _dist_dicts(G, D, kind)
+
+
+@dispatched(can_run=_weight_is_name, docs=_DOCS)
+def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
+    """NetworkX's ``floyd_warshall_numpy``: the distance matrix (``inf`` unreachable).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.floyd_warshall_numpy(nx.path_graph(3), backend="spbfs")
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    """
+    import networkx as nx
+
+    if nodelist is not None:
+        if not (len(nodelist) == len(G) == len(set(nodelist))):
+            raise nx.NetworkXError("nodelist must contain every node in G with no repeats."
+                                   "If you wanted a subgraph of G use G.subgraph(nodelist)")
+        for node in nodelist:
+            if node not in G:
+                raise nx.NetworkXError("nodelist must contain every node in G with no "
+                                       "repeats.")
+    D, _ = _all_distances(G, weight)
+    if nodelist is not None:
+        perm = np.fromiter(map(G.index.__getitem__, nodelist), np.int64, count=len(G))
+        D = D[np.ix_(perm, perm)]
+    return np.ascontiguousarray(D, dtype=np.float64)
+
+
+@dispatched(can_run=_weight_is_name, docs=_DOCS + " Among equally short paths ``pred`` "
+            "follows Dijkstra's choice, not Floyd-Warshall's.")
+def floyd_warshall_predecessor_and_distance(G, weight="weight"):
+    """NetworkX's ``floyd_warshall_predecessor_and_distance``: ``(pred, dist)``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(nx.path_graph(3),
+    ...                                                         backend="spbfs")
+    >>> pred[0], dict(dist[2])
+    ({1: 0, 2: 1}, {0: 2, 1: 1, 2: 0})
+    """
+    D, kind = _all_distances(G, weight)
+    dist = _dist_dicts(G, D, kind)
+    loops = _self_loops(G)
+    pred = defaultdict(dict)
+    for i, u in enumerate(G):
+        _, _, parent, _ = dijkstra_search(G, np.array([i]), weight)
+        cols = np.flatnonzero(parent >= 0)
+        if cols.size or i in loops:
+            p = pred[u]
+            if i in loops:
+                p[u] = u
+            p.update(zip(G.labels(cols), G.labels(parent[cols]), strict=True))
+    return dict(pred), dict(dist)
+
+
+def _self_loops(G):
+    rows = np.repeat(np.arange(len(G)), np.diff(G._indptr))
+    return set(rows[rows == G._indices].tolist())

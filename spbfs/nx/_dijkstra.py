@@ -1,0 +1,418 @@
+"""Weighted shortest paths: ``min_plus`` distances, NetworkX's Dijkstra order and paths.
+
+The distances come from :func:`spbfs.sssp` (several sources through one extra
+vertex joined to them by zero-weight edges).  NetworkX's Dijkstra pops vertices
+in the order :func:`~spbfs.nx._shortest.dijkstra_order` reproduces, and the
+path to ``v`` extends the path of the vertex whose push set ``v``'s final
+distance: the earliest-popped *tight* in-neighbour (``d[u] + w == d[v]``), one
+vectorised pass over the edges.  The Bellman-Ford family gives the same
+distances for the non-negative weights spbfs accepts (others run in NetworkX);
+see the caveats in :data:`BELLMAN_FORD_DOCS`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms.sssp import sssp
+from ..core.arrays import to_numpy
+from ..semiring import Matrix
+from ._registry import dispatched
+from ._shortest import _length_to, _weight_is_name, dijkstra_order
+from ._traversal import paths_from_parents
+
+__all__ = ["BELLMAN_FORD_DOCS", "dijkstra_search"]
+
+BELLMAN_FORD_DOCS = ("Non-negative all-int or all-float weights (others, and callables, run "
+                     "in NetworkX): the same distances as NetworkX; dicts come in Dijkstra's "
+                     "order, not Bellman-Ford's queue order, and among equally short paths the "
+                     "one returned is Dijkstra's.")
+DIJKSTRA_DOCS = ("Same values, types, order and paths as NetworkX for non-negative all-int or "
+                 "all-float weights; other weights and callables run in NetworkX.")
+
+
+def _multi_source_matrix(M, rows):
+    """``M`` with one more vertex (the last) joined to ``rows`` by zero-weight edges."""
+    xp = M.xp
+    indptr = xp.concatenate([M.indptr.astype(np.int64),
+                             xp.asarray([M.nnz + rows.size], np.int64)])
+    indices = xp.concatenate([M.indices.astype(np.int64), xp.asarray(rows, np.int64)])
+    data = xp.concatenate([M.data, xp.zeros(rows.size, M.data.dtype)])
+    return Matrix(indptr, indices, data, M.n + 1, check=False)
+
+
+def dijkstra_search(G, rows, weight, cutoff=None, target=None):
+    """NetworkX's Dijkstra from ``rows`` (in push order) on an SpbfsGraph.
+
+    Returns ``(order, dist, parent, kind)``: the rows NetworkX's dist dict holds in its
+    order, float64 distances of all rows (``inf`` unreached), the row whose push gave each
+    row its final distance (-1 for sources and unreached rows) and the weights' kind
+    ("int" or "float").  With ``target`` (a row) the search stops there, as NetworkX's.
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3), edge_attrs={"weight": 1})
+    >>> order, dist, parent, kind = dijkstra_search(G, np.array([0]), "weight")
+    >>> order.tolist(), dist.tolist(), parent.tolist(), kind
+    ([0, 1, 2], [0.0, 1.0, 2.0], [-1, 0, 1], 'int')
+    """
+    values, kind = G.weights(weight)
+    M = G.weighted_matrix(weight, G.on_gpu())
+    n = len(G)
+    rows = np.asarray(rows, np.int64)
+    if rows.size == 1:
+        d = to_numpy(sssp(M, int(rows[0])))
+    else:
+        d = to_numpy(sssp(_multi_source_matrix(M, M.xp.asarray(np.unique(rows))), n))[:n]
+    reached = np.isfinite(d)
+    if cutoff is not None:
+        reached &= d <= cutoff
+    if target is not None and reached[target]:
+        reached &= d <= d[target]
+    reached[rows] = True
+    w = values.astype(np.float64)
+    order = dijkstra_order(G._indptr, G._indices, w, d, rows, reached)
+    if target is not None and reached[target]:
+        order = order[:int(np.flatnonzero(order == target)[0]) + 1]
+    rank = np.full(n, n, np.int64)
+    rank[order] = np.arange(order.size)
+    parent = _first_parents(G, w, d, rank, rows)
+    return order, d, parent, kind
+
+
+def _first_parents(G, w, d, rank, sources):
+    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none)."""
+    n = len(G)
+    deg = np.diff(G._indptr).astype(np.int64)
+    rows = np.repeat(np.arange(n), deg)
+    cols = G._indices.astype(np.int64)
+    is_source = np.zeros(n, bool)
+    is_source[sources] = True
+    tight = (rank[rows] < n) & (rank[cols] < n) & (rows != cols) & ~is_source[cols]
+    tight[tight] = d[rows[tight]] + w[tight] == d[cols[tight]]
+    r, c = rows[tight], cols[tight]
+    order = np.lexsort((rank[r], c))
+    c, r = c[order], r[order]
+    first = np.concatenate(([True], c[1:] != c[:-1])) if c.size else np.zeros(0, bool)
+    parent = np.full(n, -1, np.int64)
+    parent[c[first]] = r[first]
+    return parent
+
+
+def _sources(G, sources):
+    import networkx as nx
+
+    if not sources:
+        raise ValueError("sources must not be empty")
+    for s in sources:
+        if s not in G:
+            raise nx.NodeNotFound(f"Node {s} not found in graph")
+    seen = {}
+    for s in sources:  # NetworkX's first occurrence, as given
+        seen.setdefault(G.index[s], s)
+    return np.fromiter(seen, np.int64, count=len(seen)), seen
+
+
+def _lengths(G, order, d, kind, first):
+    dist = d[order]
+    values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
+    labels = G.labels(order)
+    for i, row in enumerate(order[:len(first)].tolist()):
+        labels[i], values[i] = first[row], 0
+    return dict(zip(labels, values, strict=True))
+
+
+def _paths(G, order, parent, first):
+    return paths_from_parents(G, order, parent, first)
+
+
+def _target_path(G, parent, t, target, first):
+    chain = [t]
+    while parent[chain[-1]] >= 0:
+        chain.append(int(parent[chain[-1]]))
+    path = G.labels(np.array(chain[::-1], np.int64))
+    path[0], path[-1] = first[chain[-1]], target
+    return path
+
+
+def _multi(G, sources, target, cutoff, weight, want_paths=True):
+    """NetworkX's ``multi_source_dijkstra`` on rows, with or without paths."""
+    import networkx as nx
+
+    rows, first = _sources(G, sources)
+    if target in sources:
+        return 0, [target]
+    t = G.index.get(target) if target is not None and target in G else None
+    order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t)
+    if target is None:
+        dist = _lengths(G, order, d, kind, first)
+        return dist, (_paths(G, order, parent, first) if want_paths else None)
+    if t is None or order[-1] != t:
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    length = int(d[t]) if kind == "int" else float(d[t])
+    return length, _target_path(G, parent, t, target, first)
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
+    """NetworkX's ``multi_source_dijkstra``: ``(dist, paths)``, or one ``(length, path)``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra(nx.path_graph(4), {0, 3}, backend="spbfs")
+    ({0: 0, 3: 0, 1: 1, 2: 1}, {0: [0], 3: [3], 1: [0, 1], 2: [3, 2]})
+    """
+    return _multi(G, sources, target, cutoff, weight)
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
+    """NetworkX's ``multi_source_dijkstra_path``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra_path(nx.path_graph(3), {0}, backend="spbfs")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    return _multi(G, sources, None, cutoff, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    """NetworkX's ``multi_source_dijkstra_path_length``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra_path_length(nx.path_graph(3), {0}, backend="spbfs")
+    {0: 0, 1: 1, 2: 2}
+    """
+    return _multi(G, sources, None, cutoff, weight, want_paths=False)[0]
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    """NetworkX's ``single_source_dijkstra``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_dijkstra(nx.path_graph(3), 0, 2, backend="spbfs")
+    (2, [0, 1, 2])
+    """
+    return _multi(G, {source}, target, cutoff, weight)
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    """NetworkX's ``single_source_dijkstra_path``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_dijkstra_path(nx.path_graph(3), 2, backend="spbfs")
+    {2: [2], 1: [2, 1], 0: [2, 1, 0]}
+    """
+    return _multi(G, {source}, None, cutoff, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def dijkstra_path(G, source, target, weight="weight"):
+    """NetworkX's ``dijkstra_path``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_path(nx.path_graph(3), 0, 2, backend="spbfs")
+    [0, 1, 2]
+    """
+    return _multi(G, {source}, target, None, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def dijkstra_path_length(G, source, target, weight="weight"):
+    """NetworkX's ``dijkstra_path_length``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_path_length(nx.path_graph(3), 0, 2, backend="spbfs")
+    2
+    """
+    return _length_to(G, source, target, weight, "dijkstra")
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    """NetworkX's ``all_pairs_dijkstra``: ``(node, (dist, paths))`` for every node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_dijkstra(nx.path_graph(2), backend="spbfs"))[1]
+    ({1: 0, 0: 1}, {1: [1], 0: [1, 0]})
+    """
+    for node in G:
+        yield node, _multi(G, {node}, None, cutoff, weight)
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    """NetworkX's ``all_pairs_dijkstra_path``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_dijkstra_path(nx.path_graph(2), backend="spbfs"))
+    {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
+    """
+    for node in G:
+        yield node, _multi(G, {node}, None, cutoff, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    """NetworkX's ``all_pairs_dijkstra_path_length``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_dijkstra_path_length(nx.path_graph(2), backend="spbfs"))
+    {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
+    """
+    for node in G:
+        yield node, _multi(G, {node}, None, cutoff, weight, want_paths=False)[0]
+
+
+# ---------------------------------------------------------------- Bellman-Ford
+
+
+def _bf_source(G, source):
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def single_source_bellman_ford(G, source, target=None, weight="weight"):
+    """NetworkX's ``single_source_bellman_ford`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford(nx.path_graph(3), 0, 2, backend="spbfs")
+    (2, [0, 1, 2])
+    """
+    import networkx as nx
+
+    _bf_source(G, source)
+    if source == target:
+        return 0, [source]
+    if target is None:
+        return _multi(G, {source}, None, None, weight)
+    try:
+        return _multi(G, {source}, target, None, weight)
+    except nx.NetworkXNoPath:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}") from None
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    """NetworkX's ``single_source_bellman_ford_path`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford_path(nx.path_graph(3), 0, backend="spbfs")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    _bf_source(G, source)
+    return _multi(G, {source}, None, None, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    """NetworkX's ``single_source_bellman_ford_path_length`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford_path_length(nx.path_graph(3), 0, backend="spbfs")
+    {0: 0, 1: 1, 2: 2}
+    """
+    _bf_source(G, source)
+    return _multi(G, {source}, None, None, weight, want_paths=False)[0]
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def bellman_ford_path(G, source, target, weight="weight"):
+    """NetworkX's ``bellman_ford_path`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_path(nx.path_graph(3), 0, 2, backend="spbfs")
+    [0, 1, 2]
+    """
+    return single_source_bellman_ford(G, source, target, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    """NetworkX's ``bellman_ford_path_length`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_path_length(nx.path_graph(3), 0, 2, backend="spbfs")
+    2
+    """
+    return _length_to(G, source, target, weight, "bellman-ford")
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def all_pairs_bellman_ford_path(G, weight="weight"):
+    """NetworkX's ``all_pairs_bellman_ford_path`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_bellman_ford_path(nx.path_graph(2), backend="spbfs"))
+    {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
+    """
+    for node in G:
+        yield node, _multi(G, {node}, None, None, weight)[1]
+
+
+@dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    """NetworkX's ``all_pairs_bellman_ford_path_length`` (non-negative weights).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_bellman_ford_path_length(nx.path_graph(2), backend="spbfs"))
+    {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
+    """
+    for node in G:
+        yield node, _multi(G, {node}, None, None, weight, want_paths=False)[0]
+
+
+@dispatched(can_run=_weight_is_name, docs="Non-negative all-int or all-float weights have no "
+            "negative cycle: False at once; other weights run in NetworkX.")
+def negative_edge_cycle(G, weight="weight", heuristic=True):
+    """NetworkX's ``negative_edge_cycle``: False for the non-negative weights spbfs takes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.negative_edge_cycle(nx.cycle_graph(3), backend="spbfs")
+    False
+    """
+    G.weights(weight)  # negative or unsupported weights: NotImplementedError, NetworkX runs
+    return False

@@ -1,0 +1,236 @@
+"""Isolates, reciprocity, DAG tests, topological generations and core numbers through
+:mod:`spbfs.algorithms.degree`, :mod:`~spbfs.algorithms.reciprocity`,
+:mod:`~spbfs.algorithms.dag` and :mod:`~spbfs.algorithms.cores`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..algorithms.cores import core_number as _core_number
+from ..algorithms.dag import is_directed_acyclic_graph as _is_dag
+from ..algorithms.degree import isolates as _isolates
+from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
+from ..algorithms.reciprocity import reciprocity as _reciprocity
+from ..core.arrays import to_numpy
+from ..semiring import Vector, max_plus, plus_pair
+from ..semiring._operators import push
+from ._cluster import select_nodes
+from ._registry import dispatched
+
+__all__ = []
+
+_INT64 = np.dtype(np.int64)
+
+
+def _isolate_rows(G):
+    return to_numpy(_isolates(G.matrix(G.on_gpu())))
+
+
+@dispatched(docs="In node order, as NetworkX.")
+def isolates(G):
+    """NetworkX's ``isolates``: a generator of the nodes without edges.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1)]); G.add_node(2)
+    >>> list(nx.isolates(G, backend="spbfs"))
+    [2]
+    """
+    yield from G.labels(_isolate_rows(G))
+
+
+@dispatched()
+def number_of_isolates(G):
+    """NetworkX's ``number_of_isolates``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1)]); G.add_node(2)
+    >>> nx.number_of_isolates(G, backend="spbfs")
+    1
+    """
+    return int(_isolate_rows(G).size)
+
+
+@dispatched(docs="Multigraphs run in NetworkX; a node without edges raises NetworkXError "
+            "as in NetworkX.")
+def reciprocity(G, nodes=None):
+    """NetworkX's ``reciprocity`` (directed graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.reciprocity(nx.DiGraph([(0, 1), (1, 0), (0, 2)]), backend="spbfs")
+    0.6666666666666666
+    >>> nx.reciprocity(nx.DiGraph([(0, 1), (1, 0), (0, 2)]), [0, 2], backend="spbfs")
+    {0: 0.6666666666666666, 2: 0.0}
+    """
+    import networkx as nx
+
+    if nodes is None:
+        return overall_reciprocity(G)
+    r = [None if math.isnan(x) else x
+         for x in to_numpy(_reciprocity(G.matrix(G.on_gpu()))).tolist()]
+    out = select_nodes(G, nodes, r)
+    if nodes in G and out is None:
+        raise nx.NetworkXError("Not defined for isolated nodes.")
+    return out
+
+
+@dispatched()
+def overall_reciprocity(G):
+    """NetworkX's ``overall_reciprocity`` (directed graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.overall_reciprocity(nx.DiGraph([(0, 1), (1, 0), (0, 2)]), backend="spbfs")
+    0.6666666666666666
+    """
+    import networkx as nx
+
+    if G.nnz == 0:
+        raise nx.NetworkXError("Not defined for empty graphs")
+    return _overall_reciprocity(G.matrix(G.on_gpu()))
+
+
+@dispatched()
+def is_directed_acyclic_graph(G):
+    """NetworkX's ``is_directed_acyclic_graph``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_directed_acyclic_graph(nx.DiGraph([(0, 1), (1, 2)]), backend="spbfs")
+    True
+    """
+    return G.is_directed() and _is_dag(G.matrix(G.on_gpu()))
+
+
+@dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
+            "of a node is removed), from one ``max_plus`` product per generation.")
+def topological_generations(G):
+    """NetworkX's ``topological_generations``: lists of nodes, in NetworkX's order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.topological_generations(nx.DiGraph([(2, 1), (1, 0), (2, 0)]),
+    ...                                 backend="spbfs"))
+    [[2], [1], [0]]
+    """
+    import networkx as nx
+
+    if not G.is_directed():
+        raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
+    gpu = G.on_gpu()
+    K = G.order_matrix(gpu)
+    xp = K.xp
+    idt = K.indices.dtype
+    stride = G.max_degree() + 1
+    indeg = K.in_degree.astype(np.int64)
+    done = 0
+    current = xp.flatnonzero(indeg == 0)
+    while current.size:
+        yield G.labels(current)
+        done += int(current.size)
+        by_id = xp.argsort(current)
+        ids = current[by_id].astype(idt)
+        keys = Vector(K.n, "sparse", indices=ids, values=by_id.astype(np.int64) * stride)
+        ones = Vector(K.n, "sparse", indices=ids, values=xp.ones(ids.size, np.int64))
+        lost = push(K, ones, plus_pair, None, False, _INT64)
+        last = push(K, keys, max_plus, None, False, _INT64)
+        indeg[lost.indices] -= lost.values
+        freed = indeg[last.indices] == 0
+        current = last.indices[freed][xp.argsort(last.values[freed])].astype(np.int64)
+    if done < len(G):
+        raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during "
+                                    "iteration")
+
+
+@dispatched(docs="Parallel peeling, one ``plus_times`` product per round.")
+def core_number(G):
+    """NetworkX's ``core_number``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.core_number(nx.complete_graph(3), backend="spbfs")
+    {0: 2, 1: 2, 2: 2}
+    """
+    import networkx as nx
+
+    M = G.matrix(G.on_gpu())
+    if M.nnz and bool((M.entry_rows == M.indices).any()):
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; Consider using "
+            "G.remove_edges_from(nx.selfloop_edges(G)).")
+    core = to_numpy(_core_number(M, directed=G.is_directed())).tolist()
+    return dict(zip(G.nodes, core, strict=True))
+
+
+def _core_array(G, core):
+    """Core numbers per row: computed, or read from a given ``core_number`` dict."""
+    if core is None:
+        return core_number(G)
+    return core
+
+
+def _core_subgraph(G, keep, k, core, offset=0):
+    """NetworkX's ``_core_subgraph``: the subgraph of ``G`` on the nodes ``keep`` accepts."""
+    core = _core_array(G, core)
+    if k is None:
+        k = max(core.values()) + offset
+    nodes = [v for v, c in zip(core, keep(np.fromiter(core.values(), np.int64,
+                                                       count=len(core)), k), strict=True) if c]
+    return G.networkx_graph().subgraph(nodes).copy()
+
+
+_SUBGRAPH = ("Core numbers by parallel peeling; the subgraph is NetworkX's own "
+             "``G.subgraph(nodes).copy()`` of the converted graph (attributes kept).")
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_core(G, k=None, core_number=None):
+    """NetworkX's ``k_core``: the subgraph of the nodes of core number ``>= k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_core(G, backend="spbfs"))
+    [0, 1, 2, 3]
+    """
+    return _core_subgraph(G, lambda c, k: c >= k, k, core_number)
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_shell(G, k=None, core_number=None):
+    """NetworkX's ``k_shell``: the subgraph of the nodes of core number ``k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_shell(G, 1, backend="spbfs"))
+    [4]
+    """
+    return _core_subgraph(G, lambda c, k: c == k, k, core_number)
+
+
+@dispatched(docs=_SUBGRAPH)
+def k_crust(G, k=None, core_number=None):
+    """NetworkX's ``k_crust``: the subgraph of the nodes of core number ``<= k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_crust(G, backend="spbfs"))
+    [4]
+    """
+    return _core_subgraph(G, lambda c, k: c <= k, k, core_number, offset=-1)

@@ -1,0 +1,230 @@
+"""The backend's centrality, clustering, core, DAG and link-prediction entries against
+NetworkX: same keys in the same order, same value types, values equal to rounding."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+nx = pytest.importorskip("networkx")
+
+from test_nx_backend import DEVICES, nx_graphs, outcome  # noqa: E402
+
+import spbfs  # noqa: E402
+
+pytestmark = [
+    pytest.mark.skipif("spbfs" not in nx.utils.backends.backends,
+                       reason="spbfs is not installed with its networkx.backends entry point"),
+    pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs:UserWarning"),
+]
+
+
+def close(a, b, tol=1e-9):
+    """Equal structure, keys, order and types; floats within ``tol`` (relative)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(
+            close(x, y, tol) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(close(a[k], b[k], tol) for k in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tol * max(1.0, abs(a))
+    return type(a) is type(b) and a == b
+
+
+def similar(func, tol=1e-9):
+    expected = outcome(lambda: func(None))
+    got = outcome(lambda: func("spbfs"))
+    if expected[0] == "error":
+        assert got[:2] == expected[:2]
+    else:
+        assert got[0] == "ok", got
+        assert close(expected[1], got[1], tol), (expected, got)
+
+
+@st.composite
+def simple_graphs(draw, directed=None, loops=True):
+    """Graph or DiGraph with int weights 1..3 on every edge."""
+    G = draw(nx_graphs(weights=("int",)))
+    directed = G.is_directed() if directed is None else directed
+    H = nx.DiGraph() if directed else nx.Graph()
+    H.add_nodes_from(G)
+    H.add_edges_from((u, v, {"weight": d.get("weight", 0) + 1}) for u, v, d in G.edges(data=True)
+                     if loops or u != v)
+    return H
+
+
+@DEVICES
+@given(G=simple_graphs(), data=st.data())
+def test_centralities_match_networkx(device, G, data):
+    nodes = list(G)
+    k = data.draw(st.integers(1, len(nodes)))
+    pers = {v: 1.0 + i for i, v in enumerate(nodes[::2])}
+    with nx.config.backends.spbfs(device=device):
+        similar(lambda b: nx.pagerank(G, backend=b))
+        similar(lambda b: nx.pagerank(G, personalization=pers, nstart=pers, dangling=pers,
+                                      weight=None, backend=b))
+        similar(lambda b: nx.betweenness_centrality(G, backend=b))
+        similar(lambda b: nx.betweenness_centrality(G, k=k, seed=1, endpoints=True, backend=b))
+        similar(lambda b: nx.betweenness_centrality(G, normalized=False, k=k, seed=2,
+                                                    backend=b))
+        similar(lambda b: nx.edge_betweenness_centrality(G, backend=b))
+        similar(lambda b: nx.edge_betweenness_centrality(G, k=k, seed=3, normalized=False,
+                                                         backend=b))
+        similar(lambda b: nx.degree_centrality(G, backend=b))
+        similar(lambda b: nx.closeness_centrality(G, backend=b))
+        similar(lambda b: nx.closeness_centrality(G, distance="weight", backend=b))
+        similar(lambda b: nx.closeness_centrality(G, u=nodes[0], backend=b))
+        similar(lambda b: nx.harmonic_centrality(G, backend=b))
+        similar(lambda b: nx.harmonic_centrality(G, sources=nodes[:k], distance="weight",
+                                                 backend=b))
+        similar(lambda b: nx.harmonic_centrality(G, nbunch=nodes[:k], backend=b))
+        similar(lambda b: nx.katz_centrality(G, alpha=0.05, backend=b))
+        similar(lambda b: nx.katz_centrality(G, alpha=0.02, weight="weight",
+                                             normalized=False, backend=b))
+        similar(lambda b: nx.eigenvector_centrality(G, max_iter=500, backend=b), 1e-6)
+        similar(lambda b: nx.clustering(G, backend=b))
+        similar(lambda b: nx.average_clustering(G, backend=b))
+        similar(lambda b: nx.core_number(G, backend=b))
+        similar(lambda b: list(nx.isolates(G, backend=b)))
+        similar(lambda b: nx.number_of_isolates(G, backend=b))
+
+
+@DEVICES
+@given(G=simple_graphs(directed=True), data=st.data())
+def test_directed_structure_matches_networkx(device, G, data):
+    nodes = list(G)
+    some = data.draw(st.lists(st.sampled_from(nodes), max_size=4))
+    with nx.config.backends.spbfs(device=device):
+        similar(lambda b: nx.in_degree_centrality(G, backend=b))
+        similar(lambda b: nx.out_degree_centrality(G, backend=b))
+        similar(lambda b: nx.reciprocity(G, backend=b))
+        similar(lambda b: nx.reciprocity(G, some, backend=b))
+        similar(lambda b: nx.reciprocity(G, nodes[0], backend=b))
+        similar(lambda b: nx.is_directed_acyclic_graph(G, backend=b))
+        similar(lambda b: list(nx.topological_generations(G, backend=b)))
+        D = nx.DiGraph((u, v) for u, v in G.edges if nodes.index(u) < nodes.index(v))
+        D.add_nodes_from(nodes)
+        similar(lambda b: list(nx.topological_generations(D, backend=b)))
+
+
+@DEVICES
+@given(G=simple_graphs(directed=False), data=st.data())
+def test_undirected_structure_matches_networkx(device, G, data):
+    nodes = list(G)
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(nodes), st.sampled_from(nodes)),
+                               max_size=6))
+    with nx.config.backends.spbfs(device=device):
+        similar(lambda b: nx.triangles(G, backend=b))
+        similar(lambda b: nx.triangles(G, nodes[0], backend=b))
+        similar(lambda b: nx.transitivity(G, backend=b))
+        similar(lambda b: nx.square_clustering(G, backend=b))
+        similar(lambda b: nx.node_connected_component(G, nodes[0], backend=b))
+        similar(lambda b: list(nx.jaccard_coefficient(G, backend=b)))
+        similar(lambda b: list(nx.jaccard_coefficient(G, pairs, backend=b)))
+        similar(lambda b: list(nx.adamic_adar_index(G, pairs, backend=b)))
+        similar(lambda b: list(nx.resource_allocation_index(G, backend=b)))
+
+
+def test_hits_matches_networkx_on_a_non_degenerate_graph():
+    G = nx.DiGraph([(0, 1), (0, 2), (1, 2), (2, 3), (3, 0), (1, 3), (3, 4)])
+    similar(lambda b: nx.hits(G, backend=b), 1e-6)
+
+
+def test_link_prediction_checks_nodes_at_once():
+    G = nx.path_graph(3)
+    with pytest.raises(nx.NodeNotFound):
+        nx.jaccard_coefficient(G, [(0, 9)], backend="spbfs")
+
+
+@pytest.mark.parametrize("name", ["pagerank", "clustering", "degree_centrality",
+                                  "eigenvector_centrality", "katz_centrality"])
+def test_multigraphs_run_in_networkx(name):
+    from spbfs.nx import backend_interface
+
+    reason = backend_interface.can_run(name, (nx.MultiGraph([(0, 1), (0, 1)]),), {})
+    assert isinstance(reason, str) and "multigraph" in reason
+
+
+def test_weighted_clustering_and_betweenness_decline():
+    from spbfs.nx import backend_interface
+
+    G = nx.path_graph(3)
+    for name in ("clustering", "betweenness_centrality"):
+        reason = backend_interface.can_run(name, (G,), {"weight": "weight"})
+        assert isinstance(reason, str) and "weight" in reason
+
+
+# ------------------------------------------------------------- spbfs's own functions
+
+
+def _random_matrix(n, m, seed, symmetric=False):
+    rng = np.random.default_rng(seed)
+    A = sp.random_array((n, n), density=m / n / n, random_state=rng, format="csr")
+    A.data[:] = 1.0
+    A.setdiag(0)
+    A.eliminate_zeros()
+    return (A + A.T).tocsr() if symmetric else A
+
+
+@pytest.mark.parametrize("device", ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)])
+def test_public_functions_match_networkx_on_matrices(device):
+    from conftest import on_device, to_host
+
+    A = _random_matrix(60, 240, 1, symmetric=True)
+    D = _random_matrix(60, 200, 2)
+    G = nx.from_scipy_sparse_array(A)
+    DG = nx.from_scipy_sparse_array(D, create_using=nx.DiGraph)
+    Ad, Dd = on_device(device, A), on_device(device, D)
+
+    def as_array(d):
+        return np.array([d[i] for i in range(60)], dtype=float)
+
+    np.testing.assert_allclose(to_host(spbfs.clustering(Ad)), as_array(nx.clustering(G)))
+    np.testing.assert_allclose(to_host(spbfs.square_clustering(Ad)),
+                               as_array(nx.square_clustering(G)))
+    assert spbfs.transitivity(Ad) == pytest.approx(nx.transitivity(G))
+    np.testing.assert_array_equal(to_host(spbfs.core_number(Ad)), as_array(nx.core_number(G)))
+    np.testing.assert_allclose(to_host(spbfs.katz_centrality(Dd)),
+                               as_array(nx.katz_centrality(DG)), rtol=1e-6)
+    np.testing.assert_allclose(to_host(spbfs.degree_centrality(Dd)),
+                               as_array(nx.degree_centrality(DG)))
+    np.testing.assert_allclose(spbfs.closeness_centrality(Dd),
+                               as_array(nx.closeness_centrality(DG)))
+    np.testing.assert_allclose(spbfs.harmonic_centrality(Dd),
+                               as_array(nx.harmonic_centrality(DG)))
+    gen = to_host(spbfs.topological_generations(Dd))
+    assert spbfs.is_directed_acyclic_graph(Dd) == nx.is_directed_acyclic_graph(DG)
+    assert (gen >= 0).all() == nx.is_directed_acyclic_graph(DG)
+    u, v = np.arange(0, 30), np.arange(30, 60)
+    pairs = list(zip(u.tolist(), v.tolist(), strict=True))
+    expected = [p for _, _, p in nx.jaccard_coefficient(G, pairs)]
+    np.testing.assert_allclose(to_host(spbfs.jaccard_coefficient(Ad, u, v)), expected)
+
+
+@pytest.mark.parametrize("call,error", [
+    (lambda: spbfs.degrees(sp.eye(3, format="csr"), kind="sideways"), ValueError),
+    (lambda: spbfs.core_number(sp.eye(3, format="csr")), ValueError),
+    (lambda: spbfs.jaccard_coefficient(sp.eye(3, format="csr"), [0], [5]), ValueError),
+    (lambda: spbfs.eigenvector_centrality(sp.eye(3, format="csr"), max_iter=1.5), TypeError),
+    (lambda: spbfs.harmonic_centrality(sp.eye(3, format="csr"), sources=[7]), ValueError),
+])
+def test_bad_arguments_raise_clear_errors(call, error):
+    with pytest.raises(error):
+        call()
+
+
+def test_guide_lists_every_dispatched_function_and_the_known_differences():
+    from pathlib import Path
+
+    from spbfs.nx import FUNCTIONS, KNOWN_DIFFERENCES
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide.md").read_text()
+    section = guide[guide.index("## NetworkX backend"):guide.index("## Graph500")]
+    missing = [name for name in FUNCTIONS if f"`{name}`" not in section]
+    assert not missing, f"docs/guide.md does not list {missing}"
+    assert f"{len(FUNCTIONS)} functions are dispatched" in section
+    for test in KNOWN_DIFFERENCES:
+        assert f"`{test}`" in section
