@@ -18,6 +18,7 @@ from .algorithms.centrality import betweenness_centrality, edge_betweenness_cent
 from .algorithms.centrality_spectral import eigenvector_centrality, hits, katz_centrality
 from .algorithms.closeness import closeness_centrality, harmonic_centrality
 from .algorithms.clustering import clustering, square_clustering, transitivity
+from .algorithms.communities import label_propagation, louvain, modularity
 from .algorithms.components import connected_components
 from .algorithms.cores import core_number
 from .algorithms.dag import is_directed_acyclic_graph, topological_generations
@@ -39,7 +40,7 @@ __all__ = ["PowerIterationFailedConvergence", "adamic_adar_index", "betweenness_
            "connected_components", "core_number", "degree_centrality", "degrees",
            "edge_betweenness_centrality", "eigenvector_centrality", "harmonic_centrality", "hits",
            "is_directed_acyclic_graph", "isolates", "jaccard_coefficient", "katz_centrality",
-           "overall_reciprocity", "pagerank", "prepare", "reciprocity",
-           "resource_allocation_index", "semiring", "square_clustering", "sssp",
-           "topological_generations", "transitivity", "triangles"]
+           "label_propagation", "louvain", "modularity", "overall_reciprocity", "pagerank",
+           "prepare", "reciprocity", "resource_allocation_index", "semiring", "square_clustering",
+           "sssp", "topological_generations", "transitivity", "triangles"]
 __version__ = "0.1.0"

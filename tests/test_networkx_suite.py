@@ -78,6 +78,8 @@ MODULES = {
     "algorithms/tests/test_link_prediction.py": {
         "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index"},
     "algorithms/tests/test_reciprocity.py": {"reciprocity", "overall_reciprocity"},
+    "algorithms/community/tests/test_label_propagation.py": {"label_propagation_communities"},
+    "algorithms/community/tests/test_louvain.py": {"louvain_communities"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

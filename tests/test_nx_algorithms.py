@@ -228,3 +228,55 @@ def test_guide_lists_every_dispatched_function_and_the_known_differences():
     assert f"{len(FUNCTIONS)} functions are dispatched" in section
     for test in KNOWN_DIFFERENCES:
         assert f"`{test}`" in section
+
+
+COMMUNITY_GRAPHS = {
+    "karate": lambda: nx.karate_club_graph(),
+    "planted": lambda: nx.planted_partition_graph(20, 30, 0.3, 0.01, seed=1),
+    "powerlaw": lambda: nx.powerlaw_cluster_graph(2000, 4, 0.3, seed=2),
+    "watts_strogatz": lambda: nx.connected_watts_strogatz_graph(3000, 10, 0.05, seed=3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
+def test_label_propagation_is_networkx_partition(name):
+    G = COMMUNITY_GRAPHS[name]()
+    expected = list(nx.community.label_propagation_communities(G))
+    got = nx.community.label_propagation_communities(G, backend="spbfs")
+    assert type(got) is type(nx.community.label_propagation_communities(G))
+    assert list(got) == expected
+
+
+@pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
+@pytest.mark.parametrize("seed", [1, 7])
+def test_louvain_modularity_within_one_percent_of_networkx(name, seed):
+    G = COMMUNITY_GRAPHS[name]()
+    modularity = nx.community.modularity
+    expected = modularity(G, nx.community.louvain_communities(G, seed=seed))
+    got = nx.community.louvain_communities(G, seed=seed, backend="spbfs")
+    assert sorted(map(len, got)) and set().union(*got) == set(G)
+    assert sum(map(len, got)) == len(G)
+    assert modularity(G, got) >= 0.99 * expected
+
+
+def test_louvain_weights_and_resolution():
+    G = nx.karate_club_graph()
+    for kwargs in ({"weight": None}, {"resolution": 0.5}, {"resolution": 2.0}, {"max_level": 1}):
+        r = kwargs.get("resolution", 1)
+        expected = nx.community.modularity(
+            G, nx.community.louvain_communities(G, seed=3, **kwargs), resolution=r)
+        got = nx.community.louvain_communities(G, seed=3, backend="spbfs", **kwargs)
+        assert nx.community.modularity(G, got, resolution=r) >= 0.99 * expected - 1e-9
+
+
+@pytest.mark.parametrize("device", ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)])
+def test_modularity_matches_networkx(device):
+    from conftest import on_device
+
+    G = nx.planted_partition_graph(5, 10, 0.5, 0.05, seed=4)
+    A = nx.to_scipy_sparse_array(G, nodelist=range(50))
+    labels = np.arange(50) // 10
+    expected = nx.community.modularity(G, [set(range(i, i + 10)) for i in range(0, 50, 10)])
+    assert spbfs.modularity(on_device(device, A), labels) == pytest.approx(expected)
+    assert spbfs.modularity(on_device(device, A), spbfs.louvain(on_device(device, A), seed=1)) \
+        >= 0.99 * expected
