@@ -280,3 +280,17 @@ def test_modularity_matches_networkx(device):
     assert spbfs.modularity(on_device(device, A), labels) == pytest.approx(expected)
     assert spbfs.modularity(on_device(device, A), spbfs.louvain(on_device(device, A), seed=1)) \
         >= 0.99 * expected
+
+
+def test_should_run_leaves_local_questions_to_networkx_until_converted():
+    from spbfs.nx import backend_interface
+
+    G = nx.path_graph(20)
+    with nx.config.backends.spbfs(min_nodes=10):
+        reason = backend_interface.should_run("has_path", (G, 0, 5), {})
+        assert isinstance(reason, str) and "neighbourhoods" in reason
+        assert backend_interface.should_run("pagerank", (G,), {}) is True
+        nx.pagerank(G, backend="spbfs")  # caches a conversion in G.__networkx_cache__
+        assert backend_interface.should_run("has_path", (G, 0, 5), {}) is True
+        G.add_edge(0, 30)  # clears the cache
+        assert backend_interface.should_run("has_path", (G, 0, 5), {}) is not True

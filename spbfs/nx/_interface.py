@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from . import _info  # noqa: F401  (fills the registry)
 from ._config import config
-from ._graph import SpbfsGraph, convert_from_nx, convert_to_nx
+from ._graph import SpbfsGraph, _cached_structure, convert_from_nx, convert_to_nx
 from ._registry import FUNCTIONS
 
-__all__ = ["KNOWN_DIFFERENCES", "BackendInterface", "backend_interface"]
+__all__ = ["KNOWN_DIFFERENCES", "LOCAL_IN_NETWORKX", "BackendInterface", "backend_interface"]
+
+#: Functions whose NetworkX answer can cost less than a conversion of the whole graph (a
+#: search that may stop early, or one pass over the nodes): automatic dispatch runs them in
+#: spbfs only when ``G`` already holds a converted copy.
+LOCAL_IN_NETWORKX = frozenset({
+    "bidirectional_shortest_path", "has_path", "shortest_path_length", "shortest_path",
+    "dijkstra_path", "dijkstra_path_length", "bellman_ford_path", "bellman_ford_path_length",
+    "single_source_dijkstra", "multi_source_dijkstra", "descendants_at_distance",
+    "node_connected_component", "number_of_isolates", "isolates", "degree_centrality",
+    "in_degree_centrality", "out_degree_centrality", "negative_edge_cycle",
+    "closeness_centrality",
+})
 
 _LOUVAIN = ("expects the exact partition of NetworkX's sequential Louvain for one seed "
             "(its random node order); spbfs moves a colour class at a time, which gives "
@@ -82,7 +94,9 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs):
-        """Whether converting pays off: False (a reason) for graphs below ``min_nodes``."""
+        """Whether converting pays off: a reason not to for graphs below ``min_nodes``, and
+        for the functions NetworkX answers from a few nodes' neighbourhoods
+        (:data:`LOCAL_IN_NETWORKX`) while ``G`` has no cached conversion yet."""
         G = args[0] if args else kwargs.get("G")
         if isinstance(G, SpbfsGraph):
             return True
@@ -90,6 +104,10 @@ class BackendInterface:
         if len(G) < minimum:
             return (f"the graph has fewer than nx.config.backends.spbfs.min_nodes = {minimum} "
                     "nodes; NetworkX is faster on it")
+        if name in LOCAL_IN_NETWORKX and _cached_structure(G) is None:
+            return (f"NetworkX answers {name} from a few nodes' neighbourhoods, faster than "
+                    "converting the whole graph; once G has a cached spbfs conversion (any "
+                    "call with backend='spbfs'), spbfs runs it")
         return True
 
     @staticmethod
