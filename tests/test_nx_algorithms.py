@@ -294,3 +294,14 @@ def test_should_run_leaves_local_questions_to_networkx_until_converted():
         assert backend_interface.should_run("has_path", (G, 0, 5), {}) is True
         G.add_edge(0, 30)  # clears the cache
         assert backend_interface.should_run("has_path", (G, 0, 5), {}) is not True
+
+
+def test_should_run_local_depends_on_the_arguments():
+    from spbfs.nx import backend_interface
+
+    G = nx.path_graph(20)
+    with nx.config.backends.spbfs(min_nodes=10):
+        assert backend_interface.should_run("shortest_path", (G,), {"source": 0}) is True
+        assert backend_interface.should_run("shortest_path", (G, 0, 3), {}) is not True
+        assert backend_interface.should_run("closeness_centrality", (G,), {}) is True
+        assert backend_interface.should_run("closeness_centrality", (G, 3), {}) is not True

@@ -13,13 +13,28 @@ __all__ = ["KNOWN_DIFFERENCES", "LOCAL_IN_NETWORKX", "BackendInterface", "backen
 #: search that may stop early, or one pass over the nodes): automatic dispatch runs them in
 #: spbfs only when ``G`` already holds a converted copy.
 LOCAL_IN_NETWORKX = frozenset({
-    "bidirectional_shortest_path", "has_path", "shortest_path_length", "shortest_path",
-    "dijkstra_path", "dijkstra_path_length", "bellman_ford_path", "bellman_ford_path_length",
-    "single_source_dijkstra", "multi_source_dijkstra", "descendants_at_distance",
+    "bidirectional_shortest_path", "has_path", "dijkstra_path", "dijkstra_path_length",
+    "bellman_ford_path", "bellman_ford_path_length", "descendants_at_distance",
     "node_connected_component", "number_of_isolates", "isolates", "degree_centrality",
     "in_degree_centrality", "out_degree_centrality", "negative_edge_cycle",
-    "closeness_centrality",
 })
+#: Functions that are local only with some arguments: name -> arguments that make them so.
+_LOCAL_WITH = {
+    "shortest_path": ("source", "target"), "shortest_path_length": ("source", "target"),
+    "single_source_dijkstra": ("target",), "multi_source_dijkstra": ("target",),
+    "single_source_bellman_ford": ("target",), "closeness_centrality": ("u",),
+}
+
+
+def _is_local(name, args, kwargs):
+    if name in LOCAL_IN_NETWORKX:
+        return True
+    needed = _LOCAL_WITH.get(name)
+    if needed is None:
+        return False
+    _, arguments = _bind(name, args, kwargs)
+    return arguments is not None and all(arguments.get(a) is not None for a in needed)
+
 
 _LOUVAIN = ("expects the exact partition of NetworkX's sequential Louvain for one seed "
             "(its random node order); spbfs moves a colour class at a time, which gives "
@@ -104,7 +119,7 @@ class BackendInterface:
         if len(G) < minimum:
             return (f"the graph has fewer than nx.config.backends.spbfs.min_nodes = {minimum} "
                     "nodes; NetworkX is faster on it")
-        if name in LOCAL_IN_NETWORKX and _cached_structure(G) is None:
+        if _is_local(name, args, kwargs) and _cached_structure(G) is None:
             return (f"NetworkX answers {name} from a few nodes' neighbourhoods, faster than "
                     "converting the whole graph; once G has a cached spbfs conversion (any "
                     "call with backend='spbfs'), spbfs runs it")
