@@ -20,7 +20,7 @@ from .algorithms.closeness import closeness_centrality, harmonic_centrality
 from .algorithms.clustering import clustering, square_clustering, transitivity
 from .algorithms.communities import label_propagation, louvain, modularity
 from .algorithms.components import connected_components
-from .algorithms.cores import core_number
+from .algorithms.cores import core_number, k_truss
 from .algorithms.dag import is_directed_acyclic_graph, topological_generations
 from .algorithms.degree import degree_centrality, degrees, isolates
 from .algorithms.link_prediction import (
@@ -39,8 +39,8 @@ __all__ = ["PowerIterationFailedConvergence", "adamic_adar_index", "betweenness_
            "bfs", "clear_cache", "closeness_centrality", "clustering", "common_neighbors",
            "connected_components", "core_number", "degree_centrality", "degrees",
            "edge_betweenness_centrality", "eigenvector_centrality", "harmonic_centrality", "hits",
-           "is_directed_acyclic_graph", "isolates", "jaccard_coefficient", "katz_centrality",
-           "label_propagation", "louvain", "modularity", "overall_reciprocity", "pagerank",
-           "prepare", "reciprocity", "resource_allocation_index", "semiring", "square_clustering",
-           "sssp", "topological_generations", "transitivity", "triangles"]
+           "is_directed_acyclic_graph", "isolates", "jaccard_coefficient", "k_truss",
+           "katz_centrality", "label_propagation", "louvain", "modularity", "overall_reciprocity",
+           "pagerank", "prepare", "reciprocity", "resource_allocation_index", "semiring",
+           "square_clustering", "sssp", "topological_generations", "transitivity", "triangles"]
 __version__ = "0.1.0"
