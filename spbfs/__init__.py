@@ -25,6 +25,7 @@ from .algorithms.dag import is_directed_acyclic_graph, topological_generations
 from .algorithms.degree import degree_centrality, degrees, isolates
 from .algorithms.link_prediction import (
     adamic_adar_index,
+    common_neighbor_centrality,
     common_neighbors,
     jaccard_coefficient,
     resource_allocation_index,
@@ -36,11 +37,12 @@ from .algorithms.triangles import triangles
 from .semiring._cache import clear_cache
 
 __all__ = ["PowerIterationFailedConvergence", "adamic_adar_index", "betweenness_centrality",
-           "bfs", "clear_cache", "closeness_centrality", "clustering", "common_neighbors",
-           "connected_components", "core_number", "degree_centrality", "degrees",
-           "edge_betweenness_centrality", "eigenvector_centrality", "harmonic_centrality", "hits",
-           "is_directed_acyclic_graph", "isolates", "jaccard_coefficient", "k_truss",
-           "katz_centrality", "label_propagation", "louvain", "modularity", "overall_reciprocity",
-           "pagerank", "prepare", "reciprocity", "resource_allocation_index", "semiring",
-           "square_clustering", "sssp", "topological_generations", "transitivity", "triangles"]
+           "bfs", "clear_cache", "closeness_centrality", "clustering",
+           "common_neighbor_centrality", "common_neighbors", "connected_components",
+           "core_number", "degree_centrality", "degrees", "edge_betweenness_centrality",
+           "eigenvector_centrality", "harmonic_centrality", "hits", "is_directed_acyclic_graph",
+           "isolates", "jaccard_coefficient", "k_truss", "katz_centrality", "label_propagation",
+           "louvain", "modularity", "overall_reciprocity", "pagerank", "prepare", "reciprocity",
+           "resource_allocation_index", "semiring", "square_clustering", "sssp",
+           "topological_generations", "transitivity", "triangles"]
 __version__ = "0.1.0"

@@ -77,7 +77,8 @@ MODULES = {
                                        "k_truss"},
     "algorithms/tests/test_isolate.py": {"isolates", "number_of_isolates"},
     "algorithms/tests/test_link_prediction.py": {
-        "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index"},
+        "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index",
+        "common_neighbor_centrality"},
     "algorithms/tests/test_reciprocity.py": {"reciprocity", "overall_reciprocity"},
     "algorithms/community/tests/test_label_propagation.py": {"label_propagation_communities"},
     "algorithms/community/tests/test_louvain.py": {"louvain_communities"},

@@ -126,6 +126,10 @@ def test_undirected_structure_matches_networkx(device, G, data):
         similar(lambda b: list(nx.jaccard_coefficient(G, pairs, backend=b)))
         similar(lambda b: list(nx.adamic_adar_index(G, pairs, backend=b)))
         similar(lambda b: list(nx.resource_allocation_index(G, backend=b)))
+        distinct = [(a, c) for a, c in pairs if a != c]
+        similar(lambda b: list(nx.common_neighbor_centrality(G, distinct, backend=b)))
+        similar(lambda b: list(nx.common_neighbor_centrality(G, alpha=1, backend=b)))
+        similar(lambda b: [repr(e) for e in nx.k_truss(G, 3, backend=b).edges(data=True)])
 
 
 def test_hits_matches_networkx_on_a_non_degenerate_graph():
