@@ -170,9 +170,12 @@ def adamic_adar_index(A, u, v):
     xp = P.xp
     u, v = _pairs(u, v, P.n, xp)
     deg = degrees(M, directed=False).astype(np.float64)
-    ok = deg > 1  # a common neighbour of u != v has degree >= 2; of (u, u), maybe 1: inf
-    inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), xp.where(deg == 1, np.inf, 0.0))
-    return _at_pairs(_scaled(P, inv), P, u, v)
+    ok = deg > 1  # a common neighbour of u != v has degree >= 2
+    inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), 0.0)
+    score = _at_pairs(_scaled(P, inv), P, u, v)
+    # (u, u) whose u has a neighbour of degree 1: NetworkX's 1 / log(1)
+    leaf_next = mxm(P, (deg == 1).astype(np.float64)[:, None], plus_times)[:, 0] > 0
+    return xp.where((u == v) & leaf_next[u], np.inf, score)
 
 
 def common_neighbor_centrality(A, u, v, alpha=0.8):

@@ -53,7 +53,7 @@ def label_propagation_communities(G):
     """
     if not len(G):
         return {}.values()
-    groups = _groups(G, label_propagation(G.matrix(G.on_gpu())))
+    groups = _groups(G, label_propagation(G.csr()))
     return dict(enumerate(groups)).values()
 
 
@@ -86,10 +86,10 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     if not len(G):
         return []
     if weight is None:
-        M = G.matrix(G.on_gpu())
+        M = G.csr()
         M = M.with_values(M.xp.ones(M.nnz, np.float64))
     else:
-        M = G.weighted_matrix(weight, G.on_gpu())
+        M = G.weighted_csr(weight)
     labels = louvain(M, resolution=resolution, threshold=threshold, max_level=max_level,
                      seed=_seed(seed))
     return _groups(G, labels)

@@ -75,7 +75,7 @@ def _empty_union(G, u, v, p):
 
 
 def _scores(G, pairs, score):
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     index = G.index
     while True:
         chunk = list(islice(pairs, CHUNK))

@@ -26,7 +26,7 @@ _INT64 = np.dtype(np.int64)
 
 
 def _isolate_rows(G):
-    return to_numpy(_isolates(G.matrix(G.on_gpu())))
+    return to_numpy(_isolates(G.csr()))
 
 
 @dispatched(docs="In node order, as NetworkX.")
@@ -75,7 +75,7 @@ def reciprocity(G, nodes=None):
     if nodes is None:
         return overall_reciprocity(G)
     r = [None if math.isnan(x) else x
-         for x in to_numpy(_reciprocity(G.matrix(G.on_gpu()))).tolist()]
+         for x in to_numpy(_reciprocity(G.csr())).tolist()]
     out = select_nodes(G, nodes, r)
     if nodes in G and out is None:
         raise nx.NetworkXError("Not defined for isolated nodes.")
@@ -96,7 +96,7 @@ def overall_reciprocity(G):
 
     if G.nnz == 0:
         raise nx.NetworkXError("Not defined for empty graphs")
-    return _overall_reciprocity(G.matrix(G.on_gpu()))
+    return _overall_reciprocity(G.csr())
 
 
 @dispatched()
@@ -109,7 +109,7 @@ def is_directed_acyclic_graph(G):
     >>> nx.is_directed_acyclic_graph(nx.DiGraph([(0, 1), (1, 2)]), backend="spbfs")
     True
     """
-    return G.is_directed() and _is_dag(G.matrix(G.on_gpu()))
+    return G.is_directed() and _is_dag(G.csr())
 
 
 @dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
@@ -165,7 +165,7 @@ def core_number(G):
     """
     import networkx as nx
 
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "
@@ -252,7 +252,7 @@ def k_truss(G, k):
     """
     import networkx as nx
 
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "
