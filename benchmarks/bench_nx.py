@@ -108,6 +108,13 @@ def more_cases(source, target, far):
         ("closeness_centrality(u)", lambda G: round(nx.closeness_centrality(G, source), 12)),
         ("harmonic_centrality(3 sources)", lambda G: rounded(
             nx.harmonic_centrality(G, sources=sample))),
+        ("edge_betweenness_centrality(k=4)", lambda G: rounded(
+            nx.edge_betweenness_centrality(G, k=4, seed=1))),
+        ("k_core", lambda G: sorted(nx.k_core(G).edges)),
+        ("label_propagation_communities", lambda G: list(
+            nx.community.label_propagation_communities(G))),
+        ("louvain_communities (modularity)", lambda G: round(nx.community.modularity(
+            G, nx.community.louvain_communities(G, seed=1)), 2)),
         ("jaccard_coefficient(1000 pairs)", lambda G: [
             (u, v, round(p, 12)) for u, v, p in nx.jaccard_coefficient(
                 G, [(source, w) for w in list(G)[:1000]])]),

@@ -73,11 +73,15 @@ MODULES = {
     "algorithms/centrality/tests/test_katz_centrality.py": {"katz_centrality"},
     "algorithms/centrality/tests/test_closeness_centrality.py": {"closeness_centrality"},
     "algorithms/centrality/tests/test_harmonic_centrality.py": {"harmonic_centrality"},
-    "algorithms/tests/test_core.py": {"core_number", "k_core", "k_shell", "k_crust"},
+    "algorithms/tests/test_core.py": {"core_number", "k_core", "k_shell", "k_crust",
+                                       "k_truss"},
     "algorithms/tests/test_isolate.py": {"isolates", "number_of_isolates"},
     "algorithms/tests/test_link_prediction.py": {
-        "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index"},
+        "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index",
+        "common_neighbor_centrality"},
     "algorithms/tests/test_reciprocity.py": {"reciprocity", "overall_reciprocity"},
+    "algorithms/community/tests/test_label_propagation.py": {"label_propagation_communities"},
+    "algorithms/community/tests/test_louvain.py": {"louvain_communities"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

@@ -126,6 +126,10 @@ def test_undirected_structure_matches_networkx(device, G, data):
         similar(lambda b: list(nx.jaccard_coefficient(G, pairs, backend=b)))
         similar(lambda b: list(nx.adamic_adar_index(G, pairs, backend=b)))
         similar(lambda b: list(nx.resource_allocation_index(G, backend=b)))
+        distinct = [(a, c) for a, c in pairs if a != c]
+        similar(lambda b: list(nx.common_neighbor_centrality(G, distinct, backend=b)))
+        similar(lambda b: list(nx.common_neighbor_centrality(G, alpha=1, backend=b)))
+        similar(lambda b: [repr(e) for e in nx.k_truss(G, 3, backend=b).edges(data=True)])
 
 
 def test_hits_matches_networkx_on_a_non_degenerate_graph():
@@ -228,3 +232,80 @@ def test_guide_lists_every_dispatched_function_and_the_known_differences():
     assert f"{len(FUNCTIONS)} functions are dispatched" in section
     for test in KNOWN_DIFFERENCES:
         assert f"`{test}`" in section
+
+
+COMMUNITY_GRAPHS = {
+    "karate": lambda: nx.karate_club_graph(),
+    "planted": lambda: nx.planted_partition_graph(20, 30, 0.3, 0.01, seed=1),
+    "powerlaw": lambda: nx.powerlaw_cluster_graph(2000, 4, 0.3, seed=2),
+    "watts_strogatz": lambda: nx.connected_watts_strogatz_graph(3000, 10, 0.05, seed=3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
+def test_label_propagation_is_networkx_partition(name):
+    G = COMMUNITY_GRAPHS[name]()
+    expected = list(nx.community.label_propagation_communities(G))
+    got = nx.community.label_propagation_communities(G, backend="spbfs")
+    assert type(got) is type(nx.community.label_propagation_communities(G))
+    assert list(got) == expected
+
+
+@pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
+@pytest.mark.parametrize("seed", [1, 7])
+def test_louvain_modularity_within_one_percent_of_networkx(name, seed):
+    G = COMMUNITY_GRAPHS[name]()
+    modularity = nx.community.modularity
+    expected = modularity(G, nx.community.louvain_communities(G, seed=seed))
+    got = nx.community.louvain_communities(G, seed=seed, backend="spbfs")
+    assert sorted(map(len, got)) and set().union(*got) == set(G)
+    assert sum(map(len, got)) == len(G)
+    assert modularity(G, got) >= 0.99 * expected
+
+
+def test_louvain_weights_and_resolution():
+    G = nx.karate_club_graph()
+    for kwargs in ({"weight": None}, {"resolution": 0.5}, {"resolution": 2.0}, {"max_level": 1}):
+        r = kwargs.get("resolution", 1)
+        expected = nx.community.modularity(
+            G, nx.community.louvain_communities(G, seed=3, **kwargs), resolution=r)
+        got = nx.community.louvain_communities(G, seed=3, backend="spbfs", **kwargs)
+        assert nx.community.modularity(G, got, resolution=r) >= 0.99 * expected - 1e-9
+
+
+@pytest.mark.parametrize("device", ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)])
+def test_modularity_matches_networkx(device):
+    from conftest import on_device
+
+    G = nx.planted_partition_graph(5, 10, 0.5, 0.05, seed=4)
+    A = nx.to_scipy_sparse_array(G, nodelist=range(50))
+    labels = np.arange(50) // 10
+    expected = nx.community.modularity(G, [set(range(i, i + 10)) for i in range(0, 50, 10)])
+    assert spbfs.modularity(on_device(device, A), labels) == pytest.approx(expected)
+    assert spbfs.modularity(on_device(device, A), spbfs.louvain(on_device(device, A), seed=1)) \
+        >= 0.99 * expected
+
+
+def test_should_run_leaves_local_questions_to_networkx_until_converted():
+    from spbfs.nx import backend_interface
+
+    G = nx.path_graph(20)
+    with nx.config.backends.spbfs(min_nodes=10):
+        reason = backend_interface.should_run("has_path", (G, 0, 5), {})
+        assert isinstance(reason, str) and "neighbourhoods" in reason
+        assert backend_interface.should_run("pagerank", (G,), {}) is True
+        nx.pagerank(G, backend="spbfs")  # caches a conversion in G.__networkx_cache__
+        assert backend_interface.should_run("has_path", (G, 0, 5), {}) is True
+        G.add_edge(0, 30)  # clears the cache
+        assert backend_interface.should_run("has_path", (G, 0, 5), {}) is not True
+
+
+def test_should_run_local_depends_on_the_arguments():
+    from spbfs.nx import backend_interface
+
+    G = nx.path_graph(20)
+    with nx.config.backends.spbfs(min_nodes=10):
+        assert backend_interface.should_run("shortest_path", (G,), {"source": 0}) is True
+        assert backend_interface.should_run("shortest_path", (G, 0, 3), {}) is not True
+        assert backend_interface.should_run("closeness_centrality", (G,), {}) is True
+        assert backend_interface.should_run("closeness_centrality", (G, 3), {}) is not True

@@ -28,7 +28,7 @@ def _simple(arguments):
 def _degree(G, kind):
     if len(G) <= 1:
         return dict.fromkeys(G.nodes, 1)
-    return result_dict(G, _degree_centrality(G.matrix(G.on_gpu()), G.is_directed(), kind))
+    return result_dict(G, _degree_centrality(G.csr(), G.is_directed(), kind))
 
 
 @dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
@@ -87,8 +87,7 @@ def _ordered(G, values, keys):
 
 
 def _matrix(G, weight):
-    gpu = G.on_gpu()
-    return G.weighted_matrix(weight, gpu) if weight is not None else G.matrix(gpu)
+    return G.weighted_csr(weight) if weight is not None else G.csr()
 
 
 @dispatched(can_run=_simple, docs="The same power iteration on ``A.T + I`` as NetworkX, one "
@@ -167,7 +166,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         return {}, {}
     x0 = None if nstart is None else node_values(G, nstart, "nstart")
     try:
-        h, a = _hits(G.weighted_matrix("weight", G.on_gpu()), max_iter=max_iter, tol=tol,
+        h, a = _hits(G.weighted_csr("weight"), max_iter=max_iter, tol=tol,
                      nstart=x0, normalized=normalized)
     except PowerIterationFailedConvergence as err:
         raise nx.PowerIterationFailedConvergence(max_iter) from err

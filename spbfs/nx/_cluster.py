@@ -61,14 +61,14 @@ def triangles(G, nodes=None):
     """
     if not len(G):
         return {} if nodes is None or nodes not in G else 0
-    t = to_numpy(_triangles(G.matrix(G.on_gpu()))).tolist()
+    t = to_numpy(_triangles(G.csr())).tolist()
     return select_nodes(G, nodes, t)
 
 
 def _clustering_values(G):
     if not len(G):
         return np.zeros(0)
-    return to_numpy(_clustering(G.matrix(G.on_gpu()), directed=G.is_directed()))
+    return to_numpy(_clustering(G.csr(), directed=G.is_directed()))
 
 
 @dispatched(can_run=lambda a: _decline(a, multigraph=False), docs="Unweighted only (a "
@@ -114,7 +114,7 @@ def transitivity(G):
     """
     if not len(G):
         return 0
-    t = _transitivity(G.matrix(G.on_gpu()))
+    t = _transitivity(G.csr())
     return 0 if t == 0 else t
 
 
@@ -131,7 +131,7 @@ def square_clustering(G, nodes=None):
     """
     if not len(G):
         return {}
-    squares, potential = (to_numpy(a) for a in square_parts(G.matrix(G.on_gpu())))
+    squares, potential = (to_numpy(a) for a in square_parts(G.csr()))
     positive = potential > 0
     c = (squares / np.where(positive, potential, 1.0)).tolist()
     for i in np.flatnonzero(~positive).tolist():  # NetworkX's int 0

@@ -24,7 +24,7 @@ def _groups(G, strong):
     """Rows of ``G`` grouped by component: ``(row order, group boundaries)``."""
     if not len(G):
         return np.empty(0, np.int64), [0]
-    _, labels = _connected_components(G.matrix(G.on_gpu()), directed=G.is_directed(),
+    _, labels = _connected_components(G.csr(), directed=G.is_directed(),
                                       connection="strong" if strong else "weak")
     labels = to_numpy(labels)
     order = np.argsort(labels, kind="stable")
@@ -35,7 +35,7 @@ def _groups(G, strong):
 def _count(G, strong):
     if not len(G):
         return 0
-    return int(_connected_components(G.matrix(G.on_gpu()), directed=G.is_directed(),
+    return int(_connected_components(G.csr(), directed=G.is_directed(),
                                      connection="strong" if strong else "weak",
                                      return_labels=False))
 

@@ -31,7 +31,7 @@ def _all_distances(G, weight):
     n = len(G)
     if n == 0:
         return np.zeros((0, 0)), kind
-    M = G.weighted_matrix(weight, G.on_gpu())
+    M = G.weighted_csr(weight)
     D = to_numpy(sssp(M, np.arange(n)))
     return D.reshape(n, n), kind
 

@@ -59,7 +59,7 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None):
     ([0, 1, 2], [0.0, 1.0, 2.0], [-1, 0, 1], 'int')
     """
     values, kind = G.weights(weight)
-    M = G.weighted_matrix(weight, G.on_gpu())
+    M = G.weighted_csr(weight)
     n = len(G)
     rows = np.asarray(rows, np.int64)
     if rows.size == 1:

@@ -115,7 +115,7 @@ class SpbfsGraph:
         g._index, g._nodes_obj = self._index, self._nodes_obj
         # what depends on the pattern alone (weights, and the transpose holding them, are new)
         g._derived = {k: v for k, v in self._derived.items()
-                      if k[0] in ("matrix", "order", "maxdeg")}
+                      if k[0] in ("matrix", "order", "maxdeg", "csr")}
         g._reverse_rows = self._reverse_rows
         g._source = self._source
         return g
@@ -218,6 +218,19 @@ class SpbfsGraph:
         """The pattern as a :class:`~spbfs.semiring.Matrix` (boolean values)."""
         return self._once(("matrix", gpu), lambda: self._make_matrix(
             np.ones(self.nnz, bool), gpu))
+
+    def csr(self) -> Matrix:
+        """The pattern on the configured device, columns sorted (what the algorithms that do
+        not follow NetworkX's visiting order take: their own canonical step is then free)."""
+        gpu = self.on_gpu()
+        return self._once(("csr", gpu), lambda: self.matrix(gpu).canonical())
+
+    def weighted_csr(self, attr) -> Matrix:
+        """:meth:`weighted_matrix` on the configured device, columns sorted."""
+        gpu = self.on_gpu()
+        self.weights(attr)  # unsupported weights: NotImplementedError before anything else
+        return self._once(("wcsr", attr, gpu),
+                          lambda: self.weighted_matrix(attr, gpu).canonical())
 
     def order_matrix(self, gpu: bool) -> Matrix:
         """The pattern with values ``k`` = position of the entry within its row.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import (  # noqa: F401  (their decorators fill the registry)
     _centrality,
     _cluster,
+    _communities,
     _dense,
     _dijkstra,
     _generic,

@@ -70,7 +70,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
         d = node_values(G, dangling, "dangling")
     if nstart is not None:
         start = node_values(G, nstart, "nstart")
-    M = G.weighted_matrix(weight, G.on_gpu()) if weight is not None else G.matrix(G.on_gpu())
+    M = G.weighted_csr(weight) if weight is not None else G.csr()
     try:
         x = _pagerank(M, alpha=alpha, personalization=p, max_iter=max_iter, tol=tol,
                       weight=weight is not None, dangling=d, nstart=start)
@@ -143,7 +143,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         sampled = rows
     if n == 0:
         return {}
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     bc = to_numpy(_betweenness(M, normalized=False, directed=True,
                                sources=M.xp.asarray(rows))).astype(np.float64)
     if endpoints:
@@ -197,7 +197,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     u, v = _edge_rows(G)
     if not u.size:
         return {}
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     directed = G.is_directed()
     E = _edge_betweenness(M, normalized=False, directed=directed, sources=M.xp.asarray(rows))
     raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)

@@ -12,6 +12,9 @@ from ..algorithms.link_prediction import (
     adamic_adar_index as _adamic_adar,
 )
 from ..algorithms.link_prediction import (
+    common_neighbor_centrality as _ccpa,
+)
+from ..algorithms.link_prediction import (
     jaccard_coefficient as _jaccard,
 )
 from ..algorithms.link_prediction import (
@@ -72,7 +75,7 @@ def _empty_union(G, u, v, p):
 
 
 def _scores(G, pairs, score):
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     index = G.index
     while True:
         chunk = list(islice(pairs, CHUNK))
@@ -126,3 +129,28 @@ def adamic_adar_index(G, ebunch=None):
     [(0, 2, 2.8854)]
     """
     return _predict(G, ebunch, _adamic_adar, _finite_sum)
+
+
+@dispatched(docs=_DOCS + " Distances by many-source BFS from the pairs' first nodes.")
+def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
+    """NetworkX's ``common_neighbor_centrality``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.common_neighbor_centrality(nx.cycle_graph(4), [(0, 2)], backend="spbfs"))
+    [(0, 2, 2.0)]
+    """
+    import networkx as nx
+
+    pairs = _non_edges(G) if ebunch is None else _checked(G, ebunch)
+
+    def score(M, u, v):
+        try:
+            return _ccpa(M, u, v, alpha)
+        except ValueError as err:
+            raise nx.NetworkXAlgorithmError(str(err)) from None
+
+    if alpha == 1:  # NetworkX's len(common_neighbors): an int
+        return ((u, v, int(p)) for u, v, p in _scores(G, pairs, score))
+    return _scores(G, pairs, score)

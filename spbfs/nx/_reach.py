@@ -14,7 +14,7 @@ __all__ = []
 
 def _reached(G, row):
     """Rows reachable from ``row`` (``row`` included)."""
-    levels = to_numpy(bfs(G.matrix(G.on_gpu()), row))
+    levels = to_numpy(bfs(G.csr(), row))
     return np.flatnonzero(levels >= 0)
 
 

@@ -242,9 +242,8 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
 
 def _distances(G, source, weight):
     """``(d, kind)``: float64 distances from row ``source`` and the weights' kind."""
-    values, kind = G.weights(weight)
-    gpu = G.on_gpu()
-    return to_numpy(sssp(G.weighted_matrix(weight, gpu), source)), kind
+    _, kind = G.weights(weight)
+    return to_numpy(sssp(G.weighted_csr(weight), source)), kind
 
 
 def _dijkstra_lengths(G, source, weight, cutoff):

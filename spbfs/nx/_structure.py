@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ..algorithms.cores import core_number as _core_number
+from ..algorithms.cores import k_truss as _k_truss
 from ..algorithms.dag import is_directed_acyclic_graph as _is_dag
 from ..algorithms.degree import isolates as _isolates
 from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
@@ -25,7 +26,7 @@ _INT64 = np.dtype(np.int64)
 
 
 def _isolate_rows(G):
-    return to_numpy(_isolates(G.matrix(G.on_gpu())))
+    return to_numpy(_isolates(G.csr()))
 
 
 @dispatched(docs="In node order, as NetworkX.")
@@ -74,7 +75,7 @@ def reciprocity(G, nodes=None):
     if nodes is None:
         return overall_reciprocity(G)
     r = [None if math.isnan(x) else x
-         for x in to_numpy(_reciprocity(G.matrix(G.on_gpu()))).tolist()]
+         for x in to_numpy(_reciprocity(G.csr())).tolist()]
     out = select_nodes(G, nodes, r)
     if nodes in G and out is None:
         raise nx.NetworkXError("Not defined for isolated nodes.")
@@ -95,7 +96,7 @@ def overall_reciprocity(G):
 
     if G.nnz == 0:
         raise nx.NetworkXError("Not defined for empty graphs")
-    return _overall_reciprocity(G.matrix(G.on_gpu()))
+    return _overall_reciprocity(G.csr())
 
 
 @dispatched()
@@ -108,7 +109,7 @@ def is_directed_acyclic_graph(G):
     >>> nx.is_directed_acyclic_graph(nx.DiGraph([(0, 1), (1, 2)]), backend="spbfs")
     True
     """
-    return G.is_directed() and _is_dag(G.matrix(G.on_gpu()))
+    return G.is_directed() and _is_dag(G.csr())
 
 
 @dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
@@ -164,7 +165,7 @@ def core_number(G):
     """
     import networkx as nx
 
-    M = G.matrix(G.on_gpu())
+    M = G.csr()
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "
@@ -234,3 +235,37 @@ def k_crust(G, k=None, core_number=None):
     [4]
     """
     return _core_subgraph(G, lambda c, k: c <= k, k, core_number, offset=-1)
+
+
+@dispatched(docs="Edge supports by masked ``plus_pair`` products, all weak edges dropped at "
+            "once per round; the result is NetworkX's ``G.copy()`` less those edges and the "
+            "isolated nodes (attributes kept).")
+def k_truss(G, k):
+    """NetworkX's ``k_truss`` (undirected graphs without self-loops).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4); G.add_edge(3, 4)
+    >>> sorted(nx.k_truss(G, 3, backend="spbfs").edges)
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    """
+    import networkx as nx
+
+    M = G.csr()
+    if M.nnz and bool((M.entry_rows == M.indices).any()):
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; Consider using "
+            "G.remove_edges_from(nx.selfloop_edges(G)).")
+    kept = _k_truss(M, k)
+    n = len(G)
+    keys = to_numpy(kept.entry_rows).astype(np.int64) * n + to_numpy(kept.indices)
+    rows = np.repeat(np.arange(n), np.diff(G._indptr))
+    cols = G._indices.astype(np.int64)
+    upper = cols > rows
+    rows, cols = rows[upper], cols[upper]
+    dropped = ~np.isin(rows * n + cols, keys)
+    H = G.networkx_graph().copy()
+    H.remove_edges_from(zip(G.labels(rows[dropped]), G.labels(cols[dropped]), strict=True))
+    H.remove_nodes_from(G.labels(np.flatnonzero(to_numpy(kept.out_degree) == 0)))
+    return H

@@ -1,0 +1,384 @@
+"""Community detection: semi-synchronous label propagation and parallel Louvain.
+
+Both update one colour class of the graph at a time (vertices of a class are never
+neighbours, so they can move together without undoing each other's move).  Each colour of the
+colouring is a maximal independent set of the uncoloured vertices, found by Luby's rounds on
+random priorities (two ``max_plus`` products per round).
+
+* Label propagation (NetworkX's rules and colouring, so NetworkX's result): a vertex takes
+  the label most frequent among its neighbours (counts from one ``plus_times`` product of
+  its rows with the one-hot label matrix), keeps its own label on a tie that includes it,
+  else takes the largest.  It stops when every vertex holds one of its most frequent
+  labels.
+* Louvain: with ``B`` the symmetric weight matrix (self-loops doubled, so row sums are the
+  weighted degrees ``k`` and ``sum(B) = 2m``), a vertex ``v`` of a class moves to the
+  neighbouring community ``C`` maximising ``w(v, C) - resolution * k_v * Sigma_C / 2m``
+  (``w(v, C)``: one product of ``B`` with the one-hot community matrix) when that beats
+  staying.  When no move helps, the communities become the vertices of ``P.T @ B @ P``
+  (two products) and the next level starts; it stops when a level raises the modularity by
+  no more than ``threshold``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..core.arrays import array_module
+from ..semiring import Matrix, extract, max_plus, mxm, plus_times, select
+from ._shared import prepare
+from .degree import degrees
+
+__all__ = ["color_classes", "label_propagation", "largest_first", "louvain", "modularity",
+           "modularity_of"]
+
+
+def _rng(seed):
+    if seed is None or isinstance(seed, numbers.Integral):
+        return np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    raise TypeError(f"seed must be None, an int or a numpy Generator, got {seed!r}")
+
+
+def _one_hot(labels, ncols, xp, values=None):
+    """``P[i, labels[i]] = values[i]`` (1 by default) as an ``n x ncols`` Matrix."""
+    n = int(labels.shape[0])
+    data = xp.ones(n, np.float64) if values is None else values
+    return Matrix(xp.arange(n + 1, dtype=np.int64), labels.astype(np.int64), data, n,
+                  ncols=ncols, check=False)
+
+
+def color_classes(A, seed=None, priority=None):
+    """A proper colouring of an undirected graph, as lists of vertices per colour.
+
+    With fixed priorities every colour is the lexicographically first maximal independent
+    set of the uncoloured vertices, so the colouring is exactly the sequential greedy one in
+    priority order (highest first); ``networkx.greedy_color``'s ``largest_first`` is
+    :func:`largest_first`.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric pattern; values and self-loops are ignored.
+    seed : int or numpy Generator, optional
+        The random priorities.
+    priority : 1-D array of n distinct numbers, optional
+        Instead of random ones.
+
+    Returns
+    -------
+    list of ndarray of int64
+        Colour classes (independent sets), together all vertices.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.communities import color_classes
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
+    >>> sorted(len(c) for c in color_classes(A, seed=1))
+    [1, 1, 1]
+    """
+    M = select(prepare(A).canonical(), "offdiag")
+    xp, n = M.xp, M.n
+    Z = M.with_values(xp.zeros(M.nnz, np.float64))
+    if priority is None:
+        priority = _rng(seed).permutation(n)
+    priority = xp.asarray(priority).astype(np.float64)
+    left = xp.ones(n, bool)
+    classes = []
+    while bool(left.any()):
+        # one colour: a maximal independent set of the uncoloured vertices (Luby's rounds:
+        # local maxima of the priority join; they and their neighbours leave the contest)
+        contest = left.copy()
+        chosen = xp.zeros(n, bool)
+        while bool(contest.any()):
+            x = xp.where(contest, priority, -np.inf)
+            best = mxm(Z, x[:, None], max_plus)[:, 0]  # best contesting neighbour
+            win = contest & (priority > best)
+            chosen |= win
+            near = mxm(Z, xp.where(win, 0.0, -np.inf)[:, None], max_plus)[:, 0] > -np.inf
+            contest &= ~(win | near)
+        found = xp.flatnonzero(chosen)
+        classes.append(found.astype(np.int64))
+        left[found] = False
+    return classes
+
+
+def largest_first(A):
+    """Priorities of ``networkx.greedy_color``'s ``largest_first`` strategy: by degree
+    (self-loops twice), ties by vertex id.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.communities import largest_first
+    >>> largest_first(sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])))
+    array([3, 2, 1])
+    """
+    deg = degrees(A, directed=False)
+    xp = array_module(deg)
+    n = int(deg.shape[0])
+    order = xp.lexsort(xp.stack([xp.arange(n), -deg]))
+    priority = xp.empty(n, np.int64)
+    priority[order] = xp.arange(n, 0, -1)
+    return priority
+
+
+def _row_best(C, rows_of, xp, n_rows, key):
+    """Per row of the sparse ``C``: the column with the largest ``key`` (-1 for an empty
+    row) and that key (-inf)."""
+    best = xp.full(n_rows, -np.inf)
+    col = xp.full(n_rows, -1, np.int64)
+    if not C.nnz:
+        return col, best
+    order = xp.lexsort(xp.stack([key, rows_of]))
+    r = rows_of[order]
+    last = xp.ones(r.size, bool)
+    last[:-1] = r[1:] != r[:-1]
+    best[r[last]] = key[order][last]
+    col[r[last]] = C.indices[order][last].astype(np.int64)
+    return col, best
+
+
+def label_propagation(A, max_sweeps=1000):
+    """Labels of NetworkX's semi-synchronous label propagation: its colouring (greedy,
+    largest first), update and stopping rules, initial labels the vertex ids; one colour
+    class updates at once (its vertices are not neighbours, so this is NetworkX's result).
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        An undirected graph (symmetric pattern; values ignored; a self-loop makes a vertex
+        its own neighbour, as in NetworkX).
+    max_sweeps : int
+        Most passes over the colour classes (NetworkX has no limit; a ``RuntimeError`` here).
+
+    Returns
+    -------
+    ndarray of int64
+        ``label[v]``: the community's label (a vertex id).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.communities import label_propagation
+    >>> A = sp.csr_array(np.kron(np.eye(2), np.ones((3, 3)) - np.eye(3)))
+    >>> label_propagation(A)
+    array([2, 2, 2, 5, 5, 5])
+    """
+    M = prepare(A).canonical()
+    xp, n = M.xp, M.n
+    P = M.with_values(xp.ones(M.nnz, np.float64))
+    label = xp.arange(n, dtype=np.int64)
+    has_nbrs = P.out_degree > 0
+    classes = color_classes(P, priority=largest_first(P))
+    for _ in range(max_sweeps):
+        if _labels_complete(P, label, has_nbrs, xp, n):
+            return label
+        for rows in classes:
+            if not rows.size:
+                continue
+            sub = extract(P, rows.astype(P.indices.dtype))
+            counts = mxm(sub, _one_hot(label, n, xp), plus_times)
+            rows_of = counts.entry_rows
+            top = xp.full(rows.size, -np.inf)
+            if counts.nnz:
+                _, top = _row_best(counts, rows_of, xp, rows.size, counts.data)
+            tied = counts.data == top[rows_of]
+            cols = counts.indices.astype(np.int64)
+            keep_own = xp.zeros(rows.size, bool)
+            keep_own[rows_of[tied & (cols == label[rows][rows_of])]] = True
+            largest = xp.full(rows.size, -1, np.int64)
+            if bool(tied.any()):
+                key = xp.where(tied, cols.astype(np.float64), -np.inf)
+                largest, _ = _row_best(counts, rows_of, xp, rows.size, key)
+            change = ~keep_own & (largest >= 0)
+            label[rows[change]] = largest[change]
+    raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
+
+
+def _labels_complete(P, label, has_nbrs, xp, n):
+    """True when every vertex with neighbours holds one of its most frequent labels."""
+    if not P.nnz:
+        return True
+    counts = mxm(P, _one_hot(label, n, xp), plus_times)
+    rows_of = counts.entry_rows
+    _, top = _row_best(counts, rows_of, xp, n, counts.data)
+    own = xp.zeros(n, np.float64)
+    mine = counts.indices.astype(np.int64) == label[rows_of]
+    own[rows_of[mine]] = counts.data[mine]
+    return bool(((own == top) | ~has_nbrs).all())
+
+
+def _doubled_loops(A):
+    """Symmetric float64 weights with the diagonal doubled (row sums = weighted degree)."""
+    M = prepare(A).canonical()
+    xp = M.xp
+    w = M.data.astype(np.float64)
+    if M.nnz and (not bool(xp.isfinite(w).all()) or float(w.min()) < 0):
+        raise ValueError("A must have finite non-negative weights")
+    return M.with_values(xp.where(M.entry_rows == M.indices, 2.0 * w, w))
+
+
+def modularity(A, labels, resolution=1.0):
+    """Modularity of a partition of an undirected weighted graph, as
+    ``networkx.community.modularity`` (self-loops count twice in the degrees).
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric weights.
+    labels : 1-D array of int
+        Community of every vertex.
+    resolution : float
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.communities import modularity
+    >>> A = sp.csr_array(np.kron(np.eye(2), np.ones((3, 3)) - np.eye(3)))
+    >>> round(modularity(A, np.array([0, 0, 0, 1, 1, 1])), 4)
+    0.5
+    """
+    B = _doubled_loops(A)
+    xp = B.xp
+    labels = xp.asarray(labels, dtype=np.int64)
+    total = float(B.data.sum())
+    if total == 0:
+        return float("nan")
+    k = _row_sums(B)
+    c = int(labels.max()) + 1 if labels.size else 0
+    inside = float(B.data[labels[B.entry_rows] == labels[B.indices]].sum())
+    sigma = xp.bincount(labels, weights=k, minlength=c)
+    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+
+
+def _row_sums(B):
+    return mxm(B, B.xp.ones((B.ncols, 1)), plus_times)[:, 0]
+
+
+def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sweeps=50):
+    """Communities by Louvain's method, moving a colour class at a time.
+
+    Parameters
+    ----------
+    A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric non-negative weights (an undirected graph; a stored zero is an edge of
+        weight 0).
+    resolution : float
+        NetworkX's resolution ``gamma``.
+    threshold : float
+        A level must raise the modularity by more than this to continue.
+    max_level : int, optional
+        Most levels.
+    seed : int or numpy Generator, optional
+        For the colourings.
+    max_sweeps : int
+        Most passes over the colour classes per level.
+
+    Returns
+    -------
+    ndarray of int64
+        Community of every vertex (``0 .. c-1``).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms.communities import louvain
+    >>> A = sp.csr_array(np.kron(np.eye(2), np.ones((3, 3)) - np.eye(3)))
+    >>> louvain(A, seed=1)
+    array([0, 0, 0, 1, 1, 1])
+    """
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    rng = _rng(seed)
+    B = _doubled_loops(A)
+    xp, n = B.xp, B.n
+    final = xp.arange(n, dtype=np.int64)
+    total = float(B.data.sum()) if B.nnz else 0.0
+    if total == 0:
+        return final
+    mod = modularity_of(B, final, resolution, total)
+    level = 0
+    while True:
+        comm = _local_moves(B, resolution, total, rng, max_sweeps)
+        uniq, comm = xp.unique(comm, return_inverse=True)
+        comm = comm.ravel().astype(np.int64)
+        new_mod = modularity_of(B, comm, resolution, total)
+        final = comm[final]  # NetworkX keeps the last level, however small its gain
+        if int(uniq.size) == B.n or new_mod - mod <= threshold:
+            return final
+        mod = new_mod
+        level += 1
+        if max_level is not None and level >= max_level:
+            return final
+        Pm = _one_hot(comm, int(uniq.size), xp)
+        B = mxm(mxm(Pm.T, B, plus_times), Pm, plus_times)
+
+
+def modularity_of(B, comm, resolution, total):
+    """Modularity of ``comm`` on the doubled-loop matrix ``B`` (``total = sum(B)``).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.semiring import Matrix
+    >>> B = Matrix.from_any(sp.csr_array(np.array([[0, 1.0], [1.0, 0]])))
+    >>> modularity_of(B, np.array([0, 0]), 1.0, 2.0)
+    0.0
+    """
+    xp = B.xp
+    inside = float(B.data[comm[B.entry_rows] == comm[B.indices]].sum())
+    sigma = xp.bincount(comm, weights=_row_sums(B), minlength=int(comm.max()) + 1)
+    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+
+
+def _local_moves(B, resolution, total, rng, max_sweeps):
+    """Louvain's first phase on ``B``: colour class by colour class, each vertex to its best
+    neighbouring community; stops when a sweep moves nothing."""
+    xp, n = B.xp, B.n
+    k = _row_sums(B)
+    comm = xp.arange(n, dtype=np.int64)
+    sigma = k.copy()  # total degree of each community (indexed by community id < n)
+    off = select(B, "offdiag")
+    classes = color_classes(off, rng)
+    for _ in range(max_sweeps):
+        moved = 0
+        for rows in classes:
+            if not rows.size:
+                continue
+            sub = extract(off, rows.astype(off.indices.dtype))
+            links = mxm(sub, _one_hot(comm, n, xp), plus_times)  # w(v, C), v excluded
+            rows_of = links.entry_rows
+            cols = links.indices.astype(np.int64)
+            kv = k[rows]
+            own = comm[rows]
+            # leaving: the own community's total without v
+            sig = sigma[cols] - xp.where(cols == own[rows_of], kv[rows_of], 0.0)
+            gain = links.data - resolution * kv[rows_of] * sig / total
+            stay = xp.zeros(rows.size)
+            mine = cols == own[rows_of]
+            stay[rows_of[mine]] = gain[mine]
+            stay = xp.where(xp.bincount(rows_of[mine], minlength=rows.size) > 0, stay,
+                            -resolution * kv * (sigma[own] - kv) / total)
+            best_col, best = _row_best(links, rows_of, xp, rows.size, gain)
+            go = (best_col >= 0) & (best > stay + 1e-12) & (best_col != own)
+            if bool(go.any()):
+                movers = rows[go]
+                _scatter_add(sigma, comm[movers], -k[movers], xp)
+                comm[movers] = best_col[go]
+                _scatter_add(sigma, best_col[go], k[movers], xp)
+                moved += int(movers.size)
+        if not moved:
+            break
+    return comm
+
+
+def _scatter_add(target, index, values, xp):
+    target += xp.bincount(index, weights=values, minlength=target.size)[:target.size]
