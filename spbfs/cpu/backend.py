@@ -9,11 +9,12 @@ from .products import (
     index_unary,
     masked_dot,
     segment_reduce,
+    spgemm,
     spmm,
     spmspv,
     spmv,
 )
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "index_unary", "masked_dot",
-           "packed_pull", "packed_push", "segment_reduce", "spmm", "spmspv", "spmv",
+           "packed_pull", "packed_push", "segment_reduce", "spgemm", "spmm", "spmspv", "spmv",
            "unpack_bitplanes"]
