@@ -9,6 +9,7 @@ from .products import (
     index_unary,
     masked_dot,
     segment_reduce,
+    select_csr,
     spgemm,
     spmm,
     spmspv,
@@ -16,5 +17,5 @@ from .products import (
 )
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "index_unary", "masked_dot",
-           "packed_pull", "packed_push", "segment_reduce", "spgemm", "spmm", "spmspv", "spmv",
-           "unpack_bitplanes"]
+           "packed_pull", "packed_push", "segment_reduce", "select_csr", "spgemm", "spmm",
+           "spmspv", "spmv", "unpack_bitplanes"]

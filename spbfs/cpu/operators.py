@@ -192,7 +192,8 @@ U = np.uint64
 ONE = np.uint64(1)
 """
 
-_modules: dict = {}
+_modules: dict = {}  # by text, and by (name, template, operators' ids)
+_keep: list = []
 _lock = threading.RLock()
 _dir: list = []  # [path or None], decided once
 
@@ -256,6 +257,10 @@ def module(name: str, template: str, **ops):
     >>> m.f(5, 2)
     3
     """
+    key = (name, template, tuple(sorted((s, r, id(o)) for s, (r, o) in ops.items())))
+    mod = _modules.get(key)
+    if mod is not None:
+        return mod
     text = "\n\n".join([_HEADER, *(_source(s, o) for s, o in sorted(ops.items())),
                         template.replace("@KERNEL\n", "@kernel\n")])
     mod = _modules.get(text)
@@ -274,7 +279,8 @@ def module(name: str, template: str, **ops):
         if mod is None:  # nothing writable: the same kernels, compiled without a cache
             mod = types.ModuleType(modname)
             exec(compile(text, f"<{modname}>", "exec"), mod.__dict__)
-        _modules[text] = mod
+        _modules[text] = _modules[key] = mod
+        _keep.append(ops)  # the operators stay alive: their ids in the keys stay theirs
         return mod
 
 

@@ -49,18 +49,21 @@ def _operand(arr):
     return _DUMMY if arr is None else arr
 
 
-_MACRO = re.compile(r"\b(XV|AV|BV)\(([^()]*)\)")
+_MACRO = re.compile(r"\b(XV|AV|BV|VV)\(([^()]*)\)")
 
 
 def _specialise(template: str, uses: str) -> str:
-    """Operand reads of the multiply: ``XV(p)`` is ``x_val[p]``, ``AV(p)`` ``a_val[p]`` and
-    ``BV(k, c)`` ``B[k, c]`` when the operator reads them (``x``, ``a``), else ``0``."""
+    """Operand reads of an operator: ``XV(p)`` is ``x_val[p]``, ``AV(p)`` ``a_val[p]`` and
+    ``BV(k, c)`` ``B[k, c]`` when a multiply reads them (``x``, ``a``), ``VV(p)``
+    ``val[p]`` when an index-unary operator reads ``v``; else ``0``."""
     def repl(m):
         kind, arg = m.group(1), m.group(2)
         if kind == "XV":
             return f"x_val[{arg}]" if "x" in uses else "0"
         if kind == "AV":
             return f"a_val[{arg}]" if "a" in uses else "0"
+        if kind == "VV":
+            return f"val[{arg}]" if "v" in uses else "0"
         return f"B[{arg}]" if "a" in uses else "0"
     return _MACRO.sub(repl, template)
 
@@ -534,11 +537,11 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, C):
                 C[i, c] = ident
             continue
         k = idx[p0]
-        for c in range(w):
+        for c in range(U(w)):
             C[i, c] = mul(XV(p0), BV(k, c), k, c)
         for p in range(p0 + 1, p1):
             k = idx[p]
-            for c in range(w):
+            for c in range(U(w)):
                 C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
         if mask_mode != 0:
             for c in range(w):
@@ -681,7 +684,7 @@ def _elementwise_template(kernel_args, call, slots):
     return f"""
 @KERNEL
 def run(lo, hi, {kernel_args}, out):
-    for p in range(lo, hi):
+    for p in range(U(lo), U(hi)):  # unsigned: no negative-index fix-up, so it vectorises
         out[p] = {body}
 """
 
@@ -750,10 +753,28 @@ def reduce1(s0, s1, values, starts, end, out):
     for s in range(s0, s1):
         lo = starts[s]
         hi = starts[s + 1] if s + 1 < starts.size else end
-        acc = values[lo]
-        for p in range(lo + 1, hi):
-            acc = add(acc, values[p])
-        out[s] = acc
+        if hi - lo < 8:
+            acc = values[lo]
+            for p in range(U(lo + 1), U(hi)):
+                acc = add(acc, values[p])
+            out[s] = acc
+            continue
+        # four accumulators (a monoid is associative and commutative): no single chain
+        x0 = values[lo]
+        x1 = values[lo + 1]
+        x2 = values[lo + 2]
+        x3 = values[lo + 3]
+        p = U(lo + 4)
+        while p + U(4) <= U(hi):
+            x0 = add(x0, values[p])
+            x1 = add(x1, values[p + ONE])
+            x2 = add(x2, values[p + U(2)])
+            x3 = add(x3, values[p + U(3)])
+            p += U(4)
+        while p < U(hi):
+            x0 = add(x0, values[p])
+            p += ONE
+        out[s] = add(add(x0, x1), add(x2, x3))
 
 
 @KERNEL
@@ -762,10 +783,10 @@ def reduce2(s0, s1, values, starts, end, out):
     for s in range(s0, s1):
         lo = starts[s]
         hi = starts[s + 1] if s + 1 < starts.size else end
-        for c in range(w):
+        for c in range(U(w)):
             out[s, c] = values[lo, c]
         for p in range(lo + 1, hi):
-            for c in range(w):
+            for c in range(U(w)):
                 out[s, c] = add(out[s, c], values[p, c])
 """
 
@@ -792,3 +813,53 @@ def segment_reduce(monoid, values, starts, dtype):
     run_ranges(lambda s0, s1: k(s0, s1, values, starts, end, out),
                _ranges(nseg, None, values.size))
     return out
+
+
+_SELECT = """
+@KERNEL
+def count(r0, r1, ptr, idx, val, thunk, cnt):
+    for i in range(r0, r1):
+        c = 0
+        for p in range(U(ptr[i]), U(ptr[i + 1])):
+            if op(VV(p), i, idx[p], thunk):
+                c += 1
+        cnt[i] = c
+
+
+@KERNEL
+def fill(r0, r1, ptr, idx, val, thunk, c_ptr, c_idx, c_val):
+    for i in range(r0, r1):
+        q = U(c_ptr[i])
+        for p in range(U(ptr[i]), U(ptr[i + 1])):
+            if op(VV(p), i, idx[p], thunk):
+                c_idx[q] = idx[p]
+                c_val[q] = val[p]
+                q += ONE
+"""
+
+
+def select_csr(op, indptr, indices, data, thunk):
+    """The entries of a canonical CSR matrix that the predicate ``op(v, i, j, thunk)``
+    keeps, as CSR ``(indptr, indices, data)``: a count and a fill pass over rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import select_ops
+    >>> ptr, idx, val = select_csr(select_ops.tril, np.array([0, 2, 4]), np.array([0, 1, 0, 1]),
+    ...                            np.array([1.0, 2.0, 3.0, 4.0]), 0)
+    >>> ptr.tolist(), idx.tolist(), val.tolist()
+    ([0, 1, 3], [0, 0, 1], [1.0, 3.0, 4.0])
+    """
+    mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses), op=("iop", op))
+    n = indptr.size - 1
+    thunk = np.asarray(0 if thunk is None else thunk)[()]
+    ranges = _ranges(n, indptr, indices.size)
+    cnt = np.empty(n, np.int64)
+    run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
+    c_ptr = _row_ptr(cnt, indptr.dtype)
+    nnz = int(c_ptr[-1])
+    c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
+    run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
+                                       c_val), ranges)
+    return c_ptr, c_idx, c_val
