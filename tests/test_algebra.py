@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spbfs import semiring as sr
+from spbfs.cpu import products as cpu_products
 from spbfs.semiring import Matrix, Vector
 from spbfs.semiring import _elementwise as elementwise
-from spbfs.semiring import _products as products
 from spbfs.semiring._pattern import Pattern
 
 DEVICES = ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)]
@@ -253,15 +253,21 @@ def test_spmm_dense_block(device, name, data):
     np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, allowed))
 
 
+def _split_cpu(monkeypatch, threads=3):
+    """CPU kernels split every call over ``threads`` ranges."""
+    monkeypatch.setattr(cpu_products, "PARALLEL_WORK", 1)
+    monkeypatch.setattr(cpu_products, "get_num_threads", lambda: threads)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", ["plus_times", "min_plus", "min_secondi", "plus_absdiff"])
-@pytest.mark.parametrize("chunk", [None, 64])
-def test_spmm_hub_rows(device, name, chunk, monkeypatch):
+@pytest.mark.parametrize("split", [False, True])
+def test_spmm_hub_rows(device, name, split, monkeypatch):
     """Rows of thousands of entries (the GPU gives each a block of warps) beside short and
-    empty ones, a block wider than one tile, a random mask; the CPU's generic product also
-    in chunks of a few rows (a hub row is a chunk of its own)."""
-    if chunk is not None:
-        monkeypatch.setattr(products, "SPMM_CHUNK", chunk)
+    empty ones, a block wider than one tile, a random mask; the CPU's kernel also over
+    3 threads' ranges of rows (a hub row is in one of them)."""
+    if split:
+        _split_cpu(monkeypatch)
     rng = np.random.default_rng(5)
     m, k, w = 40, 9000, 37
     rows = np.concatenate([np.zeros(7000, np.int64), np.full(2500, 7),

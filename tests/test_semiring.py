@@ -66,11 +66,10 @@ def test_push_and_pull_match_reference(sr, A, data):
 
 @pytest.mark.parametrize("sr", SEMIRINGS, ids=lambda s: s.name)
 def test_push_and_pull_in_chunks_match_reference(sr, monkeypatch):
-    """A push of many products goes in chunks of the frontier's rows into one accumulator
-    (chunks of 16 products here; a hub row of 150 fills one alone), a pull in blocks of 16
-    outputs, masked or not."""
-    monkeypatch.setattr(cpu_products, "PUSH_CHUNK", 16)
-    monkeypatch.setattr(cpu_products, "PULL_BLOCK", 16)
+    """A push split over 3 threads' ranges of the frontier (a hub row of 150 in one of
+    them), their accumulators merged; a pull over 3 ranges of outputs, masked or not."""
+    monkeypatch.setattr(cpu_products, "PARALLEL_WORK", 1)
+    monkeypatch.setattr(cpu_products, "get_num_threads", lambda: 3)
     rng = np.random.default_rng(7)
     n = 200
     A = sp.random_array((n, n), density=0.04, rng=rng, format="csr",

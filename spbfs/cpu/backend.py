@@ -9,11 +9,13 @@ from .products import (
     index_unary,
     masked_dot,
     segment_reduce,
+    select_csr,
+    spgemm,
     spmm,
     spmspv,
     spmv,
 )
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "index_unary", "masked_dot",
-           "packed_pull", "packed_push", "segment_reduce", "spmm", "spmspv", "spmv",
-           "unpack_bitplanes"]
+           "packed_pull", "packed_push", "segment_reduce", "select_csr", "spgemm", "spmm",
+           "spmspv", "spmv", "unpack_bitplanes"]

@@ -1,75 +1,559 @@
-"""The CPU backend's products: masked SpMSpV (push), masked SpMV (pull), the element-wise
-operators and the segmented reductions, with numpy.
+"""The CPU backend's products and operator kernels, compiled with numba: masked SpGEMM
+(Gustavson's saxpy, and dot products at given positions), SpMSpV (push), masked SpMV
+(pull, early exit), SpMM (sparse times a dense block), the element-wise operators and the
+segmented reductions, for any semiring.
 
-Every function works on whole arrays: a level of BFS is a handful of
-vectorised numpy calls.  The only Python loop is over "rounds" of the
-early-exit pull, whose count grows with log(max degree), never with the
-number of vertices or edges.
-
-These kernels take raw CSR arrays; validation happens in the front end
-(:mod:`spbfs.semiring._operators`).  The GPU backend (:mod:`spbfs.gpu.backend`)
-implements the same functions with the same signatures.
+Each kernel is generated for its operators (:mod:`spbfs.cpu.operators`: a named or a
+user-defined operator is compiled in from its expression) and takes raw arrays, plain
+scalars and preallocated outputs.  Large calls split their rows into ranges of about equal
+work run side by side on :func:`spbfs.cpu.threads.run_ranges` (the kernels release the GIL,
+keep their scratch per range and write disjoint parts of the outputs), so any number of
+Python threads may call them at once.  The GPU backend (:mod:`spbfs.gpu.backend`) implements
+the same functions with the same signatures.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-from ..core.csr import expand, row_chunks
 from ..core.seam import ANY_TERMINAL
+from . import operators
+from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
 
-#: In-edges each vertex scans in the first round of an early-exit pull.
-FIRST_PULL_CHUNK = 1
-#: Factor by which the pull chunk grows each round.
+#: Work (entries, products) from which a call is split over threads: below it, dispatching
+#: to the pool costs more than it saves.
+PARALLEL_WORK = 1 << 16
+#: Rows per range handed to a thread of a masked SpGEMM (hub rows make ranges of equal
+#: entries unequal in work, so the threads take many smaller ranges in turn).
+RANGES_PER_THREAD = 8
+#: Kept for the packed pull (:mod:`spbfs.cpu.packed`): outputs per block, chunk growth.
+PULL_BLOCK = 1 << 14
 PULL_CHUNK_GROWTH = 4
 
-
-def _multiply(op, x_val, data, i, j, dtype):
-    """Apply a semiring multiply to gathered edge operands (only those it uses)."""
-    x = x_val if "x" in op.uses else None
-    a = data if "a" in op.uses else None
-    out = op.func(x, a, i, j, dtype)
-    return out.astype(dtype, copy=False)
+_DUMMY = np.zeros(1, np.int8)
 
 
-def _allowed(mask, complement, idx):
-    keep = mask[idx]
-    return ~keep if complement else keep
+def _threads(work: int) -> int:
+    return get_num_threads() if work >= PARALLEL_WORK else 1
 
 
-def reduce_by_index(monoid, j, vals, n):
-    """Reduce ``vals`` grouped by output index ``j``: sorted unique ``j`` and results.
+def _ranges(total, weights, work):
+    """Ranges of ``0..total`` of about equal weight, one per thread (one range when small)."""
+    return split(total, _threads(work), weights)
+
+
+def _operand(arr):
+    return _DUMMY if arr is None else arr
+
+
+_MACRO = re.compile(r"\b(XV|AV|BV|VV)\(([^()]*)\)")
+
+
+def _specialise(template: str, uses: str) -> str:
+    """Operand reads of an operator: ``XV(p)`` is ``x_val[p]``, ``AV(p)`` ``a_val[p]`` and
+    ``BV(k, c)`` ``B[k, c]`` when a multiply reads them (``x``, ``a``), ``VV(p)``
+    ``val[p]`` when an index-unary operator reads ``v``; else ``0``."""
+    def repl(m):
+        kind, arg = m.group(1), m.group(2)
+        if kind == "XV":
+            return f"x_val[{arg}]" if "x" in uses else "0"
+        if kind == "AV":
+            return f"a_val[{arg}]" if "a" in uses else "0"
+        if kind == "VV":
+            return f"val[{arg}]" if "v" in uses else "0"
+        return f"B[{arg}]" if "a" in uses else "0"
+    return _MACRO.sub(repl, template)
+
+
+def _semiring_module(name, template, semiring):
+    mul = semiring.multiply
+    return operators.module(f"{name}_{semiring.name}", _specialise(template, mul.uses),
+                            add=("add", semiring.monoid), mul=("mul", mul))
+
+
+def _identity(monoid, dtype):
+    return dtype.type(monoid.identity(dtype))
+
+
+def _terminal(monoid, dtype):
+    """``(mode, value)``: mode 0 none, 1 a terminal value, 2 any value ends (``any``)."""
+    term = monoid.terminal
+    if term is None:
+        return 0, dtype.type(0)
+    if term == ANY_TERMINAL:
+        return 2, dtype.type(0)
+    return 1, dtype.type(term(dtype))
+
+
+# ----------------------------------------------------------------------------- SpGEMM
+_SPGEMM = """
+@KERNEL
+def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val,
+           out_val, out_hit, row_cnt, state, acc, hyb):
+    # C<M> = A B at M's (allowed) positions: out_val/out_hit aligned with M's entries
+    for i in range(r0, r1):
+        m0 = m_ptr[i]
+        m1 = m_ptr[i + 1]
+        a0 = a_ptr[i]
+        a1 = a_ptr[i + 1]
+        nm = 0
+        jlo = 0
+        jhi = -1
+        if a0 < a1:
+            for p in range(m0, m1):
+                if use_ok and not m_ok[p]:
+                    continue
+                j = m_idx[p]
+                state[j] = 1
+                if nm == 0:
+                    jlo = j
+                jhi = j
+                nm += 1
+        if nm == 0:
+            for p in range(m0, m1):
+                out_hit[p] = False
+            row_cnt[i] = 0
+            continue
+        lim = hyb * nm * (math.log2(nm) + 1.0) if hyb > 0 else 1e300
+        for pa in range(a0, a1):
+            k = a_idx[pa]
+            b0 = b_ptr[k]
+            b1 = b_ptr[k + 1]
+            if b0 == b1 or b_idx[b0] > jhi or b_idx[b1 - 1] < jlo:
+                continue
+            if b1 - b0 > lim:  # a long row of B: search it for M's columns instead
+                lo = b0
+                for p in range(m0, m1):
+                    j = m_idx[p]
+                    if state[j] == 0:
+                        continue
+                    hi = b1
+                    while lo < hi:
+                        mid = (lo + hi) >> 1
+                        if b_idx[mid] < j:
+                            lo = mid + 1
+                        else:
+                            hi = mid
+                    if lo == b1:
+                        break
+                    if b_idx[lo] == j:
+                        v = mul(XV(pa), AV(lo), k, j)
+                        if state[j] == 2:
+                            acc[j] = add(acc[j], v)
+                        else:
+                            acc[j] = v
+                            state[j] = 2
+                continue
+            for pb in range(b0, b1):
+                j = b_idx[pb]
+                s = state[j]
+                if s == 2:
+                    acc[j] = add(acc[j], mul(XV(pa), AV(pb), k, j))
+                elif s == 1:
+                    acc[j] = mul(XV(pa), AV(pb), k, j)
+                    state[j] = 2
+        cnt = 0
+        for p in range(m0, m1):
+            j = m_idx[p]
+            if state[j] == 2:
+                out_val[p] = acc[j]
+                out_hit[p] = True
+                cnt += 1
+            else:
+                out_hit[p] = False
+            state[j] = 0
+        row_cnt[i] = cnt
+
+
+@KERNEL
+def count(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, b_ptr, b_idx,
+          row_cnt, mark):
+    # entries per row of C<!M> = A B (or of C = A B without a mask: m_ptr empty rows)
+    for i in range(r0, r1):
+        stamp = i
+        if complement:
+            for p in range(m_ptr[i], m_ptr[i + 1]):
+                if not use_ok or m_ok[p]:
+                    mark[m_idx[p]] = stamp  # forbidden: counted as seen
+        cnt = 0
+        for pa in range(a_ptr[i], a_ptr[i + 1]):
+            k = a_idx[pa]
+            for pb in range(b_ptr[k], b_ptr[k + 1]):
+                j = b_idx[pb]
+                if mark[j] != stamp:
+                    mark[j] = stamp
+                    cnt += 1
+        row_cnt[i] = cnt
+
+
+@KERNEL
+def fill(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, x_val, b_ptr, b_idx,
+         a_val, c_ptr, c_idx, c_val, mark, acc):
+    for i in range(r0, r1):
+        seen = i
+        banned = -2 - i
+        if complement:
+            for p in range(m_ptr[i], m_ptr[i + 1]):
+                if not use_ok or m_ok[p]:
+                    mark[m_idx[p]] = banned
+        q0 = c_ptr[i]
+        q = q0
+        for pa in range(a_ptr[i], a_ptr[i + 1]):
+            k = a_idx[pa]
+            for pb in range(b_ptr[k], b_ptr[k + 1]):
+                j = b_idx[pb]
+                s = mark[j]
+                if s == seen:
+                    acc[j] = add(acc[j], mul(XV(pa), AV(pb), k, j))
+                elif s != banned:
+                    mark[j] = seen
+                    acc[j] = mul(XV(pa), AV(pb), k, j)
+                    c_idx[q] = j
+                    q += 1
+        c_idx[q0:q].sort()
+        for p in range(q0, q):
+            c_val[p] = acc[c_idx[p]]
+
+
+@KERNEL
+def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present, out, pos,
+        hyb):
+    # out[p] = add_k mul(A[rows[p], k], B[k, cols[p]], k, cols[p]); positions by row
+    cur = -1
+    a0 = 0
+    a1 = 0
+    klo = 0
+    khi = -1
+    lim = 1e300
+    for p in range(p0, p1):
+        i = rows[p]
+        if i != cur:
+            if cur >= 0:
+                for pa in range(a0, a1):
+                    pos[a_idx[pa]] = -1
+            cur = i
+            a0 = a_ptr[i]
+            a1 = a_ptr[i + 1]
+            na = a1 - a0
+            if na > 0:
+                klo = a_idx[a0]
+                khi = a_idx[a1 - 1]
+                lim = hyb * na * (math.log2(na) + 1.0) if hyb > 0 else 1e300
+            for pa in range(a0, a1):
+                pos[a_idx[pa]] = pa
+        j = cols[p]
+        b0 = bt_ptr[j]
+        b1 = bt_ptr[j + 1]
+        found = False
+        if a0 == a1 or b0 == b1:
+            present[p] = False
+            continue
+        if b1 - b0 > lim:
+            lo = b0
+            for pa in range(a0, a1):
+                k = a_idx[pa]
+                hi = b1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if bt_idx[mid] < k:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo == b1:
+                    break
+                if bt_idx[lo] == k:
+                    v = mul(XV(pa), AV(lo), k, j)
+                    if found:
+                        out[p] = add(out[p], v)
+                    else:
+                        out[p] = v
+                        found = True
+        else:
+            for pb in range(b0, b1):
+                k = bt_idx[pb]
+                if k < klo:
+                    continue
+                if k > khi:
+                    break
+                q = pos[k]
+                if q >= 0:
+                    v = mul(XV(q), AV(pb), k, j)
+                    if found:
+                        out[p] = add(out[p], v)
+                    else:
+                        out[p] = v
+                        found = True
+        present[p] = found
+    if cur >= 0:
+        for pa in range(a0, a1):
+            pos[a_idx[pa]] = -1
+"""
+
+
+@kernel
+def _compact_hits(r0, r1, m_ptr, m_idx, val, hit, c_ptr, c_idx, c_val):
+    """Copy the hit entries of mask-aligned ``(val, hit)`` into CSR ``(c_ptr, c_idx, c_val)``."""
+    for i in range(r0, r1):
+        q = c_ptr[i]
+        for p in range(m_ptr[i], m_ptr[i + 1]):
+            if hit[p]:
+                c_idx[q] = m_idx[p]
+                c_val[q] = val[p]
+                q += 1
+
+
+def _row_ptr(counts, dtype=np.int64):
+    ptr = np.empty(counts.size + 1, dtype)
+    ptr[0] = 0
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
+
+
+def _dynamic(func, nparts, chunks, work):
+    """``func(lo, hi, w)`` over ``chunks``, ``nparts`` threads each with its workspace
+    ``work[t]`` taking the next chunk in turn (dynamic schedule)."""
+    if nparts <= 1:
+        for lo, hi in chunks:
+            func(lo, hi, work[0])
+        return
+    it = iter(chunks)  # next() on a list iterator is atomic under the GIL
+
+    def worker(t, _):
+        for lo, hi in it:
+            func(lo, hi, work[t])
+    run_ranges(worker, [(t, 0) for t in range(nparts)])
+
+
+#: Long rows of B (more than this factor times the mask row's ``n log n``) are searched for
+#: the mask's columns rather than scanned.
+SPGEMM_SEARCH = 4.0
+
+
+def spgemm(A, B, semiring, mask, structural, complement, dtype):
+    """``C<mask> = A B`` over a semiring, Gustavson's row-by-row saxpy: canonical CSR
+    ``(indptr, indices, values)``.  ``A``, ``B`` and ``mask`` (or None) are canonical
+    Matrices; the mask allows its stored entries (``structural``) or its non-zero ones, or
+    with ``complement`` the positions where it does not.  The multiply sees
+    ``x = A[i, k]``, ``a = B[k, j]``, ``i = k`` and ``j``.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from spbfs.semiring import monoids
-    >>> reduce_by_index(monoids.min, np.array([3, 1, 3]), np.array([5, 7, 2]), 4)
-    (array([1, 3]), array([7, 2]))
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.semiring import Matrix, min_plus
+    >>> A = Matrix.from_any(sp.csr_array(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [0, 0, 0]])))
+    >>> ptr, idx, val = spgemm(A, A, min_plus, None, False, False, np.dtype(np.float64))
+    >>> ptr.tolist(), idx.tolist(), val.tolist()
+    ([0, 1, 1, 1], [2], [3.0])
     """
-    if j.size == 0:
-        return j.astype(np.int64), vals
-    if monoid.is_any:
-        if j.size * 16 < n:  # few hits: sort them
-            idx, first = np.unique(j, return_index=True)
-            return idx, vals[first]
-        present = np.zeros(n, bool)
-        present[j] = True
-        out = np.empty(n, vals.dtype)
-        out[j] = vals
-        idx = np.flatnonzero(present)
-        return idx, out[idx]
-    if j.size * 16 >= n:  # many hits: a dense accumulator (ufunc.at), no sort
-        acc = np.full(n, monoid.identity(vals.dtype), dtype=vals.dtype)
-        monoid.ufunc.at(acc, j, vals)
-        present = np.zeros(n, bool)
-        present[j] = True
-        idx = np.flatnonzero(present)
-        return idx, acc[idx]
-    order = np.argsort(j, kind="stable")
-    js = j[order]
-    starts = np.flatnonzero(np.concatenate(([True], js[1:] != js[:-1])))
-    return js[starts], monoid.ufunc.reduceat(vals[order], starts).astype(vals.dtype, copy=False)
+    dtype = np.dtype(dtype)
+    n, ncols = A.nrows, B.ncols
+    mod = _semiring_module("spgemm", _SPGEMM, semiring)
+    x_val, b_val = _operand(A.data), _operand(B.data)
+    if mask is not None:
+        m_ptr, m_idx = mask.indptr, mask.indices
+        m_ok = _DUMMY if structural else mask.data != 0
+    else:
+        m_ptr, m_idx, m_ok = np.zeros(n + 1, np.int64), _DUMMY, _DUMMY
+    use_ok = not structural and mask is not None
+    flops = _flops(A, B)
+    nparts = _threads(flops)
+    chunks = split(n, nparts * RANGES_PER_THREAD if nparts > 1 else 1, A.indptr)
+    row_cnt = np.empty(n, np.int64)
+    if mask is not None and not complement:
+        nnz_m = m_idx.size
+        out_val = np.empty(nnz_m, dtype)
+        out_hit = np.empty(nnz_m, np.bool_)
+        work = [(np.zeros(ncols, np.int8), np.empty(ncols, dtype)) for _ in range(nparts)]
+
+        def part(r0, r1, w):
+            mod.masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, A.indptr, A.indices, x_val,
+                       B.indptr, B.indices, b_val, out_val, out_hit, row_cnt, w[0], w[1],
+                       SPGEMM_SEARCH)
+        _dynamic(part, nparts, chunks, work)
+        c_ptr = _row_ptr(row_cnt)
+        nnz = int(c_ptr[-1])
+        c_idx = np.empty(nnz, m_idx.dtype)
+        c_val = np.empty(nnz, dtype)
+        run_ranges(lambda r0, r1: _compact_hits(r0, r1, m_ptr, m_idx, out_val, out_hit,
+                                                c_ptr, c_idx, c_val),
+                   _ranges(n, m_ptr, nnz_m))
+        return c_ptr, c_idx, c_val
+    work = [(np.full(ncols, -1, np.int64), np.empty(ncols, dtype)) for _ in range(nparts)]
+    args = (m_ptr, m_idx, m_ok, use_ok, bool(complement and mask is not None))
+    _dynamic(lambda r0, r1, w: mod.count(r0, r1, *args, A.indptr, A.indices, B.indptr,
+                                         B.indices, row_cnt, w[0]), nparts, chunks, work)
+    c_ptr = _row_ptr(row_cnt)
+    nnz = int(c_ptr[-1])
+    c_idx = np.empty(nnz, B.indices.dtype)
+    c_val = np.empty(nnz, dtype)
+    for w in work:
+        w[0][:] = -1
+    _dynamic(lambda r0, r1, w: mod.fill(r0, r1, *args, A.indptr, A.indices, x_val, B.indptr,
+                                        B.indices, b_val, c_ptr, c_idx, c_val, w[0], w[1]),
+             nparts, chunks, work)
+    return c_ptr, c_idx, c_val
+
+
+def _flops(A, B) -> int:
+    if A.nnz == 0:
+        return 0
+    return int(np.take(B.out_degree, A.indices).sum(dtype=np.int64))
+
+
+#: The dot products search a row of B.T for A's columns when it is longer than this factor
+#: times ``n log n`` of A's row.
+DOT_SEARCH = 4.0
+
+
+def masked_dot(A, BT, rows, cols, semiring, dtype):
+    """Masked SpGEMM as dot products: ``out[p] = (+)_k mul(A[rows[p], k], B[k, cols[p]], k,
+    cols[p])`` (``A`` and ``BT``, the transpose of ``B``, canonical Matrices); returns
+    ``(present, values)`` per position.  Row ``i`` of A is scattered once for its run of
+    positions; each row of B.T is scanned (or searched, when much longer) against it.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.semiring import Matrix, plus_pair
+    >>> A = Matrix.from_any(sp.csr_array(np.eye(3)))
+    >>> masked_dot(A, A, np.array([0, 0]), np.array([0, 1]), plus_pair, np.int64)
+    (array([ True, False]), array([1, 0]))
+    """
+    dtype = np.dtype(dtype)
+    npos = rows.size
+    present, out = np.zeros(npos, bool), np.zeros(npos, dtype)
+    if npos == 0:
+        return present, out
+    order = None
+    if npos > 1 and bool((rows[1:] < rows[:-1]).any()):
+        order = np.argsort(rows, kind="stable")
+        rows, cols = rows[order], cols[order]
+    mod = _semiring_module("spgemm", _SPGEMM, semiring)
+    x_val, b_val = _operand(A.data), _operand(BT.data)
+    work = np.minimum(np.take(A.out_degree, rows), np.take(BT.out_degree, cols))
+    weights = _row_ptr(work)
+    ranges = _ranges(npos, weights, int(weights[-1]))
+
+    def part(p0, p1):
+        pos = np.full(A.ncols, -1, np.int64)
+        mod.dot(p0, p1, rows, cols, A.indptr, A.indices, x_val, BT.indptr, BT.indices, b_val,
+                present, out, pos, DOT_SEARCH)
+    run_ranges(part, ranges)
+    if order is not None:
+        present[order], out[order] = present.copy(), out.copy()
+    return present, out
+
+
+# ----------------------------------------------------------------------------- push, pull
+_VECTOR = """
+@KERNEL
+def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, state, touched):
+    # y = x @ A over the frontier entries lo..hi: dense acc/state, touched columns listed
+    n = 0
+    for t in range(lo, hi):
+        i = x_idx[t]
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if mask_mode == 1:
+                if not mask[j]:
+                    continue
+            elif mask_mode == 2:
+                if mask[j]:
+                    continue
+            v = mul(XV(t), AV(p), i, j)
+            if state[j]:
+                acc[j] = add(acc[j], v)
+            else:
+                state[j] = True
+                acc[j] = v
+                touched[n] = j
+                n += 1
+    return n
+
+
+@KERNEL
+def merge(acc, state, touched, count, acc0, state0, touched0, n0):
+    # fold another thread's accumulator into the first one's
+    for t in range(count):
+        j = touched[t]
+        if state0[j]:
+            acc0[j] = add(acc0[j], acc[j])
+        else:
+            state0[j] = True
+            acc0[j] = acc[j]
+            touched0[n0] = j
+            n0 += 1
+    return n0
+
+
+@KERNEL
+def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode, term,
+         y_present, y_val):
+    # y = A.T x for a bitmap x into outputs r0..r1; early exit at the terminal
+    for j in range(r0, r1):
+        y_present[j] = False
+        y_val[j] = 0
+        if mask_mode == 1:
+            if not mask[j]:
+                continue
+        elif mask_mode == 2:
+            if mask[j]:
+                continue
+        found = False
+        for p in range(tptr[j], tptr[j + 1]):
+            s = tidx[p]
+            if not x_present[s]:
+                continue
+            v = mul(XV(s), AV(p), s, j)
+            if found:
+                y_val[j] = add(y_val[j], v)
+            else:
+                y_val[j] = v
+                found = True
+            if term_mode == 2 or (term_mode == 1 and y_val[j] == term):
+                break
+        y_present[j] = found
+
+
+@KERNEL
+def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, C):
+    # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands
+    w = B.shape[1]
+    for i in range(r0, r1):
+        p0 = ptr[i]
+        p1 = ptr[i + 1]
+        live = p0 < p1
+        if live and mask_mode != 0:
+            live = False
+            for c in range(w):
+                if mask[i, c] == (mask_mode == 1):
+                    live = True
+                    break
+        if not live:
+            for c in range(w):
+                C[i, c] = ident
+            continue
+        k = idx[p0]
+        for c in range(U(w)):
+            C[i, c] = mul(XV(p0), BV(k, c), k, c)
+        for p in range(p0 + 1, p1):
+            k = idx[p]
+            for c in range(U(w)):
+                C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
+        if mask_mode != 0:
+            for c in range(w):
+                if mask[i, c] != (mask_mode == 1):
+                    C[i, c] = ident
+"""
+
+
+def _mask_mode(mask, complement):
+    if mask is None:
+        return _DUMMY.astype(bool), 0
+    return mask, 2 if complement else 1
 
 
 def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, dtype):
@@ -78,7 +562,7 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     Parameters
     ----------
     indptr, indices, data : ndarray
-        CSR of ``A`` (row = source vertex).
+        CSR of ``A`` (row = source vertex); ``data`` None when the multiply reads no values.
     n : int
         Number of columns (length of ``y``).
     x_idx, x_val : ndarray
@@ -89,141 +573,148 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     complement : bool
     dtype : numpy.dtype
         Output dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import min_plus
+    >>> spmspv(np.array([0, 2, 3]), np.array([0, 1, 1]), np.array([5.0, 1.0, 2.0]), 2,
+    ...        np.array([0, 1]), np.array([0.0, 0.5]), min_plus, None, False, np.float64)
+    (array([0, 1]), array([5., 1.]))
     """
-    products = int((indptr[x_idx + 1] - indptr[x_idx]).sum())
-    if products <= PUSH_CHUNK or products * 16 < n:  # few products: one pass, sorted
-        return reduce_by_index(semiring.monoid, *_push_products(
-            indptr, indices, data, x_idx, x_val, semiring, mask, complement, dtype), n)
-    # many: the frontier's rows in chunks of about PUSH_CHUNK products, into a dense
-    # accumulator (the chunks' temporaries stay in cache instead of faulting in pages)
-    monoid = semiring.monoid
-    acc = np.full(n, monoid.identity(dtype), dtype=dtype)
-    present = np.zeros(n, bool)
-    for rows in row_chunks(indptr, x_idx, PUSH_CHUNK):
-        j, vals = _push_products(indptr, indices, data, x_idx[rows], x_val[rows], semiring,
-                                 mask, complement, dtype)
-        if monoid.is_any:
-            acc[j] = vals
-        else:
-            monoid.ufunc.at(acc, j, vals)
-        present[j] = True
-    idx = np.flatnonzero(present)
+    dtype = np.dtype(dtype)
+    mod = _semiring_module("vector", _VECTOR, semiring)
+    data = _operand(data)
+    mask, mode = _mask_mode(mask, complement)
+    nx = x_idx.size
+    starts = np.take(indptr, x_idx)
+    work = np.empty(nx + 1, np.int64)
+    work[0] = 0
+    np.cumsum(np.take(indptr, x_idx + 1) - starts, out=work[1:])
+    total = int(work[-1])
+    ranges = _ranges(nx, work, total)
+    parts = [(np.empty(n, dtype), np.zeros(n, np.bool_),
+              np.empty(min(n, total if len(ranges) == 1 else n), np.int64)) for _ in ranges]
+    counts = run_ranges(lambda lo, hi, w: mod.push(lo, hi, indptr, indices, data, x_idx, x_val,
+                                                   mask, mode, *w),
+                        [(lo, hi, w) for (lo, hi), w in zip(ranges, parts, strict=True)])
+    acc, state, touched = parts[0]
+    count = counts[0]
+    for w, c in zip(parts[1:], counts[1:], strict=True):
+        if c:
+            count = mod.merge(*w, c, acc, state, touched, count)
+    if count * 16 >= n:  # many: in order from the bitmap
+        idx = np.flatnonzero(state)
+    else:
+        idx = np.sort(touched[:count])
     return idx, acc[idx]
-
-
-#: Products per chunk of a push (:func:`spmspv`) with many products.
-PUSH_CHUNK = 1 << 16
-
-
-def _push_products(indptr, indices, data, x_idx, x_val, semiring, mask, complement, dtype):
-    """Output index and value of every product of a push, after the mask."""
-    op = semiring.multiply
-    pos, owner = expand(indptr, x_idx)
-    j = indices[pos]
-    if mask is not None:
-        keep = _allowed(mask, complement, j)
-        pos, owner, j = pos[keep], owner[keep], j[keep]
-    vals = _multiply(op, x_val[owner] if "x" in op.uses else None,
-                     data[pos] if "a" in op.uses else None,
-                     x_idx[owner] if "i" in op.uses else None, j, dtype)
-    return j, vals
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
     """Pull: ``y = x @ A`` for a bitmap ``x``, masked; returns ``(y_present, y_val)``.
 
-    ``tindptr, tindices, tdata`` is the CSR of ``A.T`` (row ``j`` lists the
-    in-neighbours of ``j``).  Monoids with a terminal value (``any``, ``lor``,
-    ...) scan in-edges in growing chunks and drop a vertex as soon as its
-    result can no longer change (early exit); others scan every in-edge once.
+    ``tindptr, tindices, tdata`` is the CSR of ``A.T`` (row ``j`` lists the in-neighbours
+    of ``j``).  Monoids with a terminal value (``any``, ``lor``, ...) stop scanning a
+    vertex's in-edges once its result can no longer change.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import plus_times
+    >>> spmv(np.array([0, 2, 3]), np.array([0, 1, 1]), np.array([5.0, 1.0, 2.0]),
+    ...      np.array([True, True]), np.array([1.0, 10.0]), plus_times, None, False,
+    ...      np.float64)
+    (array([ True,  True]), array([15., 20.]))
     """
-    monoid = semiring.monoid
-    if monoid.terminal is None and mask is None and bool(x_present.all()):
-        return _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype)
+    dtype = np.dtype(dtype)
+    mod = _semiring_module("vector", _VECTOR, semiring)
     n_out = tindptr.size - 1
-    y_present = np.zeros(n_out, bool)
-    y_val = np.zeros(n_out, dtype)
-    wanted = np.arange(n_out) if mask is None else np.flatnonzero(
-        ~mask if complement else mask)
-    for first in range(0, wanted.size, PULL_BLOCK):  # blocks of outputs: arrays in cache
-        _pull_rows(tindptr, tindices, tdata, x_present, x_val, semiring,
-                   wanted[first:first + PULL_BLOCK], y_present, y_val, dtype)
+    y_present, y_val = np.empty(n_out, bool), np.empty(n_out, dtype)
+    tdata = _operand(tdata)
+    mask, mode = _mask_mode(mask, complement)
+    term_mode, term = _terminal(semiring.monoid, dtype)
+    run_ranges(lambda r0, r1: mod.pull(r0, r1, tindptr, tindices, tdata, x_present, x_val,
+                                       mask, mode, term_mode, term, y_present, y_val),
+               _ranges(n_out, tindptr, int(tindptr[-1]) + n_out))
     return y_present, y_val
 
 
-#: Outputs per block of a pull (:func:`spmv`, the packed pull): a block's temporaries stay
-#: in cache and reuse memory rather than fault in fresh pages.
-PULL_BLOCK = 1 << 14
+def spmm(A, B, semiring, mask, complement, dtype):
+    """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
+    positions the dense bool ``mask`` allows (its complement with ``complement``), the
+    monoid's identity elsewhere and where row i of ``A`` is empty.  A row at a time, the
+    block's row of each entry added across the width (contiguous).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.semiring import Matrix, plus_times
+    >>> A = Matrix.from_any(sp.csr_array(np.array([[0, 2.0], [1.0, 1.0]])))
+    >>> spmm(A, np.ones((2, 3)), plus_times, None, False, np.float64)
+    array([[2., 2., 2.],
+           [2., 2., 2.]])
+    """
+    dtype = np.dtype(dtype)
+    mod = _semiring_module("vector", _VECTOR, semiring)
+    m, w = A.nrows, int(B.shape[1])
+    C = np.empty((m, w), dtype)
+    if C.size == 0:
+        return C
+    B = np.ascontiguousarray(B)
+    if mask is None:
+        mask, mode = np.zeros((1, 1), bool), 0
+    else:
+        mask, mode = np.ascontiguousarray(mask), 2 if complement else 1
+    x_val = _operand(A.data)
+    ident = _identity(semiring.monoid, dtype)
+    run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
+                                       ident, C),
+               _ranges(m, A.indptr, A.nnz * w))
+    return C
 
 
-def _pull_rows(tindptr, tindices, tdata, x_present, x_val, semiring, active, y_present, y_val,
-               dtype):
-    """:func:`spmv` into the outputs ``active`` (sorted), in place."""
-    monoid, op = semiring.monoid, semiring.multiply
-    lo = tindptr[active].astype(np.int64)
-    hi = tindptr[active + 1].astype(np.int64)
-    live = hi > lo
-    active, lo, hi = active[live], lo[live], hi[live]
-    terminal = monoid.terminal
-    if terminal is not None and terminal != ANY_TERMINAL:
-        terminal = terminal(dtype)
-    chunk = FIRST_PULL_CHUNK if terminal is not None else None
-    while active.size:
-        if chunk == 1:  # every active row has an edge left: probe one each, no expansion
-            take, pos, owner = 1, lo, np.arange(active.size)
-        else:
-            take = hi - lo if chunk is None else np.minimum(hi - lo, chunk)
-            pos, owner = expand(tindptr, active, counts=take, starts=lo)
-        src = tindices[pos]
-        hit = x_present[src]
-        pos, owner, src = pos[hit], owner[hit], src[hit]
-        done = np.zeros(active.size, bool)
-        if pos.size:
-            vals = _multiply(op, np.take(x_val, src) if "x" in op.uses else None,
-                             tdata[pos] if "a" in op.uses else None, src, active[owner], dtype)
-            starts = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
-            who = owner[starts]
-            out = active[who]
-            if monoid.is_any:
-                y_val[out] = vals[starts]
-                done[who] = True
-            else:
-                part = monoid.ufunc.reduceat(vals, starts).astype(dtype, copy=False)
-                y_val[out] = np.where(y_present[out], monoid.ufunc(y_val[out], part), part)
-                if terminal is not None:
-                    done[who] = y_val[out] == terminal
-            y_present[out] = True
-        if chunk is None:
-            break
-        lo += take
-        keep = (lo < hi) & ~done
-        active, lo, hi = active[keep], lo[keep], hi[keep]
-        chunk *= PULL_CHUNK_GROWTH
+# ----------------------------------------------------------------------------- operators
+def _elementwise_template(kernel_args, call, slots):
+    """A kernel ``run(lo, hi, <args>, out)`` with ``out[p] = call`` where each operand is
+    an array (read at p), a scalar, or absent (0)."""
+    body = call
+    for name, kind in slots.items():
+        body = body.replace("@" + name, {"array": f"{name}[p]", "scalar": name,
+                                         "none": "0"}[kind])
+    return f"""
+@KERNEL
+def run(lo, hi, {kernel_args}, out):
+    for p in range(U(lo), U(hi)):  # unsigned: no negative-index fix-up, so it vectorises
+        out[p] = {body}
+"""
 
 
-def _pull_every_edge(tindptr, tindices, tdata, x_val, semiring, dtype):
-    """:func:`spmv` of a full ``x`` into every output: each in-edge once, in CSR order, one
-    ``reduceat`` over the rows (no expansion of edge positions, no hit filtering)."""
-    op, n_out = semiring.multiply, tindptr.size - 1
-    nnz = int(tindptr[-1])
-    src = tindices[:nnz]
-    deg = np.diff(tindptr)
-    rows = np.repeat(np.arange(n_out), deg) if "j" in op.uses else None
-    # np.take: numpy's fancy indexing with int32 indices costs about twice as much
-    vals = _multiply(op, np.take(x_val, src) if "x" in op.uses else None,
-                     tdata[:nnz] if "a" in op.uses else None, src, rows, dtype)
-    if vals.shape != src.shape:  # an operator that reads no per-edge operand
-        vals = np.broadcast_to(vals, src.shape)
-    nonempty = np.flatnonzero(deg)
-    y_val = np.zeros(n_out, dtype)
-    if nonempty.size:
-        y_val[nonempty] = semiring.monoid.ufunc.reduceat(vals, tindptr[nonempty])
-    return deg > 0, y_val
+def _slot(arr):
+    if arr is None:
+        return "none", 0
+    if isinstance(arr, np.ndarray) and arr.ndim:
+        return "array", np.ascontiguousarray(arr)
+    return "scalar", np.asarray(arr)[()]
+
+
+def _elementwise(name, op, role, operands, dtype, size):
+    """``op`` over ``operands`` (name -> array, scalar or None) into a new ``dtype`` array."""
+    kinds, values = {}, []
+    for nm, arr in operands.items():
+        kinds[nm], v = _slot(arr)
+        values.append(v)
+    call = f"op({', '.join('@' + nm for nm in operands)})"
+    template = _elementwise_template(", ".join(operands), call, kinds)
+    mod = operators.module(f"{name}_{op.name}", template, op=(role, op))
+    out = np.empty(size, np.dtype(dtype))
+    run_ranges(lambda lo, hi: mod.run(lo, hi, *values, out), _ranges(size, None, size))
+    return out
 
 
 def binary(op, x, a, i, j, dtype):
-    """``op(x, a, i, j)`` elementwise over gathered operands (those the operator reads);
-    ``j`` (the output index) is always given and sets the shape.
+    """``op(x, a, i, j)`` elementwise over gathered operands (those the operator reads;
+    ``x`` or ``a`` may be a scalar); ``j`` (the output index) is always given and sets the
+    shape.
 
     Examples
     --------
@@ -232,9 +723,10 @@ def binary(op, x, a, i, j, dtype):
     >>> binary(ops.minus, np.array([5, 7]), np.array([1, 2]), None, np.array([0, 1]), np.int64)
     array([4, 5])
     """
-    out = _multiply(op, x, a, i, j, np.dtype(dtype))
-    # an operator that reads only a bound scalar gives a scalar: one value per position
-    return out if out.shape == j.shape else np.broadcast_to(out, j.shape).copy()
+    uses = op.uses
+    return _elementwise("binary", op, "mul", {
+        "x": x if "x" in uses else None, "a": a if "a" in uses else None,
+        "i": i if "i" in uses else None, "j": j if "j" in uses else None}, dtype, j.size)
 
 
 def index_unary(op, v, i, j, thunk, dtype):
@@ -247,7 +739,56 @@ def index_unary(op, v, i, j, thunk, dtype):
     >>> index_unary(select_ops.tril, None, np.array([0, 1]), np.array([1, 0]), 0, bool)
     array([False,  True])
     """
-    return np.asarray(op.func(v, i, j, thunk, np.dtype(dtype))).astype(dtype, copy=False)
+    uses = op.uses
+    size = next(arr.size for arr in (v, i, j) if arr is not None)
+    return _elementwise("index_unary", op, "iop", {
+        "v": v if "v" in uses else None, "i": i if "i" in uses else None,
+        "j": j if "j" in uses else None, "thunk": 0 if thunk is None else thunk},
+        dtype, size)
+
+
+_SEGMENTS = """
+@KERNEL
+def reduce1(s0, s1, values, starts, end, out):
+    for s in range(s0, s1):
+        lo = starts[s]
+        hi = starts[s + 1] if s + 1 < starts.size else end
+        if hi - lo < 8:
+            acc = values[lo]
+            for p in range(U(lo + 1), U(hi)):
+                acc = add(acc, values[p])
+            out[s] = acc
+            continue
+        # four accumulators (a monoid is associative and commutative): no single chain
+        x0 = values[lo]
+        x1 = values[lo + 1]
+        x2 = values[lo + 2]
+        x3 = values[lo + 3]
+        p = U(lo + 4)
+        while p + U(4) <= U(hi):
+            x0 = add(x0, values[p])
+            x1 = add(x1, values[p + ONE])
+            x2 = add(x2, values[p + U(2)])
+            x3 = add(x3, values[p + U(3)])
+            p += U(4)
+        while p < U(hi):
+            x0 = add(x0, values[p])
+            p += ONE
+        out[s] = add(add(x0, x1), add(x2, x3))
+
+
+@KERNEL
+def reduce2(s0, s1, values, starts, end, out):
+    w = values.shape[1]
+    for s in range(s0, s1):
+        lo = starts[s]
+        hi = starts[s + 1] if s + 1 < starts.size else end
+        for c in range(U(w)):
+            out[s, c] = values[lo, c]
+        for p in range(lo + 1, hi):
+            for c in range(U(w)):
+                out[s, c] = add(out[s, c], values[p, c])
+"""
 
 
 def segment_reduce(monoid, values, starts, dtype):
@@ -261,25 +802,64 @@ def segment_reduce(monoid, values, starts, dtype):
     array([9, 4])
     """
     dtype = np.dtype(dtype)
-    if starts.size == 0:
-        return np.zeros((0,) + values.shape[1:], dtype)
-    if monoid.is_any:
-        return values[starts].astype(dtype, copy=False)
-    if values.ndim == 2 and values.shape[1] > 1:  # rows of a block: reduce contiguous runs
-        runs = np.ascontiguousarray(values.T, dtype=dtype)
-        return np.ascontiguousarray(monoid.ufunc.reduceat(runs, starts, axis=1).T)
-    return monoid.ufunc.reduceat(values.astype(dtype, copy=False), starts, axis=0).astype(
-        dtype, copy=False)
+    nseg = starts.size
+    out = np.empty((nseg,) + values.shape[1:], dtype)
+    if nseg == 0:
+        return out
+    values = np.ascontiguousarray(values, dtype=dtype)
+    mod = operators.module(f"segments_{monoid.name}", _SEGMENTS, add=("add", monoid))
+    k = mod.reduce2 if values.ndim == 2 else mod.reduce1
+    end = values.shape[0]
+    run_ranges(lambda s0, s1: k(s0, s1, values, starts, end, out),
+               _ranges(nseg, None, values.size))
+    return out
 
 
-def spmm(A, B, semiring, mask, complement, dtype):
-    """None: on the CPU :func:`spbfs.semiring.mxm` multiplies a dense block by scipy's
-    compiled product (``plus_times``) or one column at a time by vectorised gathers and a
-    ``reduceat``, on the rows the mask allows somewhere."""
-    return None
+_SELECT = """
+@KERNEL
+def count(r0, r1, ptr, idx, val, thunk, cnt):
+    for i in range(r0, r1):
+        c = 0
+        for p in range(U(ptr[i]), U(ptr[i + 1])):
+            if op(VV(p), i, idx[p], thunk):
+                c += 1
+        cnt[i] = c
 
 
-def masked_dot(A, BT, rows, cols, semiring, dtype):
-    """None: on the CPU the masked dot products are the vectorised probes of
-    :mod:`spbfs.semiring._products` (the GPU backend runs one merge kernel)."""
-    return None
+@KERNEL
+def fill(r0, r1, ptr, idx, val, thunk, c_ptr, c_idx, c_val):
+    for i in range(r0, r1):
+        q = U(c_ptr[i])
+        for p in range(U(ptr[i]), U(ptr[i + 1])):
+            if op(VV(p), i, idx[p], thunk):
+                c_idx[q] = idx[p]
+                c_val[q] = val[p]
+                q += ONE
+"""
+
+
+def select_csr(op, indptr, indices, data, thunk):
+    """The entries of a canonical CSR matrix that the predicate ``op(v, i, j, thunk)``
+    keeps, as CSR ``(indptr, indices, data)``: a count and a fill pass over rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import select_ops
+    >>> ptr, idx, val = select_csr(select_ops.tril, np.array([0, 2, 4]), np.array([0, 1, 0, 1]),
+    ...                            np.array([1.0, 2.0, 3.0, 4.0]), 0)
+    >>> ptr.tolist(), idx.tolist(), val.tolist()
+    ([0, 1, 3], [0, 0, 1], [1.0, 3.0, 4.0])
+    """
+    mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses), op=("iop", op))
+    n = indptr.size - 1
+    thunk = np.asarray(0 if thunk is None else thunk)[()]
+    ranges = _ranges(n, indptr, indices.size)
+    cnt = np.empty(n, np.int64)
+    run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
+    c_ptr = _row_ptr(cnt, indptr.dtype)
+    nnz = int(c_ptr[-1])
+    c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
+    run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
+                                       c_val), ranges)
+    return c_ptr, c_idx, c_val

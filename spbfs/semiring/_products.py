@@ -26,12 +26,10 @@ Every operation that produces a result takes the same output controls:
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..core.arrays import array_module
-from ..core.csr import expand, row_chunks
+from ..core.csr import expand
 from ._backend import backend_for
-from ._extract import extract
 from ._masks import (
     _as_matrix,
     _Coords,
@@ -39,22 +37,15 @@ from ._masks import (
     _csr_matrix,
     _finish,
     _finish_csr,
-    _Mask,
     _mask_of,
-    _mask_tags,
-    _member,
     _reduce_by_key,
-    _segments,
 )
 from ._matrix import Matrix
 from ._ops import Semiring
 from ._vector import Vector
 
-#: Products (or probes) handled per step of mxm on the GPU, bounding its temporary memory.
+#: Products handled per step of the generic mxm (the GPU's), bounding its temporary memory.
 CHUNK = 1 << 24
-#: The same on the CPU: temporaries that stay in cache (fresh pages of large ones cost more
-#: than the work on them).
-CPU_CHUNK = 1 << 16
 
 
 
@@ -67,11 +58,11 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
     block of ``w`` vectors) gives a dense array, with the monoid's identity where no
     product lands.  The multiply sees ``x = A[i, k]``, ``a = B[k, j]``, ``i = k`` and
     ``j``.  ``plus_times`` without a mask goes to scipy's / cuSPARSE's product when no
-    product can cancel (all values positive); other semirings, and masked products, use
-    the generic path.  With a (non-complemented) mask each allowed position is computed
-    as a dot product of a row of A and a column of B when that is less work than the full
-    product, so the unmasked product is never built; otherwise the products are formed in
-    chunks and filtered by the mask before they are combined.
+    product can cancel (all values positive).  Otherwise the CPU runs its compiled SpGEMM
+    (Gustavson's saxpy, the mask applied inside: a non-complemented mask's rows bound the
+    work), and the GPU computes each position a (non-complemented) mask allows as a dot
+    product of a row of A and a column of B, or forms the products in chunks and filters
+    them by the mask before they are combined.
 
     Parameters
     ----------
@@ -114,19 +105,20 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         C = Matrix(C.indptr, C.indices, C.data, shape[0], ncols=shape[1], check=False)
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
-    if m is not None and not m.complement:
-        # the products below hold allowed positions only: the mask is left to ``out``
-        m_out = None if out is None else m
-        if A.on_gpu:  # one merge kernel per masked dot product: cheaper than any saxpy
-            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m_out, out, replace)
-        flops, dot_work = _flops(A, B), _dot_work(A, B, m)
-        native = _native_operands(A, B, semiring)
-        if native is not None and flops <= NATIVE_MASKED_RATIO * dot_work:
-            C = _masked_native_product(native[0].to_scipy() @ native[1].to_scipy(), m)
-            C = _csr_matrix(C.indptr, C.indices, C.data.astype(dtype, copy=False), shape)
-            return _finish_csr(C, None if out is None else m, out, replace)
-        if dot_work <= flops:
-            return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), m_out, out, replace)
+    # the backend's SpGEMM kernel (a backend without one, the GPU's, takes the generic path)
+    spgemm = getattr(backend_for(A.xp), "spgemm", None)
+    found = None if spgemm is None else spgemm(
+        A.canonical(), B.canonical(), semiring, None if m is None else m.matrix.canonical(),
+        m is not None and m.structural, complement, dtype)
+    if found is not None:  # the backend's kernel, masked inside
+        C = _csr_matrix(*found, shape)
+        if out is None:
+            return C
+        return _finish(_coords(C, "C"), m, out, replace)
+    if m is not None and not m.complement:  # one merge kernel per masked dot product
+        # the products hold allowed positions only: the mask is left to ``out``
+        return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), None if out is None else m,
+                       out, replace)
     C = _mxm_saxpy(A, B, semiring, m, shape, dtype)
     return _finish_csr(C, None if out is None else m, out, replace)
 
@@ -155,54 +147,18 @@ def _exact_native_product(A, B, semiring) -> bool:
     return bool((A.data > 0).all()) and bool((B.data > 0).all())
 
 
-#: On the CPU a masked plus_times / plus_pair product is scipy's unmasked SpGEMM, then the
-#: mask, while its multiply-adds are at most this many times the masked dot products' probes
-#: (compiled code against vectorised probes; degree-ordered triangle counts are ~1x).
-NATIVE_MASKED_RATIO = 4
-
-
-def _native_operands(A, B, semiring):
-    """Operands whose scipy product is exactly the semiring's (plus_times on positive
-    values; plus_pair as the patterns' product, exact below 2**53), else None."""
-    if semiring.monoid.name == "plus" and semiring.multiply.name == "pair":
-        xp = A.xp
-        return (A.with_values(xp.ones(A.nnz, np.float64)),
-                B.with_values(xp.ones(B.nnz, np.float64)))
-    return (A, B) if _exact_native_product(A, B, semiring) else None
-
-
-def _masked_native_product(C, mask: _Mask):
-    """The entries of scipy's product ``C`` (rows unsorted; no entry zero, see
-    :func:`_native_operands`) that a (not complemented) matrix mask allows, sorted: scipy's
-    element-wise product with the mask's pattern tagged 1 where it allows (its merge takes
-    unsorted rows, and drops the zero products of the rest)."""
-    M = mask.matrix
-    C = C.multiply(sp.csr_array((_mask_tags(mask, 1), M.indices, M.indptr), shape=M.shape))
-    C.sort_indices()
-    return C
-
-
 def _flops(A, B) -> int:
     if A.nnz == 0:
         return 0
     return int(B.out_degree[A.indices].astype(np.int64).sum())
 
 
-def _dot_work(A, B, m) -> int:
-    """Probes of the masked dot products: the shorter list of every allowed position."""
-    if m.keys.size == 0:
-        return 0
-    rows, cols = m.positions()
-    return int(A.xp.minimum(A.out_degree[rows], B.T.out_degree[cols]).astype(np.int64).sum())
-
-
 def _chunks(work):
-    """Split positions ``0..len(work)`` into runs of about CHUNK total work on the GPU,
-    CPU_CHUNK on the CPU (host ints)."""
+    """Split positions ``0..len(work)`` into runs of about CHUNK total work (host ints)."""
     xp = array_module(work)
     if work.size == 0:
         return []
-    size = CPU_CHUNK if xp is np else CHUNK
+    size = CHUNK
     cum = xp.cumsum(work.astype(np.int64))
     total = int(cum[-1])
     cuts = xp.searchsorted(cum, xp.arange(size, total, size, dtype=np.int64), side="left")
@@ -254,43 +210,10 @@ def _mxm_dot(A, B, semiring, m, shape, dtype):
     mi, mj = m.positions()
     if mi.size:
         A = A.canonical()
-        merged = backend.masked_dot(A, BT, mi, mj, semiring, dtype)
-        present, values = merged or _dot_products(A, BT, semiring, mi, mj, dtype, backend)
+        present, values = backend.masked_dot(A, BT, mi, mj, semiring, dtype)
     else:
         present, values = xp.zeros(0, bool), xp.zeros(0, dtype)
     return _Coords(m.keys[present], values[present], shape, xp, mi[present], mj[present])
-
-
-def _dot_products(A, BT, semiring, mi, mj, dtype, backend):
-    """``(present, values)`` of the positions (rows ``mi``, columns ``mj``): the shorter of
-    the two lists of each is expanded and its entries probed in the other matrix's sorted
-    keys, so a position costs ``min(deg_A(i), deg_B.T(j))`` searches."""
-    xp, mul, inner = A.xp, semiring.multiply, A.ncols
-    present, values = xp.zeros(mi.size, bool), xp.empty(mi.size, dtype)
-    short_a = A.out_degree[mi] <= BT.out_degree[mj]
-    for probe_a in (True, False):  # expand A's rows and probe B.T's keys, or the reverse
-        at = xp.flatnonzero(short_a if probe_a else ~short_a)
-        S, rows, other, other_rows = ((A, mi[at], BT, mj[at]) if probe_a else
-                                      (BT, mj[at], A, mi[at]))
-        other_keys, cols = other.pattern.keys(), mj[at]
-        base = other_rows * inner  # each probe's key: its position's base plus its k
-        for lo, hi in _chunks(S.out_degree[rows]):
-            ps, owner = expand(S.indptr, rows[lo:hi])
-            hit, po = _member(base[lo:hi][owner] + S.indices[ps], other_keys)
-            hit = xp.flatnonzero(hit)  # the hits are few: index them, not mask each array
-            if hit.size == 0:
-                continue
-            ps, owner, po = ps[hit], owner[hit], po[hit]
-            pa, pb = (ps, po) if probe_a else (po, ps)
-            k = S.indices[ps].astype(np.int64) if "i" in mul.uses else None
-            vals = backend.binary(mul, A.data[pa] if "x" in mul.uses else None,
-                                  BT.data[pb] if "a" in mul.uses else None, k,
-                                  cols[lo:hi][owner], dtype)
-            starts = _segments(owner)  # owner is sorted: the probes go position by position
-            done = at[lo:hi][owner[starts]]
-            values[done] = backend.segment_reduce(semiring.monoid, vals, starts, dtype)
-            present[done] = True
-    return present, values
 
 
 def _spmm(A, B, semiring, mask, complement):
@@ -311,73 +234,4 @@ def _spmm(A, B, semiring, mask, complement):
             raise ValueError(f"mask has shape {allowed.shape}, the result has shape {shape}")
         if allowed.dtype != np.bool_:
             allowed = allowed != 0
-    C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
-    if C is not None:  # the backend's kernel, masked inside
-        return C
-    live = None
-    if allowed is not None:  # only the rows the mask allows somewhere
-        allowed = ~allowed if complement else allowed  # True where a value may land
-        live = xp.flatnonzero(allowed.any(axis=1))
-        if live.size * 2 > shape[0]:
-            live = None
-    used = None
-    plus_times = semiring.monoid.name == "plus" and semiring.multiply.name == "times"
-    if plus_times and B.shape[0]:  # rows of B that are all zero add nothing (finite A)
-        used = xp.flatnonzero(B.any(axis=1))
-        if used.size * 2 > B.shape[0] or not bool(xp.isfinite(A.data).all()):
-            used = None
-    rows = A if live is None and used is None else extract(A, live, used)
-    block = B if used is None else B[used]
-    if plus_times:
-        part = xp.asarray(rows.to_scipy_operator() @ block).astype(dtype, copy=False)
-    else:
-        part = _spmm_generic(rows, block, semiring, dtype, (rows.nrows, shape[1]))
-    identity = xp.asarray(semiring.monoid.identity(dtype), dtype)
-    if live is None:
-        return part if allowed is None else xp.where(allowed, part, identity)
-    C = xp.full(shape, identity, dtype)
-    C[live] = xp.where(allowed[live], part, identity)
-    return C
-
-
-#: Entries of A per chunk of the generic dense-block product: the chunk's gathers, products
-#: and reductions stay in cache and their buffers are reused rather than faulted in afresh
-#: (full-length temporaries cost 5-10x more per value on the CPU).
-SPMM_CHUNK = 1 << 14
-
-
-def _spmm_generic(A, B, semiring, dtype, shape):
-    """The block product one column of ``B`` at a time, over chunks of A's rows (about
-    :data:`SPMM_CHUNK` entries each on the CPU): per chunk a gather of the column along
-    the chunk's entries, the multiply and one segmented reduction over its rows (1-D
-    arrays only: numpy's reductions of 2-D segments cost far more per value).  The
-    result is the transpose of a C-ordered ``width x nrows`` array."""
-    xp, backend, mul = A.xp, backend_for(A.xp), semiring.multiply
-    width = shape[1]
-    CT = xp.full((width, shape[0]), semiring.monoid.identity(dtype), dtype=dtype)
-    if A.nnz == 0 or width == 0:
-        return CT.T
-    rows = xp.flatnonzero(A.out_degree)
-    starts = A.indptr[rows].astype(np.int64)
-    columns = xp.ascontiguousarray(B.T) if "a" in mul.uses else None
-    zero = xp.asarray(0, np.int64)
-    chunks = []
-    size = A.nnz if A.on_gpu else SPMM_CHUNK  # a GPU kernel takes the whole product
-    for part in row_chunks(A.indptr, rows, size):
-        r0, r1 = part.start, part.stop
-        lo = int(starts[r0])
-        hi = int(starts[r1]) if r1 < rows.size else A.nnz
-        k = A.indices[lo:hi].astype(np.int64)  # numpy's take converts other indices per call
-        first, last = int(rows[r0]), int(rows[r1 - 1])
-        out = slice(first, last + 1) if last - first == r1 - r0 - 1 else rows[r0:r1]
-        chunks.append((k, A.data[lo:hi] if "x" in mul.uses else None, starts[r0:r1] - lo, out,
-                       xp.broadcast_to(zero, k.shape)))
-    for c in range(width):  # the block's width (a batch of vectors), not its vertices
-        column, j = None if columns is None else columns[c], xp.asarray(c, np.int64)
-        for k, x, segments, out, shape_only in chunks:  # one column of B stays in cache
-            vals = backend.binary(mul, x, None if column is None else xp.take(column, k),
-                                  k if "i" in mul.uses else None,
-                                  xp.broadcast_to(j, k.shape) if "j" in mul.uses else shape_only,
-                                  dtype)
-            CT[c, out] = backend.segment_reduce(semiring.monoid, vals, segments, dtype)
-    return CT.T
+    return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)

@@ -9,7 +9,16 @@ import numpy as np
 
 from ._backend import backend_for
 from ._elementwise import _index_args
-from ._masks import _as_matrix, _Coords, _coords, _finish, _finish_csr, _keep_entries, _mask_of
+from ._masks import (
+    _as_matrix,
+    _Coords,
+    _coords,
+    _csr_matrix,
+    _finish,
+    _finish_csr,
+    _keep_entries,
+    _mask_of,
+)
 from ._matrix import Matrix
 from ._named import select_ops
 from ._ops import BinaryOp, IndexUnaryOp, Monoid
@@ -156,17 +165,14 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
     if not isinstance(thunk, numbers.Number):
         raise TypeError(f"thunk must be a number, got {thunk!r}")
     src = A if isinstance(A, Vector) else _as_matrix(A, "A")
-    compare = _BY_DIAGONAL.get(op) if isinstance(src, Matrix) and src.xp is np else None
-    if compare is not None:  # j against i + thunk, the columns in their own dtype
-        rows = src.pattern.rows()
-        keep = compare(src.indices, rows + thunk if thunk else rows)
-    else:
-        src, v, i, j = _entry_args(src, op)
-        keep = backend_for(src.xp).index_unary(op, v, i, j, thunk, np.bool_)
     m = _mask_of(mask, src.shape, structural, complement, src.xp)
+    # the backend's compiled selection of CSR entries (a backend without one, the GPU's,
+    # evaluates the predicate elementwise and keeps what it accepts)
+    select_csr = getattr(backend_for(src.xp), "select_csr", None)
+    if isinstance(src, Matrix) and select_csr is not None:
+        src = src.canonical()
+        C = _csr_matrix(*select_csr(op, src.indptr, src.indices, src.data, thunk), src.shape)
+        return _finish_csr(C, m, out, replace)
+    src, v, i, j = _entry_args(src, op)
+    keep = backend_for(src.xp).index_unary(op, v, i, j, thunk, np.bool_)
     return _finish_entries(src, None, keep.astype(bool, copy=False), m, out, replace)
-
-
-#: The positional selections, as comparisons of ``j`` with ``i + thunk`` (CPU fast path).
-_BY_DIAGONAL = {select_ops.tril: np.less_equal, select_ops.triu: np.greater_equal,
-                select_ops.diag: np.equal, select_ops.offdiag: np.not_equal}
