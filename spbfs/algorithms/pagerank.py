@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from ..semiring import monoids, mxm, plus_times, reduce
+from ..semiring import Semiring, monoids, mxm, ops, plus_times, reduce
 from ._shared import prepare
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
@@ -46,6 +46,9 @@ class PowerIterationFailedConvergence(RuntimeError):
         super().__init__(f"power iteration failed to converge within {num_iterations} "
                          "iterations")
 
+
+#: ``y[j] = sum_i B[i]`` over the stored entries: the unweighted product.
+_PLUS_SECOND = Semiring(monoids.plus, ops.second)
 
 def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
              dangling=None, nstart=None):
@@ -133,11 +136,13 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         return xp.zeros(0, np.float64)
 
     if weight:
-        M = M.with_values(w)
+        if w is not M.data:  # float64 weights are used as they are: the transpose below,
+            M = M.with_values(w)  # cached on the prepared matrix, keeps its values
         out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
+        semiring = plus_times
     else:  # every stored edge weighs 1: the out-weights are the out-degrees
-        M = M.with_values(xp.ones(M.nnz, np.float64))
         out_weight = M.out_degree.astype(np.float64)
+        semiring = _PLUS_SECOND  # sums of the vector's entries: no edge values read
     MT = M.T  # y = x @ P  <=>  y = A.T @ (x / out_weight)
     is_dangling = out_weight == 0
     on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
@@ -145,7 +150,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     x = xp.full(n, 1.0 / n) if start is None else start
     for _ in range(max_iter):
         last = x
-        y = mxm(MT, (x * inv)[:, None], plus_times)[:, 0]
+        y = mxm(MT, (x * inv)[:, None], semiring)[:, 0]
         x = alpha * (y + (x * on_dangling).sum() * d) + (1.0 - alpha) * p
         if float(xp.abs(x - last).sum()) < n * tol:
             return x

@@ -665,7 +665,7 @@ def spmm(A, B, semiring, mask, complement, dtype):
         mask, mode = np.zeros((1, 1), bool), 0
     else:
         mask, mode = np.ascontiguousarray(mask), 2 if complement else 1
-    x_val = _operand(A.data)
+    x_val = _operand(A.data if "x" in semiring.multiply.uses else None)
     ident = _identity(semiring.monoid, dtype)
     run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
                                        ident, C),
