@@ -3,7 +3,7 @@
 Both update one colour class of the graph at a time (vertices of a class are never
 neighbours, so they can move together without undoing each other's move).  Each colour of the
 colouring is a maximal independent set of the uncoloured vertices, found by Luby's rounds on
-random priorities (two ``max_plus`` products per round).
+priorities (per round a ``max_plus`` and an ``any_pair`` push of the contesting vertices).
 
 * Label propagation (NetworkX's rules and colouring, so NetworkX's result): a vertex takes
   the label most frequent among its neighbours (counts from one ``plus_times`` product of
@@ -26,7 +26,19 @@ import numbers
 import numpy as np
 
 from ..core.arrays import array_module
-from ..semiring import Matrix, extract, max_plus, mxm, plus_times, select
+from ..semiring import (
+    Matrix,
+    Vector,
+    any_pair,
+    extract,
+    max_plus,
+    monoids,
+    mxm,
+    plus_times,
+    reduce,
+    select,
+    vxm,
+)
 from ._shared import prepare
 from .degree import degrees
 
@@ -88,19 +100,24 @@ def color_classes(A, seed=None, priority=None):
     priority = xp.asarray(priority).astype(np.float64)
     left = xp.ones(n, bool)
     classes = []
+    idt = Z.indices.dtype
     while bool(left.any()):
         # one colour: a maximal independent set of the uncoloured vertices (Luby's rounds:
-        # local maxima of the priority join; they and their neighbours leave the contest)
-        contest = left.copy()
-        chosen = xp.zeros(n, bool)
-        while bool(contest.any()):
-            x = xp.where(contest, priority, -np.inf)
-            best = mxm(Z, x[:, None], max_plus)[:, 0]  # best contesting neighbour
-            win = contest & (priority > best)
-            chosen |= win
-            near = mxm(Z, xp.where(win, 0.0, -np.inf)[:, None], max_plus)[:, 0] > -np.inf
-            contest &= ~(win | near)
-        found = xp.flatnonzero(chosen)
+        # local maxima of the priority join; they and their neighbours leave the contest).
+        # Each round pushes only the contesting vertices (sparse vectors).
+        contest = xp.flatnonzero(left)
+        chosen = []
+        while contest.size:
+            x = Vector.sparse(contest.astype(idt), priority[contest], size=n, sort=False)
+            best = vxm(x, Z, max_plus).to_dense(-np.inf)  # best contesting neighbour
+            win = contest[priority[contest] > best[contest]]
+            chosen.append(win)
+            near = vxm(Vector.sparse(win.astype(idt), size=n, sort=False), Z, any_pair)
+            out = xp.zeros(n, bool)
+            out[win] = True
+            out[near.to_sparse().indices] = True
+            contest = contest[~out[contest]]
+        found = xp.sort(xp.concatenate(chosen)) if chosen else xp.zeros(0, np.int64)
         classes.append(found.astype(np.int64))
         left[found] = False
     return classes
@@ -127,18 +144,14 @@ def largest_first(A):
 
 
 def _row_best(C, rows_of, xp, n_rows, key):
-    """Per row of the sparse ``C``: the column with the largest ``key`` (-1 for an empty
-    row) and that key (-inf)."""
-    best = xp.full(n_rows, -np.inf)
-    col = xp.full(n_rows, -1, np.int64)
+    """Per row of the sparse ``C``: the largest ``key`` (-inf for an empty row) and the
+    largest column holding it (-1): two ``max`` reductions."""
     if not C.nnz:
-        return col, best
-    order = xp.lexsort(xp.stack([key, rows_of]))
-    r = rows_of[order]
-    last = xp.ones(r.size, bool)
-    last[:-1] = r[1:] != r[:-1]
-    best[r[last]] = key[order][last]
-    col[r[last]] = C.indices[order][last].astype(np.int64)
+        return xp.full(n_rows, -1, np.int64), xp.full(n_rows, -np.inf)
+    best = reduce(C.with_values(key.astype(np.float64)), monoids.max, axis=1).to_dense(-np.inf)
+    at = key == best[rows_of]
+    cols = xp.where(at, C.indices.astype(np.float64), -1.0)
+    col = reduce(C.with_values(cols), monoids.max, axis=1).to_dense(-1.0).astype(np.int64)
     return col, best
 
 

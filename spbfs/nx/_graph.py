@@ -10,6 +10,7 @@ reproduce NetworkX's visiting order, and edge weights per attribute.
 
 from __future__ import annotations
 
+import gc
 import weakref
 from itertools import chain, repeat
 from operator import itemgetter, methodcaller
@@ -458,6 +459,18 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     >>> H, H.nodes
     (SpbfsGraph(undirected, 3 nodes, 2 edges), ['x', 'y', 'z'])
     """
+    # a pause of the cyclic GC while the arrays are read: each full collection would walk
+    # every object of the (large) input graph, several times over a conversion
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name):
     import networkx as nx
 
     if isinstance(graph, SpbfsGraph):
