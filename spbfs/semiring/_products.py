@@ -11,7 +11,8 @@ masks, extract and assign, through scipy's compiled merges and row copies), othe
 their coordinates.  What depends on the operators goes through the backend: elementwise
 ``binary`` / ``index_unary`` and ``segment_reduce`` (a monoid over runs of entries), and
 where a backend has them whole products (``spgemm``, ``spmm``), all of them kernels
-generated from the operators' C expressions (numba on the CPU, CUDA on the GPU).  So user-defined semirings run on both devices.
+generated from the operators' C expressions (numba on the CPU, CUDA on the GPU).  So
+user-defined semirings run compiled on both devices.
 
 Every operation that produces a result takes the same output controls:
 
