@@ -20,7 +20,7 @@ scipy, python-graphblas, spbfs, ...; median of each): on a shared machine a burs
 load then hits every column alike rather than whichever one was running.
 
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
-       [--random-values] [--default-malloc] [--one-process | --interleave]
+       [--random-values] [--default-malloc] [--one-process | --interleave] [--skip TEXT]
 """
 
 from __future__ import annotations
@@ -173,7 +173,8 @@ def measure(column, args) -> dict:
         cases = spbfs_cases(sr.Matrix.from_any(A), sr.Matrix.from_any(L), rows)
     if on_gpu_graph:  # A @ A of a large Kronecker graph does not fit anywhere
         cases.pop("mxm plus_times A@A")
-    times = {name: timed(fn, args.repeat, sync) for name, fn in cases.items()}
+    times = {name: timed(fn, args.repeat, sync) for name, fn in cases.items()
+             if not any(text in name for text in args.skip)}
     return {"nnz": [A.nnz, L.nnz], "times": times}
 
 
@@ -190,6 +191,8 @@ def measure_interleaved(args) -> dict:
         print(f"# graphblas: no column ({exc})")
     times = {col: {} for col in cases}
     for name in cases["spbfs"]:
+        if any(text in name for text in args.skip):
+            continue
         fns = {col: c[name] for col, c in cases.items() if name in c}
         for fn in fns.values():
             fn()
@@ -215,6 +218,8 @@ def main(argv=None):
                    help="keep glibc's adaptive malloc thresholds (see the module docstring)")
     p.add_argument("--one-process", action="store_true",
                    help="every column in this process, one after the other")
+    p.add_argument("--skip", action="append", default=[], metavar="TEXT",
+                   help="leave out the operations whose name contains TEXT (repeatable)")
     p.add_argument("--interleave", action="store_true",
                    help="the CPU columns in this process, call by call in turn")
     p.add_argument("--column", help=argparse.SUPPRESS)  # a child process: one column
@@ -241,7 +246,8 @@ def main(argv=None):
         child = subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:]),
                                 "--column", col], capture_output=True, text=True)
         if child.returncode:
-            print(f"# {col}: no column ({child.stderr.strip().splitlines()[-1]})")
+            why = (child.stderr.strip().splitlines() or [f"exit status {child.returncode}"])
+            print(f"# {col}: no column ({why[-1]})")
             continue
         secs[col] = json.loads(child.stdout.strip().splitlines()[-1])
     nnz_a, nnz_l = secs["spbfs"]["nnz"]

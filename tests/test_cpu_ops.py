@@ -190,3 +190,23 @@ def test_eight_threads_one_matrix():
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(job, range(8)))
+
+
+@pytest.mark.parametrize("semiring", [sr.min_plus, sr.max_min, sr.any_first, sr.lor_land])
+@pytest.mark.parametrize("masked", [False, True])
+def test_iso_valued_products(semiring, masked):
+    """Operands holding one value each (SuiteSparse's iso matrices): the product is computed
+    on the pattern alone and filled with the one product, as the full product gives."""
+    rng = np.random.default_rng(4)
+    A = sp.random_array((60, 50), density=0.1, rng=rng, format="csr")
+    B = sp.random_array((50, 40), density=0.1, rng=rng, format="csr")
+    A.data[:], B.data[:] = 2.0, 3.0
+    mask = sp.random_array((60, 40), density=0.3, rng=rng, format="csr") if masked else None
+    got = sr.mxm(A, B, semiring, mask, structural=True).to_scipy().toarray()
+    dtype = semiring.result_dtype(A.dtype, B.dtype)
+    Ad, Bd = A.toarray() != 0, B.toarray() != 0
+    hit = (Ad.astype(int) @ Bd.astype(int)) > 0
+    if masked:
+        hit &= mask.toarray() != 0
+    one = _scalar(semiring.multiply, 2.0, 3.0, 0, 0, dtype)
+    assert np.array_equal(got, np.where(hit, one, 0).astype(dtype))

@@ -15,6 +15,7 @@ the same functions with the same signatures.
 from __future__ import annotations
 
 import re
+import types
 
 import numpy as np
 
@@ -349,6 +350,11 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
     ([0, 1, 1, 1], [2], [3.0])
     """
     dtype = np.dtype(dtype)
+    iso = _iso_value(A, B, semiring, dtype)
+    if iso is not None:  # every product the same and the monoid idempotent: the pattern
+        c_ptr, c_idx, c_val = spgemm(A, B, _ANY_PAIR, mask, structural, complement, dtype)
+        c_val[:] = iso
+        return c_ptr, c_idx, c_val
     n, ncols = A.nrows, B.ncols
     mod = _semiring_module("spgemm", _SPGEMM, semiring)
     x_val, b_val = _operand(A.data), _operand(B.data)
@@ -395,6 +401,35 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
                                         B.indices, b_val, c_ptr, c_idx, c_val, w[0], w[1]),
              nparts, chunks, work)
     return c_ptr, c_idx, c_val
+
+
+#: Monoids whose sum of equal values is that value.
+_IDEMPOTENT = ("any", "min", "max", "lor", "land")
+#: The structure of a product: ``any_pair`` (the monoid keeps any product, each product 1).
+_ANY_PAIR = types.SimpleNamespace(
+    name="any_pair", monoid=types.SimpleNamespace(name="any", c_expr="a"),
+    multiply=types.SimpleNamespace(name="pair", c_expr="1", uses=""))
+
+
+def _iso_value(A, B, semiring, dtype):
+    """The one value of every entry of ``C = A B`` when every product is the same (both
+    operands hold one value each, as SuiteSparse's iso-valued matrices, and the multiply
+    reads no positions) and the monoid is idempotent, else None: then the product is its
+    pattern's, without reading values."""
+    mul = semiring.multiply
+    if semiring.monoid.name not in _IDEMPOTENT or "i" in mul.uses or "j" in mul.uses:
+        return None
+    if "x" not in mul.uses and "a" not in mul.uses:  # reads no values: nothing to save
+        return None
+    if not (A.nnz and B.nnz):
+        return None
+    a, b = A.data, B.data
+    if "x" in mul.uses and not bool((a == a[0]).all()):
+        return None
+    if "a" in mul.uses and not bool((b == b[0]).all()):
+        return None
+    one = np.zeros(1, np.int64)
+    return binary(mul, a[:1], b[:1], one, one, dtype)[0]
 
 
 def _flops(A, B) -> int:
