@@ -15,8 +15,12 @@ instead of freshly mapped (and page-faulted) memory, so an operation's timings w
 on what ran before it (measured: scipy's ``A + L`` at 1.4 ms or 2.4-4.2 ms in one job, and
 python-graphblas's ``apply`` at 0.6 or 2.4 ms, by that history alone).
 
+``--interleave`` measures the CPU columns in this one process call by call instead (spbfs,
+scipy, python-graphblas, spbfs, ...; median of each): on a shared machine a burst of
+load then hits every column alike rather than whichever one was running.
+
 Usage: python benchmarks/bench_ops.py [--scale 16] [--gpu-scale 20] [--repeat 5]
-       [--random-values] [--default-malloc] [--one-process]
+       [--random-values] [--default-malloc] [--one-process | --interleave] [--skip TEXT]
 """
 
 from __future__ import annotations
@@ -169,8 +173,38 @@ def measure(column, args) -> dict:
         cases = spbfs_cases(sr.Matrix.from_any(A), sr.Matrix.from_any(L), rows)
     if on_gpu_graph:  # A @ A of a large Kronecker graph does not fit anywhere
         cases.pop("mxm plus_times A@A")
-    times = {name: timed(fn, args.repeat, sync) for name, fn in cases.items()}
+    times = {name: timed(fn, args.repeat, sync) for name, fn in cases.items()
+             if not any(text in name for text in args.skip)}
     return {"nnz": [A.nnz, L.nnz], "times": times}
+
+
+def measure_interleaved(args) -> dict:
+    """The CPU columns in this process, one call of each column in turn per repeat."""
+    A = graph(args.scale, args.random_values)
+    L = sp.tril(A, -1).tocsr()
+    rows = np.random.default_rng(0).choice(A.shape[0], A.shape[0] // 4, replace=False)
+    cases = {"spbfs": spbfs_cases(sr.Matrix.from_any(A), sr.Matrix.from_any(L), rows),
+             "scipy": scipy_cases(A, L, rows)}
+    try:
+        cases["graphblas"] = graphblas_cases(A, L, rows)
+    except ImportError as exc:
+        print(f"# graphblas: no column ({exc})")
+    times = {col: {} for col in cases}
+    for name in cases["spbfs"]:
+        if any(text in name for text in args.skip):
+            continue
+        fns = {col: c[name] for col, c in cases.items() if name in c}
+        for fn in fns.values():
+            fn()
+        got = {col: [] for col in fns}
+        for _ in range(args.repeat):
+            for col, fn in fns.items():
+                t0 = time.perf_counter()
+                fn()
+                got[col].append(time.perf_counter() - t0)
+        for col, ts in got.items():
+            times[col][name] = float(np.median(ts))
+    return {col: {"nnz": [A.nnz, L.nnz], "times": t} for col, t in times.items()}
 
 
 def main(argv=None):
@@ -184,15 +218,24 @@ def main(argv=None):
                    help="keep glibc's adaptive malloc thresholds (see the module docstring)")
     p.add_argument("--one-process", action="store_true",
                    help="every column in this process, one after the other")
+    p.add_argument("--skip", action="append", default=[], metavar="TEXT",
+                   help="leave out the operations whose name contains TEXT (repeatable)")
+    p.add_argument("--interleave", action="store_true",
+                   help="the CPU columns in this process, call by call in turn")
     p.add_argument("--column", help=argparse.SUPPRESS)  # a child process: one column
     args = p.parse_args(argv)
-    measuring = args.column or args.one_process  # a parent only starts the children
+    measuring = args.column or args.one_process or args.interleave  # a parent only starts
+    # the children
     steady = bool(measuring) and not args.default_malloc and steady_malloc()
     if args.column:
         print(json.dumps({**measure(args.column, args), "steady": steady}))
         return
     columns = [c for c, gpu, _ in COLUMNS if args.gpu_scale or not gpu]
     secs = {}
+    if args.interleave:
+        secs = {col: {**out, "steady": steady} for col, out in
+                measure_interleaved(args).items()}
+        columns = []
     for col in columns:
         if args.one_process:
             try:
@@ -203,7 +246,8 @@ def main(argv=None):
         child = subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:]),
                                 "--column", col], capture_output=True, text=True)
         if child.returncode:
-            print(f"# {col}: no column ({child.stderr.strip().splitlines()[-1]})")
+            why = (child.stderr.strip().splitlines() or [f"exit status {child.returncode}"])
+            print(f"# {col}: no column ({why[-1]})")
             continue
         secs[col] = json.loads(child.stdout.strip().splitlines()[-1])
     nnz_a, nnz_l = secs["spbfs"]["nnz"]
@@ -213,7 +257,8 @@ def main(argv=None):
           + (", random values" if args.random_values else ", values 1.0")
           + (f"; GPU rows at scale {args.gpu_scale}" if args.gpu_scale else "")
           + ("; malloc thresholds fixed" if steady else "; malloc as configured")
-          + ("; one process" if args.one_process else "; a process per column"))
+          + ("; one process" if args.one_process else "; interleaved in one process"
+             if args.interleave else "; a process per column"))
     header = f"{'operation':<27}" + "".join(f"{c:>23}" for c in secs)
     print(header + f"{'spbfs/graphblas':>17}"
           + (f"{'gpu speedup':>13}" if args.gpu_scale else ""))

@@ -89,14 +89,14 @@ def test_every_wanted_bit_gets_a_witness(device, A, data, bits, pulled, with_edg
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("direction", ["push", "pull"])
-@pytest.mark.parametrize("chunk", [None, 7])
-def test_a_hub_covers_every_bit(device, direction, chunk, monkeypatch):
+@pytest.mark.parametrize("split", [False, True])
+def test_a_hub_covers_every_bit(device, direction, split, monkeypatch):
     """Vertex 0 set in every row points at all others; 1..3 cover some bits: every wanted
-    bit of 4..n gets a witness that has it (on the CPU also in chunks of 7 words, rows and
-    wanted columns)."""
-    if chunk is not None:
-        for name in ("WRITE_CHUNK", "PULL_BLOCK"):
-            monkeypatch.setattr(cpu_packed, name, chunk)
+    bit of 4..n gets a witness that has it (on the CPU also over 3 threads' ranges of the
+    frontier or of the wanted columns)."""
+    if split:
+        monkeypatch.setattr(cpu_packed, "PARALLEL_WORK", 1)
+        monkeypatch.setattr(cpu_packed, "get_num_threads", lambda: 3)
     n = 300
     rows = np.concatenate([np.zeros(n - 1, np.int64), [1, 2, 3]])
     cols = np.concatenate([np.arange(1, n), [5, 5, 6]])

@@ -23,8 +23,19 @@ bitmap_search      a :class:`LevelSearch` engine for ``any``/``lor`` searches (N
                    operations' masked push/pull runs the search)
 =================  ============================================================================
 
-The CPU backend adds ``csr_union`` and ``csr_assign`` (scipy's compiled merges), which the
-operations use on CPU matrices.
+Optional primitives: a backend that defines one is asked first, and where it is missing
+(or returns None) the operations take their generic path on coordinates (the GPU today):
+
+=================  ============================================================================
+spgemm             ``C<M> = A B`` over a semiring as canonical CSR arrays (mask inside)
+ewise_csr          ``ewise_add`` / ``ewise_mult`` of two canonical CSR matrices
+select_csr         the entries of a CSR matrix an index-unary predicate keeps
+=================  ============================================================================
+
+On the CPU every primitive is a numba kernel generated for its operators
+(:mod:`spbfs.cpu.operators` compiles an operator from its C expression, so user-defined
+operators are compiled too).  The CPU backend also has ``csr_union`` and ``csr_assign``
+(scipy's compiled merges), which the operations use on CPU matrices.
 """
 
 from __future__ import annotations

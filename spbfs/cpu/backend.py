@@ -6,6 +6,7 @@ from .csr import csr_assign, csr_union
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .products import (
     binary,
+    ewise_csr,
     index_unary,
     masked_dot,
     segment_reduce,
@@ -16,6 +17,6 @@ from .products import (
     spmv,
 )
 
-__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "index_unary", "masked_dot",
-           "packed_pull", "packed_push", "segment_reduce", "select_csr", "spgemm", "spmm",
-           "spmspv", "spmv", "unpack_bitplanes"]
+__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
+           "masked_dot", "packed_pull", "packed_push", "segment_reduce", "select_csr", "spgemm",
+           "spmm", "spmspv", "spmv", "unpack_bitplanes"]

@@ -1,15 +1,13 @@
-"""CPU backend of :func:`spbfs.semiring.packed_any_secondi`, with numpy.
+"""CPU backend of :func:`spbfs.semiring.packed_any_secondi`: numba kernels.
 
 Both directions find, per stored edge ``i -> j``, the word ``hits = x[i] & want[j]`` of
-bits it can witness, then write ``out[s, j] = i`` for every bit ``s`` of the hit words
-(:func:`write_bits`).  Several edges may
-witness one bit; any of them is valid and one write wins.
+bits it can witness, then write ``out[s, j] = i`` for every bit ``s`` of the hit word.
+Several edges may witness one bit; any of them is valid and one write wins (threads
+writing the same place write valid ids: whichever lands is a witness).
 
-* push: the frontier's out-edges, all at once.
-* pull: each wanted column scans its in-edges in chunks growing fourfold (1, 4, 16,
-  ...) and stops once its bits are covered, as the early-exit pull of
-  :func:`spbfs.cpu.products.spmv`; one in-neighbour set in every row covers a column
-  in the first round.
+* push: the frontier's out-edges, over ranges of the frontier of equal edge counts.
+* pull: each wanted column scans its in-edges and stops once its bits are covered
+  (clearing them from its wanted word), over ranges of the wanted columns.
 
 :func:`unpack_bitplanes` (the dense form of codes stored as bit-planes) goes 8 rows of
 the output at a time by table look-ups that spread 8 bits of a plane into the 8 byte
@@ -20,41 +18,61 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.csr import expand, popcount, row_chunks
-from .products import PULL_BLOCK, PULL_CHUNK_GROWTH
+from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
 
-#: Words per chunk of :func:`write_bits`: a chunk's arrays stay in cache (and its
-#: temporaries reuse memory rather than fault in fresh pages).
-WRITE_CHUNK = 1 << 14
+#: Edges (or wanted columns) from which a call is split over threads.
+PARALLEL_WORK = 1 << 15
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+#: bit index of the lowest set bit ``low`` of a word: ``_LOW_BIT[(low * _DEBRUIJN) >> 58]``
+_LOW_BIT = np.zeros(64, np.int64)
+for _b in range(64):
+    _LOW_BIT[((1 << _b) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _b
 
 
-def write_bits(out, cols, ids, words):
-    """``out[s, cols[e]] = ids[e]`` for every bit ``s`` set in ``words[e]``.
+@kernel
+def _write(out, j, src, hits, table):
+    """``out[s, j] = src`` for every bit ``s`` of ``hits``."""
+    while hits:
+        low = hits & (~hits + np.uint64(1))
+        out[table[(low * _DEBRUIJN) >> np.uint64(58)], j] = src
+        hits ^= low
 
-    The words go in chunks of :data:`WRITE_CHUNK`, each one round per bit: every word
-    with bits left gives its lowest set bit (rounds: the most bits in a word of the
-    chunk).  Unpacking the words to bytes, or a pass per bit position, measured slower:
-    the cost is the scattered writes.
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> out = np.full((3, 2), -1)
-    >>> write_bits(out, np.array([1]), np.array([7]), np.array([0b101], np.uint64))
-    >>> out.tolist()
-    [[-1, 7], [-1, -1], [-1, 7]]
-    """
-    ids = ids.astype(out.dtype, copy=False)
-    for lo in range(0, words.size, WRITE_CHUNK):
-        hi = lo + WRITE_CHUNK
-        at = lo + np.flatnonzero(words[lo:hi])
-        left = words[at]
-        while at.size:
-            low = left & (~left + np.uint64(1))
-            out[popcount(low - np.uint64(1)).astype(np.intp), cols[at]] = ids[at]
-            left = left ^ low
-            more = np.flatnonzero(left)
-            at, left = at[more], left[more]
+@kernel
+def _push(lo, hi, indptr, indices, data, has_data, x_idx, x_val, want, out, table):
+    for t in range(lo, hi):
+        i = x_idx[t]
+        xw = x_val[t]
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            hits = xw & want[j]
+            if has_data:
+                hits &= data[p]
+            if hits:
+                _write(out, j, i, hits, table)
+
+
+@kernel
+def _pull(lo, hi, tindptr, tindices, tdata, has_data, x_words, want_idx, want_val, out,
+          table):
+    for w in range(lo, hi):
+        j = want_idx[w]
+        left = want_val[w]
+        for p in range(tindptr[j], tindptr[j + 1]):
+            src = tindices[p]
+            hits = x_words[src] & left
+            if has_data:
+                hits &= tdata[p]
+            if hits:
+                _write(out, j, src, hits, table)
+                left &= ~hits
+                if not left:
+                    break
+
+
+_NO_DATA = np.zeros(1, np.uint64)
 
 
 def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
@@ -71,14 +89,14 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     """
     want = np.zeros(out.shape[1], np.uint64)
     want[want_idx] = want_val
-    for rows in row_chunks(indptr, x_idx, WRITE_CHUNK):  # the frontier's rows, in chunks
-        pos, owner = expand(indptr, x_idx[rows])
-        j = indices[pos]
-        hits = x_val[rows][owner] & want[j]
-        if data is not None:
-            hits &= data[pos]
-        hit = np.flatnonzero(hits)
-        write_bits(out, j[hit], x_idx[rows][owner[hit]], hits[hit])
+    work = np.empty(x_idx.size + 1, np.int64)
+    work[0] = 0
+    np.cumsum(np.take(indptr, x_idx + 1) - np.take(indptr, x_idx), out=work[1:])
+    threads = get_num_threads() if work[-1] >= PARALLEL_WORK else 1
+    has = data is not None
+    data = data if has else _NO_DATA
+    run_ranges(lambda lo, hi: _push(lo, hi, indptr, indices, data, has, x_idx, x_val, want,
+                                    out, _LOW_BIT), split(x_idx.size, threads, work))
 
 
 def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
@@ -94,36 +112,11 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     >>> out.tolist()
     [[-1, -1], [-1, 0]]
     """
-    for first in range(0, want_idx.size, PULL_BLOCK):  # blocks of columns: arrays in cache
-        block = slice(first, first + PULL_BLOCK)
-        _pull_block(tindptr, tindices, tdata, x_words, want_idx[block], want_val[block], out)
-
-
-def _pull_block(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
-    left = want_val.copy()
-    lo = tindptr[want_idx].astype(np.int64)
-    hi = tindptr[want_idx + 1].astype(np.int64)
-    active = np.flatnonzero(hi > lo)
-    chunk = 1
-    while active.size:
-        take = np.minimum(hi[active] - lo[active], chunk)
-        if chunk == 1:  # one in-edge each: no expansion
-            pos, owner = lo[active], np.arange(active.size)
-        else:
-            pos, owner = expand(tindptr, active, counts=take, starts=lo[active])
-        src = tindices[pos]
-        hits = x_words[src] & left[active[owner]]
-        if tdata is not None:
-            hits &= tdata[pos]
-        hit = np.flatnonzero(hits)
-        if hit.size:
-            owner, hits = owner[hit], hits[hit]
-            write_bits(out, want_idx[active[owner]], src[hit], hits)
-            starts = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
-            left[active[owner[starts]]] &= ~np.bitwise_or.reduceat(hits, starts)
-        lo[active] += take
-        chunk *= PULL_CHUNK_GROWTH
-        active = active[(left[active] != 0) & (lo[active] < hi[active])]
+    threads = get_num_threads() if want_idx.size >= PARALLEL_WORK else 1
+    has = tdata is not None
+    tdata = tdata if has else _NO_DATA
+    run_ranges(lambda lo, hi: _pull(lo, hi, tindptr, tindices, tdata, has, x_words, want_idx,
+                                    want_val, out, _LOW_BIT), split(want_idx.size, threads))
 
 
 #: Bits of a packed word.

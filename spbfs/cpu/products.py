@@ -15,6 +15,7 @@ the same functions with the same signatures.
 from __future__ import annotations
 
 import re
+import types
 
 import numpy as np
 
@@ -349,6 +350,11 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
     ([0, 1, 1, 1], [2], [3.0])
     """
     dtype = np.dtype(dtype)
+    iso = _iso_value(A, B, semiring, dtype)
+    if iso is not None:  # every product the same and the monoid idempotent: the pattern
+        c_ptr, c_idx, c_val = spgemm(A, B, _ANY_PAIR, mask, structural, complement, dtype)
+        c_val[:] = iso
+        return c_ptr, c_idx, c_val
     n, ncols = A.nrows, B.ncols
     mod = _semiring_module("spgemm", _SPGEMM, semiring)
     x_val, b_val = _operand(A.data), _operand(B.data)
@@ -395,6 +401,35 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
                                         B.indices, b_val, c_ptr, c_idx, c_val, w[0], w[1]),
              nparts, chunks, work)
     return c_ptr, c_idx, c_val
+
+
+#: Monoids whose sum of equal values is that value.
+_IDEMPOTENT = ("any", "min", "max", "lor", "land")
+#: The structure of a product: ``any_pair`` (the monoid keeps any product, each product 1).
+_ANY_PAIR = types.SimpleNamespace(
+    name="any_pair", monoid=types.SimpleNamespace(name="any", c_expr="a"),
+    multiply=types.SimpleNamespace(name="pair", c_expr="1", uses=""))
+
+
+def _iso_value(A, B, semiring, dtype):
+    """The one value of every entry of ``C = A B`` when every product is the same (both
+    operands hold one value each, as SuiteSparse's iso-valued matrices, and the multiply
+    reads no positions) and the monoid is idempotent, else None: then the product is its
+    pattern's, without reading values."""
+    mul = semiring.multiply
+    if semiring.monoid.name not in _IDEMPOTENT or "i" in mul.uses or "j" in mul.uses:
+        return None
+    if "x" not in mul.uses and "a" not in mul.uses:  # reads no values: nothing to save
+        return None
+    if not (A.nnz and B.nnz):
+        return None
+    a, b = A.data, B.data
+    if "x" in mul.uses and not bool((a == a[0]).all()):
+        return None
+    if "a" in mul.uses and not bool((b == b[0]).all()):
+        return None
+    one = np.zeros(1, np.int64)
+    return binary(mul, a[:1], b[:1], one, one, dtype)[0]
 
 
 def _flops(A, B) -> int:
@@ -863,3 +898,156 @@ def select_csr(op, indptr, indices, data, thunk):
     run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
                                        c_val), ranges)
     return c_ptr, c_idx, c_val
+
+
+# ----------------------------------------------------------------------------- element-wise
+_EWISE = """
+@KERNEL
+def mult(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_ptr, w_idx, w_val, cnt):
+    # intersection of rows r0..r1, row i written from w_ptr[i] (room for the shorter row)
+    for i in range(r0, r1):
+        pa = U(a_ptr[i])
+        a1 = U(a_ptr[i + 1])
+        pb = U(b_ptr[i])
+        b1 = U(b_ptr[i + 1])
+        q0 = U(w_ptr[i])
+        q = q0
+        if pa < a1 and pb < b1:
+            ja = a_idx[pa]
+            jb = b_idx[pb]
+            while True:
+                if ja == jb:
+                    w_idx[q] = ja
+                    w_val[q] = mul(XV(pa), AV(pb), i, ja)
+                    q += ONE
+                    pa += ONE
+                    pb += ONE
+                    if pa == a1 or pb == b1:
+                        break
+                    ja = a_idx[pa]
+                    jb = b_idx[pb]
+                elif ja < jb:
+                    pa += ONE
+                    if pa == a1:
+                        break
+                    ja = a_idx[pa]
+                else:
+                    pb += ONE
+                    if pb == b1:
+                        break
+                    jb = b_idx[pb]
+        cnt[i] = np.int64(q - q0)
+
+
+@KERNEL
+def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_idx, w_val, cnt):
+    # union of rows r0..r1, row i written from a_ptr[i] + b_ptr[i]
+    for i in range(r0, r1):
+        pa = U(a_ptr[i])
+        a1 = U(a_ptr[i + 1])
+        pb = U(b_ptr[i])
+        b1 = U(b_ptr[i + 1])
+        q0 = pa + pb
+        q = q0
+        if pa < a1 and pb < b1:
+            ja = a_idx[pa]
+            jb = b_idx[pb]
+            while True:
+                if ja == jb:
+                    w_idx[q] = ja
+                    w_val[q] = mul(XV(pa), AV(pb), i, ja)
+                    q += ONE
+                    pa += ONE
+                    pb += ONE
+                    if pa == a1 or pb == b1:
+                        break
+                    ja = a_idx[pa]
+                    jb = b_idx[pb]
+                elif ja < jb:
+                    w_idx[q] = ja
+                    w_val[q] = x_val[pa]
+                    q += ONE
+                    pa += ONE
+                    if pa == a1:
+                        break
+                    ja = a_idx[pa]
+                else:
+                    w_idx[q] = jb
+                    w_val[q] = a_val[pb]
+                    q += ONE
+                    pb += ONE
+                    if pb == b1:
+                        break
+                    jb = b_idx[pb]
+        while pa < a1:
+            w_idx[q] = a_idx[pa]
+            w_val[q] = x_val[pa]
+            pa += ONE
+            q += ONE
+        while pb < b1:
+            w_idx[q] = b_idx[pb]
+            w_val[q] = a_val[pb]
+            pb += ONE
+            q += ONE
+        cnt[i] = np.int64(q - q0)
+"""
+
+
+@kernel
+def _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx, c_val):
+    """Pack rows written from ``starts[i]`` into CSR ``(c_ptr, c_idx, c_val)``."""
+    for i in range(r0, r1):
+        s = np.uint64(starts[i])
+        q0 = np.uint64(c_ptr[i])
+        for t in range(np.uint64(c_ptr[i + 1]) - q0):
+            c_idx[q0 + t] = w_idx[s + t]
+            c_val[q0 + t] = w_val[s + t]
+
+
+def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
+    """``op`` over two canonical CSR matrices of one shape, ``op(x, a, i, j)`` with ``x``
+    from A and ``a`` from B: on the union of their patterns (``union``; a one-sided entry
+    keeps its value) or on the intersection.  One merge pass writes each row at a bound
+    on its offset, one copy packs the rows (none for an intersection that is all of the
+    smaller operand).  Returns CSR ``(indptr, indices, values)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import ops
+    >>> ptr = np.array([0, 2])
+    >>> ewise_csr(ops.minus, True, ptr, np.array([0, 2]), np.array([5.0, 1.0]),
+    ...           np.array([0, 1]), np.array([2]), np.array([4.0]), np.float64)
+    (array([0, 2]), array([0, 2]), array([ 5., -3.]))
+    """
+    dtype = np.dtype(dtype)
+    mod = _semiring_module_op("ewise", _EWISE, op)
+    n = a_ptr.size - 1
+    work = a_idx.size + b_idx.size
+    ranges = _ranges(n, a_ptr + b_ptr if _threads(work) > 1 else None, work)
+    cnt = np.empty(n, np.int64)
+    idt = np.promote_types(a_idx.dtype, b_idx.dtype)
+    if union:
+        w_idx, w_val = np.empty(work, idt), np.empty(work, dtype)
+        starts = a_ptr + b_ptr
+        run_ranges(lambda r0, r1: mod.union(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
+                                            w_idx, w_val, cnt), ranges)
+    else:
+        starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
+        size = min(a_idx.size, b_idx.size)
+        w_idx, w_val = np.empty(size, idt), np.empty(size, dtype)
+        run_ranges(lambda r0, r1: mod.mult(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
+                                           starts, w_idx, w_val, cnt), ranges)
+    c_ptr = _row_ptr(cnt, np.promote_types(a_ptr.dtype, b_ptr.dtype))
+    nnz = int(c_ptr[-1])
+    if not union and nnz == size:  # every entry of the smaller operand: already packed
+        return c_ptr, w_idx, w_val
+    c_idx, c_val = np.empty(nnz, idt), np.empty(nnz, dtype)
+    run_ranges(lambda r0, r1: _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx,
+                                             c_val), ranges)
+    return c_ptr, c_idx, c_val
+
+
+def _semiring_module_op(name, template, op):
+    return operators.module(f"{name}_{op.name}", _specialise(template, op.uses),
+                            mul=("mul", op))

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.csr import csr_keep
 from ._backend import backend_for
 from ._masks import (
     _as_matrix,
-    _canonical_pattern,
     _Coords,
     _coords,
     _csr_matrix,
@@ -18,11 +16,9 @@ from ._masks import (
     _mask_of,
     _member,
     _merge,
-    _Union,
 )
 from ._matrix import Matrix
 from ._ops import BinaryOp, Monoid
-from ._pattern import Pattern
 from ._vector import Vector
 
 
@@ -49,14 +45,20 @@ def _pair_operands(A, B):
 
 
 def _ewise(A, B, op, union, mask, complement, structural, replace, out):
-    """ewise_add (``union``) or ewise_mult: matrices on the CPU through one compiled merge
-    of their patterns, vectors and GPU matrices through coordinates."""
+    """ewise_add (``union``) or ewise_mult: matrices through the backend's compiled merge of
+    their CSR rows where it has one (the CPU's), otherwise (vectors, GPU matrices) through
+    coordinates."""
     op = _binary_op(op)
     a, b = _pair_operands(A, B)
     m = _mask_of(mask, a.shape, structural, complement, a.xp)
     dtype = op.result_dtype(a.dtype, b.dtype)
-    if isinstance(a, Matrix) and a.xp is np:
-        C = (_ewise_add_csr if union else _ewise_mult_csr)(a, b, op, dtype)
+    ewise_csr = getattr(backend_for(a.xp), "ewise_csr", None)
+    if isinstance(a, Matrix) and ewise_csr is not None:
+        a, b = a.canonical(), b.canonical()
+        C = _native_union(a, b, op, dtype) if union else None
+        if C is None:
+            C = _csr_matrix(*ewise_csr(op, union, a.indptr, a.indices, a.data, b.indptr,
+                                       b.indices, b.data, dtype), a.shape)
         return _finish_csr(C, m, out, replace)
     if isinstance(a, Matrix):
         a, b = _coords(a, "A"), _coords(b, "B")
@@ -75,44 +77,6 @@ def _index_args(op, size, xp, rows, cols):
     return i, np.broadcast_to(np.int64(0), (size,))
 
 
-def _shared_pattern(u: _Union, a: Matrix, b: Matrix) -> Pattern:
-    """The pattern of the entries both operands store (the smaller one when it is a subset
-    of the other: no new arrays)."""
-    if u.first_is_union:
-        return b.pattern
-    if u.second_is_union:
-        return a.pattern
-    return _canonical_pattern(*csr_keep(u.indptr, u.indices, u.both), a.shape)
-
-
-def _union_pattern(u: _Union, a: Matrix, b: Matrix) -> Pattern:
-    """The pattern of the entries either operand stores (the larger one when it holds the
-    other: no new arrays)."""
-    if u.first_is_union:
-        return a.pattern
-    if u.second_is_union:
-        return b.pattern
-    return _canonical_pattern(u.indptr, u.indices, a.shape)
-
-
-def _shared_values(u: _Union, a: Matrix, b: Matrix, op, dtype, pattern=None):
-    """``op`` over the entries both operands store, in canonical order (``pattern``: theirs,
-    built here only if the operator reads positions)."""
-    in_a, in_b = u.first_shared(), u.second_shared()
-    x = a.data if in_a is None else a.data[in_a]
-    y = b.data if in_b is None else b.data[in_b]
-    if pattern is None and ("i" in op.uses or "j" in op.uses):
-        pattern = _shared_pattern(u, a, b)
-    i, j = _index_args(op, x.size, np, lambda: pattern.rows(), lambda: pattern.indices)
-    return backend_for(np).binary(op, x, y, i, j, dtype)
-
-
-def _ewise_mult_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
-    u = _Union(a, b)
-    pattern = _shared_pattern(u, a, b)
-    return Matrix._from_pattern(pattern, _shared_values(u, a, b, op, dtype, pattern))
-
-
 #: ewise_add operators that scipy's compiled union computes exactly on positive floating
 #: values: it drops zero results, and meets a one-sided entry with an implicit 0.
 _SCIPY_UNIONS = {"plus": lambda a, b: a + b, "max": lambda a, b: a.maximum(b)}
@@ -129,21 +93,6 @@ def _native_union(a: Matrix, b: Matrix, op, dtype) -> Matrix | None:
         return None
     C = union(a.to_scipy(), b.to_scipy())  # canonical operands: a canonical result
     return _csr_matrix(C.indptr, C.indices, C.data, a.shape)
-
-
-def _ewise_add_csr(a: Matrix, b: Matrix, op, dtype) -> Matrix:
-    native = _native_union(a, b, op, dtype)
-    if native is not None:
-        return native
-    u = _Union(a, b)
-    values = np.empty(u.tags.size, dtype)
-    if u.first_is_union:
-        values[:] = a.data
-    else:
-        values[u.tags != 2] = a.data
-        values[u.tags == 2] = b.data[~u.second_shared()]
-    values[u.both] = _shared_values(u, a, b, op, dtype)
-    return Matrix._from_pattern(_union_pattern(u, a, b), values)
 
 
 def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replace=False,

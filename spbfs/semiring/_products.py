@@ -9,9 +9,10 @@ sum, as scipy's ``sum_duplicates``) with whole-array numpy/cupy calls: on their 
 where that is direct (select, apply, reduce; on the CPU also the element-wise operations,
 masks, extract and assign, through scipy's compiled merges and row copies), otherwise on
 their coordinates.  What depends on the operators goes through the backend: elementwise
-``binary`` / ``index_unary`` (numpy functions on the CPU, kernels generated from the
-operators' C expressions on the GPU) and ``segment_reduce`` (a monoid over runs of
-entries).  So user-defined semirings run on both devices.
+``binary`` / ``index_unary`` and ``segment_reduce`` (a monoid over runs of entries), and
+where a backend has them whole products (``spgemm``, ``spmm``), all of them kernels
+generated from the operators' C expressions (numba on the CPU, CUDA on the GPU).  So
+user-defined semirings run compiled on both devices.
 
 Every operation that produces a result takes the same output controls:
 

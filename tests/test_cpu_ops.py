@@ -1,0 +1,212 @@
+"""The CPU backend's compiled operations (spbfs.cpu.products, spbfs.cpu.operators): the C
+expressions translated for numba, the kernels against dense references for named and
+user-defined operators, the in-memory build where no cache directory is writable, and
+concurrent calls from 8 threads."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spbfs import semiring as sr
+from spbfs.cpu import operators
+from spbfs.cpu import products as cp
+
+ABSDIFF = sr.BinaryOp("absdiff", lambda x, a, i, j, dt: np.abs(x.astype(dt) - a.astype(dt)),
+                      "(x > a ? x - a : a - x)", "xa", lambda xd, ad: np.result_type(xd, ad))
+AT = sr.BinaryOp("at", lambda x, a, i, j, dt: (x + 2 * a + 10 * i + 100 * j).astype(dt),
+                 "(x + 2 * a + 10 * i + 100 * j)", "xaij", lambda xd, ad: np.dtype(np.int64))
+OPS = [sr.ops.plus, sr.ops.times, sr.ops.min, sr.ops.first, sr.ops.second, sr.ops.pair,
+       ABSDIFF, AT]
+
+
+@pytest.mark.parametrize(("expr", "names", "env", "want"), [
+    ("(x < a ? x : a)", "xaij", {"x": 3, "a": 2}, 2),
+    ("((x != 0) && (a != 0))", "xaij", {"x": 3, "a": 0}, False),
+    ("(a || b)", "ab", {"a": 0.0, "b": 2.5}, True),
+    ("!a", "ab", {"a": 0}, True),
+    ("x > 1 ? x > 2 ? 3 : 2 : 1", "xaij", {"x": 5}, 3),
+    ("((T)x / (T)a)", "xaij", {"x": 3, "a": 2}, 1.5),
+    ("(1.0f / (double)v)", ("v",), {"v": 4}, 0.25),
+    ("fmax(x, a) - abs(-2) + (x << 1) % 5", "xaij", {"x": 3, "a": 7}, 6),
+    ("(i % 2 == 1)", "ij", {"i": 3}, True),
+])
+def test_c_expressions_translate(expr, names, env, want):
+    py = operators.c_to_python(expr, names)
+    assert eval(py, {"np": np, "math": __import__("math")}, env) == want
+
+
+@pytest.mark.parametrize("expr", ["x +", "(x", "y + 1", "foo(x)", "x ; a"])
+def test_c_expressions_rejected(expr):
+    with pytest.raises(ValueError):
+        operators.c_to_python(expr, "xaij")
+
+
+@st.composite
+def csr(draw, shape, dtype):
+    m, n = shape
+    dense = draw(st.lists(st.integers(-3, 3), min_size=m * n, max_size=m * n))
+    keep = draw(st.lists(st.booleans(), min_size=m * n, max_size=m * n))
+    a = np.array(dense).reshape(m, n).astype(dtype)
+    present = np.array(keep).reshape(m, n)
+    rows, cols = np.nonzero(present)
+    A = sp.csr_array((a[rows, cols], (rows, cols)), shape=shape)
+    A.sort_indices()
+    return A, a * present, present
+
+
+def _dtypes():
+    return st.sampled_from([np.bool_, np.int64, np.float32, np.float64])
+
+
+def _scalar(op, x, a, i, j, dt):
+    return op.func(np.array([x]), np.array([a]), np.array([i]), np.array([j]), dt)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_ewise_csr_matches_reference(data):
+    m, n = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    da, db = data.draw(_dtypes()), data.draw(_dtypes())
+    (A, av, ap), (B, bv, bp) = data.draw(csr((m, n), da)), data.draw(csr((m, n), db))
+    op, union = data.draw(st.sampled_from(OPS)), data.draw(st.booleans())
+    dtype = np.dtype(op.result_dtype(np.dtype(da), np.dtype(db)))
+    ptr, idx, val = cp.ewise_csr(op, union, A.indptr, A.indices, A.data, B.indptr, B.indices,
+                                 B.data, dtype)
+    assert val.dtype == dtype
+    want = (ap | bp) if union else (ap & bp)
+    got = sp.csr_array((val, idx, ptr), shape=(m, n))
+    rows, cols = np.nonzero(want)
+    assert got.nnz == rows.size
+    assert np.array_equal(np.diff(ptr), want.sum(axis=1))
+    gd = got.toarray()
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        if ap[r, c] and bp[r, c]:
+            expect = _scalar(op, av[r, c], bv[r, c], r, c, dtype)
+        else:
+            expect = (av if ap[r, c] else bv)[r, c]
+        assert gd[r, c] == dtype.type(expect)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_select_csr_matches_reference(data):
+    m, n = data.draw(st.integers(1, 7)), data.draw(st.integers(1, 7))
+    A, av, ap = data.draw(csr((m, n), data.draw(_dtypes())))
+    thunk = data.draw(st.integers(-3, 3))
+    odd = sr.IndexUnaryOp("odd_sum", lambda v, i, j, t, dt: (i + j + t) % 2 == 1,
+                          "((i + j + thunk) % 2 == 1)", lambda vd: np.dtype(bool), "ij")
+    op = data.draw(st.sampled_from([sr.select_ops.tril, sr.select_ops.triu,
+                                    sr.select_ops.diag, sr.select_ops.offdiag,
+                                    sr.select_ops.valuegt, sr.select_ops.nonzero, odd]))
+    ptr, idx, val = cp.select_csr(op, A.indptr, A.indices, A.data, thunk)
+    rows, cols = np.nonzero(ap)
+    keep = op.func(av[rows, cols], rows, cols, thunk, bool)
+    want = np.zeros((m, n), bool)
+    want[rows[keep], cols[keep]] = True
+    got = sp.csr_array((val, idx, ptr), shape=(m, n))
+    assert got.nnz == int(want.sum())
+    assert np.array_equal(got.toarray(), np.where(want, av, 0).astype(A.dtype))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_masked_dot_matches_reference(data):
+    m, k, n = (data.draw(st.integers(1, 6)) for _ in range(3))
+    (A, av, ap), (B, bv, bp) = data.draw(csr((m, k), np.int64)), data.draw(csr((k, n),
+                                                                             np.float64))
+    semiring = sr.Semiring(data.draw(st.sampled_from([sr.monoids.plus, sr.monoids.min])),
+                           data.draw(st.sampled_from(OPS)))
+    dtype = semiring.result_dtype(A.dtype, B.dtype)
+    npos = data.draw(st.integers(0, 12))
+    rows = np.array(data.draw(st.lists(st.integers(0, m - 1), min_size=npos,
+                                       max_size=npos)), np.int64)
+    cols = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=npos,
+                                       max_size=npos)), np.int64)
+    Am, BT = sr.Matrix.from_any(A), sr.Matrix.from_any(B).T.canonical()
+    present, values = cp.masked_dot(Am, BT, rows, cols, semiring, dtype)
+    for p in range(npos):
+        i, j = rows[p], cols[p]
+        ks = np.flatnonzero(ap[i] & bp[:, j])
+        assert present[p] == (ks.size > 0)
+        if ks.size:
+            prods = [_scalar(semiring.multiply, av[i, kk], bv[kk, j], kk, j, dtype)
+                     for kk in ks]
+            expect = semiring.monoid.ufunc.reduce(np.array(prods, dtype))
+            assert np.isclose(values[p], expect)
+
+
+def test_in_memory_modules_where_nothing_is_writable(monkeypatch):
+    """No writable cache directory: the kernels are built in memory and still run."""
+    monkeypatch.setattr(operators, "_dir", [None])
+    monkeypatch.setattr(operators, "_modules", {})
+    A = sr.Matrix.from_any(sp.csr_array(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [0, 0, 0]])))
+    ptr, idx, val = cp.spgemm(A, A, sr.min_plus, None, False, False, np.dtype(np.float64))
+    assert (ptr.tolist(), idx.tolist(), val.tolist()) == ([0, 1, 1, 1], [2], [3.0])
+    mod = next(iter(operators._modules.values()))
+    assert not hasattr(mod, "__file__")
+
+
+def test_read_only_kernel_dir_falls_back(tmp_path, monkeypatch):
+    """A kernel directory that cannot be written is skipped."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    monkeypatch.setenv("SPBFS_KERNEL_DIR", str(ro))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(ro))
+    monkeypatch.setattr(operators, "_dir", [])
+    try:
+        import os
+
+        if os.access(ro, os.W_OK):  # root writes anywhere
+            pytest.skip("running as root")
+        assert operators.kernel_dir() is None
+    finally:
+        ro.chmod(0o700)
+
+
+def test_eight_threads_one_matrix():
+    """Concurrent products, pushes and selections on one matrix from 8 threads."""
+    rng = np.random.default_rng(3)
+    A = sp.random_array((400, 400), density=0.05, rng=rng, format="csr")
+    M = sr.Matrix.from_any(A)
+    want = sr.mxm(M, M, sr.min_plus, M, structural=True).to_scipy().toarray()
+    x = sr.Vector.sparse(np.arange(0, 400, 3), np.ones(134), size=400)
+    want_v = sr.vxm(x, M, sr.min_plus).to_dense()
+    want_s = sr.select(M, "tril").to_scipy().toarray()
+
+    def job(_):
+        for _ in range(5):
+            got = sr.mxm(M, M, sr.min_plus, M, structural=True).to_scipy().toarray()
+            assert np.array_equal(got, want)
+            assert np.array_equal(sr.vxm(x, M, sr.min_plus).to_dense(), want_v)
+            assert np.array_equal(sr.select(M, "tril").to_scipy().toarray(), want_s)
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(job, range(8)))
+
+
+@pytest.mark.parametrize("semiring", [sr.min_plus, sr.max_min, sr.any_first, sr.lor_land])
+@pytest.mark.parametrize("masked", [False, True])
+def test_iso_valued_products(semiring, masked):
+    """Operands holding one value each (SuiteSparse's iso matrices): the product is computed
+    on the pattern alone and filled with the one product, as the full product gives."""
+    rng = np.random.default_rng(4)
+    A = sp.random_array((60, 50), density=0.1, rng=rng, format="csr")
+    B = sp.random_array((50, 40), density=0.1, rng=rng, format="csr")
+    A.data[:], B.data[:] = 2.0, 3.0
+    mask = sp.random_array((60, 40), density=0.3, rng=rng, format="csr") if masked else None
+    got = sr.mxm(A, B, semiring, mask, structural=True).to_scipy().toarray()
+    dtype = semiring.result_dtype(A.dtype, B.dtype)
+    Ad, Bd = A.toarray() != 0, B.toarray() != 0
+    hit = (Ad.astype(int) @ Bd.astype(int)) > 0
+    if masked:
+        hit &= mask.toarray() != 0
+    one = _scalar(semiring.multiply, 2.0, 3.0, 0, 0, dtype)
+    assert np.array_equal(got, np.where(hit, one, 0).astype(dtype))
