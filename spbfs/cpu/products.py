@@ -886,18 +886,70 @@ def select_csr(op, indptr, indices, data, thunk):
     >>> ptr.tolist(), idx.tolist(), val.tolist()
     ([0, 1, 3], [0, 0, 1], [1.0, 3.0, 4.0])
     """
-    mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses), op=("iop", op))
     n = indptr.size - 1
     thunk = np.asarray(0 if thunk is None else thunk)[()]
     ranges = _ranges(n, indptr, indices.size)
     cnt = np.empty(n, np.int64)
-    run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
+    lower = _TRIANGLES.get(op.c_expr.replace(" ", ""))
+    if lower is not None and float(thunk).is_integer():  # a row's kept run: one search
+        first = np.empty(n, np.int64)
+        thunk = int(thunk)
+        run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, thunk, lower, first,
+                                             cnt), ranges)
+        fill = _copy_runs
+    else:
+        mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
+                               op=("iop", op))
+        run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
+        first = thunk
+
+        def fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val):
+            mod.fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val)
     c_ptr = _row_ptr(cnt, indptr.dtype)
     nnz = int(c_ptr[-1])
     c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
-    run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
-                                       c_val), ranges)
+    run_ranges(lambda r0, r1: fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val),
+               ranges)
     return c_ptr, c_idx, c_val
+
+
+#: The positional predicates whose kept entries are one run of each sorted row: their C
+#: expression (spaces removed) -> lower (tril) or upper (triu).
+_TRIANGLES = {"(j<=i+thunk)": True, "(j>=i+thunk)": False}
+
+
+@kernel
+def _tri_count(r0, r1, indptr, indices, k, lower, first, cnt):
+    """tril (``j <= i + k``) or triu (``j >= i + k``) of sorted rows: where each row's kept
+    run starts and its length, by one bisection per row."""
+    for i in range(r0, r1):
+        p0 = indptr[i]
+        p1 = indptr[i + 1]
+        key = i + k if lower else i + k - 1  # the run ends / starts after the last <= key
+        lo = p0
+        hi = p1
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if indices[mid] <= key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lower:
+            first[i] = p0
+            cnt[i] = lo - p0
+        else:
+            first[i] = lo
+            cnt[i] = p1 - lo
+
+
+@kernel
+def _copy_runs(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val):
+    for i in range(r0, r1):
+        s = np.uint64(first[i])
+        q0 = np.uint64(c_ptr[i])
+        for t in range(np.uint64(c_ptr[i + 1]) - q0):
+            c_idx[q0 + t] = indices[s + t]
+            c_val[q0 + t] = data[s + t]
 
 
 # ----------------------------------------------------------------------------- element-wise
