@@ -1,6 +1,6 @@
 """spbfs: breadth-first search and graph algorithms as sparse linear algebra over semirings.
 
-The same calls run on the CPU (numpy/scipy) and, given cupyx inputs, on the GPU.
+The same calls run on the CPU (numba kernels and scipy) and, given cupyx inputs, on the GPU.
 
 Examples
 --------
