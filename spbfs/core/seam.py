@@ -40,10 +40,26 @@ operators are compiled too).  The CPU backend also has ``csr_union`` and ``csr_a
 
 from __future__ import annotations
 
-__all__ = ["ANY_TERMINAL", "LevelSearch"]
+__all__ = ["ANY_TERMINAL", "LevelSearch", "bitmap_searchable"]
 
 #: The terminal of the ``any`` monoid: any value ends a reduction.
 ANY_TERMINAL = "any"
+
+
+def bitmap_searchable(semiring, values: bool) -> bool:
+    """Whether a backend's bitmap search engine computes this semiring: ``any``/``lor`` with
+    ``pair`` (levels only) or ``secondi`` (the parent is the frontier vertex).
+
+    Examples
+    --------
+    >>> from spbfs import semiring
+    >>> bitmap_searchable(semiring.any_secondi, True), bitmap_searchable(semiring.min_plus, False)
+    (True, False)
+    """
+    if semiring.monoid.name not in ("any", "lor"):
+        return False
+    return semiring.multiply.name == "secondi" or (semiring.multiply.name == "pair"
+                                                   and not values)
 
 
 class LevelSearch:

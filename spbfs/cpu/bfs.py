@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from ..core.seam import LevelSearch
+from ..core.seam import bitmap_searchable as supports
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
@@ -37,22 +38,6 @@ _IDENTITY = np.array([1 << 62, 1, 0], np.int64)
 #: pull is (below that, one thread: dispatching costs more than it saves).
 PARALLEL_PUSH_EDGES = 1 << 15
 PARALLEL_PULL_VERTICES = 1 << 15
-
-
-def supports(semiring, values: bool) -> bool:
-    """Whether the bitmap kernels compute this semiring: ``any``/``lor`` with ``pair``
-    (levels only) or ``secondi`` (the parent is the frontier vertex).
-
-    Examples
-    --------
-    >>> from spbfs import semiring
-    >>> supports(semiring.any_secondi, True), supports(semiring.min_plus, False)
-    (True, False)
-    """
-    if semiring.monoid.name not in ("any", "lor"):
-        return False
-    return semiring.multiply.name == "secondi" or (semiring.multiply.name == "pair"
-                                                   and not values)
 
 
 # ----------------------------------------------------------------------------- kernels

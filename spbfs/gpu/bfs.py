@@ -40,6 +40,7 @@ import threading
 import numpy as np
 
 from ..core.seam import LevelSearch
+from ..core.seam import bitmap_searchable as supports
 from . import kernels
 from .memory import GPUMemoryError, check_fits, out_of_memory
 
@@ -206,22 +207,6 @@ workspaces = WorkspacePool()
 
 def _blocks(work: int, cap: int) -> int:
     return int(max(1, min((work + _THREADS - 1) // _THREADS, cap)))
-
-
-def supports(semiring, values: bool) -> bool:
-    """Whether the bitmap kernels compute this semiring: ``any``/``lor`` with ``pair``
-    (levels only) or ``secondi`` (the parent is the frontier vertex).
-
-    Examples
-    --------
-    >>> from spbfs import semiring
-    >>> supports(semiring.any_secondi, True), supports(semiring.min_plus, False)
-    (True, False)
-    """
-    if semiring.monoid.name not in ("any", "lor"):
-        return False
-    return semiring.multiply.name == "secondi" or (semiring.multiply.name == "pair"
-                                                   and not values)
 
 
 class BitmapSearch(LevelSearch):
