@@ -17,7 +17,13 @@ from spbfs import semiring as sr
 from spbfs.cpu import operators
 from spbfs.cpu import products as cp
 
-ABSDIFF = sr.BinaryOp("absdiff", lambda x, a, i, j, dt: np.abs(x.astype(dt) - a.astype(dt)),
+
+def _absdiff(x, a, i, j, dt):
+    wide = np.int64 if dt == np.bool_ else dt  # numpy has no bool subtraction
+    return np.abs(x.astype(wide) - a.astype(wide)).astype(dt)
+
+
+ABSDIFF = sr.BinaryOp("absdiff", _absdiff,
                       "(x > a ? x - a : a - x)", "xa", lambda xd, ad: np.result_type(xd, ad))
 AT = sr.BinaryOp("at", lambda x, a, i, j, dt: (x + 2 * a + 10 * i + 100 * j).astype(dt),
                  "(x + 2 * a + 10 * i + 100 * j)", "xaij", lambda xd, ad: np.dtype(np.int64))
