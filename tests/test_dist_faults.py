@@ -88,6 +88,15 @@ def test_raising_rank_ends_the_job_with_its_message():
     assert "deliberate failure on rank 2 mid-search" in out
 
 
+@pytest.mark.parametrize("mode", ["raise_allreduce", "raise_alltoallv"])
+def test_raising_rank_in_an_operation_ends_the_job_with_its_message(mode):
+    """A rank raising inside the collectives of the distributed operations (the delegates'
+    allreduce, the all-to-all-v of remote results) ends the whole job with its message."""
+    r, after = _run(3, mode)
+    out = _ended_soon(r, after)
+    assert "deliberate failure on rank 2 in" in out
+
+
 def test_out_of_memory_rank_ends_the_job():
     r, after = _run(3, "oom")
     out = _ended_soon(r, after)

@@ -109,6 +109,9 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=ALPHA, be
     n = M.n
     with level_search(M, source, semiring, values=return_parents,
                       transpose=direction != "push") as engine:
+        if getattr(engine, "drives_itself", False):   # a distributed search: its own policy
+            engine.run(direction, alpha, beta)
+            return (engine.levels, engine.parents) if return_parents else engine.levels
         nf, mf, mu, prev_nf = 1, 0, M.nnz, 0
         steady = 0  # consecutive levels whose frontier size changed by less than 2x
         batch, level, fetched = 1, 0, 0

@@ -37,6 +37,7 @@ from ..semiring import (
     monoids,
     ops,
     plus_pair,
+    pointer_matrix,
     vxm,
 )
 from ..semiring._pattern import csr_from_coo, index_dtype
@@ -159,7 +160,7 @@ def as_graph(A):
 # ----------------------------------------------------------------------------- weak: FastSV
 def _weak(M):
     """The smallest vertex of each vertex's component, for the symmetric Matrix ``M``."""
-    f = M.xp.arange(M.n, dtype=M.indices.dtype)
+    f = M.xp.arange(M.n, dtype=index_dtype(M.n))
     return _fastsv(M, f) if M.n else f
 
 
@@ -171,14 +172,13 @@ def _fastsv(M, f):
     vertex of the component (a root is its own label and no larger than any member)."""
     xp, n = M.xp, M.n
     everywhere = xp.ones(n, bool)
-    pointers = xp.arange(n + 1, dtype=index_dtype(n, n))  # one entry per row of P
     gf = f[f]
     while True:
         # mngf[u] = min(gf[u], min over the neighbours v of gf[v])
         y = vxm(Vector(n, "bitmap", present=everywhere, values=gf), M, min_first_scan)
         mngf = xp.where(y.present, xp.minimum(y.values, gf), gf)
         # stochastic hooking: f[f[u]] = min(f[f[u]], mngf[u]), a vxm over P[u, f[u]]
-        P = Matrix(pointers, f, everywhere, n, check=False)
+        P = pointer_matrix(f)
         h = vxm(Vector(n, "bitmap", present=everywhere, values=mngf), P, min_first_scan)
         f_new = xp.where(h.present, xp.minimum(f, h.values), f)
         # aggressive hooking and shortcutting

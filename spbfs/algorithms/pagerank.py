@@ -1,8 +1,8 @@
 """PageRank as a ``plus_times`` power iteration, with NetworkX's conventions.
 
 One iteration is one sparse matrix times dense vector product over ``plus_times``
-(``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix, written as
-``A.T @ (x / d)`` so ``A`` is never rescaled) plus whole-array vector updates:
+(``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix, computed as
+``(x / d) @ A`` so ``A`` is never rescaled) plus whole-array vector updates:
 
 ``x <- alpha * (x @ P + (sum of x over dangling vertices) * dangling) + (1 - alpha) * p``
 
@@ -15,11 +15,12 @@ vector, which defaults to uniform); the iteration stops when the L1 change is be
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
-from ..semiring import Semiring, monoids, mxm, ops, plus_times, reduce
+from ..semiring import Semiring, monoids, ops, plus_times, reduce, vxm
 from ._shared import prepare
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
@@ -47,8 +48,8 @@ class PowerIterationFailedConvergence(RuntimeError):
                          "iterations")
 
 
-#: ``y[j] = sum_i B[i]`` over the stored entries: the unweighted product.
-_PLUS_SECOND = Semiring(monoids.plus, ops.second)
+#: ``y[j] = sum_i x[i]`` over the stored entries ``A[i, j]``: the unweighted product.
+_PLUS_FIRST = Semiring(monoids.plus, ops.first)
 
 def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
              dangling=None, nstart=None):
@@ -123,12 +124,12 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     xp, n = M.xp, M.n
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
+    if M.dtype == np.bool_:
+        weight = False  # every stored edge weighs 1 either way
     if weight:
-        w = M.data.astype(np.float64, copy=False)
-        if M.nnz and not bool(xp.isfinite(w).all()):
-            raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
-        if M.nnz and float(w.min()) < 0:
-            raise ValueError("A has negative weights; pagerank needs non-negative weights")
+        if M.dtype != np.float64:  # float64 weights are used as they are: the transpose,
+            M = M.with_values(M.data.astype(np.float64))  # cached on M, keeps its values
+        _check_weights(M)
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     start = None if nstart is None else _distribution(nstart, n, "nstart", xp)
@@ -136,25 +137,32 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         return xp.zeros(0, np.float64)
 
     if weight:
-        if w is not M.data:  # float64 weights are used as they are: the transpose below,
-            M = M.with_values(w)  # cached on the prepared matrix, keeps its values
         out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
         semiring = plus_times
     else:  # every stored edge weighs 1: the out-weights are the out-degrees
         out_weight = M.out_degree.astype(np.float64)
-        semiring = _PLUS_SECOND  # sums of the vector's entries: no edge values read
-    MT = M.T  # y = x @ P  <=>  y = A.T @ (x / out_weight)
+        semiring = _PLUS_FIRST  # sums of the vector's entries: no edge values read
     is_dangling = out_weight == 0
     on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
     x = xp.full(n, 1.0 / n) if start is None else start
     for _ in range(max_iter):
         last = x
-        y = mxm(MT, (x * inv)[:, None], semiring)[:, 0]
+        y = vxm(x * inv, M, semiring).to_dense(0.0)  # x @ P, with P = D^-1 A
         x = alpha * (y + (x * on_dangling).sum() * d) + (1.0 - alpha) * p
-        if float(xp.abs(x - last).sum()) < n * tol:
+        if float(abs(x - last).sum()) < n * tol:
             return x
     raise PowerIterationFailedConvergence(max_iter)
+
+
+def _check_weights(M):
+    """ValueError unless every weight of ``M`` is finite and non-negative."""
+    if not M.nnz:
+        return
+    if float(reduce(M, monoids.min)) < 0:
+        raise ValueError("A has negative weights; pagerank needs non-negative weights")
+    if not math.isfinite(float(reduce(M, monoids.plus))):  # NaN or inf somewhere
+        raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
 
 
 def _number(value, name) -> float:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core.arrays import to_numpy
 from ..core.validation import UNREACHED, check_source
-from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce
+from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce, vxm
 from ..semiring._matrix import csr_from_coo, index_dtype
-from ..semiring._operators import push
 from ._shared import BETA, prepare
 from .bfs import bfs
 from .msbfs import ALPHA, WORD, _search, check_sources
@@ -81,22 +82,22 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     """
     if _is_array(source):
         return _sssp_many(A, source, directed, return_predecessors)
-    M = prepare(A, directed)
-    source = check_source(source, M.n)
+    M = _float_weights(prepare(A, directed))
+    n = M.n
+    source = check_source(source, n)
     xp = M.xp
-    M = _float_weights(M)
-    dist = xp.full(M.n, np.inf)
+    dist = xp.full(n, np.inf)
     dist[source] = 0.0
-    frontier = Vector(M.n, "sparse", indices=xp.asarray([source], dtype=M.indices.dtype),
-                      values=xp.zeros(1))
-    for _ in range(M.n):
-        if not frontier.indices.size:
+    changed = xp.zeros(n, bool)
+    changed[source] = True
+    for _ in range(n):
+        # push the vertices whose distance improved; keep the improvements
+        frontier = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
+        y = vxm(frontier, M, min_plus).to_bitmap()
+        changed = y.present & (y.values < dist)
+        if not changed.any():
             break
-        y = push(M, frontier, min_plus, None, False, np.dtype(np.float64))
-        better = y.values < dist[y.indices]
-        idx, val = y.indices[better], y.values[better]
-        dist[idx] = val
-        frontier = Vector(M.n, "sparse", indices=idx, values=val)
+        dist = xp.where(changed, y.values, dist)
     if not return_predecessors:
         return dist
     return dist, _predecessors(M, dist, source)
@@ -127,16 +128,14 @@ def _is_array(source) -> bool:
 
 def _float_weights(M):
     """``M`` with float64 values, after checking they are numbers and non-negative."""
-    xp = M.xp
-    if M.data.dtype.kind not in "biuf":
-        raise TypeError(f"A must have numeric weights, got {M.data.dtype}")
-    weights = M.data.astype(np.float64, copy=False)
+    if M.dtype.kind not in "biuf":
+        raise TypeError(f"A must have numeric weights, got {M.dtype}")
     if M.nnz:
-        if bool(xp.isnan(weights).any()):
-            raise ValueError("A has NaN weights; shortest paths need numbers")
-        if float(weights.min()) < 0:
+        if float(reduce(M, monoids.min, dtype=np.float64)) < 0:
             raise ValueError("A has negative weights; sssp needs non-negative weights")
-    return M if weights is M.data else M.with_values(weights)
+        if math.isnan(float(reduce(M, monoids.plus, dtype=np.float64))):
+            raise ValueError("A has NaN weights; shortest paths need numbers")
+    return M if M.dtype == np.float64 else M.with_values(M.data.astype(np.float64))
 
 
 def _sssp_many(A, sources, directed, return_predecessors):

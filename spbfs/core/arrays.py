@@ -19,6 +19,10 @@ def array_module(*objs):
     >>> array_module(np.arange(3)).__name__
     'numpy'
     """
+    for o in objs:
+        namespace = getattr(o, "__spbfs_namespace__", None)   # a distributed array
+        if namespace is not None:
+            return namespace()
     if any(is_cupy(o) for o in objs if o is not None):
         import cupy
 

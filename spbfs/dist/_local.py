@@ -73,3 +73,26 @@ def csr_unique(rows, cols, nrows, ncols, idx_dtype):
     indptr = xp.zeros(nrows + 1, ip_dtype)
     indptr[1:] = xp.cumsum(per_row).astype(ip_dtype)
     return indptr, c
+
+
+def csr_sorted(rows, cols, weights, nrows, ncols, idx_dtype):
+    """CSR of the weighted pairs ``(rows, cols)``, columns sorted within rows and every
+    pair kept (duplicates too): ``(indptr, indices, weights)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ip, ix, w = csr_sorted(np.array([1, 0, 1]), np.array([2, 1, 2]),
+    ...                        np.array([5.0, 1.0, 3.0]), 2, 3, np.int32)
+    >>> ip.tolist(), ix.tolist(), w.tolist()
+    ([0, 1, 3], [1, 2, 2], [1.0, 5.0, 3.0])
+    """
+    xp = xp_of(rows)
+    order = xp.lexsort(xp.stack([cols, rows])) if rows.size else xp.zeros(0, np.int64)
+    r, c = rows[order], cols[order].astype(idx_dtype)
+    nnz = int(c.size)
+    ip_dtype = np.int32 if nnz < 2**31 else np.int64
+    indptr = xp.zeros(nrows + 1, ip_dtype)
+    if nnz:
+        indptr[1:] = xp.cumsum(xp.bincount(r, minlength=nrows)).astype(ip_dtype)
+    return indptr, c, weights[order]

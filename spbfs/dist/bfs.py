@@ -150,7 +150,8 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     mark = _Phases(c, phases)
     dirs = []
     semiring = any_secondi if want_p else any_pair
-    with level_search(L, start, semiring, values=want_p, transpose=False,
+    with level_search(L, start, semiring, values=want_p,
+                      transpose=G.directed and direction != "push",
                       parent_ids=G.parent_ids if want_p else None) as s:
         nf = mf = prev_nf = 0
         mu = L.nnz
@@ -285,3 +286,42 @@ def _send_found_delegates(G, parents):
     counts = 2 * np.diff(cum, prepend=0)
     rc, _ = c.exchange_counts(counts, 0)
     return c.alltoallv_start([send], counts, rc), send
+
+
+class DistSearch:
+    """:func:`spbfs.semiring.level_search` on a distributed matrix: a search that drives its
+    own levels (each rank picks push or pull for its blocks, as :func:`bfs`), run by
+    :meth:`run`; ``levels`` and ``parents`` are then DistArrays of the owned vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> with semiring.level_search(G, 0, semiring.any_pair) as s:
+    ...     s.run()
+    ...     G.gather(s.levels).tolist()
+    [0, 1, 2]
+    """
+
+    drives_itself = True
+
+    def __init__(self, G, source, values):
+        self.G, self.source, self.values = G, source, values
+        self.levels = self.parents = None
+
+    def run(self, direction="auto", alpha=ALPHA, beta=BETA):
+        """Search every level (collective)."""
+        from .arrays import DistArray
+
+        out = bfs(self.G, self.source, return_parents=self.values, direction=direction,
+                  alpha=alpha, beta=beta)
+        levels, parents = out if self.values else (out, None)
+        self.levels = DistArray(self.G, levels)
+        self.parents = None if parents is None else DistArray(self.G, parents)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

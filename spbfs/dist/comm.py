@@ -827,6 +827,27 @@ class Communicator:
             self.comm.Allreduce(host, out, op=mop)
             return self.to_device(out) if xp is not np else out
 
+    def exscan_array(self, a):
+        """Element-wise sum of ``a`` over the ranks below this one (zeros on rank 0).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import Communicator
+        >>> Communicator().exscan_array(np.array([4, 2])).tolist()
+        [0, 0]
+        """
+        xp = self.xp
+        if self.size == 1:
+            return xp.zeros_like(a)
+        host = np.ascontiguousarray(self.to_host(a))
+        out = np.zeros_like(host)
+        with self.timed(host.nbytes):
+            self.comm.Exscan(host, out, op=self.MPI.SUM)
+        if self.rank == 0:
+            out[:] = 0
+        return self.to_device(out) if xp is not np else out
+
     def __repr__(self) -> str:
         return (f"Communicator(rank={self.rank}, size={self.size}, device={self.device!r}, "
                 f"data_plane={self.data_plane!r})")

@@ -54,7 +54,8 @@ def kronecker(scale, edgefactor=16, seed=1, *, comm=None, xp=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from spbfs import dist, generate
+    >>> from spbfs import dist
+    >>> from spbfs.graph500 import generate
     >>> u, v = dist.kronecker(6, edgefactor=4, seed=5)        # one rank: the whole list
     >>> U, V = generate.kronecker(6, edgefactor=4, seed=5)
     >>> bool(np.array_equal(u, U) and np.array_equal(v, V))

@@ -6,6 +6,7 @@ import copy
 
 import numpy as np
 
+from ..semiring import Matrix
 from . import _local, layout
 from .comm import Communicator, device_conflict
 from .partition import BLOCKS, destination, local_count
@@ -92,6 +93,46 @@ def _check_edge_range(everyone, n):
                                  f"(rank {r})")
 
 
+def _check_weights(weights, u, xp, error):
+    """``(weights on xp as float64 or None, error)``: this rank's first problem with
+    ``weights`` (another length than ``u``, not numbers, NaN) unless ``error`` is set."""
+    if weights is None or error is not None:
+        return weights, error
+    try:
+        w = xp.asarray(weights)
+    except (TypeError, ValueError) as e:
+        return None, TypeError(f"weights must be an array of numbers ({e})")
+    if w.ndim != 1 or w.shape != u.shape:
+        return None, ValueError(f"weights must be 1-D with one value per edge (shape "
+                                f"{u.shape}), got shape {w.shape}")
+    if w.dtype.kind not in "biuf":
+        return None, TypeError(f"weights must be numbers, got dtype {w.dtype}")
+    w = w.astype(np.float64)
+    if w.size and bool(xp.isnan(w).any()):
+        return None, ValueError("weights must not be NaN")
+    return w, None
+
+
+def _delegate_numbers(delegates, n, ddt, xp):
+    """A function mapping global ids to delegate numbers (-1 for normal vertices): a dense
+    table up to :data:`DENSE_MAP_MAX` vertices, else a binary search."""
+    D = int(delegates.size)
+    if D and n <= DENSE_MAP_MAX:
+        dmap = xp.full(n, -1, ddt)
+        dmap[delegates] = xp.arange(D, dtype=ddt)
+        return lambda x: dmap[x]
+    dsorted = xp.sort(delegates)
+    dperm = xp.argsort(delegates)
+
+    def dnum(x):
+        if D == 0:
+            return xp.full(x.size, -1, np.int64)
+        i = xp.minimum(xp.searchsorted(dsorted, x), D - 1)
+        return xp.where(dsorted[i] == x, dperm[i], -1)
+
+    return dnum
+
+
 class DistGraph:
     """An undirected graph spread over the ranks of a communicator (delegate/normal design).
 
@@ -135,6 +176,8 @@ class DistGraph:
         The ``local`` and ``remote`` matrices the search runs on.
     input_edges : int
         Edges in the input list over all ranks.
+    weighted, directed : bool
+        Whether the graph has edge values and whether its arcs go one way only.
 
     Examples
     --------
@@ -146,9 +189,13 @@ class DistGraph:
     ([0, 2], {'nn': 0, 'nd': 4, 'dn': 4, 'dd': 2})
     """
 
-    def __init__(self, comm, n, threshold, delegates, degree, blocks, input_edges):
+    def __init__(self, comm, n, threshold, delegates, degree, blocks, input_edges, *,
+                 directed=False):
         # the four blocks become the two matrices of the search (they are consumed)
         self.block_edges = {b: int(blocks[b][1].size) for b in BLOCKS}
+        self.weighted = blocks["nn"][2] is not None
+        self.directed = bool(directed)
+        self._transpose = None if directed else self
         self.comm = comm
         self.xp = comm.xp
         self.P, self.rank = comm.size, comm.rank
@@ -159,7 +206,7 @@ class DistGraph:
         self.D = int(delegates.size)
         self.degree = degree
         self.layout = layout.build(blocks, self.n, self.n_local, self.D, self.P, self.rank,
-                                   self.xp)
+                                   self.xp, symmetric=not directed)
         self.input_edges = int(input_edges)
         #: dtype of levels and parents: the search's vertex ids (int32 below 2**31 - 2)
         self.index_dtype = self.layout.local.indices.dtype
@@ -184,7 +231,8 @@ class DistGraph:
         head = xp.asarray([n_pad, P, self.rank], np.int64)
         self.parent_ids = xp.concatenate([head, delegates.astype(np.int64)])
         self.delegates = self.parent_ids[3:]  # one copy of the list
-        self.owned_delegate_slots = n_pad + self.delegate_number(mine)
+        self.owned_delegate_numbers = self.delegate_number(mine)
+        self.owned_delegate_slots = n_pad + self.owned_delegate_numbers
         order, counts = _local.bin_by(delegates % P, P)
         counts[self.rank] = 0
         order = order[delegates[order] % P != self.rank]
@@ -195,7 +243,7 @@ class DistGraph:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_edges(cls, u, v, n, *, threshold=None, comm=None, device=None,
+    def from_edges(cls, u, v, n, *, weights=None, threshold=None, comm=None, device=None,
                    data_plane="auto", directed=False, symmetrize=False, chunk=None):
         """Build the distributed graph from this rank's slice of an edge list (collective).
 
@@ -217,12 +265,20 @@ class DistGraph:
             Where the graph lives when ``comm`` is not already a Communicator (default cpu).
         data_plane : {"auto", "mpi", "nccl"}
             See :class:`~spbfs.dist.Communicator`.
+        weights : array of numbers, optional
+            This rank's edge weights (same length as ``u``).  A weighted graph keeps every
+            input edge, duplicates included, so each operation combines parallel edges
+            with its own monoid as the single-device functions do: the smallest weight
+            counts for shortest paths (``min_plus``), the sum for pagerank
+            (``plus_times``).  Without weights the graph is a pattern: duplicates are
+            stored once.
         directed : bool
             False (default): each pair is an undirected edge, stored both ways (Graph500).
-            True: each pair is an arc ``u -> v``; the arcs must then form a symmetric
-            graph (every arc has its reverse), else ValueError, unless ``symmetrize``.
+            True: each pair is an arc ``u -> v``; the graph keeps the arcs as given, and
+            :attr:`T` (built on first use) holds the reversed ones.
         symmetrize : bool
-            With ``directed=True``, add the reverse of every arc instead of checking.
+            With ``directed=True``, add the reverse of every arc (the same as
+            ``directed=False``).
         chunk : int, optional
             Edges per exchange round while building (memory bound).
 
@@ -238,8 +294,8 @@ class DistGraph:
             differ between ranks (``"n differs between ranks: [100, 99]"``); some rank's
             ``u`` / ``v`` are not 1-D integer arrays of equal length; an edge id lies
             outside ``[0, n)`` (the message names ``u`` or ``v``, the value and the rank);
-            ``n`` or ``threshold`` is not a non-negative integer.  ValueError on every rank
-            too when ``directed=True`` input is not symmetric.
+            ``n`` or ``threshold`` is not a non-negative integer; ``weights`` of
+            another length than ``u``, not numbers, or NaN.
 
         Examples
         --------
@@ -248,13 +304,13 @@ class DistGraph:
         >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 4, threshold=8)
         >>> G.n, G.n_local, G.D, G.stats()["edges"]["nn"]
         (4, 4, 0, 4)
-        >>> DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True)
-        Traceback (most recent call last):
-            ...
-        ValueError: the directed edge list is not symmetric (1 vertex pairs have ...
-        >>> DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True,
-        ...                      symmetrize=True).stats()["edges"]["nn"]
-        2
+        >>> D = DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True)
+        >>> D.stats()["edges"]["nn"], D.T.stats()["edges"]["nn"]
+        (1, 1)
+        >>> W = DistGraph.from_edges(np.array([0, 0]), np.array([1, 1]), 2,
+        ...                          weights=np.array([2.0, 5.0]))
+        >>> W.stats()["edges"]["nn"], W.weighted
+        (4, True)
         >>> DistGraph.from_edges(np.array([0, 1]), np.array([1, -3]), 4)
         Traceback (most recent call last):
             ...
@@ -268,6 +324,7 @@ class DistGraph:
         P, rank = c.size, c.rank
         # ---- arguments: local checks, then one allgather decides for every rank
         u, v, error, facts = _check_edge_arrays(u, v, xp, error)
+        weights, error = _check_weights(weights, u, xp, error)
         if error is None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool)
                               or n < 0):
             error = TypeError(f"n must be a non-negative integer, got {n!r}")
@@ -282,7 +339,8 @@ class DistGraph:
         chunk = int(chunk) if error is None else 1
         m_local = int(u.size) if error is None else 0
         everyone = c.agree({"n": _plain(n), "threshold": _plain(threshold),
-                            "directed": bool(directed), "symmetrize": bool(symmetrize)},
+                            "directed": bool(directed), "symmetrize": bool(symmetrize),
+                            "weights given": weights is not None},
                            error=error, extra=(m_local, -(-m_local // chunk), facts))
         n = int(n)
         _check_edge_range(everyone, n)
@@ -295,26 +353,31 @@ class DistGraph:
         n_loc = local_count(n, rank, P)
 
         def arcs(i):
+            """Round ``i``'s arcs (both ways for an undirected graph; a self-loop once) and
+            their weights (None for a pattern)."""
             a, b = u[i * chunk:(i + 1) * chunk], v[i * chunk:(i + 1) * chunk]
+            w = None if weights is None else weights[i * chunk:(i + 1) * chunk]
             if both_ways:
-                a, b = xp.concatenate([a, b]), xp.concatenate([b, a])
-            keep = a != b
-            return a[keep], b[keep]
+                back = a != b
+                a, b = xp.concatenate([a, b[back]]), xp.concatenate([b, a[back]])
+                w = None if w is None else xp.concatenate([w, w[back]])
+            return a, b, w
 
-        if directed and not symmetrize:
-            cls._check_symmetric(c, u, v, n, chunk, rounds)
-
-        # 1. degrees, counted at the owners
+        # 1. degrees, counted at the owners: edges at each vertex, self-loops excluded
+        # (both endpoints of an arc of a directed graph count, so the delegates of a graph
+        # and of its transpose are the same)
         deg = xp.zeros(n_loc, np.int64)
         arc_count = 0
         for i in range(rounds):
-            a, _ = arcs(i)
-            arc_count += int(a.size)
-            order, counts = _local.bin_by(a % P, P)
-            recv, _ = c.alltoallv((a[order] // P).astype(vdt), counts)
+            a, b, _ = arcs(i)
+            keep = a != b
+            arc_count += int(keep.sum())
+            ends = a[keep] if both_ways else xp.concatenate([a[keep], b[keep]])
+            order, counts = _local.bin_by(ends % P, P)
+            recv, _ = c.alltoallv((ends[order] // P).astype(vdt), counts)
             if recv.size:
                 deg += xp.bincount(recv, minlength=n_loc)
-            del a, order, recv
+            del a, b, keep, ends, order, recv
         # self-loops per owned vertex (for the TEPS edge count without the edge list)
         loops = u[u == v]
         order, counts = _local.bin_by(loops % P, P)
@@ -324,7 +387,7 @@ class DistGraph:
         del loops, order, recv
         arcs_total = int(c.allreduce(arc_count))
         if threshold is None:
-            threshold = auto_threshold(n, arcs_total)
+            threshold = auto_threshold(n, arcs_total if both_ways else 2 * arcs_total)
 
         # 2. delegates: degree above the threshold, known everywhere, numbered by degree
         sel = xp.flatnonzero(deg > threshold)
@@ -336,26 +399,12 @@ class DistGraph:
         D = int(delegates.size)
         del sel, mine, parts, gids, gdeg
         ddt = np.int32 if max(D, n_loc) < 2**31 else np.int64
-        if D and n <= DENSE_MAP_MAX:
-            dmap = xp.full(n, -1, ddt)
-            dmap[delegates] = xp.arange(D, dtype=ddt)
-
-            def dnum(x):
-                return dmap[x]
-        else:
-            dsorted = xp.sort(delegates)
-            dperm = xp.argsort(delegates)
-
-            def dnum(x):
-                if D == 0:
-                    return xp.full(x.size, -1, np.int64)
-                i = xp.minimum(xp.searchsorted(dsorted, x), D - 1)
-                return xp.where(dsorted[i] == x, dperm[i], -1)
+        dnum = _delegate_numbers(delegates, n, ddt, xp)
 
         # 3. the edge distributor: the sender classifies, the receiver only appends
-        parts = {b: ([], []) for b in BLOCKS}
+        parts = {b: ([], [], []) for b in BLOCKS}
         for i in range(rounds):
-            a, b = arcs(i)
+            a, b, w = arcs(i)
             na, nb = dnum(a), dnum(b)
             ad, bd = na >= 0, nb >= 0
             dest = destination(a, b, ad, bd, P)
@@ -364,60 +413,36 @@ class DistGraph:
             col = xp.where(bd, nb, xp.where(ad, b // P, b)).astype(vdt)
             del a, b, na, nb, ad, bd
             order, counts = _local.bin_by(dest, P)
-            (row, col, blk), _ = c.alltoallv_many([row[order], col[order], blk[order]],
-                                                  counts)
-            del dest, order
+            send = [row[order], col[order], blk[order]] + ([] if w is None else [w[order]])
+            got, _ = c.alltoallv_many(send, counts)
+            row, col, blk = got[:3]
+            w = got[3] if w is not None else None
+            del dest, order, send, got
             for k, name in enumerate(BLOCKS):
                 sel = blk == k
                 parts[name][0].append(row[sel])
                 parts[name][1].append(col[sel] if name == "nn" else col[sel].astype(ddt))
-            del row, col, blk
+                if w is not None:
+                    parts[name][2].append(w[sel])
+            del row, col, blk, w
         shapes = {"nn": (n_loc, n), "nd": (n_loc, D), "dn": (D, n_loc), "dd": (D, D)}
         blocks = {}
         for name in BLOCKS:
-            rows, cols = parts.pop(name)
+            rows, cols, ws = parts.pop(name)
             rows = xp.concatenate(rows) if rows else xp.zeros(0, ddt)
             cols = xp.concatenate(cols) if cols else xp.zeros(0, ddt)
             nr, nc = shapes[name]
-            blocks[name] = _local.csr_unique(rows, cols, nr, nc, vdt if name == "nn" else ddt)
-            del rows, cols
-        G = cls(c, n, threshold, delegates, deg, blocks, input_edges)
+            idt = vdt if name == "nn" else ddt
+            if weights is None:
+                blocks[name] = _local.csr_unique(rows, cols, nr, nc, idt) + (None,)
+            else:
+                ws = xp.concatenate(ws) if ws else xp.zeros(0, weights.dtype)
+                blocks[name] = _local.csr_sorted(rows, cols, ws, nr, nc, idt)
+            del rows, cols, ws
+        G = cls(c, n, threshold, delegates, deg, blocks, input_edges,
+                directed=not both_ways)
         G.self_loops = self_loops
         return G
-
-    @staticmethod
-    def _check_symmetric(c, u, v, n, chunk, rounds):
-        """Collective: ValueError on every rank unless the arcs form a symmetric graph."""
-        xp, P = c.xp, c.size
-        los, his, fls = [], [], []
-        for i in range(rounds):
-            a, b = u[i * chunk:(i + 1) * chunk], v[i * chunk:(i + 1) * chunk]
-            keep = a != b
-            a, b = a[keep], b[keep]
-            lo, hi = xp.minimum(a, b), xp.maximum(a, b)
-            flag = xp.where(a < b, 1, 2).astype(np.int8)
-            order, counts = _local.bin_by(lo % P, P)
-            (rl, rh, rf), _ = c.alltoallv_many([lo[order] // P, hi[order], flag[order]],
-                                               counts)
-            los.append(rl)
-            his.append(rh)
-            fls.append(rf)
-        bad = 0
-        if los:
-            key = xp.concatenate(los) * max(n, 1) + xp.concatenate(his)
-            flag = xp.concatenate(fls)
-            if key.size:
-                uk, inv = xp.unique(key, return_inverse=True)
-                inv = inv.ravel()
-                fwd = xp.zeros(uk.size, bool)
-                bwd = xp.zeros(uk.size, bool)
-                fwd[inv[flag == 1]] = True
-                bwd[inv[flag == 2]] = True
-                bad = int((fwd != bwd).sum())
-        bad = int(c.allreduce(bad))
-        c.check(bad == 0, f"the directed edge list is not symmetric ({bad} vertex pairs have "
-                          "an arc one way only); pass symmetrize=True to add the reverse "
-                          "arcs, or directed=False")
 
     # ------------------------------------------------------------------ helpers
     def local_vertices(self):
@@ -431,6 +456,118 @@ class DistGraph:
         [0, 1, 2]
         """
         return self.xp.arange(self.n_local, dtype=np.int64) * self.P + self.rank
+
+    def global_of_local(self, ids):
+        """Global ids of positions of this rank's local search space (owned normals at
+        their local ids, delegate ``d`` at ``n_pad + d``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 0, 0]), np.array([1, 2, 3]), 4,
+        ...                          threshold=2)
+        >>> G.global_of_local(np.array([1, G.layout.n_pad])).tolist()
+        [1, 0]
+        """
+        xp, n_pad = self.xp, self.layout.n_pad
+        ids = xp.asarray(ids, dtype=np.int64)
+        d = xp.clip(ids - n_pad, 0, max(self.D - 1, 0))
+        dele = self.delegates[d] if self.D else xp.zeros_like(ids)
+        return xp.where(ids < n_pad, ids * self.P + self.rank, dele)
+
+    def stored_arcs(self):
+        """This rank's stored arcs as global ids: ``(u, v, weights or None)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0]), np.array([1]), 2, directed=True)
+        >>> [a.tolist() if a is not None else a for a in G.stored_arcs()]
+        [[0], [1], None]
+        """
+        xp = self.xp
+        us, vs, ws = [], [], []
+        for M, local_cols in ((self.layout.local, True), (self.layout.remote, False)):
+            if M is None:
+                continue
+            rows = xp.repeat(xp.arange(M.nrows, dtype=np.int64),
+                             xp.diff(M.indptr).astype(np.int64))
+            us.append(self.global_of_local(rows))
+            cols = M.indices.astype(np.int64)
+            vs.append(self.global_of_local(cols) if local_cols else cols)
+            if self.weighted:
+                ws.append(M.data)
+        w = xp.concatenate(ws) if self.weighted else None
+        return xp.concatenate(us), xp.concatenate(vs), w
+
+    @property
+    def T(self):
+        """The graph with every arc reversed (itself when undirected).
+
+        Built on first use from the arcs stored here (collective then), with the same
+        threshold (and so the same delegates), and kept.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist
+        >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3,
+        ...                               directed=True)
+        >>> G.gather(dist.bfs(G.T, 2)).tolist()
+        [2, 1, 0]
+        """
+        if self._transpose is None:
+            u, v, w = self.stored_arcs()
+            T = DistGraph.from_edges(v, u, self.n, weights=w, threshold=self.threshold,
+                                     comm=self.comm, directed=True)
+            T._transpose = self
+            self._transpose = T
+        return self._transpose
+
+    def undirected(self):
+        """The graph with every arc made an undirected edge (itself when undirected; built
+        on first use from the arcs stored here, collective then, and kept)."""
+        if self._transpose is self:
+            return self
+        if "undirected" not in self._cache:
+            u, v, w = self.stored_arcs()
+            self._cache["undirected"] = DistGraph.from_edges(
+                u, v, self.n, weights=w, threshold=self.threshold, comm=self.comm)
+        return self._cache["undirected"]
+
+    def remote_compact(self):
+        """``(R, owner, target)``: the ``remote`` matrix with its columns numbered by the
+        distinct targets, sorted by owner then local id, and each target's owner and local
+        id there (what the distributed products send; built once and kept)."""
+        if "remote" not in self._cache:
+            xp, P = self.xp, self.P
+            R = self.layout.remote
+            cols = R.indices.astype(np.int64)
+            width = -(-self.n // P)
+            keys = (cols % P) * width + cols // P
+            uniq = xp.unique(keys)
+            compact = xp.searchsorted(uniq, keys).astype(R.indices.dtype)
+            M = Matrix(R.indptr, compact, R.data, R.nrows, ncols=max(int(uniq.size), 1),
+                       check=False)
+            idt = self.index_dtype
+            self._cache["remote"] = (M, uniq // width, (uniq % width).astype(idt))
+        return self._cache["remote"]
+
+    def __spbfs_algebra__(self):
+        """The distributed operations (:mod:`spbfs.dist.algebra`)."""
+        from . import algebra
+
+        return algebra
+
+    def __spbfs_matrix__(self):
+        """This graph as a matrix of :mod:`spbfs.semiring` (:class:`DistMatrix`)."""
+        from .matrix import DistMatrix
+
+        if "matrix" not in self._cache:
+            self._cache["matrix"] = DistMatrix(self)
+        return self._cache["matrix"]
 
     def delegate_number(self, x):
         """Delegate number of each global id in ``x``, -1 for normal vertices.
@@ -498,7 +635,7 @@ class DistGraph:
         >>> G.traversed_edges(dist.bfs(G, 0))
         3
         """
-        r = levels >= 0
+        r = getattr(levels, "local", levels) >= 0
         local = self.xp.stack([self.degree[r].sum(), self.self_loops[r].sum()])
         d, s = self.comm.allreduce(self.comm.to_host(local).astype(np.int64))
         return int(d) // 2 + int(s)
@@ -507,7 +644,7 @@ class DistGraph:
         """The full vertex array on ``root`` from each rank's owned part (collective).
 
         ``local`` holds one value per owned vertex, in local-id order (what
-        :func:`spbfs.dist.bfs` returns).  Returns a numpy array of length ``n`` on ``root``,
+        :func:`spbfs.dist.bfs` returns), or is a :class:`~spbfs.dist.arrays.DistArray`.  Returns a numpy array of length ``n`` on ``root``,
         None elsewhere.
 
         Examples
@@ -518,6 +655,7 @@ class DistGraph:
         >>> G.gather(dist.bfs(G, 0)).tolist()
         [0, 1, 2]
         """
+        local = getattr(local, "local", local)   # a DistArray: this rank's part
         parts = self.comm.gather(self.comm.to_host(local), root=root)
         if parts is None:
             return None

@@ -65,29 +65,37 @@ class Layout:
                           for m in (local, remote) if m is not None)
 
 
-def _split_nn(xp, indptr, indices, P, rank):
+def _split_nn(xp, indptr, indices, weights, P, rank):
     """The ``nn`` block split into edges to this rank's normals (as local ids) and the rest
-    (global ids): two ``(degrees, indices)`` pairs, order kept within rows."""
+    (global ids): two ``(degrees, indices, weights)`` triples, order kept within rows
+    (weights None for a pattern)."""
     mine = (indices % P) == rank
     c = xp.zeros(indices.size + 1, np.int64)
     xp.cumsum(mine, out=c[1:])
     deg_mine = c[indptr[1:]] - c[indptr[:-1]]
     deg_all = xp.diff(indptr).astype(np.int64)
-    return (deg_mine, indices[mine] // P), (deg_all - deg_mine, indices[~mine])
+    w_mine = w_far = None
+    if weights is not None:
+        w_mine, w_far = weights[mine], weights[~mine]
+    return ((deg_mine, indices[mine] // P, w_mine),
+            (deg_all - deg_mine, indices[~mine], w_far))
 
 
 def _stack(xp, nrows, parts, idx_dtype, ptr_dtype):
     """CSR of ``nrows`` rows whose row ``r`` lists, part after part, the entries each part
-    gives row ``r``.  A part is ``(first_row, degrees, values, shift)``: ``degrees[i]``
-    entries of row ``first_row + i``, taken in order from ``values`` (plus ``shift``)."""
+    gives row ``r``.  A part is ``(first_row, degrees, values, shift, weights)``:
+    ``degrees[i]`` entries of row ``first_row + i``, taken in order from ``values`` (plus
+    ``shift``) and ``weights`` (None for a pattern: then the result has no data)."""
     deg = xp.zeros(nrows, np.int64)
-    for first, d, _, _ in parts:
+    for first, d, _, _, _ in parts:
         deg[first:first + d.size] += d
     indptr = xp.zeros(nrows + 1, np.int64)
     xp.cumsum(deg, out=indptr[1:])
     out = xp.empty(int(indptr[-1]), idx_dtype)
+    weighted = parts and parts[0][4] is not None
+    data = xp.empty(int(indptr[-1]), np.float64) if weighted else None
     filled = indptr[:-1].copy()   # next free slot of each row
-    for first, d, values, shift in parts:
+    for first, d, values, shift, weights in parts:
         m = d.size
         start = xp.zeros(m + 1, np.int64)
         xp.cumsum(d, out=start[1:])
@@ -96,27 +104,34 @@ def _stack(xp, nrows, parts, idx_dtype, ptr_dtype):
         for e0 in range(0, int(values.size), _STEP):
             e = xp.arange(e0, min(e0 + _STEP, int(values.size)), dtype=np.int64)
             row = xp.searchsorted(start, e, side="right") - 1
-            out[e + offset[row]] = values[e0:e0 + e.size].astype(idx_dtype) + shift
+            at = e + offset[row]
+            out[at] = values[e0:e0 + e.size].astype(idx_dtype) + shift
+            if weighted:
+                data[at] = weights[e0:e0 + e.size]
         filled[first:first + m] += d
-    return indptr.astype(ptr_dtype), out
+    return indptr.astype(ptr_dtype), out, data
 
 
-def _matrix(xp, indptr, indices, nrows, ncols, symmetric):
+def _matrix(xp, indptr, indices, data, nrows, ncols, symmetric):
     pattern = Pattern(indptr, indices, nrows, ncols=ncols, symmetric=symmetric)
-    # the searches read no values: a zero-stride view stands for the values
-    return Matrix._from_pattern(pattern, xp.broadcast_to(xp.ones(1, bool), (indices.size,)))
+    if data is None:
+        # a pattern: a zero-stride view of ones stands for the values
+        data = xp.broadcast_to(xp.ones(1, bool), (indices.size,))
+    return Matrix._from_pattern(pattern, data)
 
 
-def build(blocks, n, n_local, D, P, rank, xp) -> Layout:
-    """The :class:`Layout` of one rank from its four blocks (``{name: (indptr, indices)}``,
-    consumed: each is dropped once placed).
+def build(blocks, n, n_local, D, P, rank, xp, symmetric=True) -> Layout:
+    """The :class:`Layout` of one rank from its four blocks (``{name: (indptr, indices,
+    weights or None)}``, consumed: each is dropped once placed); ``symmetric``: whether
+    the local matrix is (an undirected graph's).
 
     Examples
     --------
     >>> import numpy as np
     >>> ip = lambda *d: np.concatenate([[0], np.cumsum(d)]).astype(np.int32)
-    >>> blocks = {"nn": (ip(1, 0), np.array([1])), "nd": (ip(1, 1), np.array([0, 0])),
-    ...           "dn": (ip(2), np.array([0, 1])), "dd": (ip(0), np.array([], int))}
+    >>> blocks = {"nn": (ip(1, 0), np.array([1]), None),
+    ...           "nd": (ip(1, 1), np.array([0, 0]), None),
+    ...           "dn": (ip(2), np.array([0, 1]), None), "dd": (ip(0), np.array([], int), None)}
     >>> lay = build(blocks, 3, 2, 1, 1, 0, np)
     >>> lay.n_pad, lay.d_words, lay.remote is None
     (32, 1, True)
@@ -127,23 +142,24 @@ def build(blocks, n, n_local, D, P, rank, xp) -> Layout:
     n_pad, d_pad = round32(n_local), round32(D)
     nl = n_pad + d_pad
     idt = np.int32 if n + 2 < 2**31 else np.int64   # global ids, and -1, fit
-    (nn_ip, nn_ix) = blocks.pop("nn")
-    (mine_deg, mine_ix), (far_deg, far_ix) = _split_nn(xp, nn_ip, nn_ix, P, rank)
-    del nn_ip, nn_ix
+    (nn_ip, nn_ix, nn_w) = blocks.pop("nn")
+    (mine_deg, mine_ix, mine_w), (far_deg, far_ix, far_w) = _split_nn(xp, nn_ip, nn_ix, nn_w,
+                                                                      P, rank)
+    del nn_ip, nn_ix, nn_w
     nnz_local = sum(int(blocks[b][1].size) for b in ("nd", "dn", "dd")) + int(mine_ix.size)
     ptr_dt = np.int32 if max(nnz_local, int(far_ix.size)) < 2**31 else np.int64
 
     def part(first, name, shift):
-        ip, ix = blocks.pop(name)
-        return first, xp.diff(ip).astype(np.int64), ix, shift
+        ip, ix, w = blocks.pop(name)
+        return first, xp.diff(ip).astype(np.int64), ix, shift, w
 
-    parts = [part(0, "nd", n_pad), (0, mine_deg, mine_ix, 0), part(n_pad, "dd", n_pad),
-             part(n_pad, "dn", 0)]
-    ip, ix = _stack(xp, nl, parts, idt, ptr_dt)
-    del parts, mine_deg, mine_ix
-    local = _matrix(xp, ip, ix, nl, nl, True)
+    parts = [part(0, "nd", n_pad), (0, mine_deg, mine_ix, 0, mine_w),
+             part(n_pad, "dd", n_pad), part(n_pad, "dn", 0)]
+    ip, ix, w = _stack(xp, nl, parts, idt, ptr_dt)
+    del parts, mine_deg, mine_ix, mine_w
+    local = _matrix(xp, ip, ix, w, nl, nl, symmetric)
     remote = None
     if P > 1:
-        ip, ix = _stack(xp, nl, [(0, far_deg, far_ix, 0)], idt, ptr_dt)
-        remote = _matrix(xp, ip, ix, nl, n, False)
+        ip, ix, w = _stack(xp, nl, [(0, far_deg, far_ix, 0, far_w)], idt, ptr_dt)
+        remote = _matrix(xp, ip, ix, w, nl, n, False)
     return Layout(local, remote, n_pad, d_pad)

@@ -17,7 +17,7 @@ array([2., 3.])
 
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract
-from ._matrix import Matrix
+from ._matrix import Matrix, pointer_matrix
 from ._named import (
     NAMED,
     any_first,
@@ -49,5 +49,6 @@ __all__ = [
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "plus_pair",
-    "plus_times", "reduce", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "plus_times", "pointer_matrix", "reduce", "select", "select_ops", "unary",
+    "unpack_bitplanes", "vxm",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._masks import (
     _as_matrix,
     _Coords,
@@ -110,6 +111,9 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
     array([[-2.,  5.],
            [ 0.,  2.]])
     """
+    algebra = distributed(A, B)
+    if algebra is not None:
+        return algebra.ewise_add(A, B, op, mask=mask, complement=complement)
     return _ewise(A, B, op, True, mask, complement, structural, replace, out)
 
 
@@ -139,6 +143,9 @@ def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, repla
     >>> z.indices.tolist(), z.values.tolist()
     ([2], [30.0])
     """
+    algebra = distributed(A, B)
+    if algebra is not None:
+        return algebra.ewise_mult(A, B, op, mask=mask, complement=complement)
     return _ewise(A, B, op, False, mask, complement, structural, replace, out)
 
 

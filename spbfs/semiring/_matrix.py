@@ -10,7 +10,7 @@ from ..core.validation import check_compressed, check_coordinates
 from . import _cache
 from ._pattern import Pattern, csr_from_coo, index_dtype
 
-__all__ = ["Matrix", "csr_from_coo", "index_dtype"]
+__all__ = ["Matrix", "csr_from_coo", "index_dtype", "pointer_matrix"]
 
 #: Sparse formats whose arrays are checked and whose pattern is cached per input matrix.
 _CACHED_FORMATS = ("csr", "csc", "coo")
@@ -274,6 +274,9 @@ class Matrix:
         """
         if isinstance(A, Matrix):
             return A
+        hook = getattr(A, "__spbfs_matrix__", None)   # a distributed graph: its own matrix
+        if hook is not None:
+            return hook()
         if not _is_sparse(A):
             return cls._from_dense(A, name)
         if getattr(A, "format", None) in _CACHED_FORMATS:
@@ -384,3 +387,28 @@ def _other_format_to_csr(A, name):
         except ValueError as exc:
             raise ValueError(f"{name} is malformed: {exc}") from None
     return A.tocsr()
+
+
+def pointer_matrix(f) -> Matrix:
+    """The ``n x n`` matrix with one entry per row, ``P[u, f[u]] = True``.
+
+    ``vxm(x, P, semiring)`` sends each ``x[u]`` to ``f[u]`` and combines what meets there
+    with the semiring's monoid (a scatter-reduce: the hooking step of FastSV).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import semiring
+    >>> P = semiring.pointer_matrix(np.array([1, 1, 0]))
+    >>> semiring.vxm(np.array([5, 3, 4]), P, semiring.min_first).to_dense(-1).tolist()
+    [4, 3, -1]
+    """
+    from ._dispatch import distributed
+
+    algebra = distributed(f)
+    if algebra is not None:
+        return algebra.pointer_matrix(f)
+    xp = array_module(f)
+    n = int(f.size)
+    return Matrix(xp.arange(n + 1, dtype=index_dtype(n, n)), f, xp.ones(n, bool), n,
+                  check=False)

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..core.arrays import array_module
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._matrix import Matrix
 from ._ops import Semiring
 from ._vector import Vector
@@ -101,6 +102,9 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         raise TypeError(f"semiring must be a Semiring, got {type(semiring).__name__}")
     if direction not in _DIRECTIONS:
         raise ValueError(f"direction must be one of {_DIRECTIONS}, got {direction!r}")
+    algebra = distributed(A, x)
+    if algebra is not None:
+        return algebra.vxm(x, A, semiring, mask=mask, complement=complement, dtype=dtype)
     M = Matrix.from_any(A)
     v = as_vector(x, M.nrows)
     m = as_mask(mask, M.ncols, M.xp)
@@ -128,6 +132,9 @@ def mxv(A, x, semiring, *, mask=None, complement=False, direction="auto", dtype=
     >>> semiring.mxv(A, np.array([1.0, 10.0]), semiring.plus_times).values
     array([20.,  3.])
     """
+    algebra = distributed(A, x)
+    if algebra is not None:
+        return algebra.mxv(A, x, semiring, mask=mask, complement=complement, dtype=dtype)
     return vxm(x, Matrix.from_any(A).T, semiring, mask=mask, complement=complement,
                direction=direction, dtype=dtype)
 

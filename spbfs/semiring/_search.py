@@ -21,6 +21,7 @@ import numpy as np
 from ..core.seam import LevelSearch
 from ..core.validation import UNREACHED
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._matrix import Matrix
 from ._operators import pull, push
 from ._ops import Semiring
@@ -198,6 +199,9 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     if semiring.monoid.name not in ("any", "lor"):
         raise ValueError(f"semiring must reduce with any or lor (a vertex is found once), got "
                          f"{semiring.name}")
+    algebra = distributed(A)
+    if algebra is not None:
+        return algebra.level_search(A, source, semiring, values)
     M = Matrix.from_any(A)
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._elementwise import _index_args
 from ._masks import (
     _as_matrix,
@@ -45,6 +46,9 @@ def reduce(A, monoid, axis=None, *, dtype=None):
         raise TypeError(f"monoid must be a Monoid, got {type(monoid).__name__}")
     if axis not in (None, 0, 1):
         raise ValueError(f"axis must be None, 0 or 1, got {axis!r}")
+    algebra = distributed(A)
+    if algebra is not None:
+        return algebra.reduce(A, monoid, axis, dtype=dtype)
     if isinstance(A, Vector):
         if axis not in (None, 0):
             raise ValueError("a Vector has one axis: axis must be None or 0")

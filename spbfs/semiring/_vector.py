@@ -103,6 +103,8 @@ class Vector:
         if self.format == "sparse":
             return self
         xp = array_module(self.present)
+        if getattr(xp, "distributed", False):   # distributed vectors stay in bitmap form
+            return self
         idx = xp.flatnonzero(self.present)
         return Vector(self.size, "sparse", indices=idx, values=self.values[idx])
 

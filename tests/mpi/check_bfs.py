@@ -3,7 +3,7 @@
 Optional arguments after the mode: device (cpu/gpu) and data plane (auto/mpi/nccl).
 Modes: ``bfs`` (levels identical to spbfs.bfs, parents pass the Graph500 checks, for several
 thresholds, sources, splits and options), ``tiny`` (fewer vertices than ranks),
-``directed`` (symmetric directed input accepted, asymmetric refused, symmetrize=True),
+``directed`` (one-way arcs: levels over the graph and its transpose),
 ``harness`` (the distributed Graph500 run), ``raise`` (an exception on one rank must end
 the job), ``mismatch`` (inconsistent arguments give a clear error on every rank).
 Rank 0 prints ``OK <mode>`` at the end.
@@ -147,10 +147,22 @@ def mode_tiny():
 
 
 def mode_directed():
-    U, V = np.array([0, 1, 2]), np.array([1, 2, 0])   # a directed 3-cycle: not symmetric
-    s0, s1 = split(U.size, "balanced")
-    dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), 3, directed=True,
-                              comm=C)
+    """A directed graph: each arc one way; levels equal spbfs.bfs on the directed matrix,
+    over ``G`` and its transpose, pushing, pulling and by Beamer's rule."""
+    U, V = generate.kronecker(9, 8, seed=4)
+    n = 1 << 9
+    A = sp.csr_array((np.ones(U.size), (U, V)), shape=(n, n))
+    for th in (0, 6, None):
+        s0, s1 = split(U.size, "random", seed=th or 1)
+        G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n,
+                                      threshold=th, directed=True, comm=C)
+        for s in (int(U[0]), int(V[3])):
+            for opts in ({}, {"direction": "push"}, {"direction": "pull"}):
+                got = G.gather(dist.bfs(G, s, **opts))
+                back = G.gather(dist.bfs(G.T, s, **opts))
+                if rank == 0:
+                    assert np.array_equal(got, host(spbfs.bfs(A, s))), (th, s, opts)
+                    assert np.array_equal(back, host(spbfs.bfs(A.T.tocsr(), s))), (th, s)
 
 
 def mode_harness():

@@ -10,6 +10,8 @@ then raise the error again on every rank, which must end the job with a non-zero
 Modes (the fault strikes on the last rank, in the middle of the second search, unless said):
 
 ``kill``       SIGKILL.                 ``raise``    RuntimeError.
+``raise_allreduce``, ``raise_alltoallv``: RuntimeError in a distributed operation's
+               allreduce (pagerank) or all-to-all-v (sssp, connected_components).
 ``oom``        an allocation of 1 PiB (MemoryError, or cupy's OutOfMemoryError on GPUs).
 ``stall``      GPU ranks, NCCL: the last rank stops (sleeps) before the delegate OR of a level
                while rank 0 waits in NCCL, so the watchdog of rank 0 must end the job
@@ -29,6 +31,7 @@ import time
 import numpy as np
 from world import world
 
+import spbfs
 from spbfs import dist
 from spbfs.graph500 import generate
 
@@ -88,6 +91,38 @@ def mode_raise():
         raise RuntimeError(f"deliberate failure on rank {rank} mid-search")
 
     strike_in_second_search("exchange_counts", boom)
+
+
+def strike_in_operations(method, algorithm, calls=3):
+    """On the last rank, raise at the ``calls``-th call of ``C.method`` inside ``algorithm``
+    (a distributed operation's collective), run over and over until the job ends."""
+    G, root = build()
+    if rank == P - 1:
+        original = getattr(C, method)
+        count = [0]
+
+        def hooked(*args, **kwargs):
+            count[0] += 1
+            if count[0] == calls:
+                fault_now()
+                raise RuntimeError(f"deliberate failure on rank {rank} in {method}")
+            return original(*args, **kwargs)
+
+        setattr(C, method, hooked)
+    for _ in range(1000):
+        algorithm(G, root)
+    raise AssertionError("the fault did not end the job")
+
+
+def mode_raise_allreduce():
+    """In the delegates' reduction of a product (pagerank)."""
+    strike_in_operations("allreduce_array", lambda G, root: spbfs.pagerank(G))
+
+
+def mode_raise_alltoallv():
+    """In the exchange of a product's remote part (sssp) or of a scatter (components)."""
+    strike_in_operations("alltoallv_many", lambda G, root: (spbfs.sssp(G, root),
+                                                            spbfs.connected_components(G)))
 
 
 def mode_oom():

@@ -1,0 +1,427 @@
+"""The semiring operations on a distributed graph (what :mod:`spbfs.semiring` dispatches to).
+
+A product ``y = x (+.*) A`` on the delegate/normal partition, on every rank:
+
+1. the rank's local search space gets ``x``: its owned normals' values and every
+   delegate's (replicated: :meth:`DistArray.delegate_values`);
+2. the single-device product runs on the rank's ``local`` matrix (every arc whose ends
+   both lie in that space), pushing a sparse ``x`` or pulling a dense one, chosen per rank;
+3. the same ``x`` goes through the ``remote`` matrix (``nn`` arcs to other ranks'
+   normals, columns compacted to the distinct targets): the results travel to their
+   owners by one all-to-all-v and are combined there with the semiring's monoid;
+4. the delegates' partial results are reduced over the ranks with the monoid (one
+   allreduce: sum, min or max over values, max over presence bits; other monoids by an
+   allgather), so every rank knows them and the next product needs no exchange for them.
+
+Vectors are :class:`~spbfs.semiring.Vector` objects in bitmap form whose ``present`` and
+``values`` are :class:`~spbfs.dist.arrays.DistArray`; a plain DistArray is a full vector.
+Semirings whose multiply reads vertex indices (``secondi``...) are refused: the local
+products see local ids.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..semiring import Vector
+from ..semiring import mxm as _mxm
+from ..semiring import reduce as _reduce
+from ..semiring import vxm as _vxm
+from ..semiring._backend import backend_for
+from .arrays import DistArray, transfer_dtype
+
+__all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxv",
+           "pointer_matrix", "reduce",
+           "reduce_vector", "vxm"]
+
+#: A rank pushes its part of ``x`` when fewer than this share of its space is present.
+PUSH_SHARE = 1 / 16
+
+#: Monoids an allreduce computes directly: ufunc -> (reduction over ranks, fill for absent)
+_NATIVE = {np.add: "sum", np.minimum: "min", np.maximum: "max", np.logical_or: "max",
+           np.logical_and: "min", None: "max"}
+
+
+# ------------------------------------------------------------------------- vectors
+def as_dist_vector(x, G, name="x") -> Vector:
+    """``x`` (a DistArray, or a bitmap Vector of DistArrays) as a bitmap Vector of
+    DistArrays of ``G``."""
+    if isinstance(x, DistArray):
+        ones = DistArray(G, G.xp.ones(G.n_local, bool), G.xp.ones(G.D, bool))
+        return Vector(G.n, "bitmap", present=ones, values=x)
+    if isinstance(x, Vector) and isinstance(x.values, DistArray):
+        if x.format != "bitmap" or not isinstance(x.present, DistArray):
+            raise TypeError(f"{name}: a distributed vector is in bitmap form")
+        if x.size != G.n:
+            raise ValueError(f"{name} has size {x.size}, the graph has {G.n} vertices")
+        return x
+    raise TypeError(f"{name} must be a DistArray or a Vector of DistArrays on a distributed "
+                    f"graph, got {type(x).__name__}")
+
+
+def as_dist_mask(mask, G):
+    """The mask as a boolean DistArray (a Vector's structure), or None."""
+    if mask is None:
+        return None
+    if isinstance(mask, Vector):
+        return as_dist_vector(mask, G, "mask").present
+    if isinstance(mask, DistArray):
+        return mask if mask.dtype == np.bool_ else mask != 0
+    raise TypeError(f"mask must be a DistArray or a Vector of DistArrays, got "
+                    f"{type(mask).__name__}")
+
+
+def _space(G, a: DistArray, fill):
+    """``a`` over this rank's local search space: owned normals, then the delegates."""
+    xp, lay = G.xp, G.layout
+    out = xp.full(lay.local.n, fill, a.dtype)
+    out[:G.n_local] = a.local
+    out[lay.n_pad:lay.n_pad + G.D] = a.delegate_values()
+    return out
+
+
+# ------------------------------------------------------------------------- over ranks
+def reduce_over_ranks(G, monoid, present, values):
+    """``(present, values)`` of equal-length arrays reduced over the ranks with ``monoid``
+    (an entry absent on a rank does not take part); the same result on every rank."""
+    c = G.comm
+    if G.P == 1:
+        return present, values
+    xp, dtype = G.xp, values.dtype
+    pres = c.allreduce_array(present.astype(np.uint8), "max").astype(bool)
+    op = _NATIVE.get(monoid.ufunc)
+    if op is not None:
+        tdt = transfer_dtype(dtype)
+        if op == "sum":
+            fill = 0
+        elif tdt.kind == "f":
+            fill = np.inf if op == "min" else -np.inf
+        else:
+            fill = np.iinfo(tdt).max if op == "min" else np.iinfo(tdt).min
+        v = xp.where(present, values.astype(tdt), tdt.type(fill))
+        out = c.allreduce_array(v, op)
+        return pres, xp.where(pres, out, 0).astype(dtype)
+    parts = c.allgather((c.to_host(present), c.to_host(values)))
+    acc_p, acc_v = parts[0]
+    acc_p, acc_v = acc_p.copy(), acc_v.copy()
+    for p, v in parts[1:]:   # one step per rank, whole arrays each
+        both = acc_p & p
+        acc_v = np.where(both, monoid.ufunc(acc_v, v), np.where(acc_p, acc_v, v))
+        acc_p |= p
+    return xp.asarray(acc_p), xp.asarray(acc_v.astype(dtype))
+
+
+def _combine(monoid, pa, va, pb, vb):
+    """Union of two bitmap vectors, combining shared entries with ``monoid``."""
+    xp = _xp(va)
+    if monoid.ufunc is None:   # any: either value
+        return pa | pb, xp.where(pa, va, vb)
+    both = pa & pb
+    return pa | pb, xp.where(both, monoid.ufunc(va, vb), xp.where(pa, va, vb))
+
+
+def _xp(a):
+    from ..core.arrays import array_module
+
+    return array_module(a)
+
+
+# ------------------------------------------------------------------------- products
+def _reads_indices(op) -> bool:
+    """Whether a binary operator's value depends on the entry's indices (``secondi``...)."""
+    return re.search(r"\b[ij]\b", op.c_expr) is not None
+
+
+def _check_semiring(semiring):
+    if _reads_indices(semiring.multiply):
+        raise NotImplementedError(
+            f"{semiring.name} reads vertex indices, which distributed products do not "
+            "provide yet (use a semiring whose multiply reads values only)")
+
+
+def matrix(A):
+    """The :class:`~spbfs.dist.matrix.DistMatrix` of a distributed graph or matrix (a
+    :class:`PointerMatrix` as it is)."""
+    return A if isinstance(A, PointerMatrix) else A.__spbfs_matrix__()
+
+
+class PointerMatrix:
+    """``P[u, f[u]]`` for a DistArray ``f`` of vertex ids
+    (:func:`spbfs.semiring.pointer_matrix`): a product through it sends each ``x[u]`` to
+    the owner of ``f[u]``, where the monoid combines what arrives."""
+
+    dtype = np.dtype(np.bool_)
+
+    def __init__(self, f):
+        self.f = f
+        self.graph = f.graph
+
+    def __spbfs_algebra__(self):
+        import sys
+
+        return sys.modules[__name__]
+
+
+def pointer_matrix(f):
+    """:class:`PointerMatrix` of ``f``."""
+    if not isinstance(f, DistArray) or f.dtype.kind not in "iu":
+        raise TypeError("f must be a DistArray of vertex ids")
+    return PointerMatrix(f)
+
+
+def _scatter(G, v, f, semiring, allowed, complement, dtype):
+    """``y[f[u]] = add over u of mul(x[u], True)``: one all-to-all-v to the owners."""
+    xp, c = G.xp, G.comm
+    present = v.present.local
+    targets = f.local[present].astype(np.int64)
+    a = xp.ones(targets.size, bool)
+    vals = _binary(semiring.multiply, v.values.local[present], a, dtype)
+    order, counts = _bin(targets % G.P, G.P)
+    (ids, vals), _ = c.alltoallv_many([targets[order] // G.P, vals[order]], counts)
+    op, ov = _gather_by_id(G, semiring.monoid, ids, vals, dtype)
+    if allowed is not None:
+        keep = ~allowed.local if complement else allowed.local
+        op = op & keep
+    return Vector(G.n, "bitmap", present=DistArray(G, op), values=DistArray(G, ov))
+
+
+def _bin(dest, P):
+    from ._local import bin_by
+
+    return bin_by(dest, P)
+
+
+def mxv(A, x, semiring, *, mask=None, complement=False, dtype=None) -> Vector:
+    """``y[i] = add_j mul(x[j], A[i, j])``: :func:`vxm` on the transpose."""
+    return vxm(x, matrix(A).T, semiring, mask=mask, complement=complement, dtype=dtype)
+
+
+def vxm(x, A, semiring, *, mask=None, complement=False, dtype=None) -> Vector:
+    """``y[j] = add_i mul(x[i], A[i, j])`` over the ranks (module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3,
+    ...                               weights=np.array([2.0, 5.0]))
+    >>> xp = semiring.Matrix.from_any(G).xp
+    >>> x = xp.where(xp.arange(3) == 0, 0.0, np.inf)
+    >>> y = semiring.vxm(x, G, semiring.min_plus)
+    >>> G.gather(y.to_dense(np.inf)).tolist()
+    [inf, 2.0, inf]
+    """
+    _check_semiring(semiring)
+    A = matrix(A)
+    G = A.graph
+    v = as_dist_vector(x, G)
+    allowed = as_dist_mask(mask, G)
+    out_dtype = (np.dtype(dtype) if dtype is not None
+                 else semiring.result_dtype(v.dtype, A.dtype))
+    if isinstance(A, PointerMatrix):
+        return _scatter(G, v, A.f, semiring, allowed, bool(complement), out_dtype)
+    return _product(G, v, semiring, allowed, bool(complement), out_dtype)
+
+
+def _product(G, v, semiring, allowed, complement, dtype):
+    xp, lay, monoid = G.xp, G.layout, semiring.monoid
+    present = _space(G, v.present, False)
+    xv = Vector(lay.local.n, "bitmap", present=present, values=_space(G, v.values, 0))
+    if int(present.sum()) < PUSH_SHARE * present.size:
+        xv = xv.to_sparse()
+    local_mask = None if allowed is None else _space(G, allowed, False)
+    y = _vxm(xv, lay.local, semiring, mask=local_mask, complement=complement,
+             dtype=dtype).to_bitmap()
+    received = _remote(G, xv, semiring, dtype) if lay.remote is not None else None
+    d0, d1 = lay.n_pad, lay.n_pad + G.D
+    dp, dv = reduce_over_ranks(G, monoid, y.present[d0:d1], y.values[d0:d1])
+    op, ov = y.present[:G.n_local], y.values[:G.n_local]
+    if received is not None:
+        rp, rv = received
+        op, ov = _combine(monoid, op, ov, rp, rv)
+    own = G.owned_delegates
+    op[own] = dp[G.owned_delegate_numbers]
+    ov[own] = dv[G.owned_delegate_numbers]
+    if allowed is not None:
+        keep = ~allowed.local if complement else allowed.local
+        op = op & keep
+    return Vector(G.n, "bitmap", present=DistArray(G, op, dp), values=DistArray(G, ov, dv))
+
+
+def _remote(G, xv, semiring, dtype):
+    """The products through ``remote``, sent to and combined at the owners: this rank's
+    owned entries received, as a bitmap ``(present, values)``."""
+    xp, c = G.xp, G.comm
+    R, owner, target = G.remote_compact()
+    y = _vxm(xv, R, semiring, dtype=dtype).to_sparse()
+    counts = np.bincount(c.to_host(owner[y.indices]), minlength=G.P).astype(np.int64)
+    (ids, vals), _ = c.alltoallv_many([target[y.indices], y.values], counts)
+    return _gather_by_id(G, semiring.monoid, ids, vals, dtype)
+
+
+def _gather_by_id(G, monoid, ids, vals, dtype):
+    """The received ``(local id, value)`` pairs combined per id with ``monoid``: a bitmap
+    ``(present, values)`` over this rank's vertices."""
+    xp = G.xp
+    present = xp.zeros(G.n_local, bool)
+    values = xp.zeros(G.n_local, dtype)
+    if ids.size:
+        order = xp.argsort(ids, kind="stable") if xp is np else xp.argsort(ids)
+        ids, vals = ids[order], vals[order]
+        first = xp.ones(ids.size, bool)
+        first[1:] = ids[1:] != ids[:-1]
+        starts = xp.flatnonzero(first)
+        keys = ids[starts]
+        present[keys] = True
+        values[keys] = backend_for(xp).segment_reduce(monoid, vals, starts, dtype)
+    return present, values
+
+
+# ------------------------------------------------------------------------- reductions
+def reduce(A, monoid, axis=None, *, dtype=None):
+    """Row sums (``axis=1``), column sums (``axis=0``) or one scalar (``axis=None``) of a
+    distributed matrix with ``monoid``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 0]), np.array([1, 2]), 3,
+    ...                               weights=np.array([2.0, 5.0]), directed=True)
+    >>> G.gather(semiring.reduce(G, semiring.monoids.plus, axis=1).to_dense(0.0)).tolist()
+    [7.0, 0.0, 0.0]
+    >>> semiring.reduce(G, semiring.monoids.max)
+    5.0
+    """
+    if axis not in (None, 0, 1):
+        raise ValueError(f"axis must be None, 0 or 1, got {axis!r}")
+    if isinstance(A, (Vector, DistArray)):
+        if axis not in (None, 0):
+            raise ValueError("a Vector has one axis: axis must be None or 0")
+        return reduce_vector(A, monoid, dtype)
+    A = matrix(A)
+    if axis == 0:
+        return reduce(A.T, monoid, 1, dtype=dtype)
+    G = A.graph
+    lay = G.layout
+    out_dtype = np.dtype(dtype) if dtype is not None else A.dtype
+    mats = [M for M in (lay.local, lay.remote) if M is not None]
+    if axis is None:
+        partials = [_reduce(M, monoid, dtype=out_dtype) for M in mats if M.nnz]
+        return _scalar_over_ranks(G, monoid, partials, out_dtype)
+    parts = [_reduce(M, monoid, axis=1, dtype=out_dtype) for M in mats]
+    bitmaps = [p.to_bitmap() for p in parts]
+    pres, vals = bitmaps[0].present, bitmaps[0].values
+    for b in bitmaps[1:]:
+        pres, vals = _combine(monoid, pres, vals, b.present, b.values)
+    d0, d1 = lay.n_pad, lay.n_pad + G.D
+    dp, dv = reduce_over_ranks(G, monoid, pres[d0:d1], vals[d0:d1])
+    op, ov = pres[:G.n_local].copy(), vals[:G.n_local].copy()
+    op[G.owned_delegates] = dp[G.owned_delegate_numbers]
+    ov[G.owned_delegates] = dv[G.owned_delegate_numbers]
+    return Vector(G.n, "bitmap", present=DistArray(G, op, dp), values=DistArray(G, ov, dv))
+
+
+def _scalar_over_ranks(G, monoid, partials, dtype):
+    """One scalar from this rank's partial scalars (maybe none) and the other ranks'."""
+    xp = G.xp
+    value = partials[0] if partials else 0
+    for p in partials[1:]:
+        value = p if monoid.ufunc is None else monoid.ufunc(value, p)
+    present, values = reduce_over_ranks(G, monoid, xp.asarray([bool(partials)]),
+                                        xp.asarray([value], dtype))
+    if bool(present[0]):
+        return values[0].item()
+    return dtype.type(monoid.identity(dtype)).item()
+
+
+def reduce_vector(x, monoid, dtype=None):
+    """A distributed vector's stored entries reduced with ``monoid`` (its identity when
+    there are none).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> semiring.reduce(semiring.Matrix.from_any(G).xp.arange(3), semiring.monoids.max)
+    2
+    """
+    G = (x if isinstance(x, DistArray) else x.values).graph
+    x = as_dist_vector(x, G)
+    dtype = np.dtype(dtype or x.dtype)
+    local = x.values.local[x.present.local]
+    partials = []
+    if local.size:
+        full = Vector(local.size, "bitmap", present=G.xp.ones(local.size, bool), values=local)
+        partials.append(_reduce(full, monoid, dtype=dtype))
+    return _scalar_over_ranks(G, monoid, partials, dtype)
+
+
+# ------------------------------------------------------------------------- element-wise
+def _binary(op, a, b, dtype):
+    xp = _xp(a)
+    j = xp.zeros(a.shape, np.int64)
+    return backend_for(xp).binary(op, a, b, None, j, dtype)
+
+
+def ewise_add(u, v, op, mask=None, complement=False) -> Vector:
+    """Union of two distributed vectors, ``op`` where both are stored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> xp = semiring.Matrix.from_any(G).xp
+    >>> y = semiring.ewise_add(xp.arange(3), xp.full(3, 10), semiring.ops.plus)
+    >>> G.gather(y.to_dense(0)).tolist()
+    [10, 11, 12]
+    """
+    return _ewise(u, v, op, True, mask, complement)
+
+
+def ewise_mult(u, v, op, mask=None, complement=False) -> Vector:
+    """Intersection of two distributed vectors with ``op``."""
+    return _ewise(u, v, op, False, mask, complement)
+
+
+def _ewise(u, v, op, union, mask, complement):
+    from ..semiring._elementwise import _binary_op
+
+    op = _binary_op(op)
+    if _reads_indices(op):
+        raise NotImplementedError(f"{op.name} reads indices: not on distributed vectors yet")
+    G = (u.values if isinstance(u, Vector) else u).graph
+    a, b = as_dist_vector(u, G, "A"), as_dist_vector(v, G, "B")
+    allowed = as_dist_mask(mask, G)
+    dtype = op.result_dtype(a.dtype, b.dtype)
+
+    def part(pa, va, pb, vb):
+        xp = _xp(va)
+        both = pa & pb
+        f = _binary(op, va, vb, dtype)
+        if not union:
+            return both, xp.where(both, f, 0).astype(dtype)
+        return pa | pb, xp.where(both, f, xp.where(pa, va, vb)).astype(dtype)
+
+    lp, lv = part(a.present.local, a.values.local, b.present.local, b.values.local)
+    dp, dv = part(a.present.delegate_values(), a.values.delegate_values(),
+                  b.present.delegate_values(), b.values.delegate_values())
+    if allowed is not None:
+        keep, dkeep = allowed.local, allowed.delegate_values()
+        lp = lp & (~keep if complement else keep)
+        dp = dp & (~dkeep if complement else dkeep)
+    return Vector(G.n, "bitmap", present=DistArray(G, lp, dp), values=DistArray(G, lv, dv))
+
+
+def level_search(A, source, semiring, values):
+    """The distributed search of :func:`spbfs.semiring.level_search`
+    (:class:`spbfs.dist.bfs.DistSearch`)."""
+    from .bfs import DistSearch
+
+    if source is None or source < 0:
+        raise ValueError("a distributed search needs a source vertex")
+    return DistSearch(matrix(A).graph, int(source), values)

@@ -1,0 +1,381 @@
+"""Vertex arrays spread over the ranks, and the array namespace algorithms see on them.
+
+A :class:`DistArray` holds, on each rank, the values of the vertices that rank owns (local
+id order, as :func:`spbfs.dist.bfs` returns them), and caches the delegates' values
+replicated on every rank (what a product reads).  Element-wise arithmetic and comparisons
+stay on each rank; reductions (``sum``, ``min``, ``max``, ``any``, ``all``) end with one
+allreduce; ``a[i]`` reads one vertex everywhere, ``a[idx]`` with a DistArray of vertex ids
+fetches from the owners; :func:`DistNamespace.cumsum` runs in vertex order.
+
+:class:`DistNamespace` is what ``M.xp`` is for a distributed matrix: ``full``, ``zeros``,
+``arange``, ``where``, ``minimum``... make and combine DistArrays, so an algorithm written
+with ``M.xp`` and the semiring operations runs unchanged on a distributed graph.  Anything
+else (sorting, ``flatnonzero``...) raises AttributeError naming the function.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+__all__ = ["DistArray", "DistNamespace", "transfer_dtype"]
+
+#: Element-wise functions of numpy/cupy that DistNamespace applies to each rank's part.
+ELEMENTWISE = ("abs", "minimum", "maximum", "isfinite", "isnan", "isinf", "logical_and",
+               "logical_or", "logical_not", "logical_xor", "sqrt", "exp", "log", "log1p",
+               "sign", "floor", "ceil", "reciprocal", "square", "fmin", "fmax", "clip",
+               "bitwise_and", "bitwise_or", "left_shift", "right_shift")
+#: Names passed through from numpy/cupy as they are (dtypes and constants).
+PASSTHROUGH = ("float64", "float32", "int64", "int32", "int8", "int16", "uint8", "uint32",
+               "uint64", "bool_", "inf", "nan", "dtype", "iinfo", "finfo", "ndarray")
+
+
+def transfer_dtype(dtype):
+    """The dtype a reduction over ranks moves ``dtype`` in (bool as uint8, other integers
+    as int64, floats as float64).
+
+    Examples
+    --------
+    >>> transfer_dtype(np.bool_), transfer_dtype(np.int32), transfer_dtype(np.float32)
+    (dtype('uint8'), dtype('int64'), dtype('float64'))
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return np.dtype(np.uint8)
+    if dtype.kind in "iu":
+        return np.dtype(np.int64)
+    return np.dtype(np.float64)
+
+
+class DistArray:
+    """One value per vertex of a distributed graph; each rank holds those it owns.
+
+    Parameters
+    ----------
+    graph : DistGraph
+        Gives the partition (vertex ``v`` on rank ``v % P`` at local id ``v // P``).
+    local : array
+        This rank's values, ``graph.n_local`` of them (numpy or cupy, the graph's module).
+    delegates : array, optional
+        The values of all delegates (by delegate number), when already known on every rank.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.dist import DistGraph
+    >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> a = DistArray(G, np.array([1.0, 2.0, 3.0]))
+    >>> float((2 * a + 1).sum()), a[1], G.gather(a > 1.5).tolist()
+    (15.0, 2.0, [False, True, True])
+    """
+
+    __array_ufunc__ = None   # numpy scalars on the left defer to the reflected operators
+    __slots__ = ("graph", "local", "_delegates")
+
+    def __init__(self, graph, local, delegates=None):
+        self.graph = graph
+        self.local = local
+        self._delegates = delegates
+
+    # ---------------------------------------------------------------- array facts
+    @property
+    def dtype(self):
+        return self.local.dtype
+
+    @property
+    def size(self) -> int:
+        return self.graph.n
+
+    @property
+    def shape(self) -> tuple:
+        return (self.graph.n,)
+
+    ndim = 1
+
+    def __len__(self) -> int:
+        return self.graph.n
+
+    def __spbfs_namespace__(self):
+        return DistNamespace(self.graph)
+
+    def __spbfs_algebra__(self):
+        return self.graph.__spbfs_algebra__()
+
+    def __repr__(self) -> str:
+        return (f"DistArray(n={self.graph.n}, rank={self.graph.rank}, "
+                f"dtype={self.dtype}, local={self.local!r})")
+
+    def __bool__(self):
+        raise TypeError("the truth value of a DistArray is ambiguous: use .any() or .all()")
+
+    __hash__ = None
+
+    # ---------------------------------------------------------------- conversion
+    def astype(self, dtype, copy=True):
+        dtype = np.dtype(dtype)
+        d = None if self._delegates is None else self._delegates.astype(dtype)
+        return DistArray(self.graph, self.local.astype(dtype, copy=copy), d)
+
+    def copy(self):
+        d = None if self._delegates is None else self._delegates.copy()
+        return DistArray(self.graph, self.local.copy(), d)
+
+    def delegate_values(self):
+        """The delegates' values by delegate number, the same on every rank (one allreduce
+        the first time, kept while the array is not written)."""
+        if self._delegates is None:
+            G = self.graph
+            tdt = transfer_dtype(self.dtype)
+            part = G.xp.zeros(G.D, tdt)
+            part[G.owned_delegate_numbers] = self.local[G.owned_delegates].astype(tdt)
+            self._delegates = (G.comm.allreduce_array(part, "sum") if G.P > 1
+                               else part).astype(self.dtype)
+        return self._delegates
+
+    # ---------------------------------------------------------------- element-wise
+    def _parts(self, other):
+        """``other``'s part on this rank (a DistArray of the same graph, or a scalar), and
+        its delegate values where both operands know theirs."""
+        if isinstance(other, DistArray):
+            if other.graph.n != self.graph.n or other.graph.comm is not self.graph.comm:
+                raise ValueError("the DistArrays belong to different distributed graphs")
+            return other.local, other._delegates
+        if getattr(other, "ndim", 0) != 0 or isinstance(other, (list, tuple)):
+            raise TypeError("a DistArray combines with scalars and DistArrays of its graph "
+                            f"only, not {type(other).__name__} of shape "
+                            f"{getattr(other, 'shape', None)}")
+        return other, other
+
+    def _binary(self, other, fn, reflected=False):
+        o_local, o_del = self._parts(other)
+        a, b = (o_local, self.local) if reflected else (self.local, o_local)
+        d = None
+        if self._delegates is not None and o_del is not None:
+            da, db = (o_del, self._delegates) if reflected else (self._delegates, o_del)
+            d = fn(da, db)
+        return DistArray(self.graph, fn(a, b), d)
+
+    def _unary(self, fn):
+        d = None if self._delegates is None else fn(self._delegates)
+        return DistArray(self.graph, fn(self.local), d)
+
+    def __neg__(self):
+        return self._unary(operator.neg)
+
+    def __abs__(self):
+        return self._unary(abs)
+
+    def __invert__(self):
+        return self._unary(operator.invert)
+
+    # ---------------------------------------------------------------- reductions
+    def _reduce(self, local_fn, op, empty):
+        xp = self.graph.xp
+        if self.local.size:
+            v = local_fn(self.local)
+            v = v.item() if hasattr(v, "item") else v
+        else:
+            v = empty
+        if self.graph.P == 1:
+            return v
+        return self.graph.comm.allreduce(v, op)
+
+    def sum(self):
+        """Sum over every vertex (all ranks get it)."""
+        zero = False if self.dtype == np.bool_ else self.dtype.type(0).item()
+        s = self._reduce(lambda a: a.sum(), "sum", zero)
+        return int(s) if self.dtype == np.bool_ else s
+
+    def min(self):
+        return self._reduce(lambda a: a.min(), "min", _extreme(self.dtype, high=True))
+
+    def max(self):
+        return self._reduce(lambda a: a.max(), "max", _extreme(self.dtype, high=False))
+
+    def any(self) -> bool:
+        return bool(self._reduce(lambda a: int(a.any()), "max", 0))
+
+    def all(self) -> bool:
+        return bool(self._reduce(lambda a: int(a.all()), "min", 1))
+
+    # ---------------------------------------------------------------- indexing
+    def __getitem__(self, key):
+        G = self.graph
+        if isinstance(key, DistArray):
+            if key.dtype == np.bool_:
+                raise TypeError("boolean indexing of a DistArray is not supported: use "
+                                "where(mask, a, fill)")
+            (values,) = G.fetch(key.local, self.local)
+            return DistArray(G, values)
+        v = _vertex(key, G.n)
+        owner = v % G.P
+        value = self.local[v // G.P].item() if owner == G.rank else None
+        return G.comm.bcast(value, root=owner) if G.P > 1 else value
+
+    def __setitem__(self, key, value):
+        G = self.graph
+        v = _vertex(key, G.n)
+        if v % G.P == G.rank:
+            self.local[v // G.P] = value
+        self._delegates = None
+
+
+def _extreme(dtype, high):
+    if dtype == np.bool_:
+        return high
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return int(info.max if high else info.min)
+    return float("inf") if high else float("-inf")
+
+
+def _vertex(key, n) -> int:
+    if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
+        raise TypeError(f"a DistArray is indexed by one vertex id or a DistArray of ids, "
+                        f"got {type(key).__name__}")
+    v = int(key)
+    if not 0 <= v < n:
+        raise IndexError(f"vertex {v} out of range [0, {n})")
+    return v
+
+
+_BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+           "truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod,
+           "pow": operator.pow, "and": operator.and_, "or": operator.or_,
+           "xor": operator.xor, "lshift": operator.lshift, "rshift": operator.rshift}
+_COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
+            "eq": operator.eq, "ne": operator.ne}
+
+
+def _install_operators():
+    def forward(fn):
+        return lambda self, other: self._binary(other, fn)
+
+    def reflected(fn):
+        return lambda self, other: self._binary(other, fn, reflected=True)
+
+    for name, fn in _BINARY.items():
+        setattr(DistArray, f"__{name}__", forward(fn))
+        setattr(DistArray, f"__r{name}__", reflected(fn))
+    for name, fn in _COMPARE.items():
+        setattr(DistArray, f"__{name}__", forward(fn))
+
+
+_install_operators()
+
+
+class DistNamespace:
+    """The array namespace (``M.xp``) of a distributed graph: makes and combines
+    :class:`DistArray` objects.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.dist import DistGraph
+    >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> xp = DistNamespace(G)
+    >>> a = xp.where(xp.arange(3) > 0, xp.full(3, 2.0), 0.0)
+    >>> G.gather(xp.cumsum(a)).tolist(), xp.float64
+    ([0.0, 2.0, 4.0], <class 'numpy.float64'>)
+    """
+
+    #: Sparse vectors keep this namespace's bitmap form (``Vector.to_sparse``).
+    distributed = True
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.base = graph.xp
+
+    def __getattr__(self, name):
+        if name in PASSTHROUGH:
+            return getattr(np, name)
+        if name in ELEMENTWISE:
+            fn = getattr(self.base, name)
+            return lambda *args, **kw: self._map(fn, *args, **kw)
+        raise AttributeError(f"{name} is not available on a distributed graph's arrays "
+                             "(spbfs.dist.arrays.DistNamespace)")
+
+    def _map(self, fn, *args, **kw):
+        locals_, dels, known = [], [], True
+        for a in args:
+            if isinstance(a, DistArray):
+                locals_.append(a.local)
+                dels.append(a._delegates)
+                known = known and a._delegates is not None
+            else:
+                locals_.append(a)
+                dels.append(a)
+        d = fn(*dels, **kw) if known else None
+        return DistArray(self.graph, fn(*locals_, **kw), d)
+
+    # ---------------------------------------------------------------- constructors
+    def _check_n(self, n):
+        shape = n if isinstance(n, tuple) else (n,)
+        if tuple(int(s) for s in shape) != (self.graph.n,):
+            raise ValueError(f"a distributed graph's arrays have shape ({self.graph.n},), "
+                             f"not {shape}")
+
+    def full(self, n, fill, dtype=None):
+        self._check_n(n)
+        local = self.base.full(self.graph.n_local, fill, dtype)
+        return DistArray(self.graph, local, self.base.full(self.graph.D, fill, local.dtype))
+
+    def zeros(self, n, dtype=np.float64):
+        return self.full(n, 0, np.dtype(dtype))
+
+    def ones(self, n, dtype=np.float64):
+        return self.full(n, 1, np.dtype(dtype))
+
+    empty = zeros
+
+    def full_like(self, a, fill, dtype=None):
+        return self.full(a.size, fill, dtype or a.dtype)
+
+    def zeros_like(self, a, dtype=None):
+        return self.full(a.size, 0, dtype or a.dtype)
+
+    def ones_like(self, a, dtype=None):
+        return self.full(a.size, 1, dtype or a.dtype)
+
+    def arange(self, n, dtype=np.int64):
+        """The vertex ids (``arange(n)`` only)."""
+        self._check_n(n)
+        G = self.graph
+        return DistArray(G, G.local_vertices().astype(dtype), G.delegates.astype(dtype))
+
+    def asarray(self, a, dtype=None):
+        """A DistArray as it is (cast to ``dtype``), a scalar as a 0-d array, or a whole
+        length-``n`` array (the same on every rank) cut to this rank's part."""
+        if isinstance(a, DistArray):
+            return a if dtype is None else a.astype(dtype, copy=False)
+        arr = self.base.asarray(a, dtype=dtype)
+        if arr.ndim == 0:
+            return arr
+        self._check_n(arr.shape)
+        G = self.graph
+        return DistArray(G, arr[G.rank::G.P].copy(), arr[G.delegates])
+
+    def where(self, condition, a, b):
+        return self._map(self.base.where, condition, a, b)
+
+    def count_nonzero(self, a) -> int:
+        return (a != 0).sum()
+
+    def cumsum(self, a):
+        """Inclusive prefix sums in vertex-id order (one exclusive scan and one allreduce of
+        ``n / P`` values over the ranks)."""
+        G, xp = self.graph, self.base
+        tdt = transfer_dtype(a.dtype) if a.dtype == np.bool_ else a.dtype
+        width = -(-G.n // G.P)   # the most vertices a rank owns
+        own = xp.zeros(width, tdt)
+        if G.n_local:
+            own[:G.n_local] = xp.cumsum(a.local.astype(tdt))
+            own[G.n_local:] = own[G.n_local - 1]
+        before = G.comm.exscan_array(own)                # ranks below, same local id
+        total = G.comm.allreduce_array(own, "sum") if G.P > 1 else own
+        # vertex j*P + r: ranks <= r up to local id j, ranks > r up to local id j - 1
+        after = xp.zeros(width, tdt)
+        after[1:] = (total - before - own)[:-1]
+        out = (before + own + after)[:G.n_local]
+        return DistArray(G, out)

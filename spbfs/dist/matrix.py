@@ -1,0 +1,116 @@
+"""A distributed graph seen as a matrix by :mod:`spbfs.semiring` and the algorithms.
+
+``Matrix.from_any(G)`` of a :class:`~spbfs.dist.DistGraph` is a :class:`DistMatrix`: it
+answers what the algorithms ask a matrix (``n``, ``nnz``, ``T``, ``out_degree``, ``xp``...)
+and carries the distributed operations (:mod:`spbfs.dist.algebra`), which the semiring
+operations call when an operand is distributed.  ``xp`` is the graph's
+:class:`~spbfs.dist.arrays.DistNamespace`, so vectors made with it are distributed too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import algebra
+from .arrays import DistArray, DistNamespace
+
+__all__ = ["DistMatrix"]
+
+
+class DistMatrix:
+    """The adjacency matrix of a :class:`~spbfs.dist.DistGraph` (``A[u, v]``: arc u -> v).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 0]), np.array([1, 2]), 3, directed=True)
+    >>> M = semiring.Matrix.from_any(G)
+    >>> M.shape, M.nnz, G.gather(M.out_degree).tolist(), G.gather(M.T.out_degree).tolist()
+    ((3, 3), 2, [2, 0, 0], [0, 1, 1])
+    """
+
+    distributed = True
+    algebra = algebra
+
+    def __init__(self, graph):
+        self.graph = graph
+        self._nnz = None
+        self._out_degree = None
+
+    def __spbfs_matrix__(self):
+        return self
+
+    def __spbfs_algebra__(self):
+        return algebra
+
+    @property
+    def n(self) -> int:
+        return self.graph.n
+
+    nrows = ncols = n
+
+    @property
+    def shape(self) -> tuple:
+        return (self.graph.n, self.graph.n)
+
+    @property
+    def symmetric(self) -> bool:
+        return not self.graph.directed
+
+    @property
+    def on_gpu(self) -> bool:
+        return self.graph.comm.device == "gpu"
+
+    @property
+    def xp(self):
+        return DistNamespace(self.graph)
+
+    @property
+    def dtype(self):
+        """float64: the weights, or 1 for every edge of a graph built without weights."""
+        return np.dtype(np.float64)
+
+    @property
+    def nnz(self) -> int:
+        """Stored arcs over all ranks."""
+        if self._nnz is None:
+            lay = self.graph.layout
+            here = lay.local.nnz + (lay.remote.nnz if lay.remote is not None else 0)
+            self._nnz = int(self.graph.comm.allreduce(int(here)))
+        return self._nnz
+
+    @property
+    def T(self):
+        return self if self.symmetric else DistMatrix(self.graph.T)
+
+    def canonical(self):
+        return self
+
+    def symmetrized(self, values=True):
+        """The graph with every arc usable both ways (itself when undirected)."""
+        return self if self.symmetric else DistMatrix(self.graph.undirected())
+
+    @property
+    def out_degree(self) -> DistArray:
+        """Stored arcs leaving each vertex."""
+        if self._out_degree is None:
+            G, xp = self.graph, self.graph.xp
+            lay = G.layout
+            deg = xp.diff(lay.local.indptr).astype(np.int64)
+            if lay.remote is not None:
+                deg += xp.diff(lay.remote.indptr).astype(np.int64)
+            d0, d1 = lay.n_pad, lay.n_pad + G.D
+            part = deg[d0:d1]
+            dele = G.comm.allreduce_array(part, "sum") if G.P > 1 else part
+            own = deg[:G.n_local].copy()
+            own[G.owned_delegates] = dele[G.owned_delegate_numbers]
+            self._out_degree = DistArray(G, own, dele)
+        return self._out_degree
+
+    @property
+    def in_degree(self) -> DistArray:
+        return self.T.out_degree
+
+    def __repr__(self) -> str:
+        return f"DistMatrix({self.graph!r})"
