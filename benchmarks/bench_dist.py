@@ -13,6 +13,15 @@ search, harmonic-mean GTEPS and GTEPS per rank, the compute / communication spli
 sent per search (all ranks) and graph bytes per input edge.  ``--thresholds`` builds the
 graph once per delegate threshold (the sweep); ``--profile`` reports the time per phase of a
 level (each phase synchronised: slower).  ``--json FILE`` appends the rows as JSON lines.
+
+``--algorithms`` times the algorithms that take a distributed graph instead (weighted
+Kronecker graph, integer weights in [1, 64]): ``spbfs.bfs`` and ``spbfs.sssp`` from
+``--roots`` sources, ``spbfs.pagerank`` and ``spbfs.connected_components``, each first as a
+single-device call on rank 0 (the same graph as one scipy / cupyx matrix, while the other
+ranks wait), then on the distributed graph; one row per algorithm: median seconds of both,
+their ratio and the bytes sent per distributed call (all ranks)::
+
+    mpiexec -n P python -m mpi4py benchmarks/bench_dist.py --algorithms --scales 16
 """
 
 from __future__ import annotations
@@ -43,7 +52,12 @@ def main(argv=None):
     ap.add_argument("--json", default=None)
     ap.add_argument("--markdown", default=None, metavar="JSONL",
                     help="print the rows of a --json file as a markdown table and exit")
+    ap.add_argument("--algorithms", action="store_true",
+                    help="time pagerank, sssp, components and bfs on the distributed graph "
+                         "against the single-device call")
     args = ap.parse_args(argv)
+    if args.algorithms:
+        return run_algorithms(args)
     if args.markdown:
         print(markdown_table([json.loads(x) for x in open(args.markdown) if x.strip()]))
         return
@@ -159,6 +173,78 @@ def main(argv=None):
             print(_fmt(r))
     if not all(r["valid"] for r in rows):
         sys.exit(1)
+
+
+def run_algorithms(args):
+    """``--algorithms``: the distributed algorithms against their single-device calls."""
+    import spbfs
+    from spbfs import dist
+    from spbfs.graph500 import generate
+
+    base = dist.Communicator(device=args.device)
+    P, rank, xp = base.size, base.rank, base.xp
+    header = (f"{'algorithm':>12} {'P':>3} {'scale':>5} {'device':>6} {'single_s':>10} "
+              f"{'dist_s':>10} {'dist/single':>11} {'MB_sent':>9}")
+    rows = []
+    for s0 in args.scales:
+        scale = s0 if args.strong else s0 + int(round(math.log2(P)))
+        n = 1 << scale
+        U, V = generate.kronecker(scale, args.edgefactor, args.seed)
+        W = np.random.default_rng(args.seed).integers(1, 65, U.size).astype(np.float64)
+        a, b = dist.slice_bounds(U.size, rank, P)
+        G = dist.DistGraph.from_edges(xp.asarray(U[a:b]), xp.asarray(V[a:b]), n,
+                                      weights=xp.asarray(W[a:b]), threshold=args.thresholds[0],
+                                      comm=base)
+        roots = [int(r) for r in U[:: max(1, U.size // args.roots)][:args.roots]]
+        cases = {
+            "bfs": lambda A, r: spbfs.bfs(A, r),
+            "sssp": lambda A, r: spbfs.sssp(A, r),
+            "pagerank": lambda A, r: spbfs.pagerank(A),
+            "components": lambda A, r: spbfs.connected_components(A),
+        }
+        single = {}
+        if rank == 0:
+            import scipy.sparse as sp
+
+            back = U != V
+            A = sp.csr_array((np.r_[W, W[back]], (np.r_[U, V[back]], np.r_[V, U[back]])),
+                             shape=(n, n))
+            if base.device == "gpu":
+                import cupyx.scipy.sparse as csp
+
+                A = csp.csr_matrix(A)
+            for name, fn in cases.items():
+                single[name] = _median_time(fn, A, roots, base.sync)
+        base.barrier()
+        for name, fn in cases.items():
+            fn(G, roots[0])   # warm-up
+            base.reset_counters()
+            t = _median_time(fn, G, roots, base.sync, base)
+            sent = base.allreduce(float(base.bytes_sent)) / len(roots)
+            if rank == 0:
+                row = (f"{name:>12} {P:>3} {scale:>5} {base.device:>6} {single[name]:>10.4f} "
+                       f"{t:>10.4f} {t / single[name]:>11.2f} {sent / 1e6:>9.2f}")
+                rows.append(row)
+                print(row, flush=True)
+    if rank == 0:
+        print(header)
+        print("\n".join(rows))
+
+
+def _median_time(fn, A, roots, sync, comm=None):
+    """Median seconds of ``fn(A, root)`` over the roots (the slowest rank's time)."""
+    times = []
+    if comm is None:
+        fn(A, roots[0])   # warm-up
+    for r in roots:
+        if comm is not None:
+            comm.barrier()
+        t0 = time.perf_counter()
+        fn(A, r)
+        sync()
+        t = time.perf_counter() - t0
+        times.append(comm.allreduce(t, "max") if comm is not None else t)
+    return float(np.median(times))
 
 
 def markdown_table(rows):

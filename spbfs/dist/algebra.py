@@ -30,14 +30,17 @@ from ..semiring import mxm as _mxm
 from ..semiring import reduce as _reduce
 from ..semiring import vxm as _vxm
 from ..semiring._backend import backend_for
+from ..semiring._transform import _scalar
 from .arrays import DistArray, transfer_dtype
 
 __all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxv",
            "pointer_matrix", "reduce",
            "reduce_vector", "vxm"]
 
-#: A rank pushes its part of ``x`` when fewer than this share of its space is present.
-PUSH_SHARE = 1 / 16
+#: A rank pulls when its part of ``x`` reaches more arcs than this share of its local ones
+#: (a monoid with an early exit, ``any``/``lor``, stops a pull sooner: a lower share).
+PULL_SHARE = 1 / 2
+PULL_SHARE_EARLY_EXIT = 1 / 15
 
 #: Monoids an allreduce computes directly: ufunc -> (reduction over ranks, fill for absent)
 _NATIVE = {np.add: "sum", np.minimum: "min", np.maximum: "max", np.logical_or: "max",
@@ -229,10 +232,11 @@ def _product(G, v, semiring, allowed, complement, dtype):
     xp, lay, monoid = G.xp, G.layout, semiring.monoid
     present = _space(G, v.present, False)
     xv = Vector(lay.local.n, "bitmap", present=present, values=_space(G, v.values, 0))
-    if int(present.sum()) < PUSH_SHARE * present.size:
+    share = PULL_SHARE if monoid.terminal is None else PULL_SHARE_EARLY_EXIT
+    if int(lay.local_out_degree[present].sum()) < share * max(lay.local.nnz, 1):
         xv = xv.to_sparse()
     local_mask = None if allowed is None else _space(G, allowed, False)
-    y = _vxm(xv, lay.local, semiring, mask=local_mask, complement=complement,
+    y = _vxm(xv, G.valued_local(), semiring, mask=local_mask, complement=complement,
              dtype=dtype).to_bitmap()
     received = _remote(G, xv, semiring, dtype) if lay.remote is not None else None
     d0, d1 = lay.n_pad, lay.n_pad + G.D
@@ -305,13 +309,14 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     if axis == 0:
         return reduce(A.T, monoid, 1, dtype=dtype)
     G = A.graph
+    xp = G.xp
     lay = G.layout
     out_dtype = np.dtype(dtype) if dtype is not None else A.dtype
-    mats = [M for M in (lay.local, lay.remote) if M is not None]
+    mats = [G.valued_local()] + ([G.remote_compact()[0]] if lay.remote is not None else [])
     if axis is None:
-        partials = [_reduce(M, monoid, dtype=out_dtype) for M in mats if M.nnz]
+        partials = [_scalar(monoid, M.data, out_dtype, xp) for M in mats if M.nnz]
         return _scalar_over_ranks(G, monoid, partials, out_dtype)
-    parts = [_reduce(M, monoid, axis=1, dtype=out_dtype) for M in mats]
+    parts = [_row_reduce(M, monoid, out_dtype) for M in mats]
     bitmaps = [p.to_bitmap() for p in parts]
     pres, vals = bitmaps[0].present, bitmaps[0].values
     for b in bitmaps[1:]:
@@ -322,6 +327,16 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     op[G.owned_delegates] = dp[G.owned_delegate_numbers]
     ov[G.owned_delegates] = dv[G.owned_delegate_numbers]
     return Vector(G.n, "bitmap", present=DistArray(G, op, dp), values=DistArray(G, ov, dv))
+
+
+def _row_reduce(M, monoid, dtype) -> Vector:
+    """Each non-empty row of a rank's matrix reduced with ``monoid`` (duplicates included:
+    no canonical form needed), as a sparse Vector."""
+    xp = M.xp
+    rows = xp.flatnonzero(xp.diff(M.indptr)).astype(np.int64)
+    starts = M.indptr[:-1][rows].astype(np.int64)
+    values = backend_for(xp).segment_reduce(monoid, M.data, starts, dtype)
+    return Vector(M.nrows, "sparse", indices=rows, values=values)
 
 
 def _scalar_over_ranks(G, monoid, partials, dtype):

@@ -537,6 +537,17 @@ class DistGraph:
                 u, v, self.n, weights=w, threshold=self.threshold, comm=self.comm)
         return self._cache["undirected"]
 
+    def valued_local(self):
+        """The ``local`` matrix with its values stored (a graph built without weights keeps
+        none for its searches: then ones, one byte per arc, made on first use and kept),
+        as the operations' kernels read them."""
+        L = self.layout.local
+        if self.weighted:
+            return L
+        if "local" not in self._cache:
+            self._cache["local"] = L.with_values(self.xp.ones(L.nnz, bool))
+        return self._cache["local"]
+
     def remote_compact(self):
         """``(R, owner, target)``: the ``remote`` matrix with its columns numbered by the
         distinct targets, sorted by owner then local id, and each target's owner and local
@@ -549,7 +560,8 @@ class DistGraph:
             keys = (cols % P) * width + cols // P
             uniq = xp.unique(keys)
             compact = xp.searchsorted(uniq, keys).astype(R.indices.dtype)
-            M = Matrix(R.indptr, compact, R.data, R.nrows, ncols=max(int(uniq.size), 1),
+            data = R.data if self.weighted else xp.ones(R.nnz, bool)
+            M = Matrix(R.indptr, compact, data, R.nrows, ncols=max(int(uniq.size), 1),
                        check=False)
             idt = self.index_dtype
             self._cache["remote"] = (M, uniq // width, (uniq % width).astype(idt))

@@ -60,9 +60,17 @@ class Layout:
 
     def __init__(self, local, remote, n_pad, d_pad):
         self.local, self.remote = local, remote
+        self._out_degree = None
         self.n_pad, self.d_words = int(n_pad), int(d_pad) // 32
         self.nbytes = sum(int(m.indptr.nbytes + m.indices.nbytes)
                           for m in (local, remote) if m is not None)
+
+    @property
+    def local_out_degree(self):
+        """Arcs of each row of ``local`` (kept after the first use)."""
+        if self._out_degree is None:
+            self._out_degree = self.local.xp.diff(self.local.indptr)
+        return self._out_degree
 
 
 def _split_nn(xp, indptr, indices, weights, P, rank):
