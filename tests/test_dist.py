@@ -197,3 +197,15 @@ def test_two_gpu_ranks(mode, plane):
     if _gpu_count() < 2:
         pytest.skip("needs 2 GPUs")
     _ok(launch(2, mode, "gpu", plane), mode, 2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["ops", "algorithms"])
+@pytest.mark.parametrize("P", [1, 2])
+def test_gpu_ranks_run_the_distributed_operations(mode, P):
+    """The distributed operations and algorithms on GPU ranks over NCCL (P = 1 on a
+    one-GPU machine) equal the single-process results."""
+    if _gpu_count() < P:
+        pytest.skip(f"needs {P} GPUs")
+    r = _launch(P, ALGEBRA, mode, "gpu", "nccl", timeout=300)
+    _ok(r, mode, P)

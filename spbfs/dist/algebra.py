@@ -38,8 +38,9 @@ __all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix",
            "reduce_vector", "vxm"]
 
 #: A rank pulls when its part of ``x`` reaches more arcs than this share of its local ones
-#: (a monoid with an early exit, ``any``/``lor``, stops a pull sooner: a lower share).
-PULL_SHARE = 1 / 2
+#: (a monoid with an early exit, ``any``/``lor``, stops a pull sooner: a lower share); a
+#: full ``x`` (a plain DistArray) is pulled without counting.
+PULL_SHARE = 0.9
 PULL_SHARE_EARLY_EXIT = 1 / 15
 
 #: Monoids an allreduce computes directly: ufunc -> (reduction over ranks, fill for absent)
@@ -53,7 +54,7 @@ def as_dist_vector(x, G, name="x") -> Vector:
     DistArrays of ``G``."""
     if isinstance(x, DistArray):
         ones = DistArray(G, G.xp.ones(G.n_local, bool), G.xp.ones(G.D, bool))
-        return Vector(G.n, "bitmap", present=ones, values=x)
+        return Vector(G.n, "bitmap", present=_Full(ones), values=x)
     if isinstance(x, Vector) and isinstance(x.values, DistArray):
         if x.format != "bitmap" or not isinstance(x.present, DistArray):
             raise TypeError(f"{name}: a distributed vector is in bitmap form")
@@ -62,6 +63,15 @@ def as_dist_vector(x, G, name="x") -> Vector:
         return x
     raise TypeError(f"{name} must be a DistArray or a Vector of DistArrays on a distributed "
                     f"graph, got {type(x).__name__}")
+
+
+class _Full(DistArray):
+    """The presence of a full vector: all true, known without looking."""
+
+    __slots__ = ()
+
+    def __init__(self, ones):
+        super().__init__(ones.graph, ones.local, ones._delegates)
 
 
 def as_dist_mask(mask, G):
@@ -233,7 +243,8 @@ def _product(G, v, semiring, allowed, complement, dtype):
     present = _space(G, v.present, False)
     xv = Vector(lay.local.n, "bitmap", present=present, values=_space(G, v.values, 0))
     share = PULL_SHARE if monoid.terminal is None else PULL_SHARE_EARLY_EXIT
-    if int(lay.local_out_degree[present].sum()) < share * max(lay.local.nnz, 1):
+    if not isinstance(v.present, _Full) and int(
+            (lay.local_out_degree * present).sum()) < share * max(lay.local.nnz, 1):
         xv = xv.to_sparse()
     local_mask = None if allowed is None else _space(G, allowed, False)
     y = _vxm(xv, G.valued_local(), semiring, mask=local_mask, complement=complement,
