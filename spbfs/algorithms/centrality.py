@@ -3,7 +3,7 @@
 As LAGraph's ``LAGr_Betweenness``, ``k`` sources are searched at once, their state held in
 dense ``n x k`` blocks (column ``b`` belongs to source ``s[b]``):
 
-* forward: ``F <- A.T @ F`` over ``plus_times``, masked by the complement of the visited
+* forward: ``F <- A.T @ F`` over ``plus_second``, masked by the complement of the visited
   set, counts the shortest paths reaching each new vertex (``F`` holds the path counts of
   the current frontier, ``sigma`` their running sum, ``level`` the depth of each vertex);
 * backward, from the deepest level ``d`` up to level 2: ``T = (1 + delta) / sigma`` on
@@ -23,8 +23,12 @@ import numbers
 
 import numpy as np
 
-from ..semiring import Matrix, ewise_add, mxm, ops, plus_times
+from ..core.arrays import to_numpy
+from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
 from ._shared import prepare
+
+#: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
+_PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
@@ -84,8 +88,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
         raise ValueError(f"batch must be at least 1, got {batch}")
     M = prepare(A, directed, values=False).canonical()  # square; both directions when undirected
     xp, n = M.xp, M.n
-    src = _sources(sources, n, xp)
-    M = M.with_values(xp.ones(M.nnz, np.float64))  # pattern only: duplicates count once
+    src = _sources(sources, n)  # duplicates merged; the products read no edge values
     MT = M.T
     bc = xp.zeros(n, np.float64)
     for lo in range(0, int(src.size), int(batch)):
@@ -93,14 +96,14 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
     return bc * _scale(n, normalized, directed)
 
 
-def _sources(sources, n, xp):
-    """``sources`` (None: every vertex) as a checked int64 array of vertex ids."""
+def _sources(sources, n):
+    """``sources`` (None: every vertex) as a checked host int64 array of vertex ids."""
     if sources is None:
-        return xp.arange(n, dtype=np.int64)
+        return np.arange(n, dtype=np.int64)
     if isinstance(sources, numbers.Integral) and not isinstance(sources, (bool, np.bool_)):
         raise TypeError(f"sources must be a 1-D array of vertex ids (e.g. [{sources}]), "
                         "got an integer")
-    arr = xp.asarray(sources)
+    arr = np.asarray(to_numpy(sources) if hasattr(sources, "ndim") else sources)
     if arr.ndim != 1:
         raise ValueError(f"sources must be a 1-D array of vertex ids, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
@@ -121,7 +124,7 @@ def _dependencies(M, MT, s):
 def _brandes(M, MT, s):
     """Brandes' search from the sources ``s``: ``(sigma, level, delta, depth)`` blocks."""
     xp, n, k = M.xp, M.n, int(s.size)
-    cols = xp.arange(k)
+    cols = np.arange(k)
     sigma = xp.zeros((n, k), np.float64)  # shortest paths from s[b] to v
     sigma[s, cols] = 1.0
     level = xp.full((n, k), -1, np.int32)  # depth of v in the search from s[b]
@@ -130,7 +133,7 @@ def _brandes(M, MT, s):
     depth = 0
     while True:
         # paths to the unvisited vertices one step further
-        frontier = mxm(MT, frontier, plus_times, mask=level < 0)
+        frontier = mxm(MT, frontier, _PATHS, mask=level < 0)
         found = frontier != 0
         if not bool(found.any()):
             break
@@ -142,7 +145,7 @@ def _brandes(M, MT, s):
     for d in range(depth, 1, -1):
         t = xp.where(on_level, (1.0 + delta) / xp.where(on_level, sigma, 1.0), 0.0)
         on_level = level == d - 1
-        delta += sigma * mxm(M, t, plus_times, mask=on_level)
+        delta += sigma * mxm(M, t, _PATHS, mask=on_level)
     return sigma, level, delta, depth
 
 
@@ -204,7 +207,7 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     if not directed and not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
                              and bool(xp.array_equal(M.indices, MT.indices))):
         raise ValueError("directed=False needs A with a symmetric pattern")
-    src = _sources(sources, n, xp)
+    src = _sources(sources, n)
     total = M.with_values(xp.zeros(M.nnz, np.float64))
     for lo in range(0, int(src.size), int(batch)):
         sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])

@@ -33,7 +33,7 @@ from ..semiring._backend import backend_for
 from ..semiring._transform import _scalar
 from .arrays import DistArray, transfer_dtype
 
-__all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxv",
+__all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxm", "mxv",
            "pointer_matrix", "reduce",
            "reduce_vector", "vxm"]
 
@@ -265,6 +265,67 @@ def _product(G, v, semiring, allowed, complement, dtype):
     return Vector(G.n, "bitmap", present=DistArray(G, op, dp), values=DistArray(G, ov, dv))
 
 
+def mxm(A, B, semiring, mask=None, *, complement=False):
+    """``C[i, :] = add_k mul(A[i, k], B[k, :])`` for a distributed ``A`` and a block ``B``
+    (a DistArray of shape ``(n, w)``): a dense block, the monoid's identity where nothing
+    lands or the mask forbids.  It pushes ``B`` through the transposed graph: each rank's
+    local part, the remote rows sent to their owners and combined there, the delegates'
+    rows reduced over the ranks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> xp = semiring.Matrix.from_any(G).xp
+    >>> B = xp.ones((3, 2))
+    >>> G.gather(semiring.mxm(G, B, semiring.plus_times)).tolist()
+    [[1.0, 1.0], [2.0, 2.0], [1.0, 1.0]]
+    """
+    _check_semiring(semiring)
+    if semiring.monoid.ufunc is None:
+        raise NotImplementedError("a distributed block product needs a monoid with a "
+                                  "numpy ufunc (not any)")
+    M = matrix(A)
+    if not isinstance(B, DistArray) or B.ndim != 2:
+        raise TypeError("B must be a DistArray block of shape (n, w) on the graph of A")
+    T = M.T.graph   # arcs k -> i of A: a push from k reaches row i
+    xp, lay, monoid = T.xp, T.layout, semiring.monoid
+    dtype = semiring.result_dtype(M.dtype, B.dtype)
+    identity = dtype.type(monoid.identity(dtype))
+    width = B.shape[1]
+    Bs = xp.zeros((lay.local.n, width), B.dtype)
+    Bs[:T.n_local] = B.local
+    Bs[lay.n_pad:lay.n_pad + T.D] = B.delegate_values()
+    allowed = None if mask is None else (mask if mask.dtype == np.bool_ else mask != 0)
+    local_mask = None
+    if allowed is not None:
+        local_mask = xp.zeros((lay.local.n, width), bool)
+        local_mask[:T.n_local] = allowed.local
+        local_mask[lay.n_pad:lay.n_pad + T.D] = allowed.delegate_values()
+    Y = _mxm(T.valued_local().T, Bs, semiring, local_mask, complement=complement)
+    d0, d1 = lay.n_pad, lay.n_pad + T.D
+    dY = Y[d0:d1]
+    if T.P > 1:
+        _, dY = reduce_over_ranks(T, monoid, xp.ones(dY.shape, bool), dY)
+    own = Y[:T.n_local]
+    if lay.remote is not None:
+        R, owner, target = T.remote_compact()
+        Yr = _mxm(R.T, Bs, semiring)
+        counts = np.bincount(T.comm.to_host(owner), minlength=T.P).astype(np.int64)
+        ids, _ = T.comm.alltoallv(target, counts)
+        rows, _ = T.comm.alltoallv(xp.ascontiguousarray(Yr).reshape(-1), counts * width)
+        rows = rows.reshape(-1, width)
+        if ids.size:
+            got_p, got_v = _gather_by_id(T, monoid, ids, rows, dtype)
+            own = xp.where(got_p[:, None], monoid.ufunc(own, got_v), own)
+    own[T.owned_delegates] = dY[T.owned_delegate_numbers]
+    if allowed is not None:
+        keep = ~allowed.local if complement else allowed.local
+        own = xp.where(keep, own, identity)
+    return DistArray(T, own.astype(dtype, copy=False), dY.astype(dtype, copy=False))
+
+
 def _remote(G, xv, semiring, dtype):
     """The products through ``remote``, sent to and combined at the owners: this rank's
     owned entries received, as a bitmap ``(present, values)``."""
@@ -281,7 +342,7 @@ def _gather_by_id(G, monoid, ids, vals, dtype):
     ``(present, values)`` over this rank's vertices."""
     xp = G.xp
     present = xp.zeros(G.n_local, bool)
-    values = xp.zeros(G.n_local, dtype)
+    values = xp.zeros((G.n_local,) + tuple(vals.shape[1:]), dtype)
     if ids.size:
         order = xp.argsort(ids, kind="stable") if xp is np else xp.argsort(ids)
         ids, vals = ids[order], vals[order]

@@ -84,14 +84,17 @@ class DistArray:
         return self.local.dtype
 
     @property
-    def size(self) -> int:
-        return self.graph.n
+    def shape(self) -> tuple:
+        """``(n,)``, or ``(n, k)`` for a block of ``k`` values per vertex."""
+        return (self.graph.n,) + tuple(self.local.shape[1:])
 
     @property
-    def shape(self) -> tuple:
-        return (self.graph.n,)
+    def size(self) -> int:
+        return int(np.prod(self.shape))
 
-    ndim = 1
+    @property
+    def ndim(self) -> int:
+        return self.local.ndim
 
     def __len__(self) -> int:
         return self.graph.n
@@ -127,7 +130,7 @@ class DistArray:
         if self._delegates is None:
             G = self.graph
             tdt = transfer_dtype(self.dtype)
-            part = G.xp.zeros(G.D, tdt)
+            part = G.xp.zeros((G.D,) + tuple(self.local.shape[1:]), tdt)
             part[G.owned_delegate_numbers] = self.local[G.owned_delegates].astype(tdt)
             self._delegates = (G.comm.allreduce_array(part, "sum") if G.P > 1
                                else part).astype(self.dtype)
@@ -138,8 +141,8 @@ class DistArray:
         """``other``'s part on this rank (a DistArray of the same graph, or a scalar), and
         its delegate values where both operands know theirs."""
         if isinstance(other, DistArray):
-            if other.graph.n != self.graph.n or other.graph.comm is not self.graph.comm:
-                raise ValueError("the DistArrays belong to different distributed graphs")
+            if other.graph.partition is not self.graph.partition:
+                raise ValueError("the DistArrays belong to differently partitioned graphs")
             return other.local, other._delegates
         if getattr(other, "ndim", 0) != 0 or isinstance(other, (list, tuple)):
             raise TypeError("a DistArray combines with scalars and DistArrays of its graph "
@@ -181,8 +184,13 @@ class DistArray:
             return v
         return self.graph.comm.allreduce(v, op)
 
-    def sum(self):
-        """Sum over every vertex (all ranks get it)."""
+    def sum(self, axis=None):
+        """Sum over every entry (all ranks get it), or along ``axis=1`` of a block (a
+        DistArray of one value per vertex)."""
+        if axis is not None:
+            if axis not in (1, -1) or self.ndim != 2:
+                raise ValueError("a DistArray sums over everything or along axis 1 of a block")
+            return self._unary(lambda a: a.sum(axis=1))
         zero = False if self.dtype == np.bool_ else self.dtype.type(0).item()
         s = self._reduce(lambda a: a.sum(), "sum", zero)
         return int(s) if self.dtype == np.bool_ else s
@@ -215,10 +223,23 @@ class DistArray:
 
     def __setitem__(self, key, value):
         G = self.graph
+        if isinstance(key, tuple) and len(key) == 2 and self.ndim == 2:
+            # a[vertices, columns] = value: each rank writes the vertices it owns
+            rows, cols = (np.asarray(_host(k), np.int64) for k in key)
+            rows, cols = np.broadcast_arrays(rows, cols)
+            mine = rows % G.P == G.rank
+            xp = G.xp
+            self.local[xp.asarray(rows[mine] // G.P), xp.asarray(cols[mine])] = value
+            self._delegates = None
+            return
         v = _vertex(key, G.n)
         if v % G.P == G.rank:
             self.local[v // G.P] = value
         self._delegates = None
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else a
 
 
 def _extreme(dtype, high):
@@ -310,16 +331,33 @@ class DistNamespace:
         return DistArray(self.graph, fn(*locals_, **kw), d)
 
     # ---------------------------------------------------------------- constructors
-    def _check_n(self, n):
-        shape = n if isinstance(n, tuple) else (n,)
-        if tuple(int(s) for s in shape) != (self.graph.n,):
-            raise ValueError(f"a distributed graph's arrays have shape ({self.graph.n},), "
-                             f"not {shape}")
+    def _check_n(self, n) -> tuple:
+        """The block shape after the vertex axis of an array of shape ``n``."""
+        shape = tuple(int(s) for s in (n if isinstance(n, tuple) else (n,)))
+        if not shape or shape[0] != self.graph.n or len(shape) > 2:
+            raise ValueError(f"a distributed graph's arrays have shape ({self.graph.n},) or "
+                             f"({self.graph.n}, k), not {shape}")
+        return shape[1:]
 
     def full(self, n, fill, dtype=None):
-        self._check_n(n)
-        local = self.base.full(self.graph.n_local, fill, dtype)
-        return DistArray(self.graph, local, self.base.full(self.graph.D, fill, local.dtype))
+        rest = self._check_n(n)
+        G = self.graph
+        local = self.base.full((G.n_local,) + rest, fill, dtype)
+        return DistArray(G, local, self.base.full((G.D,) + rest, fill, local.dtype))
+
+    def copyto(self, dst, src, where=True):
+        """``dst[where] = src`` in place (element-wise, as ``numpy.copyto``)."""
+        parts = [(dst.local, src, where)]
+        known = dst._delegates is not None
+        if known:
+            d_src = src.delegate_values() if isinstance(src, DistArray) else src
+            d_where = where.delegate_values() if isinstance(where, DistArray) else where
+            parts.append((dst._delegates, d_src, d_where))
+        for i, (d, s_, w) in enumerate(parts):
+            if i == 0:
+                s_ = s_.local if isinstance(s_, DistArray) else s_
+                w = w.local if isinstance(w, DistArray) else w
+            self.base.copyto(d, s_, where=w)
 
     def zeros(self, n, dtype=np.float64):
         return self.full(n, 0, np.dtype(dtype))
@@ -330,13 +368,13 @@ class DistNamespace:
     empty = zeros
 
     def full_like(self, a, fill, dtype=None):
-        return self.full(a.size, fill, dtype or a.dtype)
+        return self.full(a.shape, fill, dtype or a.dtype)
 
     def zeros_like(self, a, dtype=None):
-        return self.full(a.size, 0, dtype or a.dtype)
+        return self.full(a.shape, 0, dtype or a.dtype)
 
     def ones_like(self, a, dtype=None):
-        return self.full(a.size, 1, dtype or a.dtype)
+        return self.full(a.shape, 1, dtype or a.dtype)
 
     def arange(self, n, dtype=np.int64):
         """The vertex ids (``arange(n)`` only)."""

@@ -113,6 +113,18 @@ def _check_weights(weights, u, xp, error):
     return w, None
 
 
+def _choose_delegates(c, deg, threshold):
+    """Global ids of the vertices of degree above ``threshold`` (``deg``: this rank's owned
+    vertices), by decreasing degree then id; the same on every rank (one allgather)."""
+    xp, P, rank = c.xp, c.size, c.rank
+    sel = xp.flatnonzero(deg > threshold)
+    mine = c.to_host(sel.astype(np.int64) * P + rank)
+    parts = c.allgather((mine, c.to_host(deg[sel])))
+    gids = np.concatenate([p[0] for p in parts])
+    gdeg = np.concatenate([p[1] for p in parts])
+    return xp.asarray(gids[np.lexsort((gids, -gdeg))].astype(np.int64))
+
+
 def _delegate_numbers(delegates, n, ddt, xp):
     """A function mapping global ids to delegate numbers (-1 for normal vertices): a dense
     table up to :data:`DENSE_MAP_MAX` vertices, else a binary search."""
@@ -194,6 +206,8 @@ class DistGraph:
         # the four blocks become the two matrices of the search (they are consumed)
         self.block_edges = {b: int(blocks[b][1].size) for b in BLOCKS}
         self.weighted = blocks["nn"][2] is not None
+        #: shared by the graphs derived from this one (same delegates, same vertex arrays)
+        self.partition = object()
         self.directed = bool(directed)
         self._transpose = None if directed else self
         self.comm = comm
@@ -244,7 +258,8 @@ class DistGraph:
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_edges(cls, u, v, n, *, weights=None, threshold=None, comm=None, device=None,
-                   data_plane="auto", directed=False, symmetrize=False, chunk=None):
+                   data_plane="auto", directed=False, symmetrize=False, chunk=None,
+                   like=None):
         """Build the distributed graph from this rank's slice of an edge list (collective).
 
         The slices may split the list anyhow (some may be empty); their union is the graph.
@@ -281,6 +296,9 @@ class DistGraph:
             ``directed=False``).
         chunk : int, optional
             Edges per exchange round while building (memory bound).
+        like : DistGraph, optional
+            Keep this graph's delegates (and so its partition: the arrays of one are
+            arrays of the other) instead of choosing them by degree.
 
         Returns
         -------
@@ -390,14 +408,10 @@ class DistGraph:
             threshold = auto_threshold(n, arcs_total if both_ways else 2 * arcs_total)
 
         # 2. delegates: degree above the threshold, known everywhere, numbered by degree
-        sel = xp.flatnonzero(deg > threshold)
-        mine = c.to_host(sel.astype(np.int64) * P + rank)
-        parts = c.allgather((mine, c.to_host(deg[sel])))
-        gids = np.concatenate([p[0] for p in parts])
-        gdeg = np.concatenate([p[1] for p in parts])
-        delegates = xp.asarray(gids[np.lexsort((gids, -gdeg))].astype(np.int64))
+        # (or those of the graph this one is derived from)
+        delegates = like.delegates.copy() if like is not None else _choose_delegates(
+            c, deg, threshold)
         D = int(delegates.size)
-        del sel, mine, parts, gids, gdeg
         ddt = np.int32 if max(D, n_loc) < 2**31 else np.int64
         dnum = _delegate_numbers(delegates, n, ddt, xp)
 
@@ -442,6 +456,8 @@ class DistGraph:
         G = cls(c, n, threshold, delegates, deg, blocks, input_edges,
                 directed=not both_ways)
         G.self_loops = self_loops
+        if like is not None:
+            G.partition = like.partition
         return G
 
     # ------------------------------------------------------------------ helpers
@@ -521,7 +537,7 @@ class DistGraph:
         if self._transpose is None:
             u, v, w = self.stored_arcs()
             T = DistGraph.from_edges(v, u, self.n, weights=w, threshold=self.threshold,
-                                     comm=self.comm, directed=True)
+                                     comm=self.comm, directed=True, like=self)
             T._transpose = self
             self._transpose = T
         return self._transpose
@@ -534,7 +550,7 @@ class DistGraph:
         if "undirected" not in self._cache:
             u, v, w = self.stored_arcs()
             self._cache["undirected"] = DistGraph.from_edges(
-                u, v, self.n, weights=w, threshold=self.threshold, comm=self.comm)
+                u, v, self.n, weights=w, threshold=self.threshold, comm=self.comm, like=self)
         return self._cache["undirected"]
 
     def valued_local(self):
@@ -547,6 +563,25 @@ class DistGraph:
         if "local" not in self._cache:
             self._cache["local"] = L.with_values(self.xp.ones(L.nnz, bool))
         return self._cache["local"]
+
+    def summed(self):
+        """The graph with parallel arcs merged into one holding the sum of their weights
+        (itself without weights or parallel arcs; made on first use and kept).  Parallel
+        arcs always lie on the same rank, so each rank merges its own."""
+        if not self.weighted:
+            return self
+        if "summed" not in self._cache:
+            lay = self.layout
+            L, R = lay.local.canonical(), None if lay.remote is None else lay.remote.canonical()
+            if L is lay.local and R is lay.remote:
+                self._cache["summed"] = self
+            else:
+                G = copy.copy(self)
+                G._cache = {"summed": G}
+                G.layout = layout.Layout(L, R, lay.n_pad, lay.d_words * 32)
+                G._transpose = None if self.directed else G
+                self._cache["summed"] = G
+        return self._cache["summed"]
 
     def remote_compact(self):
         """``(R, owner, target)``: the ``remote`` matrix with its columns numbered by the
@@ -671,7 +706,8 @@ class DistGraph:
         parts = self.comm.gather(self.comm.to_host(local), root=root)
         if parts is None:
             return None
-        out = np.empty(self.n, parts[0].dtype if parts else np.int64)
+        out = np.empty((self.n,) + (parts[0].shape[1:] if parts else ()),
+                       parts[0].dtype if parts else np.int64)
         for r, part in enumerate(parts):
             out[r::self.P] = part
         return out

@@ -85,7 +85,9 @@ class DistMatrix:
         return self if self.symmetric else DistMatrix(self.graph.T)
 
     def canonical(self):
-        return self
+        """Parallel arcs merged, their weights summed (as ``Matrix.canonical``)."""
+        G = self.graph.summed()
+        return self if G is self.graph else DistMatrix(G)
 
     def symmetrized(self, values=True):
         """The graph with every arc usable both ways (itself when undirected)."""

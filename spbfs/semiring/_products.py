@@ -31,6 +31,7 @@ import numpy as np
 from ..core.arrays import array_module
 from ..core.csr import expand
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._masks import (
     _as_matrix,
     _Coords,
@@ -89,6 +90,9 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
            [0., 0.]])
     """
     _check_semiring(semiring)
+    algebra = distributed(A, B)
+    if algebra is not None:
+        return algebra.mxm(A, B, semiring, mask, complement=complement)
     if _is_dense(B):
         return _spmm(A, B, semiring, mask, complement)
     A = _as_matrix(A, "A")

@@ -2,9 +2,9 @@
 single-process results; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE [PLANE]]``.
 
 Modes: ``ops`` (vxm / mxv over named and user-defined semirings, masks and their
-complement, reduce, ewise_add / ewise_mult, the pointer-matrix scatter), ``algorithms``
-(spbfs.bfs, sssp, pagerank and connected_components on a DistGraph against scipy-built
-matrices: Kronecker and random graphs, directed and undirected, weighted, balanced, random
+complement, reduce, ewise_add / ewise_mult, the pointer-matrix scatter, mxm with a dense
+block), ``algorithms`` (spbfs.bfs, sssp, pagerank, betweenness_centrality and
+connected_components on a DistGraph against scipy-built matrices: Kronecker and random graphs, directed and undirected, weighted, balanced, random
 and all-on-rank-0 slices, thresholds 0, small, default and above every degree).
 Rank 0 prints ``OK <mode> P=<P>`` at the end.
 """
@@ -93,6 +93,13 @@ def mode_algorithms():
                     if rank == 0:
                         ref = host(spbfs.pagerank(A, weight=weight, tol=1e-10))
                         assert np.allclose(pr, ref, atol=1e-9), (name, directed, weight)
+                some = np.array([int(U[0]), int(V[1]), int(U[0]), 5])
+                bc = G.gather(spbfs.betweenness_centrality(G, directed=directed, sources=some,
+                                                           batch=3))
+                if rank == 0:
+                    ref = host(spbfs.betweenness_centrality(A, directed=directed,
+                                                            sources=some, batch=3))
+                    assert np.allclose(bc, ref), (name, directed, how, th)
                 k_g, lab = spbfs.connected_components(G, directed=directed)
                 lab = G.gather(lab)
                 if rank == 0:
@@ -152,6 +159,12 @@ def mode_ops():
                                                               values=ids), semiring.ops.plus)
         hooked = semiring.vxm(x_full, semiring.pointer_matrix(ids // 2), semiring.min_first)
         got = [G.gather(v.to_dense(-1)) for v in (both, either, hooked)]
+        B = dx.ones((n, 3))
+        B[np.array([0, 1, 2, 7]), np.array([0, 1, 2, 2])] = 5.0
+        dx.copyto(B, 3.0, where=B > 4.0)   # in place
+        blocks = [G.gather(semiring.mxm(G, B, sr, mask=m, complement=comp))
+                  for sr in (semiring.plus_times, semiring.min_plus)
+                  for m, comp in ((None, False), (B > 1.0, True))]
         if rank == 0:
             assert np.allclose(rows, A.sum(axis=1))
             cref = semiring.reduce(A, semiring.monoids.min, axis=0).to_dense(-1.0)
@@ -167,6 +180,13 @@ def mode_ops():
             exp[np.setdiff1d(h, h // 2)] = -1
             exp[h // 2] = [hx[h // 2 == t].min() for t in h // 2]
             assert np.array_equal(got[2], exp)
+            hB = np.ones((n, 3))
+            hB[[0, 1, 2, 7], [0, 1, 2, 2]] = 3.0
+            expect = [semiring.mxm(A, hB, sr, mask=m, complement=comp)
+                      for sr in (semiring.plus_times, semiring.min_plus)
+                      for m, comp in ((None, False), (hB > 1.0, True))]
+            for g, e in zip(blocks, expect, strict=True):
+                assert np.allclose(g, e), (th, np.abs(g - e).max())
 
 
 def main():
