@@ -4,8 +4,9 @@ single-process results; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE
 Modes: ``ops`` (vxm / mxv over named and user-defined semirings, masks and their
 complement, reduce, ewise_add / ewise_mult, the pointer-matrix scatter, mxm with a dense
 block), ``algorithms`` (spbfs.bfs, sssp, pagerank, betweenness_centrality and
-connected_components on a DistGraph against scipy-built matrices: Kronecker and random graphs, directed and undirected, weighted, balanced, random
-and all-on-rank-0 slices, thresholds 0, small, default and above every degree).
+connected_components on a DistGraph against scipy-built matrices: Kronecker and random
+graphs, directed and undirected, weighted, balanced, random and all-on-rank-0 slices,
+thresholds 0, small, default and above every degree).
 Rank 0 prints ``OK <mode> P=<P>`` at the end.
 """
 
