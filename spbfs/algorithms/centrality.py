@@ -202,7 +202,7 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
         raise ValueError(f"batch must be at least 1, got {batch}")
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
-    M = M.with_values(xp.ones(M.nnz, np.float64))
+    M = M.unit(np.float64)
     MT = M.T.canonical()
     if not directed and not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
                              and bool(xp.array_equal(M.indices, MT.indices))):

@@ -4,11 +4,12 @@ updates otherwise, with NetworkX's update rules and stopping tests."""
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
-from ..semiring import mxm, plus_times
+from ..semiring import monoids, mxv, plus_times, reduce
 from ._shared import prepare
 from .pagerank import PowerIterationFailedConvergence
 
@@ -18,20 +19,20 @@ __all__ = ["eigenvector_centrality", "hits", "katz_centrality"]
 def _weighted(A, weight):
     """The canonical matrix with float64 values (all ones when ``weight`` is False)."""
     M = prepare(A).canonical()
-    xp = M.xp
     if not weight:
-        return M.with_values(xp.ones(M.nnz, np.float64))
+        return M.unit(np.float64)
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
-    w = M.data.astype(np.float64)
-    if M.nnz and not bool(xp.isfinite(w).all()):
+    if M.dtype != np.float64:
+        M = M.with_values(M.data.astype(np.float64))
+    if M.nnz and not math.isfinite(float(reduce(M, monoids.plus))):  # NaN or inf somewhere
         raise ValueError("A has NaN or infinite weights")
-    return M.with_values(w)
+    return M
 
 
 def _times(M, x):
-    """``M @ x`` for a dense vector ``x``."""
-    return mxm(M, x[:, None], plus_times)[:, 0]
+    """``M @ x`` for a dense vector ``x`` (zero where no edge leaves)."""
+    return mxv(M, x, plus_times).to_dense(0.0)
 
 
 def _check_iterations(max_iter, tol):

@@ -38,7 +38,7 @@ __all__ = ["clustering", "square_clustering", "square_parts", "transitivity"]
 def _pattern(A):
     """The pattern without self-loops, float64 ones, duplicates merged."""
     M = select(prepare(A).canonical(), "offdiag")
-    return M.with_values(M.xp.ones(M.nnz, np.float64))
+    return M.unit(np.float64)
 
 
 def _row_sums(M):

@@ -183,7 +183,7 @@ def label_propagation(A, max_sweeps=1000):
     """
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
-    P = M.with_values(xp.ones(M.nnz, np.float64))
+    P = M.unit(np.float64)
     label = xp.arange(n, dtype=np.int64)
     has_nbrs = P.out_degree > 0
     classes = color_classes(P, priority=largest_first(P))

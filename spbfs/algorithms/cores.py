@@ -54,7 +54,7 @@ def core_number(A, directed=False):
     """
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
-    P = M.with_values(xp.ones(M.nnz, np.int64))
+    P = M.unit(np.int64)
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise ValueError("A has self-loops; core numbers are defined without them")
     S = ewise_add(P, P.T, ops.plus) if directed else P
@@ -119,7 +119,7 @@ def k_truss(A, k):
     xp = M.xp
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise ValueError("A has self-loops; the k-truss is defined without them")
-    P = M.with_values(xp.ones(M.nnz, np.float64))
+    P = M.unit(np.float64)
     PT = P.T.canonical()
     if not (P.nnz == PT.nnz and bool(xp.array_equal(P.indptr, PT.indptr))
             and bool(xp.array_equal(P.indices, PT.indices))):
@@ -131,5 +131,5 @@ def k_truss(A, k):
         keep = select(support, "valuege", need)
         if keep.nnz == P.nnz:
             break
-        P = keep.with_values(xp.ones(keep.nnz, np.float64))
+        P = keep.unit(np.float64)
     return P

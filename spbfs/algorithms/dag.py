@@ -41,7 +41,7 @@ def topological_generations(A):
     """
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
-    M = M.with_values(xp.ones(M.nnz, np.int64))
+    M = M.unit(np.int64)
     indeg = M.in_degree.astype(np.int64)
     gen = xp.full(n, -1, np.int64)
     current = xp.flatnonzero(indeg == 0)

@@ -109,6 +109,6 @@ def isolates(A):
     xp = M.xp
     touched = M.out_degree > 0
     if M.nnz:
-        touched = touched | (reduce(M.with_values(xp.ones(M.nnz, np.int64)), monoids.plus,
+        touched = touched | (reduce(M.unit(np.int64), monoids.plus,
                                     axis=0).to_dense(0) > 0)
     return xp.flatnonzero(~touched).astype(np.int64)

@@ -33,7 +33,7 @@ def _pairs(u, v, n, xp):
 
 def _pattern(A):
     M = prepare(A).canonical()
-    M = M.with_values(M.xp.ones(M.nnz, np.float64))
+    M = M.unit(np.float64)
     return M, select(M, "offdiag")
 
 

@@ -12,7 +12,7 @@ __all__ = ["overall_reciprocity", "reciprocity"]
 
 def _pattern(A):
     M = prepare(A).canonical()
-    return M.with_values(M.xp.ones(M.nnz, np.int64))
+    return M.unit(np.int64)
 
 
 def reciprocity(A):

@@ -84,7 +84,7 @@ def triangles(A):
         raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
                          "the pattern of A.T; pass A + A.T for the undirected version of a "
                          "directed graph")
-    P = M.with_values(xp.ones(M.nnz, np.int64))  # the pattern only
+    P = M.unit(np.int64)  # the pattern only
     perm = xp.argsort(P.out_degree, kind="stable")
     L = select(extract(P, perm, perm), "tril", -1)
     # masked products over plus_pair, never the unmasked ones: C1 = L .* (L @ L.T) and

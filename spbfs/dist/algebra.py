@@ -34,7 +34,7 @@ from ..semiring._transform import _scalar
 from .arrays import DistArray, transfer_dtype
 
 __all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxm", "mxv",
-           "pointer_matrix", "reduce",
+           "pointer_matrix", "reduce", "select",
            "reduce_vector", "vxm"]
 
 #: A rank pulls when its part of ``x`` reaches more arcs than this share of its local ones
@@ -324,6 +324,53 @@ def mxm(A, B, semiring, mask=None, *, complement=False):
         keep = ~allowed.local if complement else allowed.local
         own = xp.where(keep, own, identity)
     return DistArray(T, own.astype(dtype, copy=False), dY.astype(dtype, copy=False))
+
+
+def select(A, op, thunk=0, mask=None, **unused):
+    """The stored arcs of a distributed matrix that ``op`` (an IndexUnaryOp on value, row
+    and column, the vertices' global ids) accepts: a distributed matrix of the same
+    partition (each rank filters the arcs it stores; no communication).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0, 1, 2]), np.array([0, 2, 2]), 3)
+    >>> loops = semiring.select(G, "diag")
+    >>> loops.nnz, G.gather(loops.out_degree).tolist()
+    (2, [1, 0, 1])
+    """
+    if mask is not None or any(unused.get(k) for k in ("complement", "replace", "out")):
+        raise NotImplementedError("select on a distributed matrix takes no mask or out")
+    import copy
+
+    from .layout import Layout, _matrix
+
+    M = matrix(A)
+    G, xp = M.graph, M.graph.xp
+    backend = backend_for(xp)
+    kept = []
+    for mat, local in ((G.layout.local, True), (G.layout.remote, False)):
+        if mat is None:
+            kept.append(None)
+            continue
+        values = (G.valued_local().data if local else
+                  mat.data if G.weighted else xp.ones(mat.nnz, G.value_dtype))
+        rows = xp.repeat(xp.arange(mat.nrows, dtype=np.int64),
+                         xp.diff(mat.indptr).astype(np.int64))
+        cols = mat.indices.astype(np.int64)
+        keep = backend.index_unary(op, values, G.global_of_local(rows),
+                                   G.global_of_local(cols) if local else cols, thunk,
+                                   np.bool_).astype(bool, copy=False)
+        indptr = xp.zeros(mat.nrows + 1, mat.indptr.dtype)
+        xp.cumsum(xp.bincount(rows[keep], minlength=mat.nrows), out=indptr[1:])
+        kept.append(_matrix(xp, indptr, mat.indices[keep],
+                            mat.data[keep] if G.weighted else None, mat.nrows, mat.ncols,
+                            False))
+    H = copy.copy(G)
+    H.layout = Layout(kept[0], kept[1], G.layout.n_pad, G.layout.d_words * 32)
+    H._cache, H.directed, H._transpose = {}, True, None
+    return type(M)(H)
 
 
 def _remote(G, xv, semiring, dtype):

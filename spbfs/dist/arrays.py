@@ -318,6 +318,8 @@ class DistNamespace:
                              "(spbfs.dist.arrays.DistNamespace)")
 
     def _map(self, fn, *args, **kw):
+        if not any(isinstance(a, DistArray) for a in args):   # scalars: as numpy does
+            return fn(*args, **kw)
         locals_, dels, known = [], [], True
         for a in args:
             if isinstance(a, DistArray):

@@ -206,6 +206,8 @@ class DistGraph:
         # the four blocks become the two matrices of the search (they are consumed)
         self.block_edges = {b: int(blocks[b][1].size) for b in BLOCKS}
         self.weighted = blocks["nn"][2] is not None
+        #: dtype of the values the operations see (float64: the weights, or ones)
+        self.value_dtype = np.dtype(np.float64)
         #: shared by the graphs derived from this one (same delegates, same vertex arrays)
         self.partition = object()
         self.directed = bool(directed)
@@ -539,6 +541,7 @@ class DistGraph:
             T = DistGraph.from_edges(v, u, self.n, weights=w, threshold=self.threshold,
                                      comm=self.comm, directed=True, like=self)
             T._transpose = self
+            T.value_dtype = self.value_dtype
             self._transpose = T
         return self._transpose
 
@@ -561,8 +564,31 @@ class DistGraph:
         if self.weighted:
             return L
         if "local" not in self._cache:
-            self._cache["local"] = L.with_values(self.xp.ones(L.nnz, bool))
+            self._cache["local"] = L.unit(self.value_dtype)
         return self._cache["local"]
+
+    def with_unit_weights(self, dtype=np.float64):
+        """The graph with parallel arcs merged and every weight 1 (of ``dtype``), for the
+        operations (shares the partition and the stored arcs; made on first use, kept).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0, 0]), np.array([1, 1]), 2,
+        ...                               weights=np.array([2.0, 5.0]))
+        >>> semiring.reduce(G.with_unit_weights(), semiring.monoids.plus)
+        2.0
+        """
+        key = ("unit", np.dtype(dtype).str)
+        if key not in self._cache:
+            base = self.summed()
+            G = copy.copy(base)
+            G._cache = {key: G}
+            G.weighted, G.value_dtype = False, np.dtype(dtype)
+            G._transpose = None if base.directed else G
+            self._cache[key] = G
+        return self._cache[key]
 
     def summed(self):
         """The graph with parallel arcs merged into one holding the sum of their weights
@@ -595,7 +621,7 @@ class DistGraph:
             keys = (cols % P) * width + cols // P
             uniq = xp.unique(keys)
             compact = xp.searchsorted(uniq, keys).astype(R.indices.dtype)
-            data = R.data if self.weighted else xp.ones(R.nnz, bool)
+            data = R.data if self.weighted else xp.ones(R.nnz, self.value_dtype)
             M = Matrix(R.indptr, compact, data, R.nrows, ncols=max(int(uniq.size), 1),
                        check=False)
             idt = self.index_dtype

@@ -68,8 +68,9 @@ class DistMatrix:
 
     @property
     def dtype(self):
-        """float64: the weights, or 1 for every edge of a graph built without weights."""
-        return np.dtype(np.float64)
+        """float64 (the weights, or 1 for every edge of a graph built without weights), or
+        the dtype asked of :meth:`unit`."""
+        return self.graph.value_dtype
 
     @property
     def nnz(self) -> int:
@@ -88,6 +89,10 @@ class DistMatrix:
         """Parallel arcs merged, their weights summed (as ``Matrix.canonical``)."""
         G = self.graph.summed()
         return self if G is self.graph else DistMatrix(G)
+
+    def unit(self, dtype=np.float64):
+        """Every stored value 1 (parallel arcs merged): as ``Matrix.unit``."""
+        return DistMatrix(self.graph.with_unit_weights(dtype))
 
     def symmetrized(self, values=True):
         """The graph with every arc usable both ways (itself when undirected)."""

@@ -202,6 +202,18 @@ class Matrix:
                                                    self._dtype)
         return Matrix._from_pattern(pattern, data)
 
+    def unit(self, dtype=np.float64) -> Matrix:
+        """The same pattern with every stored value 1 (of ``dtype``): an unweighted view.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> M = Matrix(np.array([0, 1, 1]), np.array([1]), np.array([7.5]), 2)
+        >>> M.unit(np.int64).data.tolist()
+        [1]
+        """
+        return self.with_values(self.xp.ones(self.nnz, dtype))
+
     def with_values(self, data) -> Matrix:
         """The same pattern with other values (``data`` in CSR order)."""
         if data.shape != (self.nnz,):

@@ -168,6 +168,10 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
         raise TypeError(f"kind must be a str or an IndexUnaryOp, got {type(kind).__name__}")
     if not isinstance(thunk, numbers.Number):
         raise TypeError(f"thunk must be a number, got {thunk!r}")
+    algebra = distributed(A)
+    if algebra is not None:
+        return algebra.select(A, op, thunk, mask, complement=complement, replace=replace,
+                              out=out)
     src = A if isinstance(A, Vector) else _as_matrix(A, "A")
     m = _mask_of(mask, src.shape, structural, complement, src.xp)
     # the backend's compiled selection of CSR entries (a backend without one, the GPU's,

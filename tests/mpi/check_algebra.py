@@ -3,10 +3,11 @@ single-process results; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE
 
 Modes: ``ops`` (vxm / mxv over named and user-defined semirings, masks and their
 complement, reduce, ewise_add / ewise_mult, the pointer-matrix scatter, mxm with a dense
-block), ``algorithms`` (spbfs.bfs, sssp, pagerank, betweenness_centrality and
-connected_components on a DistGraph against scipy-built matrices: Kronecker and random
-graphs, directed and undirected, weighted, balanced, random and all-on-rank-0 slices,
-thresholds 0, small, default and above every degree).
+block, select), ``algorithms`` (spbfs.bfs, sssp, pagerank, betweenness_centrality, katz,
+eigenvector, hits, degree centrality and connected_components on a DistGraph against
+scipy-built matrices: Kronecker and random graphs, directed and undirected, weighted,
+balanced, random and all-on-rank-0 slices, thresholds 0, small, default and above every
+degree).
 Rank 0 prints ``OK <mode> P=<P>`` at the end.
 """
 
@@ -101,6 +102,19 @@ def mode_algorithms():
                     ref = host(spbfs.betweenness_centrality(A, directed=directed,
                                                             sources=some, batch=3))
                     assert np.allclose(bc, ref), (name, directed, how, th)
+                def spectral_of(X, directed=directed):
+                    out = [spbfs.katz_centrality(X, alpha=0.002, weight=True),
+                           spbfs.degree_centrality(X, directed=directed)]
+                    if not directed:   # converge on the undirected graphs
+                        out += [spbfs.eigenvector_centrality(X, max_iter=1000),
+                                *spbfs.hits(X, max_iter=1000)]
+                    return out
+
+                spectral = [G.gather(x) for x in spectral_of(G)]
+                if rank == 0:
+                    ref = [host(x) for x in spectral_of(A)]
+                    for g, e in zip(spectral, ref, strict=True):
+                        assert np.allclose(g, e, atol=1e-7), (name, directed, how, th)
                 k_g, lab = spbfs.connected_components(G, directed=directed)
                 lab = G.gather(lab)
                 if rank == 0:
