@@ -29,7 +29,8 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     source : int or 1-D array of int
         Start vertex, or ``k`` start vertices: then levels (and parents) have shape
         ``(k, n)``, int32 unless n needs int64, computed as one multi-source search
-        (:func:`spbfs.algorithms.msbfs.bfs_many`).
+        (:func:`spbfs.algorithms.msbfs.bfs_many`); on a distributed graph, DistArray
+        blocks of shape ``(n, k)`` (column ``i`` for source ``i``), one search per source.
     return_parents : bool
         Also return the BFS tree as a parent array.
     directed : bool
@@ -45,7 +46,9 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     -------
     levels : ndarray
         Hop count from ``source``; -1 where unreachable.  int32 unless the
-        graph needs int64 indices.  numpy for CPU input, cupy for GPU input.
+        graph needs int64 indices.  numpy for CPU input, cupy for GPU input; for a
+        :class:`spbfs.dist.DistGraph`, a DistArray of the owned vertices
+        (``G.gather(levels)`` assembles it, as for :func:`spbfs.dist.bfs`).
     parents : ndarray, optional
         ``parents[source] == source``; -1 where unreachable.
 

@@ -50,6 +50,9 @@ from ..semiring import (
     Monoid,
     Semiring,
     Vector,
+    any_pair,
+    any_secondi,
+    level_search,
     ops,
     packed_any_secondi,
     unpack_bitplanes,
@@ -149,6 +152,9 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     beta = check_positive(beta, "beta")
     M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
+    if getattr(M, "drives_searches", False):   # its searches run whole: one per source
+        return _one_by_one(M, check_sources(sources, n, np), return_parents, direction,
+                           alpha, beta)
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more
     k = int(src.size)
@@ -167,6 +173,24 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
         levels = levels[take]
         parents = parents[take] if return_parents else None
     return (levels, parents) if return_parents else levels
+
+
+def _one_by_one(M, src, return_parents, direction, alpha, beta):
+    """The searches of a matrix whose searches drive their own levels (a distributed
+    graph's), one per source: blocks of shape ``(n, k)``, column ``i`` for ``src[i]``."""
+    semiring = any_secondi if return_parents else any_pair
+    levels, parents = [], []
+    for s in src.tolist():
+        with level_search(M, s, semiring, values=return_parents) as engine:
+            engine.run(direction, alpha, beta)
+            levels.append(engine.levels)
+            parents.append(engine.parents)
+    xp = M.xp
+    if not levels:
+        empty = xp.zeros((M.n, 0), index_dtype(M.n))
+        return (empty, empty) if return_parents else empty
+    out = xp.stack(levels, axis=1)
+    return (out, xp.stack(parents, axis=1)) if return_parents else out
 
 
 def check_sources(sources, n, xp, name="sources"):

@@ -396,6 +396,16 @@ class DistNamespace:
         G = self.graph
         return DistArray(G, arr[G.rank::G.P].copy(), arr[G.delegates])
 
+    def stack(self, arrays, axis=1):
+        """DistArrays of one value per vertex side by side: a block ``(n, len(arrays))``."""
+        if axis not in (1, -1):
+            raise ValueError("DistArrays stack along axis 1 (the vertex axis stays first)")
+        arrays = list(arrays)
+        local = self.base.stack([a.local for a in arrays], axis=1)
+        known = all(a._delegates is not None for a in arrays)
+        d = self.base.stack([a._delegates for a in arrays], axis=1) if known else None
+        return DistArray(self.graph, local, d)
+
     def where(self, condition, a, b):
         return self._map(self.base.where, condition, a, b)
 

@@ -32,6 +32,9 @@ class DistMatrix:
 
     distributed = True
     algebra = algebra
+    #: its searches drive their own levels (each rank chooses push or pull for its
+    #: blocks): many sources run one after another (``spbfs.bfs(G, sources)``)
+    drives_searches = True
 
     def __init__(self, graph):
         self.graph = graph

@@ -90,6 +90,12 @@ def mode_algorithms():
                         assert pa[s] == s and np.all(ref[pa[reach & (ref > 0)]] ==
                                                       ref[reach & (ref > 0)] - 1)
                         assert np.allclose(d, host(spbfs.sssp(A, s))), (name, directed, s)
+                many = [int(U[0]), int(V[-1]), int(U[0])]
+                lv, pa = spbfs.bfs(G, many, return_parents=True)
+                lv, pa = G.gather(lv), G.gather(pa)
+                if rank == 0:
+                    assert lv.shape == (n, 3) and np.array_equal(lv.T, host(spbfs.bfs(A, many)))
+                    assert all(pa[s, i] == s for i, s in enumerate(many))
                 for weight in (True, False):
                     pr = G.gather(spbfs.pagerank(G, weight=weight, tol=1e-10))
                     if rank == 0:
