@@ -16,7 +16,8 @@ level (each phase synchronised: slower).  ``--json FILE`` appends the rows as JS
 
 ``--algorithms`` times the algorithms that take a distributed graph instead (weighted
 Kronecker graph, integer weights in [1, 64]): ``spbfs.bfs`` and ``spbfs.sssp`` from
-``--roots`` sources, ``spbfs.pagerank`` and ``spbfs.connected_components``, each first as a
+``--roots`` sources, ``spbfs.pagerank``, ``spbfs.connected_components``, ``spbfs.bfs`` from 8
+sources at once and ``spbfs.betweenness_centrality`` from 4, each first as a
 single-device call on rank 0 (the same graph as one scipy / cupyx matrix, while the other
 ranks wait), then on the distributed graph; one row per algorithm: median seconds of both,
 their ratio and the bytes sent per distributed call (all ranks)::
@@ -201,6 +202,9 @@ def run_algorithms(args):
             "sssp": lambda A, r: spbfs.sssp(A, r),
             "pagerank": lambda A, r: spbfs.pagerank(A),
             "components": lambda A, r: spbfs.connected_components(A),
+            "bfs_8_sources": lambda A, r: spbfs.bfs(A, _sources(roots, r, 8)),
+            "betweenness_4": lambda A, r: spbfs.betweenness_centrality(
+                A, directed=False, sources=_sources(roots, r, 4)),
         }
         single = {}
         if rank == 0:
@@ -229,6 +233,12 @@ def run_algorithms(args):
     if rank == 0:
         print(header)
         print("\n".join(rows))
+
+
+def _sources(roots, r, k):
+    """``k`` of the roots starting at ``r`` (a many-source call per root)."""
+    i = roots.index(r)
+    return [roots[(i + j) % len(roots)] for j in range(k)]
 
 
 def _median_time(fn, A, roots, sync, comm=None):

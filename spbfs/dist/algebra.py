@@ -384,11 +384,29 @@ def _remote(G, xv, semiring, dtype):
     return _gather_by_id(G, semiring.monoid, ids, vals, dtype)
 
 
+#: Monoids whose reduction by id is an atomic scatter (``ufunc.at``, ``cupyx.scatter_*``).
+_SCATTER = {np.add: "scatter_add", np.minimum: "scatter_min", np.maximum: "scatter_max"}
+
+
 def _gather_by_id(G, monoid, ids, vals, dtype):
     """The received ``(local id, value)`` pairs combined per id with ``monoid``: a bitmap
     ``(present, values)`` over this rank's vertices."""
     xp = G.xp
     present = xp.zeros(G.n_local, bool)
+    scatter = _SCATTER.get(monoid.ufunc)
+    if scatter is not None and vals.ndim == 1 and ids.size:   # no sort: atomic updates
+        present[ids] = True
+        values = xp.full(G.n_local, dtype.type(monoid.identity(dtype)), dtype)
+        if xp is np:
+            monoid.ufunc.at(values, ids, vals.astype(dtype, copy=False))
+            return present, values
+        import cupyx
+
+        try:
+            getattr(cupyx, scatter)(values, ids, vals.astype(dtype, copy=False))
+            return present, values
+        except (TypeError, ValueError):   # a dtype without device atomics: sort instead
+            present[:] = False
     values = xp.zeros((G.n_local,) + tuple(vals.shape[1:]), dtype)
     if ids.size:
         order = xp.argsort(ids, kind="stable") if xp is np else xp.argsort(ids)

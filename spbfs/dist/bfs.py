@@ -289,9 +289,14 @@ def _send_found_delegates(G, parents):
 
 
 class DistSearch:
-    """:func:`spbfs.semiring.level_search` on a distributed matrix: a search that drives its
-    own levels (each rank picks push or pull for its blocks, as :func:`bfs`), run by
-    :meth:`run`; ``levels`` and ``parents`` are then DistArrays of the owned vertices.
+    """:func:`spbfs.semiring.level_search` on a distributed matrix.
+
+    Over several ranks it drives its own levels (each rank picks push or pull for its
+    blocks, as :func:`bfs`): :meth:`run` searches, then ``levels`` and ``parents`` are
+    DistArrays of the owned vertices.  On one rank the whole graph is the rank's local
+    matrix, so it is the single-device engine on it (``advance`` and ``sizes`` as
+    :class:`~spbfs.semiring.LevelSearch`, driven by :func:`spbfs.bfs`'s policy), the
+    delegates' results moved to their vertices at the end.
 
     Examples
     --------
@@ -304,11 +309,18 @@ class DistSearch:
     [0, 1, 2]
     """
 
-    drives_itself = True
-
     def __init__(self, G, source, values):
         self.G, self.source, self.values = G, source, values
-        self.levels = self.parents = None
+        self._levels = self._parents = None
+        self.drives_itself = G.P > 1
+        self._inner = None
+        if not self.drives_itself:
+            sd = int(G.delegate_number([source])[0])
+            start = G.layout.n_pad + sd if sd >= 0 else source
+            semiring = any_secondi if values else any_pair
+            self._inner = level_search(G.layout.local, start, semiring, values=values,
+                                       transpose=G.directed,
+                                       parent_ids=G.parent_ids if values else None)
 
     def run(self, direction="auto", alpha=ALPHA, beta=BETA):
         """Search every level (collective)."""
@@ -317,11 +329,42 @@ class DistSearch:
         out = bfs(self.G, self.source, return_parents=self.values, direction=direction,
                   alpha=alpha, beta=beta)
         levels, parents = out if self.values else (out, None)
-        self.levels = DistArray(self.G, levels)
-        self.parents = None if parents is None else DistArray(self.G, parents)
+        self._levels = DistArray(self.G, levels)
+        self._parents = None if parents is None else DistArray(self.G, parents)
+
+    # the single-device engine's protocol, on one rank
+    def advance(self, pulling, count=1):
+        self._inner.advance(pulling, count)
+
+    def sizes(self):
+        return self._inner.sizes()
+
+    def _settle(self):
+        from .arrays import DistArray
+
+        if self._levels is None and self._inner is not None:
+            e = self._inner
+            levels, parents = _owned(self.G, e.levels, e.parents if self.values else None,
+                                     lambda name: None)
+            self._levels = DistArray(self.G, levels)
+            self._parents = None if parents is None else DistArray(self.G, parents)
+
+    @property
+    def levels(self):
+        self._settle()
+        return self._levels
+
+    @property
+    def parents(self):
+        self._settle()
+        return self._parents
 
     def __enter__(self):
+        if self._inner is not None:
+            self._inner.__enter__()
         return self
 
     def __exit__(self, *exc):
+        if self._inner is not None:
+            return self._inner.__exit__(*exc)
         return False

@@ -755,6 +755,8 @@ class DistGraph:
         """
         xp, P, c = self.xp, self.P, self.comm
         ids = xp.asarray(ids, dtype=np.int64)
+        if P == 1:
+            return [a[ids] for a in arrays]
         order, counts = _local.bin_by(ids % P, P)
         q, rc = c.alltoallv(ids[order] // P, counts)
         replies, _ = c.alltoallv_many([a[q] for a in arrays], rc)
