@@ -188,6 +188,17 @@ class Matrix:
             self._transpose = t
         return t
 
+    @property
+    def values_at_hand(self) -> bool:
+        """Whether :attr:`data` is read without a gather (or on the GPU, where one is cheap)."""
+        return self._data is not None or self.on_gpu
+
+    @property
+    def transpose_values_at_hand(self) -> bool:
+        """Whether ``T.data`` is read without a gather (symmetric, gathered, or on the GPU)."""
+        t = self._transpose
+        return self.symmetric or self.on_gpu or (t is not None and t._data is not None)
+
     def canonical(self) -> Matrix:
         """This matrix with sorted column indices and no duplicates (duplicates summed, as
         scipy's ``sum_duplicates``); itself when it already is canonical."""

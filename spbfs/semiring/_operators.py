@@ -72,7 +72,9 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     complement : bool
         Use the complement of ``mask`` (write only where it is false).
     direction : {"auto", "push", "pull"}
-        ``"auto"`` follows the format of ``x``.
+        ``"auto"`` follows the format of ``x`` (a plain array, unmasked, over a
+        multiply that reads ``A``'s values, is pushed on the CPU while only the
+        rows' values are at hand; its result is still a bitmap).
     dtype : dtype, optional
         Output dtype (default from the semiring and operand dtypes).
 
@@ -112,6 +114,8 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         raise TypeError("x must live on the same device as A")
     out_dtype = np.dtype(dtype) if dtype is not None else semiring.result_dtype(v.dtype, M.dtype)
     if direction == "auto":
+        if not isinstance(x, Vector) and _push_full(M, semiring, m):
+            return push(M, v.to_sparse(), semiring, m, False, out_dtype).to_bitmap()
         direction = "push" if v.format == "sparse" else "pull"
     if direction == "push":
         return push(M, v.to_sparse(), semiring, m, bool(complement), out_dtype)
@@ -137,6 +141,16 @@ def mxv(A, x, semiring, *, mask=None, complement=False, direction="auto", dtype=
         return algebra.mxv(A, x, semiring, mask=mask, complement=complement, dtype=dtype)
     return vxm(x, Matrix.from_any(A).T, semiring, mask=mask, complement=complement,
                direction=direction, dtype=dtype)
+
+
+def _push_full(M, semiring, mask) -> bool:
+    """Whether an unmasked product of a plain array is pushed (rows scattered, values read in
+    place) rather than pulled: on the CPU while only the rows' values are at hand.
+    Gathering them reads every value at a random place, as long as several pushes (Kronecker
+    scale 18, 7.6M entries, 2 cores: 100-230 ms against 18 ms a push, 13 ms a pull), and a
+    repeated plain call (pagerank's few iterations) would gather them again each time."""
+    return (mask is None and "a" in semiring.multiply.uses and M.values_at_hand
+            and not M.transpose_values_at_hand)
 
 
 def _values(M, semiring):
