@@ -202,8 +202,8 @@ def run_algorithms(args):
             "sssp": lambda A, r: spbfs.sssp(A, r),
             "pagerank": lambda A, r: spbfs.pagerank(A),
             "components": lambda A, r: spbfs.connected_components(A),
-            "bfs_8_sources": lambda A, r: spbfs.bfs(A, _sources(roots, r, 8)),
-            "betweenness_4": lambda A, r: spbfs.betweenness_centrality(
+            "bfs_8_sources": lambda A, r, roots=roots: spbfs.bfs(A, _sources(roots, r, 8)),
+            "betweenness_4": lambda A, r, roots=roots: spbfs.betweenness_centrality(
                 A, directed=False, sources=_sources(roots, r, 4)),
         }
         single = {}

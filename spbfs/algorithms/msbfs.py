@@ -50,15 +50,13 @@ from ..semiring import (
     Monoid,
     Semiring,
     Vector,
-    any_pair,
-    any_secondi,
-    level_search,
     ops,
     packed_any_secondi,
     unpack_bitplanes,
     vxm,
 )
 from ..semiring._matrix import index_dtype
+from ._level_loop import search
 from ._shared import BETA, beamer_pull, prepare
 
 __all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first"]
@@ -178,13 +176,13 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
 def _one_by_one(M, src, return_parents, direction, alpha, beta):
     """The searches of a matrix whose searches drive their own levels (a distributed
     graph's), one per source: blocks of shape ``(n, k)``, column ``i`` for ``src[i]``."""
-    semiring = any_secondi if return_parents else any_pair
     levels, parents = [], []
     for s in src.tolist():
-        with level_search(M, s, semiring, values=return_parents) as engine:
-            engine.run(direction, alpha, beta)
-            levels.append(engine.levels)
-            parents.append(engine.parents)
+        out = search(M, s, return_parents=return_parents, direction=direction, alpha=alpha,
+                     beta=beta)
+        lv, par = out if return_parents else (out, None)
+        levels.append(lv)
+        parents.append(par)
     xp = M.xp
     if not levels:
         empty = xp.zeros((M.n, 0), index_dtype(M.n))
