@@ -8,18 +8,18 @@ holds a parent label, the minimum over the neighbours' grandparents is one
 ``f[f]``.  It ends when an iteration changes nothing; every label is then the
 smallest vertex of its component.
 
-Strong components come from forward and backward searches: trimming of
-vertices with no in- or out-edge left (a peeling loop of ``vxm`` over
-``plus_pair``), one forward-backward search from a high-degree pivot with
-:func:`spbfs.bfs` (the giant component of most graphs), then forward-backward
-in every remaining class at once (Fleischer, Hendrickson and Pinar): the
-vertices are coloured by which searches reached them, every class takes a
-pseudo-random pivot (a ``vxm`` over ``max`` on the class membership matrix),
-and multi-source searches (``vxm`` over ``any_pair``) run on the edges inside
-classes.  The strong component of each pivot is what both searches reach;
-the rest of each class splits into three, so an expected logarithmic number
-of phases ends it.  Every loop is over search levels or phases, never over
-vertices or edges; a graph whose longest path has L edges costs O(L) levels.
+Strong components come from forward and backward searches: trimming of vertices with no
+in- or out-edge left (:func:`spbfs.semiring.peel`: a loop of ``vxm`` over ``plus_pair``,
+one worklist kernel on the CPU), one forward-backward search from a high-degree pivot
+with :func:`spbfs.bfs` (the giant component of most graphs), then forward-backward in
+every remaining class at once (Fleischer, Hendrickson and Pinar): the vertices are
+coloured by which searches reached them, every class takes a pseudo-random pivot (a
+``vxm`` over ``max`` on the class membership matrix), and multi-source searches (``vxm``
+over ``any_pair``) run on the edges inside classes. The strong component of each pivot
+is what both searches reach; the rest of each class splits into three, so an expected
+logarithmic number of phases ends it. Every loop is over search levels or phases, never
+over vertices or edges; the searches of a graph whose longest path has L edges cost O(L)
+levels. The numbering walks the condensation in topological order with the same peeling.
 """
 
 from __future__ import annotations
@@ -33,14 +33,13 @@ from ..semiring import (
     Semiring,
     Vector,
     any_pair,
-    min_first,
     monoids,
     ops,
-    plus_pair,
+    peel,
     pointer_matrix,
     vxm,
 )
-from ..semiring._pattern import csr_from_coo, index_dtype
+from ..semiring._pattern import index_dtype
 from .bfs import bfs
 
 __all__ = ["connected_components"]
@@ -290,33 +289,12 @@ def _self_loops(M):
 
 
 def _peel(M, MT, active, degrees, rep, removed):
-    """Update the in/out degrees inside ``active`` for ``removed`` vertices, then remove
-    (as components of their own) vertices left with no in- or out-edge, until none is."""
-    xp = M.xp
-    indeg, outdeg = degrees
-    idt = M.indices.dtype
-    if removed.size == 0:  # first call: every active vertex is a candidate
-        zero = xp.flatnonzero(active & ((indeg == 0) | (outdeg == 0))).astype(idt)
-    else:
-        zero = _lost_all(M, MT, active, indeg, outdeg, removed)
-    while zero.size:
-        rep[zero] = zero
-        active[zero] = False
-        zero = _lost_all(M, MT, active, indeg, outdeg, zero)
-
-
-def _lost_all(M, MT, active, indeg, outdeg, removed):
-    """Subtract the edges between ``removed`` and the active vertices from the active
-    vertices' degrees; return the active vertices left with none in or none out."""
-    xp, n = M.xp, M.n
-    x = Vector(n, "sparse", indices=removed, values=xp.ones(removed.size, np.int64))
-    into = vxm(x, M, plus_pair, mask=active)       # edges removed -> v, per active v
-    indeg[into.indices] -= into.values
-    out_of = vxm(x, MT, plus_pair, mask=active)    # edges u -> removed, per active u
-    outdeg[out_of.indices] -= out_of.values
-    touched = xp.unique(xp.concatenate([into.indices, out_of.indices]))
-    lost = (indeg[touched] == 0) | (outdeg[touched] == 0)
-    return touched[lost].astype(M.indices.dtype)
+    """Trim: update the in/out degrees inside ``active`` for the ``removed`` vertices (none:
+    the first call, every active vertex a candidate), then remove, as components of their
+    own, the vertices left with no in- or out-edge, until none is."""
+    gone, _ = peel([(M, degrees[0]), (MT, degrees[1])], active,
+                   removed if removed.size else None)
+    rep[gone] = gone
 
 
 # ----------------------------------------------------------------------------- numbering
@@ -358,45 +336,37 @@ def _group_min(M, rep, ids):
 
 
 def _condensation(M, comp, k):
-    """The condensation DAG (one vertex per component, duplicates kept) as a Matrix."""
+    """The condensation DAG (one vertex per component, duplicates kept, columns in no
+    particular order) as a Matrix: the arcs between components, grouped by row (no sort
+    when they already are, as when every component is one vertex)."""
     xp = M.xp
     rows = xp.repeat(comp, M.out_degree)
     cols = comp[M.indices]
     keep = rows != cols
     cu, cv = rows[keep], cols[keep]
-    indptr, indices, data = csr_from_coo(cu, cv, xp.ones(cu.size, bool), k)
-    return Matrix(indptr, indices, data, k, check=False)
+    if cu.size > 1 and not bool((cu[1:] >= cu[:-1]).all()):
+        order = xp.argsort(cu)
+        cu, cv = cu[order], cv[order]
+    idt = index_dtype(k, cu.size)
+    indptr = xp.zeros(k + 1, idt)
+    xp.cumsum(xp.bincount(cu, minlength=k), out=indptr[1:])
+    return Matrix(indptr, cv.astype(idt), xp.ones(cu.size, bool), k, check=False)
 
 
 def _block_roots(C, minv):
-    """The smallest vertex reaching each component, in topological order (Kahn)."""
-    xp, k = C.xp, C.n
-    block = minv.copy()
-    waiting = C.in_degree.astype(np.int64)
-    ready = xp.flatnonzero(waiting == 0)
-    while ready.size:
-        ones = xp.ones(ready.size, np.int64)
-        y = vxm(Vector(k, "sparse", indices=ready, values=block[ready]), C, min_first)
-        block[y.indices] = xp.minimum(block[y.indices], y.values)
-        c = vxm(Vector(k, "sparse", indices=ready, values=ones), C, plus_pair)
-        waiting[c.indices] -= c.values
-        ready = c.indices[waiting[c.indices] == 0]
+    """The smallest vertex reaching each component: ``minv`` folded with ``min`` along the
+    arcs of the condensation in topological order (peeling by in-degrees)."""
+    block = minv.astype(np.int64)
+    peel([(C, C.in_degree.astype(np.int64))], C.xp.ones(C.n, bool), values=block,
+         monoid=monoids.min)
     return block
 
 
 def _heights(C):
-    """Length of the longest path from each component to a sink (Kahn from the sinks)."""
-    xp, k = C.xp, C.n
-    height = xp.zeros(k, np.int64)
-    waiting = C.out_degree.astype(np.int64)
-    ready = xp.flatnonzero(waiting == 0)
-    level = 0
-    CT = C.T
-    while ready.size:
-        height[ready] = level
-        c = vxm(Vector(k, "sparse", indices=ready, values=xp.ones(ready.size, np.int64)), CT,
-                plus_pair)
-        waiting[c.indices] -= c.values
-        ready = c.indices[waiting[c.indices] == 0]
-        level += 1
+    """Length of the longest path from each component to a sink: its round when the
+    condensation is peeled from the sinks (by out-degrees, through the transpose)."""
+    xp = C.xp
+    height = xp.zeros(C.n, np.int64)
+    ids, rounds = peel([(C.T, C.out_degree.astype(np.int64))], xp.ones(C.n, bool))
+    height[ids] = rounds
     return height

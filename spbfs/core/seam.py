@@ -30,6 +30,7 @@ Optional primitives: a backend that defines one is asked first, and where it is 
 spgemm             ``C<M> = A B`` over a semiring as canonical CSR arrays (mask inside)
 ewise_csr          ``ewise_add`` / ``ewise_mult`` of two canonical CSR matrices
 select_csr         the entries of a CSR matrix an index-unary predicate keeps
+peel               :func:`spbfs.semiring.peel` whole: a worklist instead of a product per round
 =================  ============================================================================
 
 On the CPU every primitive is a numba kernel generated for its operators

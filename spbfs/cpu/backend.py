@@ -4,6 +4,7 @@ arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
 from .packed import packed_pull, packed_push, unpack_bitplanes
+from .peel import peel
 from .products import (
     binary,
     ewise_csr,
@@ -18,5 +19,5 @@ from .products import (
 )
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "segment_reduce", "select_csr", "spgemm",
-           "spmm", "spmspv", "spmv", "unpack_bitplanes"]
+           "masked_dot", "packed_pull", "packed_push", "peel", "segment_reduce", "select_csr",
+           "spgemm", "spmm", "spmspv", "spmv", "unpack_bitplanes"]

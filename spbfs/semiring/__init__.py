@@ -39,6 +39,7 @@ from ._named import (
 from ._operators import mxv, vxm
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
+from ._peel import peel
 from ._products import mxm
 from ._search import LevelSearch, level_search
 from ._transform import apply, reduce, select
@@ -48,7 +49,7 @@ __all__ = [
     "NAMED", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid", "Semiring", "Vector",
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
-    "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "plus_pair",
+    "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
     "plus_times", "pointer_matrix", "reduce", "select", "select_ops", "unary",
     "unpack_bitplanes", "vxm",
 ]

@@ -1,0 +1,81 @@
+"""The CPU backend's peeling: one serial worklist kernel removes, until none is left, the
+active vertices whose count in any of two degree arrays falls to zero (O(n + m), where the
+generic path of :func:`spbfs.semiring.peel` runs one masked product per round)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+__all__ = ["peel"]
+
+
+@kernel
+def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode):
+    """Process the queue (removed vertices whose arcs still count, round 0) and every
+    vertex removed on the way, appended with its round; returns the queue's end.  FIFO
+    order takes the rounds in turn, so a vertex's round is one more than the round of the
+    vertex whose removal brought it to zero: the rounds of the generic path."""
+    head = 0
+    while head < end:
+        u = queue[head]
+        r = rounds[head] + 1
+        head += 1
+        for p in range(ip0[u], ip0[u + 1]):
+            v = ix0[p]
+            if active[v]:
+                if mode == 1 and vals[u] < vals[v]:
+                    vals[v] = vals[u]
+                elif mode == 2 and vals[u] > vals[v]:
+                    vals[v] = vals[u]
+                deg0[v] -= 1
+                if deg0[v] == 0:
+                    active[v] = False
+                    queue[end] = v
+                    rounds[end] = r
+                    end += 1
+        for p in range(ip1[u], ip1[u + 1]):
+            v = ix1[p]
+            if active[v]:
+                deg1[v] -= 1
+                if deg1[v] == 0:
+                    active[v] = False
+                    queue[end] = v
+                    rounds[end] = r
+                    end += 1
+    return end
+
+
+_MODES = {None: 0, "min": 1, "max": 2}
+
+
+def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None):
+    """Subtract the arcs of ``removed`` (row ``u`` of the first CSR counts against ``deg0``,
+    of the second against ``deg1``, for active targets only), then remove every active
+    vertex left at zero, until none is; ``deg0``, ``deg1`` (int64) and ``active`` are
+    updated in place.  With ``values`` and a ``min``/``max`` ``monoid``, every arc ``u ->
+    v`` of the first CSR to an active ``v`` also folds ``values[u]`` into ``values[v]``.
+    Returns ``(vertices removed here, their rounds)`` (``removed`` is round 0), in
+    removal order; None for a monoid the kernel lacks (the generic path runs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ip, ix = np.array([0, 1, 2, 2]), np.array([1, 2])       # the path 0 -> 1 -> 2
+    >>> indeg = np.array([0, 1, 1]); active = np.array([False, True, True])
+    >>> ids, rounds = peel(ip, ix, indeg, np.zeros(4, np.int64), ix[:0], indeg * 0 + 9,
+    ...                    active, np.array([0]))
+    >>> ids.tolist(), rounds.tolist()
+    ([1, 2], [1, 2])
+    """
+    name = None if monoid is None else monoid.name
+    if values is not None and name not in ("min", "max"):
+        return None
+    n, k = active.size, removed.size
+    queue = np.empty(n + k, np.int64)
+    queue[:k] = removed
+    rounds = np.zeros(n + k, np.int64)
+    vals = np.zeros(1, np.int64) if values is None else values
+    end = _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, k, vals, _MODES[name])
+    return queue[k:end], rounds[k:end]

@@ -1,0 +1,139 @@
+"""Peeling: remove vertices whose degree falls to zero, then what that leaves at zero, until
+nothing changes (the trimming of strong components; k-core style loops).
+
+The generic path is one masked ``vxm`` over ``plus_pair`` per round (each round subtracts the
+removed vertices' arcs from their active neighbours' counts); a backend with a ``peel``
+primitive (the CPU: one worklist kernel) does every round in one call, so a long chain
+(a deep DAG peels one vertex per round) costs O(n + m), not a product per round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._backend import backend_for
+from ._matrix import Matrix
+from ._named import ops, plus_pair
+from ._operators import vxm
+from ._ops import Semiring
+from ._vector import Vector
+
+__all__ = ["peel"]
+
+
+def peel(pairs, active, removed=None, *, values=None, monoid=None):
+    """Remove, until none is left, the active vertices whose count falls to zero.
+
+    Removing ``u`` subtracts one from ``degrees[v]`` for every stored ``A[u, v]`` of each
+    ``(A, degrees)`` pair whose ``v`` is still active; a vertex is removed (``active[v] =
+    False``) once any of its counts is zero.  Rounds: the first removed vertices are round
+    0, and a vertex removed once the round ``r`` vertices are is round ``r + 1`` (Kahn's
+    levels when the counts are in-degrees).  With ``values``, each such arc of the first
+    pair also folds ``values[u]`` into ``values[v]`` with ``monoid`` before ``v`` can be
+    removed: on a DAG peeled by in-degrees, ``values[v]`` ends as the monoid over every
+    vertex that reaches ``v``.
+
+    Parameters
+    ----------
+    pairs : list of one or two ``(A, degrees)``
+        A square matrix (scipy/cupyx sparse or Matrix) and an int64 array of n counts,
+        updated in place.
+    active : 1-D bool array of n
+        The vertices still present, updated in place.
+    removed : 1-D int array, optional
+        Vertices the caller has just made inactive whose arcs still count: they are
+        subtracted first.  None: every active vertex with a zero count is removed first.
+    values : 1-D array of n, optional
+        Updated in place along the first pair's arcs.
+    monoid : Monoid, optional
+        Folds ``values`` (required with them), for example ``monoids.min``.
+
+    Returns
+    -------
+    ids : ndarray of int64
+        The vertices this call removed (``removed`` not included), each after the vertices
+        that brought its count to zero.
+    rounds : ndarray of int64
+        The round of each.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
+    >>> indeg = np.array([0, 1, 2, 1]); active = np.ones(4, bool)
+    >>> ids, rounds = semiring.peel([(A, indeg)], active)
+    >>> ids.tolist(), rounds.tolist(), active.tolist()
+    ([0, 1], [0, 1], [False, False, True, True])
+    """
+    if not 1 <= len(pairs) <= 2:
+        raise ValueError(f"pairs must hold one or two (A, degrees), got {len(pairs)}")
+    mats = []
+    for A, degrees in pairs:
+        M = Matrix.from_any(A)
+        if M.shape != (active.size, active.size):
+            raise ValueError(f"pairs: a matrix of shape {M.shape} for {active.size} vertices")
+        if degrees.dtype != np.int64 or degrees.shape != active.shape:
+            raise TypeError("pairs: degrees must be int64 arrays of one count per vertex")
+        mats.append((M, degrees))
+    xp = mats[0][0].xp
+    if active.dtype != np.bool_:
+        raise TypeError(f"active must be a bool array, got {active.dtype}")
+    if (values is None) != (monoid is None):
+        raise ValueError("values and monoid go together")
+    first = xp.zeros(0, np.int64)
+    if removed is None:
+        zero = xp.zeros(active.size, bool)
+        for _, degrees in mats:
+            zero |= degrees == 0
+        first = xp.flatnonzero(active & zero).astype(np.int64)
+        active[first] = False
+        removed = first
+    removed = xp.asarray(removed, dtype=np.int64)
+    kernel = getattr(backend_for(xp), "peel", None)
+    found = None
+    if kernel is not None:
+        (M0, d0), (M1, d1) = mats if len(mats) == 2 else (mats[0], _no_arcs(xp, active.size))
+        found = kernel(M0.indptr, M0.indices, d0, M1.indptr, M1.indices, d1, active, removed,
+                       values, monoid)
+    ids, rounds = found if found is not None else _rounds(mats, active, removed, values,
+                                                          monoid)
+    if first.size:
+        ids = xp.concatenate([first, ids])
+        rounds = xp.concatenate([xp.zeros(first.size, np.int64), rounds])
+    return ids, rounds
+
+
+def _no_arcs(xp, n):
+    """A pair whose matrix stores nothing (the second of a one-pair call)."""
+    return Matrix(xp.zeros(n + 1, np.int64), xp.zeros(0, np.int64), xp.zeros(0, bool), n,
+                  check=False), xp.ones(n, np.int64)
+
+
+def _rounds(mats, active, removed, values, monoid):
+    """The generic path: one masked product per pair and round."""
+    xp, n = mats[0][0].xp, active.size
+    fold = None if monoid is None else Semiring(monoid, ops.first)
+    out, rounds = [], []
+    while removed.size:
+        if fold is not None:
+            y = vxm(Vector(n, "sparse", indices=removed, values=values[removed]), mats[0][0],
+                    fold, mask=active)
+            values[y.indices] = monoid.ufunc(values[y.indices], y.values)
+        x = Vector(n, "sparse", indices=removed, values=xp.ones(removed.size, np.int64))
+        touched = []
+        for M, degrees in mats:
+            y = vxm(x, M, plus_pair, mask=active)
+            degrees[y.indices] -= y.values
+            touched.append(y.indices)
+        touched = xp.unique(xp.concatenate(touched)).astype(np.int64)
+        lost = xp.zeros(touched.size, bool)
+        for _, degrees in mats:
+            lost |= degrees[touched] == 0
+        removed = touched[lost]
+        active[removed] = False
+        out.append(removed)
+        rounds.append(xp.full(removed.size, len(out), np.int64))
+    if not out:
+        return xp.zeros(0, np.int64), xp.zeros(0, np.int64)
+    return xp.concatenate(out), xp.concatenate(rounds)
