@@ -193,7 +193,13 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
 def _scan_matrix(M, directed, from_csc):
     """``(S, W)``: the edges with their rank in scipy's scan order as values, and a
     multiplier ``W`` above every rank.  Undirected: row ``p`` of S is row ``p`` of A then
-    row ``p`` of A.T (A.T first for CSC input, which scipy transposes in place)."""
+    row ``p`` of A.T (A.T first for CSC input, which scipy transposes in place).  Built
+    once per input pattern (it reads no values)."""
+    return M.pattern.derived(("csgraph scan order", bool(directed), bool(from_csc)),
+                             lambda: _build_scan_matrix(M, directed, from_csc))
+
+
+def _build_scan_matrix(M, directed, from_csc):
     xp, n, nnz = M.xp, M.n, M.nnz
     if directed:
         return M.with_values(xp.arange(nnz, dtype=np.int64)), max(nnz, 1)

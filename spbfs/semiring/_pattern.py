@@ -133,6 +133,19 @@ class Pattern:
                     self._derived[key] = value
         return value
 
+    def derived(self, key, build):
+        """A value that depends on this pattern alone, built by ``build()`` on first use and
+        kept while the pattern lives (as its transpose is); ``key`` names it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> p = Pattern(np.array([0, 1]), np.array([0]), 1)
+        >>> p.derived("twice", lambda: 2 * p.nnz), p.derived("twice", lambda: 0)
+        (2, 2)
+        """
+        return self._once(("derived", key), build)
+
     @property
     def out_degree(self):
         """Stored entries per row."""
