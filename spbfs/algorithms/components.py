@@ -240,11 +240,14 @@ def _strong(M):
 
 def _split(xp, colour, forward, backward, active):
     """Refine the colour classes of the active vertices by (forward, backward) reach:
-    every strong component lies inside one class of the result (compact ids)."""
+    every strong component lies inside one class of the result (compact ids, ranked
+    through a table of the ``4 n`` possible keys: no sort)."""
+    n = colour.size
     key = colour * 4 + forward.astype(np.int64) + 2 * backward.astype(np.int64)
-    key = xp.where(active, key, -1)
-    _, inverse = xp.unique(key, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
+    used = xp.zeros(4 * n, bool)
+    used[key[active]] = True
+    rank = xp.cumsum(used) - 1
+    return xp.where(active, rank[key], 0)
 
 
 def _pivots(M, colour, active):
@@ -267,7 +270,9 @@ def _reach(M, rows, colour, active, sources):
     multi-source BFS of ``vxm`` over ``any_pair`` on those edges)."""
     xp, n = M.xp, M.n
     cols = M.indices
-    keep = active[rows] & active[cols] & (colour[rows] == colour[cols])
+    c = xp.where(active, colour, -1)
+    at_row = c[rows]
+    keep = (at_row >= 0) & (at_row == c[cols])
     indptr = xp.zeros(n + 1, np.int64)
     xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
     K = Matrix(indptr, cols[keep], xp.ones(int(indptr[-1]), bool), n, check=False)
