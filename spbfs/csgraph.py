@@ -83,15 +83,20 @@ def _is_sparse_input(G):
 
 
 def _weights(M, unweighted):
-    """float64 edge weights in CSR order: ones if ``unweighted``; NaN (never a shorter
-    path in scipy) becomes inf."""
+    """``(w, lowest)``: float64 edge weights in CSR order (ones if ``unweighted``; NaN, never
+    a shorter path in scipy, becomes inf) and their minimum (inf when none), so a caller
+    asks about negative or zero weights of positive ones without another pass."""
     xp = M.xp
     if unweighted:
-        return xp.ones(M.nnz, np.float64)
+        return xp.ones(M.nnz, np.float64), 1.0 if M.nnz else np.inf
     w = M.data.astype(np.float64, copy=False)
-    if M.nnz and bool(xp.isnan(w).any()):
+    if not M.nnz:
+        return w, np.inf
+    lowest = float(w.min())             # NaN if any weight is NaN
+    if lowest != lowest:
         w = xp.where(xp.isnan(w), np.inf, w)
-    return w
+        lowest = float(w.min())
+    return w, lowest
 
 
 def _source_indices(indices, n, min_only):
@@ -528,16 +533,18 @@ def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=n
     """The shared front end: check, then batched searches; shapes and sentinels as scipy."""
     M = _matrix(csgraph, directed)
     xp, n = M.xp, M.n
-    w = _weights(M, unweighted)
+    w, lowest = _weights(M, unweighted)
     if not self_loops and M.nnz:  # Floyd-Warshall starts from a zero diagonal
         rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
         w = xp.where(rows == M.indices, np.inf, w)
-    negative = bool(M.nnz) and bool((w < 0).any())
+        lowest = float(w.min())
+    negative = lowest < 0
     if negative and warn_negative:
         warnings.warn(_DIJKSTRA_NEGATIVE, UserWarning, stacklevel=3)
     sources, shape = _source_indices(indices, n, min_only)
     limit = _limit(limit)
-    search = _Search(M, w, bool(unweighted), negative, bool(directed), limit)
+    search = _Search(M, w, bool(unweighted), negative, bool(directed), limit,
+                     zero=lowest <= 0 and bool((w == 0).any()))
     if min_only:
         roots = np.unique(sources)
         K = M.with_values(w)
@@ -596,10 +603,9 @@ def _roots_of(xp, parent, n):
 class _Search:
     """Searches on one graph: BFS (unweighted) or frontier Bellman-Ford (weighted)."""
 
-    def __init__(self, M, w, unweighted, negative, directed, limit):
+    def __init__(self, M, w, unweighted, negative, directed, limit, *, zero):
         self.n, self.unweighted, self.negative = M.n, unweighted, negative
-        self.directed, self.limit = directed, limit
-        self.zero = bool(M.nnz) and bool((w == 0).any())
+        self.directed, self.limit, self.zero = directed, limit, zero
 
     def run(self, K, roots, b, *, sources_for_error, need_parents):
         """``(dist, parent)`` over the ``b`` blocks of K: parent is a global vertex id of K
