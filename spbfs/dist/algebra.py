@@ -294,15 +294,11 @@ def mxm(A, B, semiring, mask=None, *, complement=False):
     dtype = semiring.result_dtype(M.dtype, B.dtype)
     identity = dtype.type(monoid.identity(dtype))
     width = B.shape[1]
-    Bs = xp.zeros((lay.local.n, width), B.dtype)
-    Bs[:T.n_local] = B.local
-    Bs[lay.n_pad:lay.n_pad + T.D] = B.delegate_values()
+    Bs = _local_block(T, B.local, B.delegate_values())
     allowed = None if mask is None else (mask if mask.dtype == np.bool_ else mask != 0)
     local_mask = None
     if allowed is not None:
-        local_mask = xp.zeros((lay.local.n, width), bool)
-        local_mask[:T.n_local] = allowed.local
-        local_mask[lay.n_pad:lay.n_pad + T.D] = allowed.delegate_values()
+        local_mask = _local_block(T, allowed.local, allowed.delegate_values())
     Y = _mxm(T.valued_local().T, Bs, semiring, local_mask, complement=complement)
     d0, d1 = lay.n_pad, lay.n_pad + T.D
     dY = Y[d0:d1]
@@ -319,11 +315,24 @@ def mxm(A, B, semiring, mask=None, *, complement=False):
         if ids.size:
             got_p, got_v = _gather_by_id(T, monoid, ids, rows, dtype)
             own = xp.where(got_p[:, None], monoid.ufunc(own, got_v), own)
+            if allowed is not None:   # the local product and dY hold the identity already
+                keep = ~allowed.local if complement else allowed.local
+                own = xp.where(keep, own, identity)
     own[T.owned_delegates] = dY[T.owned_delegate_numbers]
-    if allowed is not None:
-        keep = ~allowed.local if complement else allowed.local
-        own = xp.where(keep, own, identity)
     return DistArray(T, own.astype(dtype, copy=False), dY.astype(dtype, copy=False))
+
+
+def _local_block(T, owned, delegates):
+    """A block over the rank's local space: its owned rows, zeros up to the delegates'
+    rows, the delegates' (replicated) rows, zeros after (filled once, no zeroing pass)."""
+    lay = T.layout
+    out = T.xp.empty((lay.local.n,) + owned.shape[1:], owned.dtype)
+    d0, d1 = lay.n_pad, lay.n_pad + T.D
+    out[:T.n_local] = owned
+    out[T.n_local:d0] = 0
+    out[d0:d1] = delegates
+    out[d1:] = 0
+    return out
 
 
 def select(A, op, thunk=0, mask=None, **unused):
