@@ -108,11 +108,15 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             f"assert spbfs.__file__.startswith({str(tmp_path)!r})\n"
             "A = sp.csr_array(np.eye(6, k=1))\n"
             "levels, parents = spbfs.bfs(A, 1, return_parents=True)\n"
-            "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n")
+            "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n"
+            "from spbfs.cpu import peel\n"
+            "print(spbfs.connected_components(A, connection='strong')[0],\n"
+            "      type(peel._peel._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
+    assert out.stdout.split("\n")[1] == "6 NullCache"   # the peeling kernel too
 
 
 def test_import_compiles_nothing():

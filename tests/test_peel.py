@@ -3,6 +3,8 @@ the same removals, rounds and folded values, checked against NetworkX."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
+import spbfs
 import spbfs.cpu.backend
 from spbfs import semiring
 
@@ -87,3 +90,18 @@ def test_bad_arguments_name_themselves():
         semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, np.int8))
     with pytest.raises(ValueError, match="values and monoid"):
         semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, bool), values=np.zeros(3))
+
+
+def test_eight_threads_peel_one_matrix():
+    """Strong components (trim and numbering by peel) of one matrix from 8 threads."""
+    from scipy.sparse import csgraph
+
+    A = sp.random_array((300, 300), density=0.01, rng=np.random.default_rng(5), format="csr")
+    want = csgraph.connected_components(A, connection="strong")[0]
+
+    def job(_):
+        return all(spbfs.connected_components(A, connection="strong")[0] == want
+                   for _ in range(5))
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(job, range(8)))

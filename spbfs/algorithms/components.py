@@ -208,7 +208,7 @@ def _strong(M):
     loops = _self_loops(M)
     degrees = [M.in_degree.astype(np.int64) - loops, M.out_degree.astype(np.int64) - loops]
     # 1. trim: vertices with no in- or no out-edge are components of their own
-    _peel(M, MT, active, degrees, rep, xp.zeros(0, idt))
+    _peel(M, MT, active, degrees, rep, None)
     if not bool(active.any()):
         return rep
     # 2. forward-backward from the vertex of largest in * out degree (the giant component)
@@ -294,11 +294,10 @@ def _self_loops(M):
 
 
 def _peel(M, MT, active, degrees, rep, removed):
-    """Trim: update the in/out degrees inside ``active`` for the ``removed`` vertices (none:
+    """Trim: update the in/out degrees inside ``active`` for the ``removed`` vertices (None:
     the first call, every active vertex a candidate), then remove, as components of their
     own, the vertices left with no in- or out-edge, until none is."""
-    gone, _ = peel([(M, degrees[0]), (MT, degrees[1])], active,
-                   removed if removed.size else None)
+    gone, _ = peel([(M, degrees[0]), (MT, degrees[1])], active, removed)
     rep[gone] = gone
 
 

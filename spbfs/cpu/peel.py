@@ -12,38 +12,40 @@ __all__ = ["peel"]
 
 
 @kernel
+def _drop_row(u, r, ip, ix, deg, active, queue, rounds, end, vals, mode):
+    """Subtract row ``u``'s arcs from its active targets' counts (folding ``vals[u]`` into
+    theirs for mode 1 min / 2 max); targets left at zero join the queue with round ``r``.
+    Returns the queue's new end."""
+    for p in range(ip[u], ip[u + 1]):
+        v = ix[p]
+        if active[v]:
+            if mode == 1 and vals[u] < vals[v]:
+                vals[v] = vals[u]
+            elif mode == 2 and vals[u] > vals[v]:
+                vals[v] = vals[u]
+            deg[v] -= 1
+            if deg[v] == 0:
+                active[v] = False
+                queue[end] = v
+                rounds[end] = r
+                end += 1
+    return end
+
+
+@kernel
 def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode):
     """Process the queue (removed vertices whose arcs still count, round 0) and every
     vertex removed on the way, appended with its round; returns the queue's end.  FIFO
     order takes the rounds in turn, so a vertex's round is one more than the round of the
-    vertex whose removal brought it to zero: the rounds of the generic path."""
+    vertex whose removal brought it to zero: the rounds of the generic path.  Values fold
+    along the first CSR only."""
     head = 0
     while head < end:
         u = queue[head]
         r = rounds[head] + 1
         head += 1
-        for p in range(ip0[u], ip0[u + 1]):
-            v = ix0[p]
-            if active[v]:
-                if mode == 1 and vals[u] < vals[v]:
-                    vals[v] = vals[u]
-                elif mode == 2 and vals[u] > vals[v]:
-                    vals[v] = vals[u]
-                deg0[v] -= 1
-                if deg0[v] == 0:
-                    active[v] = False
-                    queue[end] = v
-                    rounds[end] = r
-                    end += 1
-        for p in range(ip1[u], ip1[u + 1]):
-            v = ix1[p]
-            if active[v]:
-                deg1[v] -= 1
-                if deg1[v] == 0:
-                    active[v] = False
-                    queue[end] = v
-                    rounds[end] = r
-                    end += 1
+        end = _drop_row(u, r, ip0, ix0, deg0, active, queue, rounds, end, vals, mode)
+        end = _drop_row(u, r, ip1, ix1, deg1, active, queue, rounds, end, vals, 0)
     return end
 
 

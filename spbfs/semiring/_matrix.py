@@ -190,14 +190,14 @@ class Matrix:
 
     @property
     def values_at_hand(self) -> bool:
-        """Whether :attr:`data` is read without a gather (or on the GPU, where one is cheap)."""
-        return self._data is not None or self.on_gpu
+        """Whether :attr:`data` is read without a gather."""
+        return self._data is not None
 
     @property
     def transpose_values_at_hand(self) -> bool:
-        """Whether ``T.data`` is read without a gather (symmetric, gathered, or on the GPU)."""
+        """Whether ``T.data`` is read without a gather (symmetric, or already gathered)."""
         t = self._transpose
-        return self.symmetric or self.on_gpu or (t is not None and t._data is not None)
+        return self.symmetric or (t is not None and t.values_at_hand)
 
     def canonical(self) -> Matrix:
         """This matrix with sorted column indices and no duplicates (duplicates summed, as

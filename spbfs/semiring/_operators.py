@@ -149,8 +149,8 @@ def _push_full(M, semiring, mask) -> bool:
     Gathering them reads every value at a random place, as long as several pushes (Kronecker
     scale 18, 7.6M entries, 2 cores: 100-230 ms against 18 ms a push, 13 ms a pull), and a
     repeated plain call (pagerank's few iterations) would gather them again each time."""
-    return (mask is None and "a" in semiring.multiply.uses and M.values_at_hand
-            and not M.transpose_values_at_hand)
+    return (mask is None and not M.on_gpu and "a" in semiring.multiply.uses
+            and M.values_at_hand and not M.transpose_values_at_hand)
 
 
 def _values(M, semiring):
