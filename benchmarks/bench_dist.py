@@ -15,12 +15,14 @@ graph once per delegate threshold (the sweep); ``--profile`` reports the time pe
 level (each phase synchronised: slower).  ``--json FILE`` appends the rows as JSON lines.
 
 ``--algorithms`` times the algorithms that take a distributed graph instead (weighted
-Kronecker graph, integer weights in [1, 64]): ``spbfs.bfs`` and ``spbfs.sssp`` from
-``--roots`` sources, ``spbfs.pagerank``, ``spbfs.connected_components``, ``spbfs.bfs`` from 8
-sources at once and ``spbfs.betweenness_centrality`` from 4, each first as a
-single-device call on rank 0 (the same graph as one scipy / cupyx matrix, while the other
-ranks wait), then on the distributed graph; one row per algorithm: median seconds of both,
-their ratio and the bytes sent per distributed call (all ranks)::
+Kronecker graph, integer weights in [1, 64] hashed from the endpoints): ``spbfs.bfs`` and
+``spbfs.sssp`` from ``--roots`` sources, ``spbfs.pagerank``, ``spbfs.connected_components``,
+``spbfs.bfs`` from 8 and from 64 sources at once and ``spbfs.betweenness_centrality`` from 4
+(``--only`` picks some), each first as a single-device call on rank 0 on the base scale's
+graph (while the other ranks wait), then on the distributed graph of the base scale plus
+log2(P) (weak scaling: ideal is the same time; ``--strong``: the same graph); one row per
+algorithm: median seconds of both, their ratio and the bytes sent per distributed call
+(all ranks)::
 
     mpiexec -n P python -m mpi4py benchmarks/bench_dist.py --algorithms --scales 16
 """
@@ -56,6 +58,8 @@ def main(argv=None):
     ap.add_argument("--algorithms", action="store_true",
                     help="time pagerank, sssp, components and bfs on the distributed graph "
                          "against the single-device call")
+    ap.add_argument("--only", nargs="+", default=None,
+                    help="--algorithms: only these (names as printed)")
     args = ap.parse_args(argv)
     if args.algorithms:
         return run_algorithms(args)
@@ -177,62 +181,130 @@ def main(argv=None):
 
 
 def run_algorithms(args):
-    """``--algorithms``: the distributed algorithms against their single-device calls."""
+    """``--algorithms``: the distributed algorithms against their single-device calls.
+
+    The single-device call runs on rank 0 on the base scale's graph (``--scales``), built as
+    ``spbfs graph500`` builds it (on the GPU: generated in chunks, the symmetric CSR of
+    :func:`spbfs.gpu.build.csr_from_edges`), then freed; the distributed graph has the base
+    scale plus log2(P) (weak scaling; ``--strong``: the base scale) and is generated over the
+    ranks (:func:`spbfs.dist.kronecker`).  Weights are a hash of each edge's endpoints
+    (:func:`edge_weights`), so duplicate edges and both directions agree.
+    """
     import spbfs
     from spbfs import dist
-    from spbfs.graph500 import generate
+    from spbfs.dist.harness import choose_roots as dist_roots
 
     base = dist.Communicator(device=args.device)
     P, rank, xp = base.size, base.rank, base.xp
-    header = (f"{'algorithm':>12} {'P':>3} {'scale':>5} {'device':>6} {'single_s':>10} "
+    header = (f"{'algorithm':>14} {'P':>3} {'scale':>5} {'device':>6} {'single_s':>10} "
               f"{'dist_s':>10} {'dist/single':>11} {'MB_sent':>9}")
+    many = max(MANY_SOURCES, args.roots)
+    cases = {
+        "bfs": lambda A, r, pool: spbfs.bfs(A, r),
+        "sssp": lambda A, r, pool: spbfs.sssp(A, r),
+        "pagerank": lambda A, r, pool: spbfs.pagerank(A),
+        "components": lambda A, r, pool: spbfs.connected_components(A),
+        "bfs_8_sources": lambda A, r, pool: spbfs.bfs(A, _sources(pool, r, 8)),
+        f"bfs_{MANY_SOURCES}_sources": lambda A, r, pool: spbfs.bfs(
+            A, _sources(pool, r, MANY_SOURCES)),
+        "betweenness_4": lambda A, r, pool: spbfs.betweenness_centrality(
+            A, directed=False, sources=_sources(pool, r, 4)),
+    }
+    if args.only:
+        cases = {k: f for k, f in cases.items() if k in args.only}
     rows = []
     for s0 in args.scales:
         scale = s0 if args.strong else s0 + int(round(math.log2(P)))
-        n = 1 << scale
-        U, V = generate.kronecker(scale, args.edgefactor, args.seed)
-        W = np.random.default_rng(args.seed).integers(1, 65, U.size).astype(np.float64)
-        a, b = dist.slice_bounds(U.size, rank, P)
-        G = dist.DistGraph.from_edges(xp.asarray(U[a:b]), xp.asarray(V[a:b]), n,
-                                      weights=xp.asarray(W[a:b]), threshold=args.thresholds[0],
-                                      comm=base)
-        roots = [int(r) for r in U[:: max(1, U.size // args.roots)][:args.roots]]
-        cases = {
-            "bfs": lambda A, r: spbfs.bfs(A, r),
-            "sssp": lambda A, r: spbfs.sssp(A, r),
-            "pagerank": lambda A, r: spbfs.pagerank(A),
-            "components": lambda A, r: spbfs.connected_components(A),
-            "bfs_8_sources": lambda A, r, roots=roots: spbfs.bfs(A, _sources(roots, r, 8)),
-            "betweenness_4": lambda A, r, roots=roots: spbfs.betweenness_centrality(
-                A, directed=False, sources=_sources(roots, r, 4)),
-        }
         single = {}
         if rank == 0:
-            import scipy.sparse as sp
-
-            back = U != V
-            A = sp.csr_array((np.r_[W, W[back]], (np.r_[U, V[back]], np.r_[V, U[back]])),
-                             shape=(n, n))
-            if base.device == "gpu":
-                import cupyx.scipy.sparse as csp
-
-                A = csp.csr_matrix(A)
+            A, pool = _single_graph(s0, args, base.device, many)
             for name, fn in cases.items():
-                single[name] = _median_time(fn, A, roots, base.sync)
+                single[name] = _median_time(fn, A, pool, args.roots, base.sync)
+            del A
+            if base.device == "gpu":
+                xp.get_default_memory_pool().free_all_blocks()
         base.barrier()
+        u, v = dist.kronecker(scale, args.edgefactor, args.seed, comm=base)
+        G = dist.DistGraph.from_edges(u, v, 1 << scale, weights=edge_weights(u, v),
+                                      threshold=args.thresholds[0], comm=base)
+        del u, v
+        if base.device == "gpu":
+            xp.get_default_memory_pool().free_all_blocks()
+        pool = dist_roots(G, many, args.seed).tolist()
         for name, fn in cases.items():
-            fn(G, roots[0])   # warm-up
+            fn(G, pool[0], pool)   # warm-up
             base.reset_counters()
-            t = _median_time(fn, G, roots, base.sync, base)
-            sent = base.allreduce(float(base.bytes_sent)) / len(roots)
+            t = _median_time(fn, G, pool, args.roots, base.sync, base)
+            sent = base.allreduce(float(base.bytes_sent)) / args.roots
             if rank == 0:
-                row = (f"{name:>12} {P:>3} {scale:>5} {base.device:>6} {single[name]:>10.4f} "
+                row = (f"{name:>14} {P:>3} {scale:>5} {base.device:>6} {single[name]:>10.4f} "
                        f"{t:>10.4f} {t / single[name]:>11.2f} {sent / 1e6:>9.2f}")
                 rows.append(row)
                 print(row, flush=True)
+        del G
+        if base.device == "gpu":
+            xp.get_default_memory_pool().free_all_blocks()
     if rank == 0:
         print(header)
         print("\n".join(rows))
+
+
+#: Sources of the largest many-source call of ``--algorithms`` (Graph500's root count).
+MANY_SOURCES = 64
+
+
+def edge_weights(u, v):
+    """Integer weights in [1, 64] (float64) from a hash of each edge's endpoints, the same
+    for ``(u, v)`` and ``(v, u)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = edge_weights(np.array([3, 5, 3]), np.array([5, 3, 3]))
+    >>> bool(w[0] == w[1]) and bool(((w >= 1) & (w <= 64)).all())
+    True
+    """
+    from spbfs.core.arrays import array_module
+
+    xp = array_module(u)
+    a = xp.minimum(u, v).astype(np.int64)
+    b = xp.maximum(u, v).astype(np.int64)
+    h = ((a * 0x9E3779B1) ^ (b * 0x85EBCA77)) & 0xFFFFFFFF
+    return ((h ^ (h >> 15)) % 64 + 1).astype(np.float64)
+
+
+def _single_graph(scale, args, device, count):
+    """Rank 0's single-device graph at ``scale``: a weighted symmetric
+    :class:`~spbfs.semiring.Matrix` (weights by :func:`edge_weights` of each stored entry)
+    and ``count`` roots."""
+    from spbfs.graph500 import generate
+    from spbfs.graph500.harness import GPU_CHUNK_EDGES, build_undirected, choose_roots
+    from spbfs.semiring import Matrix
+    from spbfs.semiring._pattern import index_dtype
+
+    n = 1 << scale
+    if device == "gpu":
+        import cupy as xp
+
+        m = generate.kronecker_edge_count(scale, args.edgefactor)
+        u, v = xp.empty(m, index_dtype(n)), xp.empty(m, index_dtype(n))
+        for lo in range(0, m, GPU_CHUNK_EDGES):
+            hi = min(lo + GPU_CHUNK_EDGES, m)
+            u[lo:hi], v[lo:hi] = generate.kronecker(scale, args.edgefactor, args.seed,
+                                                    start=lo, stop=hi, xp=xp)
+    else:
+        xp = np
+        u, v = generate.kronecker(scale, args.edgefactor, args.seed)
+    pool = choose_roots(u, v, n, count, args.seed).tolist()
+    M = build_undirected(u, v, n)
+    del u, v
+    indptr, indices = M.indptr, M.indices
+    w = xp.empty(indices.size, np.float64)
+    for lo in range(0, indices.size, GPU_CHUNK_EDGES):   # rows of the entries, in pieces
+        hi = min(lo + GPU_CHUNK_EDGES, indices.size)
+        rows = xp.searchsorted(indptr, xp.arange(lo, hi), side="right") - 1
+        w[lo:hi] = edge_weights(rows, indices[lo:hi])
+    return Matrix(indptr, indices, w, n, symmetric=True, check=False), pool
 
 
 def _sources(roots, r, k):
@@ -241,16 +313,17 @@ def _sources(roots, r, k):
     return [roots[(i + j) % len(roots)] for j in range(k)]
 
 
-def _median_time(fn, A, roots, sync, comm=None):
-    """Median seconds of ``fn(A, root)`` over the roots (the slowest rank's time)."""
+def _median_time(fn, A, pool, count, sync, comm=None):
+    """Median seconds of ``fn(A, root, pool)`` over the first ``count`` roots of ``pool``
+    (the slowest rank's time)."""
     times = []
     if comm is None:
-        fn(A, roots[0])   # warm-up
-    for r in roots:
+        fn(A, pool[0], pool)   # warm-up
+    for r in pool[:count]:
         if comm is not None:
             comm.barrier()
         t0 = time.perf_counter()
-        fn(A, r)
+        fn(A, r, pool)
         sync()
         t = time.perf_counter() - t0
         times.append(comm.allreduce(t, "max") if comm is not None else t)
