@@ -288,3 +288,37 @@ def test_level_search_stores_mapped_parent_ids(device, pulls):
     assert (lv1[parent] == lv1[found] - 1).all()                        # one level up
     assert (np.asarray(A[parent, found]).ravel() != 0).all()            # an edge
     np.testing.assert_array_equal(np.sort(to_id[r0]), np.sort(r1))      # the frontier rows
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("piece", [1, 5, 1 << 20])
+@given(st.data())
+def test_canonical_in_pieces_sums_duplicates_as_scipy(device, piece, data):
+    """The GPU's canonical form (rows sorted piece by piece) against scipy's sum_duplicates;
+    numpy runs the same function, so both devices check it."""
+    from spbfs.semiring._pattern import Pattern
+
+    n = data.draw(st.integers(1, 12))
+    m = data.draw(st.integers(0, 60))
+    rows = np.sort(np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m,
+                                               max_size=m)), np.int64))
+    cols = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)),
+                    np.int32)
+    vals = np.arange(1, m + 1, dtype=np.float64)
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    want = sp.csr_array((vals.copy(), cols.copy(), indptr.copy()), shape=(n, n))   # edited in place
+    want.sum_duplicates()
+    xp = np if device == "numpy" else __import__("cupy")
+    P = Pattern(xp.asarray(indptr), xp.asarray(cols), n)
+    if P._rows_sorted_and_unique():
+        assert np.array_equal(want.indices, cols) and np.array_equal(want.indptr, indptr)
+        return
+    pattern, order, starts = P._canonical_in_pieces(piece)
+    got = xp.add.reduceat(xp.asarray(vals)[order], starts) if xp is np else None
+    if got is None:   # cupy has no reduceat: sums per segment from a cumulative sum
+        c = xp.concatenate([xp.zeros(1), xp.cumsum(xp.asarray(vals)[order])])
+        got = c[xp.concatenate([starts[1:], xp.asarray([m])])] - c[starts]
+    assert np.array_equal(to_host(pattern.indptr), want.indptr)
+    assert np.array_equal(to_host(pattern.indices), want.indices)
+    assert np.array_equal(to_host(got), want.data)

@@ -16,11 +16,14 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
-from ..core.arrays import array_module
+from ..core.arrays import array_module, to_numpy
 
 __all__ = ["Pattern", "csr_from_coo", "index_dtype", "row_ids"]
 
 INT32_MAX = np.iinfo(np.int32).max
+#: Stored entries sorted at once when a GPU pattern is made canonical (bounds that sort's
+#: memory: about 40 bytes per entry of a piece).
+CANONICAL_PIECE = 1 << 26
 
 
 def index_dtype(n: int, nnz: int = 0) -> np.dtype:
@@ -246,23 +249,57 @@ class Pattern:
         return self._once("canonical", self._build_canonical) or None
 
     def _build_canonical(self):
-        xp, keys = self.xp, self.keys()
-        if keys.size < 2 or bool((keys[1:] > keys[:-1]).all()):
+        if self._rows_sorted_and_unique():
             return ()  # already canonical (an empty tuple: falsy, yet cached)
-        if xp is np:
+        if self.xp is np:
             return self._canonical_by_rows()
-        order = xp.argsort(keys, kind="stable")
-        sk = keys[order]
-        first = xp.ones(sk.size, bool)
-        first[1:] = sk[1:] != sk[:-1]
-        starts = xp.flatnonzero(first)
-        ukeys = sk[starts]
-        rows = ukeys // self.ncols
-        idt = self.indices.dtype
-        indptr = xp.zeros(self.n + 1, self.indptr.dtype)
-        xp.cumsum(xp.bincount(rows, minlength=self.n), out=indptr[1:])
-        return (Pattern(indptr, (ukeys % self.ncols).astype(idt), self.n, ncols=self.ncols,
-                        symmetric=self.symmetric), order, starts)
+        return self._canonical_in_pieces()
+
+    def _rows_sorted_and_unique(self) -> bool:
+        """Each row's columns strictly increasing, checked with one flag per entry (no
+        keys): every entry's column lies above the previous one's unless a row starts
+        there."""
+        xp, idx = self.xp, self.indices
+        if idx.size < 2:
+            return True
+        first = xp.zeros(idx.size, bool)
+        inner = self.indptr[1:-1]
+        first[inner[inner < idx.size]] = True
+        return not bool(((idx[1:] <= idx[:-1]) & ~first[1:]).any())
+
+    def _canonical_in_pieces(self, piece=None):
+        """GPU: the rows sorted in pieces of at most ``piece`` stored entries
+        (:data:`CANONICAL_PIECE`; a longer row is a piece alone), each by one sort of its
+        ``row * ncols + column`` keys, so the sort's memory is bounded by the piece, and
+        the gather map and segment starts are int32 while the entries fit."""
+        xp, n, nnz, ncols = self.xp, self.n, self.nnz, self.ncols
+        piece = piece or CANONICAL_PIECE
+        indptr, idt, pdt = self.indptr, self.indices.dtype, index_dtype(nnz)
+        cuts = xp.searchsorted(indptr, xp.arange(piece, nnz, piece), side="right") - 1
+        bounds = np.unique(np.concatenate([[0], to_numpy(cuts), [n]]))
+        ends = to_numpy(indptr[xp.asarray(bounds)]).tolist()
+        order = xp.empty(nnz, pdt)
+        counts = xp.zeros(n, np.int64)
+        cols, starts = [], []
+        pieces = zip(bounds[:-1].tolist(), bounds[1:].tolist(), ends[:-1], ends[1:], strict=True)
+        for r0, r1, a, b in pieces:
+            if a == b:
+                continue
+            keys = row_ids(indptr[r0:r1 + 1] - a) * ncols + self.indices[a:b].astype(np.int64)
+            local = xp.argsort(keys)
+            keys = keys[local]
+            order[a:b] = local + a
+            first = xp.ones(keys.size, bool)
+            first[1:] = keys[1:] != keys[:-1]
+            at = xp.flatnonzero(first)
+            unique = keys[at]
+            starts.append((at + a).astype(pdt))
+            cols.append((unique % ncols).astype(idt))
+            counts[r0:r1] = xp.bincount(unique // ncols, minlength=r1 - r0)
+        new_indptr = xp.zeros(n + 1, indptr.dtype)
+        xp.cumsum(counts, out=new_indptr[1:])
+        return (Pattern(new_indptr, xp.concatenate(cols), n, ncols=ncols,
+                        symmetric=self.symmetric), order, xp.concatenate(starts))
 
     def _canonical_by_rows(self):
         """CPU: scipy sorts each row (carrying the positions along), then equal neighbours
