@@ -150,9 +150,12 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     beta = check_positive(beta, "beta")
     M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
-    if getattr(M, "drives_searches", False):   # its searches run whole: one per source
-        return _one_by_one(M, check_sources(sources, n, np), return_parents, direction,
-                           alpha, beta)
+    if getattr(M, "drives_searches", False):   # a distributed graph's: (n, k) blocks
+        src = check_sources(sources, n, np)
+        if return_parents:   # its searches run whole, one per source
+            return _one_by_one(M, src, return_parents, direction, alpha, beta)
+        blocks = [_word_levels(M, src[g:g + WORD]) for g in range(0, int(src.size), WORD)]
+        return blocks[0] if len(blocks) == 1 else xp.concatenate(blocks, axis=1)
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more
     k = int(src.size)
@@ -189,6 +192,35 @@ def _one_by_one(M, src, return_parents, direction, alpha, beta):
         return (empty, empty) if return_parents else empty
     out = xp.stack(levels, axis=1)
     return (out, xp.stack(parents, axis=1)) if return_parents else out
+
+
+def _word_levels(M, src):
+    """The ``(n, k)`` levels of up to 64 searches from ``src`` (host ids) on a matrix whose
+    vertex arrays allow element-wise work only (a distributed graph's): every level is one
+    :data:`bor_first` product of the whole frontier's words, masked by the vertices every
+    search has reached, the product choosing push or pull itself."""
+    xp, n, k = M.xp, M.n, int(src.size)
+    full, pad, zero = np.uint64(_ALL), np.uint64(_ALL ^ ((1 << k) - 1)), np.uint64(0)
+    start = {}
+    for s, v in enumerate(src.tolist()):   # the group's sources: at most 64
+        start[v] = start.get(v, 0) | 1 << s
+    visited = xp.zeros(n, np.uint64)
+    for v, word in start.items():
+        visited[v] = np.uint64(word)
+    levels = _Planes(n, xp)
+    frontier = visited
+    for level in range(1, n + 1):
+        seen = visited | pad
+        y = vxm(Vector(n, "bitmap", present=frontier != zero, values=frontier), M, bor_first,
+                mask=seen == full, complement=True)
+        frontier = xp.where(y.present, y.values & ~seen, zero)
+        if not frontier.any():
+            break
+        levels.add(None, frontier, level)
+        visited = visited | frontier
+    out = xp.zeros((n, k), index_dtype(n))
+    unpack_bitplanes(levels.planes, visited, out)
+    return out
 
 
 def check_sources(sources, n, xp, name="sources"):
@@ -235,12 +267,14 @@ class _Planes:
         self.planes = []
 
     def add(self, vertices, words, code):
-        """Set the code of the bits ``words`` of ``vertices`` (distinct) to the int
-        ``code``; those codes must still be 0."""
+        """Set the code of the bits ``words`` of ``vertices`` (distinct; None: ``words``
+        has one word per vertex) to the int ``code``; those codes must still be 0."""
         for b in range(code.bit_length()):
             while len(self.planes) <= b:
-                self.planes.append(self.xp.zeros(self.n, self.xp.uint64))
-            if code >> b & 1:
+                self.planes.append(self.xp.zeros(self.n, np.uint64))
+            if code >> b & 1 and vertices is None:
+                self.planes[b] = self.planes[b] | words
+            elif code >> b & 1:
                 self.planes[b][vertices] |= words
 
 

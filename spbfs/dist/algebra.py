@@ -28,6 +28,7 @@ import numpy as np
 from ..semiring import Vector
 from ..semiring import mxm as _mxm
 from ..semiring import reduce as _reduce
+from ..semiring import unpack_bitplanes as _unpack
 from ..semiring import vxm as _vxm
 from ..semiring._backend import backend_for
 from ..semiring._transform import _scalar
@@ -44,6 +45,8 @@ PULL_SHARE = 0.9
 PULL_SHARE_EARLY_EXIT = 1 / 15
 
 #: Monoids an allreduce computes directly: ufunc -> (reduction over ranks, fill for absent)
+#: Bitwise monoids reduced over ranks as OR of words (:meth:`Communicator.or_words_start`).
+_BITWISE = (np.bitwise_or, np.bitwise_and)
 _NATIVE = {np.add: "sum", np.minimum: "min", np.maximum: "max", np.logical_or: "max",
            np.logical_and: "min", None: "max"}
 
@@ -116,6 +119,15 @@ def reduce_over_ranks(G, monoid, present, values):
         v = xp.where(present, values.astype(tdt), tdt.type(fill))
         out = c.allreduce_array(v, op)
         return pres, xp.where(pres, out, 0).astype(dtype)
+    if monoid.ufunc in _BITWISE and dtype.kind in "iu" and dtype.itemsize % 4 == 0:
+        # bitwise monoids as an OR of 32-bit words (AND by De Morgan), on the data plane
+        flip = monoid.ufunc is np.bitwise_and
+        ident = ~dtype.type(0) if flip else dtype.type(0)
+        v = xp.where(present, values, ident)
+        v = ~v if flip else v
+        out = c.or_words_start(xp.ascontiguousarray(v).view(np.uint32)).wait().view(dtype)
+        out = ~out if flip else out
+        return pres, xp.where(pres, out, dtype.type(0))
     parts = c.allgather((c.to_host(present), c.to_host(values)))
     acc_p, acc_v = parts[0]
     acc_p, acc_v = acc_p.copy(), acc_v.copy()
@@ -427,6 +439,30 @@ def _gather_by_id(G, monoid, ids, vals, dtype):
         present[keys] = True
         values[keys] = backend_for(xp).segment_reduce(monoid, vals, starts, dtype)
     return present, values
+
+
+def unpack_bitplanes(planes, present, out):
+    """:func:`spbfs.semiring.unpack_bitplanes` of DistArrays into the DistArray block
+    ``out`` of shape ``(n, k)``: each rank writes the codes of its vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import dist, semiring
+    >>> G = dist.DistGraph.from_edges(np.array([0]), np.array([1]), 3)
+    >>> xp = semiring.Matrix.from_any(G).xp
+    >>> out = xp.zeros((3, 2), np.int32)
+    >>> planes = [xp.asarray(np.array([1, 2, 0], np.uint64))]
+    >>> semiring.unpack_bitplanes(planes, xp.asarray(np.array([3, 2, 0], np.uint64)), out)
+    >>> G.gather(out).tolist()
+    [[1, 0], [-1, 1], [-1, -1]]
+    """
+    if not isinstance(out, DistArray) or out.ndim != 2 or out.shape[1] > 64:
+        raise ValueError("out must be a DistArray block of shape (n, k), k <= 64")
+    if not all(isinstance(p, DistArray) for p in planes):
+        raise TypeError("planes must be DistArrays of the same graph as present")
+    _unpack([p.local for p in planes], present.local, out.local.T)
+    out._delegates = None
 
 
 # ------------------------------------------------------------------------- reductions

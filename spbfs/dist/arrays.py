@@ -406,6 +406,16 @@ class DistNamespace:
         d = self.base.stack([a._delegates for a in arrays], axis=1) if known else None
         return DistArray(self.graph, local, d)
 
+    def concatenate(self, arrays, axis=1):
+        """DistArray blocks ``(n, k_i)`` side by side: a block ``(n, sum k_i)``."""
+        if axis not in (1, -1):
+            raise ValueError("DistArray blocks join along axis 1 (the vertex axis stays first)")
+        arrays = list(arrays)
+        local = self.base.concatenate([a.local for a in arrays], axis=1)
+        known = all(a._delegates is not None for a in arrays)
+        d = self.base.concatenate([a._delegates for a in arrays], axis=1) if known else None
+        return DistArray(self.graph, local, d)
+
     def where(self, condition, a, b):
         return self._map(self.base.where, condition, a, b)
 

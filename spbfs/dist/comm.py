@@ -756,7 +756,8 @@ class Communicator:
         return recvs
 
     def or_words_start(self, words):
-        """Start the OR over ranks of a uint32 bitmap (the delegates' visited bits).
+        """Start the OR over ranks of a uint32 bitmap (the delegates' visited bits; any
+        bitwise OR: view wider words as uint32).
 
         NCCL: an all-gather and a local OR on the side stream (``wait()`` orders the main
         stream after them); host-staged MPI: a ``BOR`` allreduce, done here.

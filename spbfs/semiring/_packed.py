@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.arrays import array_module
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._matrix import Matrix
 from ._operators import as_vector
 
@@ -150,7 +151,9 @@ def unpack_bitplanes(planes, present, out):
     present : 1-D array of uint64
         Bit ``s`` of ``present[v]`` says that ``(s, v)`` holds a code.
     out : 2-D array of int32 or int64, shape (k, n), k <= 64
-        Written in place, every entry.  Same device as ``present``.
+        Written in place, every entry.  Same device as ``present``.  On a distributed
+        graph's arrays (``present`` a DistArray) a block of shape ``(n, k)`` instead: the
+        vertex axis comes first there.
 
     Raises
     ------
@@ -174,6 +177,9 @@ def unpack_bitplanes(planes, present, out):
     >>> out.tolist()
     [[2, 3, 1], [2, -1, -1]]
     """
+    algebra = distributed(present)
+    if algebra is not None:
+        return algebra.unpack_bitplanes(planes, present, out)
     xp = array_module(present)
     if not hasattr(present, "ndim") or present.ndim != 1:
         raise ValueError("present must be a 1-D array of uint64 words")

@@ -96,6 +96,11 @@ def mode_algorithms():
                 if rank == 0:
                     assert lv.shape == (n, 3) and np.array_equal(lv.T, host(spbfs.bfs(A, many)))
                     assert all(pa[s, i] == s for i, s in enumerate(many))
+                # levels only: 64 searches per bit-packed level loop (two groups, a repeat)
+                many = np.random.default_rng(k).integers(0, n, 70).tolist() + [int(U[0])] * 2
+                lv = G.gather(spbfs.bfs(G, many))
+                if rank == 0:
+                    assert np.array_equal(lv.T, host(spbfs.bfs(A, many))), (name, directed, how)
                 for weight in (True, False):
                     pr = G.gather(spbfs.pagerank(G, weight=weight, tol=1e-10))
                     if rank == 0:
