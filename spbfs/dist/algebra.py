@@ -405,8 +405,10 @@ def _remote(G, xv, semiring, dtype):
     return _gather_by_id(G, semiring.monoid, ids, vals, dtype)
 
 
-#: Monoids whose reduction by id is an atomic scatter (``ufunc.at``, ``cupyx.scatter_*``).
-_SCATTER = {np.add: "scatter_add", np.minimum: "scatter_min", np.maximum: "scatter_max"}
+#: Monoids whose reduction by id is an atomic scatter (``ufunc.at``; on the GPU
+#: ``cupyx.scatter_*``, and cupy's ``bitwise_or.at`` / ``bitwise_and.at``).
+_SCATTER = {np.add: "scatter_add", np.minimum: "scatter_min", np.maximum: "scatter_max",
+            np.bitwise_or: "bitwise_or", np.bitwise_and: "bitwise_and"}
 
 
 def _gather_by_id(G, monoid, ids, vals, dtype):
@@ -423,11 +425,13 @@ def _gather_by_id(G, monoid, ids, vals, dtype):
             return present, values
         import cupyx
 
+        update = (getattr(cupyx, scatter) if scatter.startswith("scatter_")
+                  else getattr(xp, scatter).at)
         try:
-            getattr(cupyx, scatter)(values, ids, vals.astype(dtype, copy=False))
+            update(values, ids, vals.astype(dtype, copy=False))
             return present, values
-        except (TypeError, ValueError):   # a dtype without device atomics: sort instead
-            present[:] = False
+        except (TypeError, ValueError, NotImplementedError, AttributeError):
+            present[:] = False   # no device atomics for this dtype or op: sort instead
     values = xp.zeros((G.n_local,) + tuple(vals.shape[1:]), dtype)
     if ids.size:
         order = xp.argsort(ids, kind="stable") if xp is np else xp.argsort(ids)
