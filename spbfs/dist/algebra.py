@@ -405,10 +405,10 @@ def _remote(G, xv, semiring, dtype):
     return _gather_by_id(G, semiring.monoid, ids, vals, dtype)
 
 
-#: Monoids whose reduction by id is an atomic scatter (``ufunc.at``; on the GPU
-#: ``cupyx.scatter_*``, and cupy's ``bitwise_or.at`` / ``bitwise_and.at``).
-_SCATTER = {np.add: "scatter_add", np.minimum: "scatter_min", np.maximum: "scatter_max",
-            np.bitwise_or: "bitwise_or", np.bitwise_and: "bitwise_and"}
+#: Monoids whose reduction by id is an atomic scatter (``ufunc.at``, ``cupyx.scatter_*``).
+#: Not the bitwise ones: with cupy's ``bitwise_or.at`` the 64-source BFS at scale 26 on
+#: 2 x H100 took 0.320 s against 0.273 s with the sort (two lendings of the machine).
+_SCATTER = {np.add: "scatter_add", np.minimum: "scatter_min", np.maximum: "scatter_max"}
 
 
 def _gather_by_id(G, monoid, ids, vals, dtype):
@@ -425,13 +425,11 @@ def _gather_by_id(G, monoid, ids, vals, dtype):
             return present, values
         import cupyx
 
-        update = (getattr(cupyx, scatter) if scatter.startswith("scatter_")
-                  else getattr(xp, scatter).at)
         try:
-            update(values, ids, vals.astype(dtype, copy=False))
+            getattr(cupyx, scatter)(values, ids, vals.astype(dtype, copy=False))
             return present, values
-        except (TypeError, ValueError, NotImplementedError, AttributeError):
-            present[:] = False   # no device atomics for this dtype or op: sort instead
+        except (TypeError, ValueError):   # a dtype without device atomics: sort instead
+            present[:] = False
     values = xp.zeros((G.n_local,) + tuple(vals.shape[1:]), dtype)
     if ids.size:
         order = xp.argsort(ids, kind="stable") if xp is np else xp.argsort(ids)
