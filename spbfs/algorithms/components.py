@@ -221,8 +221,7 @@ def _strong(M):
     colour = _split(xp, xp.zeros(n, np.int64), forward, backward, active)
     _peel(M, MT, active, degrees, rep, found)
     # 3. the rest: forward-backward in every colour class at once, pivots at random
-    rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
-    trows = xp.repeat(xp.arange(n, dtype=np.int64), MT.out_degree)
+    rows, trows = M.pattern.rows(), MT.pattern.rows()
     while bool(active.any()):
         pivots = _pivots(M, colour, active)
         forward = _reach(M, rows, colour, active, pivots)
@@ -288,7 +287,7 @@ def _reach(M, rows, colour, active, sources):
 def _self_loops(M):
     """Self-loop entries per vertex (int64)."""
     xp = M.xp
-    rows = xp.repeat(xp.arange(M.n, dtype=np.int64), M.out_degree)
+    rows = M.pattern.rows()
     on_diagonal = rows[rows == M.indices]
     return xp.bincount(on_diagonal, minlength=M.n).astype(np.int64)
 
@@ -344,7 +343,7 @@ def _condensation(M, comp, k):
     particular order) as a Matrix: the arcs between components, grouped by row (no sort
     when they already are, as when every component is one vertex)."""
     xp = M.xp
-    rows = xp.repeat(comp, M.out_degree)
+    rows = comp[M.pattern.rows()]
     cols = comp[M.indices]
     keep = rows != cols
     cu, cv = rows[keep], cols[keep]
