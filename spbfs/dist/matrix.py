@@ -33,7 +33,8 @@ class DistMatrix:
     distributed = True
     algebra = algebra
     #: its searches drive their own levels (each rank chooses push or pull for its
-    #: blocks): many sources run one after another (``spbfs.bfs(G, sources)``)
+    #: blocks): ``spbfs.bfs(G, sources)`` runs small groups one search after another and
+    #: large ones as one bit-packed loop of whole-vertex products (``msbfs.WORDS_FROM``)
     drives_searches = True
 
     def __init__(self, graph):
