@@ -45,10 +45,10 @@ PULL_SHARE = 0.9
 PULL_SHARE_EARLY_EXIT = 1 / 15
 
 #: Monoids an allreduce computes directly: ufunc -> (reduction over ranks, fill for absent)
-#: Bitwise monoids reduced over ranks as OR of words (:meth:`Communicator.or_words_start`).
-_BITWISE = (np.bitwise_or, np.bitwise_and)
 _NATIVE = {np.add: "sum", np.minimum: "min", np.maximum: "max", np.logical_or: "max",
            np.logical_and: "min", None: "max"}
+#: Bitwise monoids reduced over ranks as OR of words (:meth:`Communicator.or_words_start`).
+_BITWISE = (np.bitwise_or, np.bitwise_and)
 
 
 # ------------------------------------------------------------------------- vectors
