@@ -17,6 +17,7 @@ from world import world
 
 import spbfs
 from spbfs import dist, semiring
+from spbfs.algorithms.msbfs import bor_first
 from spbfs.graph500 import generate
 
 comm, rank, P = None, 0, 1           # set by main()
@@ -149,11 +150,23 @@ def mode_ops():
                                semiring.BinaryOp("twice_plus", lambda x, a, i, j, dt:
                                                  (2 * x + a).astype(dt), "(2 * x + a)", "xa",
                                                  lambda xd, ad: np.result_type(xd, ad)))
+    band = semiring.Monoid("band", np.bitwise_and, lambda dt: np.iinfo(dt).max, "(a & b)",
+                           lambda dt: 0)
+    hwords = np.arange(n, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(1 << 40)
     for th in (0, 5, None):
         G = build(U, V, W, n, "random", th, True, seed=3)
         M = semiring.Matrix.from_any(G)
         dx = M.xp
         ids = dx.arange(n)
+        # bitwise monoids: the delegates' words OR-reduced over ranks (AND by De Morgan)
+        for monoid in (bor_first.monoid, band):
+            sr = semiring.Semiring(monoid, semiring.ops.first)
+            y = semiring.vxm(dx.asarray(hwords), G, sr)
+            gp, gv = G.gather(y.present), G.gather(y.values)
+            if rank == 0:
+                ref = semiring.vxm(hwords, A, sr).to_bitmap()
+                assert np.array_equal(gp, host(ref.present)), (th, monoid.name)
+                assert np.array_equal(gv[gp], host(ref.values)[gp]), (th, monoid.name)
         x_full = (ids % 7).astype(np.float64)
         x_sparse = semiring.Vector(n, "bitmap", present=ids % 5 == 0, values=x_full)
         mask = ids % 3 == 0
