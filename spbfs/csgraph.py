@@ -36,7 +36,18 @@ from .algorithms.components import connected_components as _connected_components
 from .algorithms.components import min_first_scan as _min_first
 from .core.arrays import array_module, is_cupy, to_numpy
 from .core.validation import SCIPY_NULL, check_source
-from .semiring import Matrix, Monoid, Semiring, Vector, any_pair, min_plus, monoids, ops, vxm
+from .semiring import (
+    Matrix,
+    Monoid,
+    Semiring,
+    Vector,
+    any_pair,
+    min_plus,
+    monoids,
+    ops,
+    queue_order,
+    vxm,
+)
 from .semiring._pattern import index_dtype
 
 __all__ = ["bellman_ford", "breadth_first_order", "breadth_first_tree", "connected_components",
@@ -134,12 +145,9 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     Same arguments, dtypes (int32) and sentinel (-9999 for the start and
     unreached vertices); the order and the predecessors are exactly scipy's
     for every input (unsorted or duplicate indices, CSC, COO, dense,
-    undirected).  Each level is one masked ``vxm`` over ``min_plus``: the
-    frontier carries ``queue position * W`` and each edge its rank in scipy's
-    scan order (row by row; for an undirected graph a row of ``A`` then the
-    same row of ``A.T``), so the minimum over a vertex's in-edges names the
-    parent scipy's queue gives it, and sorting the level by that key gives
-    scipy's order.
+    undirected): :func:`spbfs.semiring.queue_order` on the arcs in scipy's scan
+    order (row by row; for an undirected graph a row of ``A`` then the same row
+    of ``A.T``).
 
     Parameters
     ----------
@@ -171,55 +179,35 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     G = as_graph(csgraph)
     M = _matrix(G, True)
     source = check_source(i_start, M.n, "i_start")
-    S, width = _scan_matrix(M, directed, getattr(G, "format", None) == "csc")
-    xp, n = M.xp, M.n
-    visited = xp.zeros(n, bool)
-    visited[source] = True
-    pred = xp.full(n, SCIPY_NULL, dtype=np.int32)
-    queue = xp.asarray([source], dtype=np.int64)  # the current level, in queue order
-    levels = [queue]
-    start = 0  # queue position of queue[0]
-    while queue.size:
-        by_id = xp.argsort(queue)
-        keys = (start + by_id.astype(np.int64)) * width
-        frontier = Vector(n, "sparse", indices=queue[by_id], values=keys)
-        found = vxm(frontier, S, min_plus, mask=visited, complement=True)
-        order = xp.argsort(found.values)
-        new = found.indices[order].astype(np.int64)
-        visited[new] = True
-        pred[new] = queue[found.values[order] // width - start]
-        start += int(queue.size)
-        queue = new
-        levels.append(new)
-    node_array = xp.concatenate(levels).astype(np.int32)
+    order, pred = queue_order(_scan_matrix(M, directed, getattr(G, "format", None) == "csc"),
+                              source, null=SCIPY_NULL, dtype=np.int32)
+    node_array = order.astype(np.int32)
     return (node_array, pred) if return_predecessors else node_array
 
 
 def _scan_matrix(M, directed, from_csc):
-    """``(S, W)``: the edges with their rank in scipy's scan order as values, and a
-    multiplier ``W`` above every rank.  Undirected: row ``p`` of S is row ``p`` of A then
-    row ``p`` of A.T (A.T first for CSC input, which scipy transposes in place).  Built
-    once per input pattern (it reads no values)."""
-    return M.pattern.derived(("csgraph scan order", bool(directed), bool(from_csc)),
-                             lambda: _build_scan_matrix(M, directed, from_csc))
-
-
-def _build_scan_matrix(M, directed, from_csc):
-    xp, n, nnz = M.xp, M.n, M.nnz
+    """The arcs in scipy's scan order: ``M`` itself when directed; undirected, row ``p`` is
+    row ``p`` of A then row ``p`` of A.T (A.T first for CSC input, which scipy transposes
+    in place), built once per input pattern (it reads no values)."""
     if directed:
-        return M.with_values(xp.arange(nnz, dtype=np.int64)), max(nnz, 1)
+        return M
+    return M.pattern.derived(("csgraph scan order", bool(from_csc)),
+                             lambda: _build_scan_matrix(M, from_csc))
+
+
+def _build_scan_matrix(M, from_csc):
+    xp, n, nnz = M.xp, M.n, M.nnz
     first, second = (M.T, M) if from_csc else (M, M.T)
     indptr = first.indptr.astype(np.int64) + second.indptr.astype(np.int64)
     indices = xp.empty(2 * nnz, dtype=index_dtype(n, 2 * nnz))
-    rows = xp.repeat(xp.arange(n, dtype=np.int64), first.out_degree)
+    rows = first.pattern.rows()
     shift = indptr[:-1] - first.indptr[:-1].astype(np.int64)
     indices[xp.arange(nnz, dtype=np.int64) + shift[rows]] = first.indices
-    rows = xp.repeat(xp.arange(n, dtype=np.int64), second.out_degree)
+    rows = second.pattern.rows()
     shift = indptr[:-1] - second.indptr[:-1].astype(np.int64) + first.out_degree
     indices[xp.arange(nnz, dtype=np.int64) + shift[rows]] = second.indices
-    indptr = indptr.astype(indices.dtype)
-    return Matrix(indptr, indices, xp.arange(2 * nnz, dtype=np.int64), n, check=False), max(
-        2 * nnz, 1)
+    return Matrix(indptr.astype(indices.dtype), indices, xp.ones(2 * nnz, bool), n,
+                  check=False)
 
 
 def breadth_first_tree(csgraph, i_start, directed=True):

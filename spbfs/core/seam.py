@@ -31,6 +31,8 @@ spgemm             ``C<M> = A B`` over a semiring as canonical CSR arrays (mask 
 ewise_csr          ``ewise_add`` / ``ewise_mult`` of two canonical CSR matrices
 select_csr         the entries of a CSR matrix an index-unary predicate keeps
 peel               :func:`spbfs.semiring.peel` whole: a worklist instead of a product per round
+queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, not a product
+                   and two sorts per level
 =================  ============================================================================
 
 On the CPU every primitive is a numba kernel generated for its operators

@@ -17,7 +17,8 @@ from .products import (
     spmspv,
     spmv,
 )
+from .queue import queue_order
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "peel", "segment_reduce", "select_csr",
-           "spgemm", "spmm", "spmspv", "spmv", "unpack_bitplanes"]
+           "masked_dot", "packed_pull", "packed_push", "peel", "queue_order", "segment_reduce",
+           "select_csr", "spgemm", "spmm", "spmspv", "spmv", "unpack_bitplanes"]

@@ -1,0 +1,75 @@
+"""spbfs.semiring.queue_order: the CPU queue kernel and the generic levels of products give
+scipy's breadth-first order and predecessors, on CSR rows in any storage order."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csg
+from conftest import DEVICES, to_host
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spbfs.cpu.backend
+from spbfs import semiring
+
+
+@st.composite
+def unsorted_digraphs(draw):
+    """A CSR whose rows keep their arcs in a random order, duplicates and loops included."""
+    n = draw(st.integers(1, 25))
+    m = draw(st.integers(0, 4 * n))
+    rows = np.sort(np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)),
+                           np.int64))
+    cols = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int32)
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    A = sp.csr_array((np.ones(m), cols, indptr), shape=(n, n))
+    A.has_sorted_indices = False
+    return A, draw(st.integers(0, n - 1))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=unsorted_digraphs())
+def test_order_and_parents_are_scipys(device, generic, case):
+    A, s = case
+    want_order, want_pred = csg.breadth_first_order(A.copy(), s)
+    M = A
+    if device == "cupy":
+        import cupyx.scipy.sparse as csp
+
+        M = csp.csr_matrix(sp.csr_matrix(A))
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:   # the levels of products (the GPU's path) on the CPU too
+            patch.delattr(spbfs.cpu.backend, "queue_order")
+        order, parents = semiring.queue_order(M, s, null=-9999, dtype=np.int32)
+    assert to_host(order).tolist() == want_order.tolist()
+    assert to_host(parents).tolist() == want_pred.tolist()
+
+
+def test_bad_arguments_name_themselves():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(ValueError, match="null"):
+        semiring.queue_order(A, 0, null=0)
+    with pytest.raises(TypeError, match="dtype"):
+        semiring.queue_order(A, 0, dtype=np.float64)
+    with pytest.raises(ValueError, match="source"):
+        semiring.queue_order(A, 3)
+    with pytest.raises(ValueError, match="square"):
+        semiring.queue_order(sp.csr_array(np.ones((2, 3))), 0)
+
+
+def test_eight_threads_search_one_matrix():
+    rng = np.random.default_rng(3)
+    A = sp.random_array((400, 400), density=0.02, rng=rng, format="csr")
+    sources = list(range(0, 400, 7))
+    want = [csg.breadth_first_order(A, s) for s in sources]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda s: semiring.queue_order(A, s, null=-9999, dtype=np.int32),
+                            sources))
+    for (o, p), (wo, wp) in zip(got, want, strict=True):
+        assert np.array_equal(o, wo) and np.array_equal(p, wp)
