@@ -32,7 +32,7 @@ def bfs_tree_rows(G, row, cutoff=None):
     """
     parent = np.full(len(G), -1, np.int64)
     levels = [np.array([row], np.int64)]
-    for children, parents in bfs_levels_ordered(G, [row], depth_limit=cutoff):
+    for children, parents in bfs_levels_ordered(G, [row], depth_limit=cutoff, whole=True):
         parent[children] = parents
         levels.append(children)
     return np.concatenate(levels), parent

@@ -51,7 +51,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
         cutoff = float("inf")
     lengths = {source: 0}
     for level, (children, _) in enumerate(
-            bfs_levels_ordered(G, [G.index[source]], depth_limit=cutoff), 1):
+            bfs_levels_ordered(G, [G.index[source]], depth_limit=cutoff, whole=True), 1):
         lengths.update(dict.fromkeys(G.labels(children), level))
     return lengths
 

@@ -19,7 +19,7 @@ from itertools import pairwise
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..semiring import Vector, min_plus
+from ..semiring import Vector, min_plus, queue_order
 from ..semiring._operators import push
 from ._registry import dispatched, not_supported
 
@@ -28,7 +28,7 @@ __all__ = ["bfs_levels_ordered", "paths_from_parents"]
 _INT64 = np.dtype(np.int64)
 
 
-def bfs_levels_ordered(g, sources, depth_limit=None):
+def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
     """Yield ``(children, parents)`` row numbers level by level, in NetworkX's order.
 
     Parameters
@@ -38,6 +38,10 @@ def bfs_levels_ordered(g, sources, depth_limit=None):
         The first queue (row numbers, in queue order).
     depth_limit : number, optional
         Levels are expanded while ``depth < depth_limit`` (NetworkX's rule).
+    whole : bool
+        The caller reads every level: from one source without a finite ``depth_limit``
+        the whole search is one :func:`spbfs.semiring.queue_order` (the CSR keeps each
+        adjacency dict's order, so its queue is NetworkX's), cut into levels.
 
     Yields
     ------
@@ -54,6 +58,9 @@ def bfs_levels_ordered(g, sources, depth_limit=None):
     [([3, 1], [0, 0]), ([2], [3])]
     """
     gpu = g.on_gpu()
+    if whole and len(sources) == 1 and (depth_limit is None or depth_limit >= len(g)):
+        yield from _queue_levels(g.matrix(gpu), int(sources[0]))
+        return
     K = g.order_matrix(gpu)
     xp = K.xp
     idt = K.indices.dtype
@@ -76,6 +83,21 @@ def bfs_levels_ordered(g, sources, depth_limit=None):
         yield to_numpy(children), to_numpy(parents)
         queue = children
         depth += 1
+
+
+def _queue_levels(M, source):
+    """The levels of :func:`spbfs.semiring.queue_order` from ``source``: the order is level
+    by level, and the queue positions of the parents grow along it, so each level ends
+    where the parents' positions reach its own first position."""
+    order, parents = (to_numpy(a) for a in queue_order(M, source))
+    position = np.empty(parents.size, np.int64)
+    position[order] = np.arange(order.size)
+    parent_at = position[parents[order[1:]]]   # of order[1:], non-decreasing
+    end = 1
+    while end < order.size:
+        stop = 1 + int(np.searchsorted(parent_at, end, side="left"))
+        yield order[end:stop], parents[order[end:stop]]
+        end = stop
 
 
 def paths_from_parents(G, order, parent, first, forward=True):
@@ -144,7 +166,7 @@ def _edges(G, source, reverse, depth_limit):
     g = G.reverse() if reverse and G.is_directed() else G
     s = node_row(g, source, _neighbors_error(g))
     first = True
-    for children, parents in bfs_levels_ordered(g, [s], depth_limit):
+    for children, parents in bfs_levels_ordered(g, [s], depth_limit, whole=True):
         kids = g.labels(children)
         # NetworkX reports the source object it was given, not the stored label
         yield ([source] * len(kids) if first else g.labels(parents)), kids, parents
@@ -185,18 +207,34 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     import networkx as nx
 
     T = nx.DiGraph()
-    T.add_node(source)
     # a pause of the cyclic GC while the tree's dicts are made: each full collection would
     # otherwise walk every object of the (large) input graph (NetworkX itself pays that)
     paused = gc.isenabled()
     gc.disable()
     try:
-        for parents, kids, _ in _edges(G, source, reverse, depth_limit):
-            T.add_edges_from(zip(parents, kids, strict=True))
+        parents, kids = [], []
+        for p, k, _ in _edges(G, source, reverse, depth_limit):
+            parents += p
+            kids += k
+        _fill_tree(T, source, parents, kids)
     finally:
         if paused:
             gc.enable()
     return T
+
+
+def _fill_tree(T, source, parents, kids):
+    """The dicts of the DiGraph ``T`` (new) as ``add_edges_from`` leaves them for the tree
+    edges ``parents[i] -> kids[i]`` in BFS order (every kid new, its parent added before
+    it), built in bulk: nodes in order of addition, one shared data dict per edge, each
+    parent's children in edge order."""
+    nodes = [source, *kids]
+    T._node.update((v, T.node_attr_dict_factory()) for v in nodes)
+    T._succ.update((v, T.adjlist_inner_dict_factory()) for v in nodes)
+    T._pred.update((v, T.adjlist_inner_dict_factory()) for v in nodes)
+    succ, pred = T._succ, T._pred
+    for p, k in zip(parents, kids, strict=True):
+        succ[p][k] = pred[k][p] = T.edge_attr_dict_factory()
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
