@@ -85,17 +85,17 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None):
 def _first_parents(G, w, d, rank, sources):
     """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none)."""
     n = len(G)
-    deg = np.diff(G._indptr).astype(np.int64)
-    rows = np.repeat(np.arange(n), deg)
-    cols = G._indices.astype(np.int64)
+    rows = G._once(("entry rows",), lambda: np.repeat(np.arange(n), np.diff(G._indptr)))
+    cols = G._indices
+    tight = np.flatnonzero(d[rows] + w == d[cols])   # few: test the rest on those only
+    r, c = rows[tight], cols[tight].astype(np.int64)
     is_source = np.zeros(n, bool)
     is_source[sources] = True
-    tight = (rank[rows] < n) & (rank[cols] < n) & (rows != cols) & ~is_source[cols]
-    tight[tight] = d[rows[tight]] + w[tight] == d[cols[tight]]
-    r, c = rows[tight], cols[tight]
-    order = np.lexsort((rank[r], c))
-    c, r = c[order], r[order]
-    first = np.concatenate(([True], c[1:] != c[:-1])) if c.size else np.zeros(0, bool)
+    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
+    r, c = r[keep], c[keep]
+    best = np.full(n, n, np.int64)   # the smallest pop rank of a tight in-neighbour
+    np.minimum.at(best, c, rank[r])
+    first = rank[r] == best[c]       # ranks are distinct: one per column
     parent = np.full(n, -1, np.int64)
     parent[c[first]] = r[first]
     return parent
