@@ -185,11 +185,16 @@ def label_propagation(A, max_sweeps=1000):
     xp, n = M.xp, M.n
     P = M.unit(np.float64)
     label = xp.arange(n, dtype=np.int64)
-    has_nbrs = P.out_degree > 0
-    classes = color_classes(P, priority=largest_first(P))
+    if _labels_complete(P, label, P.out_degree > 0, xp, n):
+        return label
+    # the colouring depends on the pattern alone: built once per pattern, as its transpose
+    classes = P.pattern.derived("label propagation colouring",
+                                lambda: color_classes(P, priority=largest_first(P)))
+    # a sweep changes no label exactly when the labels it starts from are complete (each
+    # vertex keeps a label among its most frequent ones), so NetworkX's test before every
+    # sweep is the sweep itself
     for _ in range(max_sweeps):
-        if _labels_complete(P, label, has_nbrs, xp, n):
-            return label
+        changed = False
         for rows in classes:
             if not rows.size:
                 continue
@@ -208,7 +213,11 @@ def label_propagation(A, max_sweeps=1000):
                 key = xp.where(tied, cols.astype(np.float64), -np.inf)
                 largest, _ = _row_best(counts, rows_of, xp, rows.size, key)
             change = ~keep_own & (largest >= 0)
-            label[rows[change]] = largest[change]
+            if bool(change.any()):
+                label[rows[change]] = largest[change]
+                changed = True
+        if not changed:
+            return label
     raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
 
 
