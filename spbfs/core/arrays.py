@@ -7,7 +7,8 @@ import numpy as np
 
 def is_cupy(obj) -> bool:
     """True when ``obj`` is a cupy array or a cupyx.scipy.sparse matrix."""
-    return type(obj).__module__.split(".")[0] in ("cupy", "cupyx")
+    module = type(obj).__module__
+    return module.startswith("cupy") and module[4:5] in ("", ".", "x")
 
 
 def array_module(*objs):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..algorithms.components import connected_components as _connected_components
 from ..core.arrays import to_numpy
-from ._registry import dispatched
+from ._registry import dispatched, gc_paused
 
 __all__ = []
 
@@ -41,9 +41,16 @@ def _count(G, strong):
 
 
 def _sets(G, strong):
+    """The components' node sets, made together with the collector paused (made one by one
+    between yields, each allocation could start a collection that walks the caller's whole
+    graph), then yielded."""
+    yield from gc_paused(_all_sets)(G, strong)
+
+
+def _all_sets(G, strong):
     order, cuts = _groups(G, strong)
-    for a, b in pairwise(cuts):
-        yield set(G.labels(order[a:b]))
+    labels = G.labels(order)
+    return [set(labels[a:b]) for a, b in pairwise(cuts)]
 
 
 def _connected(G, strong):
