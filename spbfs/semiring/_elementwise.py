@@ -56,10 +56,8 @@ def _ewise(A, B, op, union, mask, complement, structural, replace, out):
     ewise_csr = getattr(backend_for(a.xp), "ewise_csr", None)
     if isinstance(a, Matrix) and ewise_csr is not None:
         a, b = a.canonical(), b.canonical()
-        C = _native_union(a, b, op, dtype) if union else None
-        if C is None:
-            C = _csr_matrix(*ewise_csr(op, union, a.indptr, a.indices, a.data, b.indptr,
-                                       b.indices, b.data, dtype), a.shape)
+        C = _csr_matrix(*ewise_csr(op, union, a.indptr, a.indices, a.data, b.indptr,
+                                   b.indices, b.data, dtype), a.shape)
         return _finish_csr(C, m, out, replace)
     if isinstance(a, Matrix):
         a, b = _coords(a, "A"), _coords(b, "B")
@@ -76,24 +74,6 @@ def _index_args(op, size, xp, rows, cols):
     if "j" in reads or xp is not np:
         return i, cols().astype(np.int64, copy=False)
     return i, np.broadcast_to(np.int64(0), (size,))
-
-
-#: ewise_add operators that scipy's compiled union computes exactly on positive floating
-#: values: it drops zero results, and meets a one-sided entry with an implicit 0.
-_SCIPY_UNIONS = {"plus": lambda a, b: a + b, "max": lambda a, b: a.maximum(b)}
-
-
-def _native_union(a: Matrix, b: Matrix, op, dtype) -> Matrix | None:
-    """``ewise_add`` of two canonical CPU matrices as scipy's union with its values (one
-    compiled merge), when that is exact: ``plus`` or ``max`` over positive floating values
-    of the result's dtype (a sum or maximum of those is never zero); else None."""
-    union, dtype = _SCIPY_UNIONS.get(op.name), np.dtype(dtype)
-    if union is None or dtype.kind != "f" or a.dtype != dtype or b.dtype != dtype:
-        return None
-    if not (bool((a.data > 0).all()) and bool((b.data > 0).all())):
-        return None
-    C = union(a.to_scipy(), b.to_scipy())  # canonical operands: a canonical result
-    return _csr_matrix(C.indptr, C.indices, C.data, a.shape)
 
 
 def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replace=False,

@@ -6,8 +6,8 @@ The operations of :mod:`spbfs.semiring`, on CPU and GPU.
 ``assign``, named and defined as in python-graphblas.  Every operation works on canonical
 operands (sorted, duplicate-free: duplicates of an input count as one entry holding their
 sum, as scipy's ``sum_duplicates``) with whole-array numpy/cupy calls: on their CSR arrays
-where that is direct (select, apply, reduce; on the CPU also the element-wise operations,
-masks, extract and assign, through scipy's compiled merges and row copies), otherwise on
+where that is direct (select, apply, reduce; on the CPU also the element-wise operations
+(a compiled merge), masks, extract and assign (scipy's row copies)), otherwise on
 their coordinates.  What depends on the operators goes through the backend: elementwise
 ``binary`` / ``index_unary`` and ``segment_reduce`` (a monoid over runs of entries), and
 where a backend has them whole products (``spgemm``, ``spmm``), all of them kernels
