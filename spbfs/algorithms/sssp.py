@@ -148,18 +148,18 @@ def _sssp_many(A, sources, directed, return_predecessors):
     uniq, inverse = np.unique(host, return_inverse=True)  # sorted: the first changed set
     rows = xp.asarray(uniq)
     k = int(rows.size)
-    dist = xp.full((k, n), np.inf)
-    dist[xp.arange(k), rows] = 0.0
+    dist = xp.full((n, k), np.inf)   # a row per vertex: the products' layout, no transposes
+    dist[rows, xp.arange(k)] = 0.0
     changed = rows  # sorted, distinct
     for _ in range(n):
         if not changed.size:
             break
         edges = extract(M.T, None, changed)  # every vertex x changed (M's transpose is kept)
-        block = dist.take(changed, axis=1)  # k x changed, C-ordered: its transpose is the
-        relaxed = mxm(edges, block.T, min_plus).T  # block; the result comes k x n
+        relaxed = mxm(edges, dist[changed], min_plus)   # n x k
         better = relaxed < dist
         xp.minimum(dist, relaxed, out=dist)
-        changed = xp.flatnonzero(better.any(axis=0))
+        changed = xp.flatnonzero(better.any(axis=1))
+    dist = xp.ascontiguousarray(dist.T)
     pred = _predecessors_many(M, dist, rows) if return_predecessors else None
     if not np.array_equal(uniq, host):  # back to the caller's order, repeats included
         take = xp.asarray(inverse.reshape(-1))
