@@ -111,12 +111,16 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n"
             "from spbfs.cpu import peel\n"
             "print(spbfs.connected_components(A, connection='strong')[0],\n"
-            "      type(peel._peel._cache).__name__)\n")
+            "      type(peel._peel._cache).__name__)\n"
+            "from spbfs import csgraph\nfrom spbfs.cpu import queue\n"
+            "print(csgraph.breadth_first_order(A, 1)[0].tolist(),\n"
+            "      type(queue._search._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
     assert out.stdout.split("\n")[1] == "6 NullCache"   # the peeling kernel too
+    assert out.stdout.split("\n")[2] == "[1, 2, 3, 4, 5] NullCache"   # and the queue
 
 
 def test_import_compiles_nothing():

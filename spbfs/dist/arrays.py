@@ -398,22 +398,20 @@ class DistNamespace:
 
     def stack(self, arrays, axis=1):
         """DistArrays of one value per vertex side by side: a block ``(n, len(arrays))``."""
-        if axis not in (1, -1):
-            raise ValueError("DistArrays stack along axis 1 (the vertex axis stays first)")
-        arrays = list(arrays)
-        local = self.base.stack([a.local for a in arrays], axis=1)
-        known = all(a._delegates is not None for a in arrays)
-        d = self.base.stack([a._delegates for a in arrays], axis=1) if known else None
-        return DistArray(self.graph, local, d)
+        return self._side_by_side(self.base.stack, arrays, axis)
 
     def concatenate(self, arrays, axis=1):
         """DistArray blocks ``(n, k_i)`` side by side: a block ``(n, sum k_i)``."""
+        return self._side_by_side(self.base.concatenate, arrays, axis)
+
+    def _side_by_side(self, join, arrays, axis):
+        """``join`` along axis 1 of each rank's part, and of the delegates' when known."""
         if axis not in (1, -1):
-            raise ValueError("DistArray blocks join along axis 1 (the vertex axis stays first)")
+            raise ValueError("DistArrays join along axis 1 (the vertex axis stays first)")
         arrays = list(arrays)
-        local = self.base.concatenate([a.local for a in arrays], axis=1)
+        local = join([a.local for a in arrays], axis=1)
         known = all(a._delegates is not None for a in arrays)
-        d = self.base.concatenate([a._delegates for a in arrays], axis=1) if known else None
+        d = join([a._delegates for a in arrays], axis=1) if known else None
         return DistArray(self.graph, local, d)
 
     def where(self, condition, a, b):
