@@ -1,14 +1,13 @@
-"""Breadth-first traversals in NetworkX's exact visiting order, one masked push per level.
+"""Breadth-first traversals in NetworkX's exact visiting order.
 
-NetworkX's BFS is a queue: level ``L + 1`` lists the new vertices in the
-order of (queue position of the parent that found them first, position of
-the vertex in that parent's adjacency dict).  With the frontier's queue
-positions (times ``max_degree + 1``) as vector values and each entry's row
-position ``k`` as matrix values, one ``vxm`` over ``min_plus`` masked by the
-visited set gives every new vertex exactly that key, so sorting the keys
-gives NetworkX's order and ``key // (max_degree + 1)`` its BFS parent.  The
-same code runs on the CPU and, with ``nx.config.backends.spbfs.device``, on
-the GPU.
+NetworkX's BFS is a queue: level ``L + 1`` lists the new vertices in the order of (queue
+position of the parent that found them first, position of the vertex in that parent's
+adjacency dict).  The converted CSR keeps each adjacency dict's order, so that queue is
+:func:`spbfs.semiring.queue_order`'s: a whole search is one call (one kernel on the CPU)
+cut into levels, and a search read level by level (a depth limit, several sources, the two
+sides of a bidirectional search) runs its levels one masked ``min_plus`` product at a time
+(:func:`spbfs.semiring._queue.levels_in_queue_order`).  The same code runs on the CPU and,
+with ``nx.config.backends.spbfs.device``, on the GPU.
 """
 
 from __future__ import annotations
@@ -19,13 +18,11 @@ from itertools import pairwise
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..semiring import Vector, min_plus, queue_order
-from ..semiring._operators import push
+from ..semiring import queue_order
+from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
 
 __all__ = ["bfs_levels_ordered", "paths_from_parents"]
-
-_INT64 = np.dtype(np.int64)
 
 
 def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
@@ -61,27 +58,13 @@ def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
     if whole and len(sources) == 1 and (depth_limit is None or depth_limit >= len(g)):
         yield from _queue_levels(g.matrix(gpu), int(sources[0]))
         return
-    K = g.order_matrix(gpu)
-    xp = K.xp
-    idt = K.indices.dtype
-    stride = g.max_degree() + 1
-    visited = xp.zeros(g.number_of_nodes(), bool)
-    queue = xp.asarray(np.asarray(sources, dtype=np.int64))
-    visited[queue] = True
+    levels = levels_in_queue_order(g.matrix(gpu), sources)
     depth = 0
-    while queue.size and (depth_limit is None or depth < depth_limit):
-        by_id = xp.argsort(queue)
-        frontier = Vector(K.n, "sparse", indices=queue[by_id].astype(idt),
-                          values=by_id.astype(np.int64) * stride)
-        found = push(K, frontier, min_plus, visited, True, _INT64)
-        if not found.indices.size:
+    while depth_limit is None or depth < depth_limit:
+        step = next(levels, None)
+        if step is None:
             return
-        order = xp.argsort(found.values)
-        children = found.indices[order].astype(np.int64)
-        parents = queue[found.values[order] // stride]
-        visited[children] = True
-        yield to_numpy(children), to_numpy(parents)
-        queue = children
+        yield tuple(to_numpy(a) for a in step)
         depth += 1
 
 

@@ -82,27 +82,36 @@ def queue_order(A, source, *, null=-1, dtype=np.int64):
 
 
 def _levels(M, source, parents):
-    """The generic path: a masked ``min_plus`` product per level, each level sorted; fills
-    ``parents`` and returns the order."""
+    """The generic path: fills ``parents`` and returns the order."""
+    order = [M.xp.asarray([source], dtype=np.int64)]
+    for children, found_by in levels_in_queue_order(M, [source]):
+        parents[children] = found_by
+        order.append(children)
+    return M.xp.concatenate(order)
+
+
+def levels_in_queue_order(M, sources):
+    """Yield ``(children, parents)`` (int64 device arrays) per level of the queue search of
+    :func:`queue_order` started from the queue ``sources`` (distinct vertices, in queue
+    order): one masked ``min_plus`` product per level, each level sorted by its key."""
     xp, n = M.xp, M.n
     S = M.pattern.derived("storage positions", lambda: M.with_values(
         xp.arange(M.nnz, dtype=np.int64)))
     width = max(M.nnz, 1)
     visited = xp.zeros(n, bool)
-    visited[source] = True
-    queue = xp.asarray([source], dtype=np.int64)   # the current level, in queue order
-    levels = [queue]
+    queue = xp.asarray(np.asarray(sources, dtype=np.int64))   # the current level
+    visited[queue] = True
     start = 0   # queue position of queue[0]
     while queue.size:
         by_id = xp.argsort(queue)
         keys = (start + by_id.astype(np.int64)) * width
         found = vxm(Vector(n, "sparse", indices=queue[by_id], values=keys), S, min_plus,
                     mask=visited, complement=True)
+        if not found.indices.size:
+            return
         order = xp.argsort(found.values)
-        new = found.indices[order].astype(np.int64)
-        visited[new] = True
-        parents[new] = queue[found.values[order] // width - start]
+        children = found.indices[order].astype(np.int64)
+        visited[children] = True
+        yield children, queue[found.values[order] // width - start]
         start += int(queue.size)
-        queue = new
-        levels.append(new)
-    return xp.concatenate(levels)
+        queue = children
