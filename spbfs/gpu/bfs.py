@@ -274,6 +274,11 @@ class BitmapSearch(LevelSearch):
         self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
                                       mod.get_function("bfs_compact"))
         self.sms = kernels.sm_count()
+        # grid-stride kernels run one wave: a multiple of the blocks a multiprocessor holds
+        self.grid = {k: self.sms * kernels.resident_blocks(k, _THREADS)
+                     for k in (self.k_push, self.k_pull, self.k_big)}
+        self.live = T.pattern.derived(("gpu_live_words", ptr_dtype.str),
+                                      lambda: self._live_words(mod, n, ws.nwords))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
         # launch per push level, when the graph has any.  A frontier's hubs have at most
         # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
@@ -281,8 +286,10 @@ class BitmapSearch(LevelSearch):
         self.big_u, self.big_p = ws.big_queue(2 * (M.nnz // BIG) + 2 if self.use_big else 1,
                                               ptr_dtype)
         self.big = np.int64(BIG if self.use_big else np.iinfo(np.int64).max)
-        self.levels = cupy.empty(n, dtype=idt)
-        self.parents = cupy.empty(n, dtype=idt) if values else None
+        # written where found, and elsewhere by the first pull or, if read before, _fill
+        self._levels = cupy.empty(n, dtype=idt)
+        self._parents = cupy.empty(n, dtype=idt) if values else None
+        self._unfilled = True
         self.cur = 0  # index of the current visited bitmap
         self.qin = 0  # index of the current frontier queue
         self.queued = True  # whether ws.queue[qin] holds the current frontier
@@ -290,43 +297,74 @@ class BitmapSearch(LevelSearch):
         self.n = n
         mod.get_function("bfs_reset")(
             (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
-            (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self.levels,
-             self._parents_arg(), ws.ring, idt.type(source), np.int64(n), self.nwords,
-             self.pmap))
+            (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
+             self._parents_arg(), ws.ring, idt.type(source), self.nwords, self.pmap))
         self.level = 0
         self.fetched = 0  # first ring slot not yet read
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
 
+    def _live_words(self, mod, n, nwords):
+        """The pull's live bitmap: the vertices with in-edges (bfs_live), kept per pattern."""
+        import cupy
+
+        live = cupy.empty(nwords, np.uint32)
+        mod.get_function("bfs_live")((_blocks(nwords, self.sms * 8),), (_THREADS,),
+                                     (self.tindptr, np.int64(n), np.int64(nwords), live))
+        return live
+
+    @property
+    def levels(self):
+        """Levels so far, ``-1`` where not reached (see :class:`LevelSearch`)."""
+        self._fill()
+        return self._levels
+
+    @property
+    def parents(self):
+        """Parents so far, ``-1`` where not reached; None without values."""
+        self._fill()
+        return self._parents
+
+    def _fill(self):
+        """The unreached vertices' -1, when the outputs are read before the first pull."""
+        if self._unfilled:
+            self._unfilled = False
+            self.mod.get_function("bfs_unreached")(
+                (_blocks(self.n, self.sms * 8),), (_THREADS,),
+                (self.ws.vis[self.cur], self._levels, self._parents_arg(), np.int64(self.n)))
+
     def _parents_arg(self):
-        return self.parents if self.parents is not None else self.levels
+        return self._parents if self._parents is not None else self._levels
 
     def advance(self, pulling: bool, count: int = 1) -> None:
-        ws, sms = self.ws, self.sms
+        ws = self.ws
         parents = self._parents_arg()
         if pulling:
             if count != 1:
                 raise ValueError("a pull advances one level")
             self.level += 1
-            self.k_pull((_blocks(ws.nwords * 32, sms * 8),), (_THREADS,),
-                        (self.tindptr, self.tindices, self.indptr, ws.vis[self.cur],
-                         ws.vis[1 - self.cur], self.levels, parents, ws.ring,
-                         np.int32(self.level), np.int64(self.n), self.nwords, self.pmap))
+            self.k_pull((_blocks(ws.nwords * 32, self.grid[self.k_pull]),), (_THREADS,),
+                        (self.tindptr, self.tindices, self.indptr, self.live, ws.vis[self.cur],
+                         ws.vis[1 - self.cur], self._levels, parents, ws.ring,
+                         np.int32(self.level), np.int64(self.n), self.nwords, self.pmap,
+                         np.int32(self._unfilled)))
+            self._unfilled = False
             self.cur = 1 - self.cur
             self.queued = False
             return
         self._ensure_queue()
-        blocks = sms * 4 if count > 1 else _blocks(self.frontier, sms * 16)
+        wave = self.grid[self.k_push]
+        blocks = wave if count > 1 else _blocks(self.frontier, 4 * wave)
         for _ in range(count):
             self.level += 1
             self.k_push((blocks,), (_THREADS,),
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
-                         ws.queue[self.qin], ws.queue[1 - self.qin], self.levels, parents,
+                         ws.queue[self.qin], ws.queue[1 - self.qin], self._levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
                          ws.ring, np.int64(0), self.pmap, _NO_OWNERS, _NO_OWNERS))
             if self.use_big:
-                self.k_big((sms * 8,), (_THREADS,),
+                self.k_big((self.grid[self.k_big],), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
-                            self.big_u, self.big_p, ws.queue[1 - self.qin], self.levels,
+                            self.big_u, self.big_p, ws.queue[1 - self.qin], self._levels,
                             parents, ws.ring, np.int32(self.level), ws.ring, self.pmap,
                             _NO_OWNERS, _NO_OWNERS))
             self.qin = 1 - self.qin
@@ -342,7 +380,7 @@ class BitmapSearch(LevelSearch):
 
     def _claim_args(self):
         ws = self.ws
-        return (ws.vis[self.cur], ws.queue[self.qin], self.levels)
+        return (ws.vis[self.cur], ws.queue[self.qin], self._levels)
 
     def claim(self, ids, values=None) -> None:
         k = int(ids.size)
@@ -366,10 +404,11 @@ class BitmapSearch(LevelSearch):
                  self.tindptr, self.ws.ring, np.int32(self.level), np.int32(self.queued)))
 
     def push_out(self, R, owners: int) -> None:
-        ws, sms, values = self.ws, self.sms, self.parents is not None
+        ws, sms, values = self.ws, self.sms, self._parents is not None
+        levels = self.levels  # the entries' kernel reads the levels of unreached rows
         if self._seen is None:
             self._seen = ws.seen(R.ncols)
-        idt = self.levels.dtype
+        idt = levels.dtype
         # each owner's part holds at most its columns, and at most R's edges
         cap = min(R.nnz, -(-R.ncols // owners))
         bufs, counters = ws.remote(owners * cap, idt, owners, values)
@@ -397,12 +436,12 @@ class BitmapSearch(LevelSearch):
         q_in = ws.queue[self.qin] if self.queued else _NULL
         mod.get_function("bfs_push_entries")(
             (sms * 8,), (_THREADS,),
-            (R.entry_rows, R.indices, np.int64(R.nnz), self._seen, q_in, self.levels, ws.ring,
+            (R.entry_rows, R.indices, np.int64(R.nnz), self._seen, q_in, levels, ws.ring,
              level, nrows, send_t, send_p, counters, self.pmap, P, cap), shared_mem=shared)
         if self.queued:
             mod.get_function("bfs_push")(
                 (sms * 8,), (_THREADS,),
-                (indptr, R.indices, indptr, self._seen, q_in, send_t, self.levels, send_p,
+                (indptr, R.indices, indptr, self._seen, q_in, send_t, levels, send_p,
                  ws.ring, level, big_u, big_p,
                  np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, nrows,
                  self.pmap, P, cap), shared_mem=shared)
@@ -410,7 +449,7 @@ class BitmapSearch(LevelSearch):
                 mod.get_function("bfs_push_big")(
                     (sms * 8,), (_THREADS,),
                     (indptr, R.indices, indptr, self._seen, big_u, big_p, send_t,
-                     self.levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
+                     levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
                     shared_mem=shared)
         starts = np.arange(owners, dtype=np.int64) * int(cap)
         self._sent = (send_t, bufs[1] if values else None, counters[4:], starts)

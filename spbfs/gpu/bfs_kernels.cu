@@ -97,6 +97,18 @@ __device__ __forceinline__ void add_degrees(
 #endif
 }
 
+// v not reached (yet): level and parent -1.
+__device__ __forceinline__ void set_unreached(long long v, idx_t* __restrict__ levels,
+                                              idx_t* __restrict__ parents)
+{
+    levels[v] = (idx_t)-1;
+#if WITH_PARENTS
+    parents[v] = (idx_t)-1;
+#else
+    (void)parents;
+#endif
+}
+
 // Claim v (push): the thread whose atomicOr flips v's visited bit owns v and writes its
 // level and parent; returns whether this thread claimed v.
 __device__ __forceinline__ bool claim(
@@ -495,18 +507,21 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 }
 
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An
-// unvisited vertex scans its in-neighbours (row of A.T) against the visited bitmap of the
+// unvisited vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours (row of A.T) against the visited bitmap of the
 // previous levels (vis_cur, read-only here) and stops at the first hit, which is its
 // parent.  The first PULL_SERIAL in-edges are scanned by the lane alone; longer remainders
 // are scanned by the whole warp, 32 edges per step, one vertex after another.  The new
 // bitmap word (old bits | found) goes to vis_next, so no atomics are needed and vertices
-// found in this level never serve as parents in it.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
+// found in this level never serve as parents in it.  A word whose live bits are all
+// visited is copied without reading its rows.  With `fill` (the search's first pull, see
+// bfs_reset), every vertex not visited before this level and not found in it gets -1.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
-         const ptr_t* __restrict__ indptr,
+         const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
          const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
-         u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap)
+         u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap,
+         int fill)
 {
     const int lane = threadIdx.x & 31;
     u64* out_st = ring + 4 * (level & (RING - 1));
@@ -519,9 +534,11 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
     for (long long w = warp0; w < nwords; w += nwarps) {
         const unsigned word = vis_cur[w];
         const long long v = w * 32 + lane;
-        const bool todo = v < n && !((word >> lane) & 1u);
+        const bool todo = ((live[w] & ~word) >> lane) & 1u;  // no live bit at v >= n
+        const bool unset = fill && v < n && !((word >> lane) & 1u);
         if (!__any_sync(0xffffffffu, todo)) {
             if (lane == 0) vis_next[w] = word;
+            if (unset) set_unreached(v, levels, parents);
             continue;
         }
         ptr_t beg = 0, end = 0, din = 0;
@@ -585,9 +602,33 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
             my_mf += (u64)din;
 #endif
             my_mu += (u64)din;
+        } else if (unset) {
+            set_unreached(v, levels, parents);
         }
     }
     block_add3(out_st, my_nf, my_mf, my_mu);
+}
+
+// The live bitmap of the pull: bit v set when vertex v has in-edges (a row of A.T), so a
+// pull can find it; one thread per word, bits past n clear.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_live(const ptr_t* __restrict__ tindptr, long long n, long long nwords,
+         unsigned* __restrict__ live)
+{
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long w = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; w < nwords;
+         w += stride) {
+        unsigned x = 0;
+        const long long v0 = w * 32;
+        const int bits = (int)min(32LL, n - v0);
+        ptr_t prev = tindptr[v0];
+        for (int b = 0; b < bits; ++b) {
+            const ptr_t next = tindptr[v0 + b + 1];
+            if (next > prev) x |= 1u << b;
+            prev = next;
+        }
+        live[w] = x;
+    }
 }
 
 // After a pull level, when the next level pushes: the queue of the vertices found by the
@@ -623,19 +664,21 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
     }
 }
 
-// Level 0 in one launch: levels/parents = -1 except the source, visited bitmap = {source},
+// Level 0 in one launch: the source's level 0 and parent, visited bitmap = {source},
 // queue = [source], ring zeroed except slot 0 = {1, out-degree, in-degree} of the source.
+// The other vertices' levels and parents are written once, when found or by the first pull
+// (`fill`), or by bfs_unreached if they are read before any pull.
 extern "C" __global__ void
 bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
           unsigned* vis, idx_t* q0, idx_t* levels, idx_t* parents, u64* ring, idx_t source,
-          long long n, long long nwords, const long long* __restrict__ pmap)
+          long long nwords, const long long* __restrict__ pmap)
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
     const long long t0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    for (long long i = t0; i < n; i += stride) {
-        levels[i] = (i == (long long)source) ? (idx_t)0 : (idx_t)-1;
+    if (t0 == 0 && source >= 0) {
+        levels[source] = 0;
 #if WITH_PARENTS
-        parents[i] = (i == (long long)source) ? parent_id(source, pmap) : (idx_t)-1;
+        parents[source] = parent_id(source, pmap);
 #else
         (void)pmap;
 #endif
@@ -653,6 +696,16 @@ bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
         ring[t0] = x;
     }
     if (t0 == 0 && source >= 0) q0[0] = source;
+}
+
+// Every vertex not visited gets level and parent -1 (a search read before its first pull).
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_unreached(const unsigned* __restrict__ vis, idx_t* __restrict__ levels,
+              idx_t* __restrict__ parents, long long n)
+{
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long v = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; v < n; v += stride)
+        if (!((vis[v >> 5] >> ((unsigned)v & 31u)) & 1u)) set_unreached(v, levels, parents);
 }
 
 // Vertices found elsewhere at `level` (spbfs.dist: targets received from other ranks):

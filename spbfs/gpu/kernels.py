@@ -139,6 +139,35 @@ def sm_count(device_id: int = 0) -> int:
     return int(cupy.cuda.Device(device_id).attributes["MultiProcessorCount"])
 
 
+_resident: dict = {}
+
+
+def resident_blocks(kernel, threads: int, shared: int = 0) -> int:
+    """How many blocks of ``threads`` threads of ``kernel`` (a CuPy ``RawKernel``) one
+    multiprocessor holds at once (its occupancy), computed once per compiled kernel.
+
+    A grid-stride kernel is launched with a multiple of this per multiprocessor: a grid
+    larger than the resident blocks runs in waves, and its last wave leaves the device
+    part idle.
+
+    Examples
+    --------
+    >>> k = bfs_module(np.int32, np.int64, True, False).get_function("bfs_pull")  # doctest: +SKIP
+    >>> resident_blocks(k, 256) >= 1                                             # doctest: +SKIP
+    True
+    """
+    import cupy
+
+    func = kernel.kernel  # the compiled function on the current device
+    key = (func.ptr, int(threads), int(shared))
+    blocks = _resident.get(key)
+    if blocks is None:
+        blocks = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            func.ptr, int(threads), int(shared))
+        _resident[key] = blocks = max(1, int(blocks))
+    return blocks
+
+
 def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
     """The packed ``any_secondi`` kernels (``packed_push``, ``packed_pull``) for these types;
     ``edge_bits``: the stored ``uint64`` word of an edge is ANDed into its hits."""
