@@ -55,9 +55,17 @@ def close(a, b):
     return np.array_equal(a, b) or np.allclose(a, b, equal_nan=True)
 
 
-def cases(A, roots):
-    d = A.copy()
-    d.data[:] = 1.0
+def kronecker_digraph(scale, seed=1):
+    """The Kronecker arcs as generated (``u -> v``), duplicates summed: a digraph with a
+    giant strong component and many small ones."""
+    u, v = kronecker(scale, 16, seed)
+    n = 1 << scale
+    A = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
+    A.sum_duplicates()
+    return A
+
+
+def cases(A, roots, scale):
     directed = sp.triu(A, 1).tocsr()
     return [
         ("breadth_first_order undirected", "breadth_first_order", (A, roots[0]),
@@ -70,6 +78,9 @@ def cases(A, roots):
          {"directed": True, "connection": "weak"}, same_partition),
         ("connected_components strong", "connected_components", (directed,),
          {"directed": True, "connection": "strong"}, same_partition),
+        ("connected_components strong, Kronecker digraph", "connected_components",
+         (kronecker_digraph(scale),), {"directed": True, "connection": "strong"},
+         same_partition),
         ("shortest_path unweighted, 1 source", "shortest_path", (A,),
          {"unweighted": True, "indices": roots[0]}, close),
         ("dijkstra, 1 source", "dijkstra", (A,), {"indices": roots[0]}, close),
@@ -96,7 +107,7 @@ def main():
         degree = np.diff(A.indptr)
         roots = np.random.default_rng(2).choice(np.flatnonzero(degree > 0), 8, replace=False)
         roots = [int(r) for r in roots]
-        for name, func, call_args, kwargs, same in cases(A, roots):
+        for name, func, call_args, kwargs, same in cases(A, roots, scale):
             if any(word in name for word in args.skip):
                 continue
             t_scipy, want = best(lambda f=func, a=call_args, k=kwargs:

@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-from conftest import graphs
+from conftest import graphs, multigraphs
 from hypothesis import given
 from hypothesis import strategies as st
 
+import spbfs.cpu.backend
 import spbfs.csgraph
 from spbfs.algorithms.components import connected_components
 
@@ -56,6 +57,36 @@ def test_weak_and_undirected_labels_equal_scipy(A, directed):
 def test_strong_components(A):
     n_components, labels = connected_components(A, connection="strong")
     _check_strong(A, n_components, labels)
+
+
+@given(multigraphs(max_n=60, max_m=240))
+def test_strong_search_kernel_equals_the_generic_path(A):
+    """The CPU's depth-first search and the forward-backward path (the GPU's) give the same
+    labels, numbered by the documented rule."""
+    got = connected_components(A, connection="strong")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delattr(spbfs.cpu.backend, "strong_components")
+        expected = connected_components(A, connection="strong")
+    assert got[0] == expected[0]
+    np.testing.assert_array_equal(got[1], expected[1])
+    assert got[1].dtype == expected[1].dtype
+
+
+def test_strong_search_from_threads():
+    """One matrix, eight threads, the kernel's first calls among them: every answer right."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(7)
+    graphs_ = [sp.random(400, 400, density=0.01, random_state=rng, format="csr")
+               for _ in range(4)]
+    expected = [csgraph.connected_components(G, connection="strong") for G in graphs_]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda i: connected_components(graphs_[i % 4], connection="strong"),
+                            range(32)))
+    for i, (k, labels) in enumerate(got):
+        assert k == expected[i % 4][0]
+        pairs = set(zip(expected[i % 4][1].tolist(), labels.tolist(), strict=True))
+        assert len(pairs) == k
 
 
 @given(graphs(max_n=60, max_m=120), st.sampled_from(["csc", "coo", "lil", "dense", "list"]))

@@ -109,9 +109,9 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "A = sp.csr_array(np.eye(6, k=1))\n"
             "levels, parents = spbfs.bfs(A, 1, return_parents=True)\n"
             "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n"
-            "from spbfs.cpu import peel\n"
+            "from spbfs.cpu import strong\n"
             "print(spbfs.connected_components(A, connection='strong')[0],\n"
-            "      type(peel._peel._cache).__name__)\n"
+            "      type(strong._search._cache).__name__)\n"
             "from spbfs import csgraph\nfrom spbfs.cpu import queue\n"
             "print(csgraph.breadth_first_order(A, 1)[0].tolist(),\n"
             "      type(queue._search._cache).__name__)\n")
@@ -119,7 +119,7 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
-    assert out.stdout.split("\n")[1] == "6 NullCache"   # the peeling kernel too
+    assert out.stdout.split("\n")[1] == "6 NullCache"   # the strong components kernel too
     assert out.stdout.split("\n")[2] == "[1, 2, 3, 4, 5] NullCache"   # and the queue
 
 

@@ -20,6 +20,8 @@ is what both searches reach; the rest of each class splits into three, so an exp
 logarithmic number of phases ends it. Every loop is over search levels or phases, never
 over vertices or edges; the searches of a graph whose longest path has L edges cost O(L)
 levels. The numbering walks the condensation in topological order with the same peeling.
+A backend with a depth-first search for strong components (the CPU) answers in one call
+instead (:mod:`spbfs.semiring._strong`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..semiring import (
     vxm,
 )
 from ..semiring._pattern import index_dtype
+from ..semiring._strong import searched_strong_components
 from .bfs import bfs
 
 __all__ = ["connected_components"]
@@ -121,10 +124,14 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     M = Matrix.from_any(as_graph(A), name="A")
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
-    if not strong:
-        M = M.symmetrized(values=False)  # labels read the pattern only
-    rep = _strong(M) if strong else _weak(M)
-    n_components, labels = _number(M, rep, strong)
+    searched = searched_strong_components(M) if strong else None
+    if searched is not None:  # the backend's depth-first search
+        n_components, labels = searched
+    else:
+        if not strong:
+            M = M.symmetrized(values=False)  # labels read the pattern only
+        rep = _strong(M) if strong else _weak(M)
+        n_components, labels = _number(M, rep, strong)
     return (n_components, labels) if return_labels else n_components
 
 

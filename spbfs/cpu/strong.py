@@ -1,0 +1,164 @@
+"""The CPU backend's strong components: one depth-first search in a kernel (Tarjan's
+algorithm with Pearce's single low-link array, each arc read once, O(n + m)), where the
+generic path (:func:`spbfs.algorithms.components.connected_components`) runs
+forward-backward searches, trims and a numbering of the condensation, each a pass over
+the arcs.
+
+The labels follow the documented rule of the generic path: blocks by the smallest vertex
+reaching a component (the search starts from ``0, 1, ...`` in turn, and a component's block
+is the start whose search found it), inside a block by the longest path to a sink of the
+condensation (known when the component is finished: every component it reaches finished
+before it), then by decreasing smallest vertex.  A counting sort per key ranks them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+__all__ = ["strong_components"]
+
+_NONE = -1    # not entered
+_BOTTOM = -2  # the end of the chain
+
+
+@kernel
+def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_min,
+            comp_block):
+    """Find the components; returns how many there are.
+
+    ``low[v]`` (int64): -1 until ``v`` is entered, then its entry order, and once it is in
+    finished component ``c`` of height ``h``, ``(h + 1) << 32 | (n + c)``: above every
+    entry order, and one read gives the step down the condensation.  The search's path is
+    a stack of frames: vertex ``at[d]``, its arcs ``ip[v] .. cursor[d] - 1`` still to take
+    (last first), the lowest entry order ``lowest[d]`` it reaches inside the unfinished
+    part and the longest path ``tallest[d]`` to a sink of the condensation found from its
+    component.  ``chain[v]`` links the vertices left but not yet in a finished component,
+    from ``waiting``.  Per component ``c``: ``comp_min`` (smallest vertex), ``comp_block``
+    (the start whose search found it) and
+    ``comp_height``."""
+    n = low.size
+    entered = 0
+    finished = 0
+    waiting = _BOTTOM
+    for start in range(n):
+        if low[start] != _NONE:
+            continue
+        depth = 0
+        at[0], cursor[0], lowest[0], tallest[0] = start, ip[start + 1], entered, 0
+        low[start] = entered
+        entered += 1
+        while depth >= 0:
+            v = at[depth]
+            p = cursor[depth]
+            begin = ip[v]
+            lo = lowest[depth]
+            tall = tallest[depth]
+            w = _NONE
+            while p > begin:
+                p -= 1
+                x = ix[np.uintp(p)]          # unsigned: no wrap-around test
+                lx = low[np.uintp(x)]
+                if lx == _NONE:
+                    w = x
+                    break
+                lo = min(lo, lx)
+                if lx >= n:          # x's component is finished: a step down
+                    tall = max(tall, comp_height[lx - n] + 1)
+            lowest[depth] = lo
+            tallest[depth] = tall
+            if w != _NONE:           # enter w
+                cursor[depth] = p
+                depth += 1
+                at[depth], cursor[depth], lowest[depth], tallest[depth] = w, ip[w + 1], \
+                    entered, 0
+                low[w] = entered
+                entered += 1
+                continue
+            depth -= 1               # leave v
+            if lo == low[v]:         # v is the root of a component
+                smallest = v
+                while waiting != _BOTTOM and low[waiting] > lo:
+                    x = waiting
+                    waiting = chain[x]
+                    low[x] = n + finished
+                    smallest = min(smallest, x)
+                low[v] = n + finished
+                comp_height[finished] = tall
+                comp_min[finished] = smallest
+                comp_block[finished] = start
+                finished += 1
+                if depth >= 0:
+                    tallest[depth] = max(tallest[depth], tall + 1)
+            else:                    # the parent is in v's component
+                chain[v] = waiting
+                waiting = v
+                if depth >= 0:
+                    lowest[depth] = min(lowest[depth], lo)
+                    tallest[depth] = max(tallest[depth], tall)
+    return finished
+
+
+@kernel
+def _rank(low, k, comp_height, comp_min, comp_block, order, spare, count):
+    """Rank the ``k`` components by (block, height, decreasing smallest vertex), and
+    replace every ``low[v] = n + c`` by ``c``'s rank: components listed by decreasing
+    smallest vertex, then two stable counting sorts, by height, then by block (blocks come
+    in increasing order of ``c``, so their ranks are counted in one pass)."""
+    n = low.size
+    j = 0
+    for v in range(n - 1, -1, -1):
+        c = low[v] - n
+        if comp_min[c] == v:
+            order[j] = c
+            j += 1
+    tallest = 0
+    blocks = 0
+    start = comp_block[0] if k else 0
+    for c in range(k):
+        tallest = max(tallest, comp_height[c])
+        if comp_block[c] != start:
+            start = comp_block[c]
+            blocks += 1
+        comp_block[c] = blocks       # the block's rank
+    for key, size, src, dst in ((comp_height, tallest + 1, order, spare),
+                                (comp_block, blocks + 1, spare, order)):
+        count[:size + 1] = 0
+        for i in range(k):
+            count[key[src[i]] + 1] += 1
+        for i in range(size):
+            count[i + 1] += count[i]
+        for i in range(k):
+            c = src[i]
+            dst[count[key[c]]] = c
+            count[key[c]] += 1
+    for i in range(k):
+        spare[order[i]] = i
+    for v in range(n):
+        low[v] = spare[low[v] - n]
+
+
+def strong_components(indptr, indices):
+    """``(number of components, labels)`` of the graph of a CSR pattern (``A[u, v]``: an
+    arc ``u -> v``), numbered by the rule of
+    :func:`spbfs.algorithms.components.connected_components`; labels int32 when they fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> strong_components(np.array([0, 1, 1, 2, 3]), np.array([1, 3, 2]))
+    (3, array([1, 0, 2, 2], dtype=int32))
+    """
+    n = indptr.size - 1
+    if n > np.iinfo(np.int32).max:
+        return None
+    dtype = np.int32
+    low = np.full(n, _NONE, np.int64 if 2 * n > np.iinfo(np.int32).max else np.int32)
+    at, tallest, chain, comp_height, comp_min, comp_block = (
+        np.empty(n, dtype) for _ in range(6))
+    lowest = np.empty(n, low.dtype)
+    k = _search(indptr, indices, low, at, np.empty(n, indptr.dtype), lowest, tallest, chain,
+                comp_height, comp_min, comp_block)
+    _rank(low, k, comp_height, comp_min, comp_block, at, tallest, np.empty(n + 1, dtype))
+    return int(k), low.astype(dtype)
