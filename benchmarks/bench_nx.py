@@ -15,6 +15,7 @@ Usage: python benchmarks/bench_nx.py [--scale 17] [--edgefactor 10] [--repeat 3]
 from __future__ import annotations
 
 import argparse
+import gc
 import platform
 import time
 
@@ -37,12 +38,23 @@ def build_graph(scale, edgefactor, seed=1):
     return G
 
 
-def best(fn, repeat):
+def best(fn, repeat, pause_gc=False):
+    """Best time of ``repeat`` runs and the last result.  ``pause_gc``: timeit's convention,
+    the cyclic collector off during each run, so a full collection that a result's
+    allocations happen to trigger (it walks the whole NetworkX graph) is charged to neither
+    side."""
     times, out = [], None
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
+        out = None
+        if pause_gc:
+            gc.disable()
+        try:
+            t0 = time.perf_counter()
+            out = fn()
+            times.append(time.perf_counter() - t0)
+        finally:
+            if pause_gc:
+                gc.enable()
     return min(times), out
 
 
@@ -131,7 +143,11 @@ def main(argv=None):
     parser.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
     parser.add_argument("--only", default="", help="comma-separated name prefixes to run")
     parser.add_argument("--skip", default="", help="comma-separated name prefixes to skip")
+    parser.add_argument("--gc", choices=("on", "paused"), default="on",
+                        help="paused: timeit's convention, the cyclic collector off during "
+                             "each timed run (both sides)")
     args = parser.parse_args(argv)
+    pause = args.gc == "paused"
     nx.config.backends.spbfs.device = args.device
 
     t0 = time.perf_counter()
@@ -143,7 +159,7 @@ def main(argv=None):
     far = next(reversed(levels))  # a vertex of the last BFS level
     target = list(levels)[len(levels) // 2]
     print(f"# networkx {nx.__version__}, python {platform.python_version()}, "
-          f"{platform.machine()}, device={args.device}")
+          f"{platform.machine()}, device={args.device}, gc {args.gc}")
     print(f"# Kronecker scale {args.scale}, edgefactor {args.edgefactor}: "
           f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges "
           f"(built in {build:.1f} s); source = highest-degree node ({degree[source]:,}), "
@@ -165,8 +181,8 @@ def main(argv=None):
             continue
         if any(name.startswith(p) for p in skip):
             continue
-        t_nx, expected = best(lambda c=call: c(G), args.nx_repeat)
-        t_sp, got = best(lambda c=call: c(gw), args.repeat)
+        t_nx, expected = best(lambda c=call: c(G), args.nx_repeat, pause)
+        t_sp, got = best(lambda c=call: c(gw), args.repeat, pause)
         flag = "" if got == expected else "  MISMATCH"
         print(f"| {name:36s} | {t_nx:10.3f} | {t_sp:8.3f} | {t_nx / t_sp:7.1f}x |{flag}",
               flush=True)

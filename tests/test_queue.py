@@ -73,3 +73,70 @@ def test_eight_threads_search_one_matrix():
                             sources))
     for (o, p), (wo, wp) in zip(got, want, strict=True):
         assert np.array_equal(o, wo) and np.array_equal(p, wp)
+
+
+def _path(meet, forward, backward):
+    forward, backward = to_host(forward), to_host(backward)
+    head, tail = [meet], [meet]
+    while forward[head[-1]] >= 0:
+        head.append(int(forward[head[-1]]))
+    while backward[tail[-1]] >= 0:
+        tail.append(int(backward[tail[-1]]))
+    return head[::-1] + tail[1:]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=unsorted_digraphs(), target=st.integers(0, 24))
+def test_meet_gives_networkxs_bidirectional_path(device, generic, case, target):
+    """The path through the meeting vertex is the one NetworkX's bidirectional search
+    returns on the graph whose adjacency dicts list the arcs in storage order."""
+    import networkx as nx
+
+    A, s = case
+    n = A.shape[0]
+    t = target % n
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(np.repeat(np.arange(n), np.diff(A.indptr)).tolist(),
+                         A.indices.tolist(), strict=True))
+    B = sp.csr_array(A.T.tocsr())   # each row: the sources in the order they were added
+    if s == t:
+        with pytest.raises(ValueError, match="differ"):
+            semiring.queue_meet(A, B, s, t)
+        return
+    F, R = A, B
+    if device == "cupy":
+        import cupyx.scipy.sparse as csp
+
+        F, R = csp.csr_matrix(sp.csr_matrix(A)), csp.csr_matrix(sp.csr_matrix(B))
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:   # the levels of products (the GPU's path) on the CPU too
+            patch.delattr(spbfs.cpu.backend, "queue_meet")
+        meet, forward, backward = semiring.queue_meet(F, R, s, t)
+    try:
+        want = nx.bidirectional_shortest_path(G, s, t)
+    except nx.NetworkXNoPath:
+        assert meet == -1
+        return
+    assert _path(meet, forward, backward) == want
+
+
+def test_meet_arguments_name_themselves():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(ValueError, match="target"):
+        semiring.queue_meet(A, A, 0, 3)
+    with pytest.raises(ValueError, match="shape"):
+        semiring.queue_meet(A, sp.csr_array(np.eye(2)), 0, 1)
+
+
+def test_eight_threads_meet_on_one_matrix():
+    rng = np.random.default_rng(5)
+    A = sp.random_array((300, 300), density=0.01, rng=rng, format="csr")
+    A = (A + A.T).tocsr()
+    pairs = [(s, (7 * s + 3) % 300) for s in range(0, 300, 5) if s != (7 * s + 3) % 300]
+    want = [semiring.queue_meet(A, A, s, t) for s, t in pairs]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda st: semiring.queue_meet(A, A, *st), pairs))
+    for (m, f, b), (wm, wf, wb) in zip(got, want, strict=True):
+        assert m == wm and np.array_equal(f, wf) and np.array_equal(b, wb)

@@ -33,6 +33,8 @@ select_csr         the entries of a CSR matrix an index-unary predicate keeps
 peel               :func:`spbfs.semiring.peel` whole: a worklist instead of a product per round
 queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, not a product
                    and two sorts per level
+queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches towards each
+                   other, not their levels of products
 strong_components  strong components numbered as scipy numbers them: one depth-first search,
                    not forward-backward searches (``semiring._strong``)
 =================  ============================================================================

@@ -17,10 +17,10 @@ from .products import (
     spmspv,
     spmv,
 )
-from .queue import queue_order
+from .queue import queue_meet, queue_order
 from .strong import strong_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "peel", "queue_order", "segment_reduce",
-           "select_csr", "spgemm", "spmm", "spmspv", "spmv", "strong_components",
-           "unpack_bitplanes"]
+           "masked_dot", "packed_pull", "packed_push", "peel", "queue_meet", "queue_order",
+           "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
+           "strong_components", "unpack_bitplanes"]

@@ -1,6 +1,7 @@
-"""The CPU backend's queue order: one first-in-first-out search in a kernel (O(reached
-vertices + their arcs)), where the generic path of :func:`spbfs.semiring.queue_order` runs a
-product and two sorts per level."""
+"""The CPU backend's queue searches, each one kernel (O(reached vertices + their arcs)):
+the queue order of :func:`spbfs.semiring.queue_order` and the two-sided search of
+:func:`spbfs.semiring.queue_meet`, where the generic paths run a product and two sorts per
+level."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["queue_order"]
+__all__ = ["queue_meet", "queue_order"]
 
 
 @kernel
@@ -48,3 +49,64 @@ def queue_order(indptr, indices, source, parents):
     order = np.empty(parents.size, np.int64)
     end = _search(indptr, indices, np.int64(source), order, parents)
     return order[:end]
+
+
+@kernel
+def _grow(ip, ix, par, other, q, start, end):
+    """One level of one side: the vertices ``q[start:end]`` put their unseen targets on the
+    queue (from ``q[end]``), in storage order, until a target the other side has seen comes
+    up.  Returns ``(queue end, that target or -1)``."""
+    tail = end
+    for i in range(start, end):
+        v = q[i]
+        for p in range(ip[v], ip[v + 1]):
+            w = ix[p]
+            if par[w] < 0:
+                par[w] = v
+                q[tail] = w
+                tail += 1
+            if other[w] >= 0:
+                return tail, w
+    return tail, -1
+
+
+@kernel
+def _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
+    """Grow the side with the shorter level (the forward one on ties) a level at a time
+    until a vertex the other side has seen comes up; returns it, or -1.  ``fpar``/``bpar``
+    (every entry -1 on entry) get the vertex that found each one on that side; ``fq``/``bq``
+    hold each side's queue."""
+    fpar[source] = source  # seen; starts are reset at the end
+    bpar[target] = target
+    fq[0] = source
+    bq[0] = target
+    f0, f1, b0, b1 = 0, 1, 0, 1   # the current level of each queue
+    meet = -1
+    while meet < 0 and f1 > f0 and b1 > b0:
+        if f1 - f0 <= b1 - b0:
+            tail, meet = _grow(fp, fx, fpar, bpar, fq, f0, f1)
+            f0, f1 = f1, tail
+        else:
+            tail, meet = _grow(bp, bx, bpar, fpar, bq, b0, b1)
+            b0, b1 = b1, tail
+    fpar[source] = -1
+    bpar[target] = -1
+    return meet
+
+
+def queue_meet(fptr, fidx, bptr, bidx, source, target, fpar, bpar):
+    """The meeting vertex of :func:`spbfs.semiring.queue_meet` on CSR arrays (forward arcs,
+    backward arcs), or -1; ``fpar``/``bpar`` (every entry -1) are filled in place.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ptr, idx = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])   # the path 0 - 1 - 2
+    >>> fpar, bpar = np.full(3, -1), np.full(3, -1)
+    >>> queue_meet(ptr, idx, ptr, idx, 0, 2, fpar, bpar), fpar.tolist(), bpar.tolist()
+    (2, [-1, 0, 1], [-1, -1, -1])
+    """
+    n = fpar.size
+    queue = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    return int(_meet(fptr, fidx, bptr, bidx, np.int64(source), np.int64(target), fpar, bpar,
+                     np.empty(n, queue), np.empty(n, queue)))

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import to_numpy
+from ..semiring import queue_meet
 from ._registry import dispatched
 from ._shortest import single_source_shortest_path_length
-from ._traversal import bfs_levels_ordered, paths_from_parents
+from ._traversal import bfs_levels_ordered, parent_chain, paths_from_parents
 
 __all__ = ["bfs_tree_rows"]
 
@@ -125,19 +127,11 @@ def all_pairs_shortest_path_length(G, cutoff=None):
         yield node, single_source_shortest_path_length(G, node, cutoff)
 
 
-def _search_side(G, start):
-    parent = np.full(len(G), -2, np.int64)  # -2: not visited by this side
-    parent[start] = -1
-    return [bfs_levels_ordered(G, [start]), parent, 1]  # levels, parent, fringe size
-
-
 @dispatched()
 def bidirectional_shortest_path(G, source, target):
-    """NetworkX's ``bidirectional_shortest_path``: the same path NetworkX finds.
-
-    Both searches grow a whole level at a time, the smaller fringe first (NetworkX's rule);
-    the first vertex of a level, in NetworkX's visiting order, that the other side has
-    seen is where the two halves meet.
+    """NetworkX's ``bidirectional_shortest_path``: the same path NetworkX finds, from
+    :func:`spbfs.semiring.queue_meet` on the graph's arcs and its reverse arcs (each in
+    NetworkX's adjacency order).
 
     Examples
     --------
@@ -152,32 +146,16 @@ def bidirectional_shortest_path(G, source, target):
     if source == target:
         return [source]
     s, t = G.index[source], G.index[target]
-    forward, backward = _search_side(G, s), _search_side(G.reverse(), t)
-    while True:
-        this, other = (forward, backward) if forward[2] <= backward[2] else (backward, forward)
-        level = next(this[0], None)
-        if level is None:
-            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-        children, parents = level
-        hit = np.flatnonzero(other[1][children] != -2)
-        if hit.size:
-            meet = int(children[hit[0]])
-            this[1][meet] = parents[hit[0]]
-            break
-        this[1][children] = parents
-        this[2] = children.size
-    head = _chain(forward[1], meet)[::-1]
-    tail = _chain(backward[1], meet)[1:]
+    gpu = G.on_gpu()
+    meet, forward, backward = queue_meet(G.matrix(gpu), G.reverse().matrix(gpu), s, t)
+    if meet < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    forward, backward = to_numpy(forward), to_numpy(backward)
+    head = parent_chain(forward, meet)[::-1]
+    tail = parent_chain(backward, meet)[1:]
     path = G.labels(np.array(head + tail, np.int64))
     path[0], path[-1] = source, target
     return path
-
-
-def _chain(parent, v):
-    out = [v]
-    while parent[out[-1]] >= 0:
-        out.append(int(parent[out[-1]]))
-    return out
 
 
 @dispatched()

@@ -22,8 +22,9 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
+from ..semiring import queue_meet
 from ._registry import dispatched
-from ._traversal import bfs_levels_ordered
+from ._traversal import bfs_levels_ordered, parent_chain
 
 __all__ = ["dijkstra_order"]
 
@@ -66,26 +67,15 @@ def _hops_to(G, source, target):
         raise nx.NodeNotFound(f"Target {target} is not in G")
     if source == target:
         return 0
-    # Level-synchronous bidirectional BFS, growing the smaller side as NetworkX does: the
-    # first level of one side that touches the other side's visited set gives the length.
-    sides = []
-    for graph, start in ((G, G.index[source]), (G.reverse(ordered=False), G.index[target])):
-        dist = np.full(len(G), -1, np.int64)
-        dist[start] = 0
-        sides.append([bfs_levels_ordered(graph, [start]), dist, 1, 0])  # levels, dist, size, depth
-    while True:
-        this, other = sides if sides[0][2] <= sides[1][2] else sides[::-1]
-        level = next(this[0], None)
-        if level is None:
-            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-        found = level[0]
-        this[3] += 1
-        met = other[1][found]
-        met = met[met >= 0]
-        if met.size:
-            return this[3] + int(met.min())
-        this[1][found] = this[3]
-        this[2] = found.size
+    # NetworkX's bidirectional search: the arcs' order changes which shortest path it
+    # finds, not its length, so the reverse side takes the transpose's order
+    gpu = G.on_gpu()
+    meet, forward, backward = queue_meet(G.matrix(gpu), G.reverse(ordered=False).matrix(gpu),
+                                         G.index[source], G.index[target])
+    if meet < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return len(parent_chain(to_numpy(forward), meet)) + len(
+        parent_chain(to_numpy(backward), meet)) - 2
 
 
 # -------------------------------------------------------------------- weighted

@@ -22,7 +22,7 @@ from ..semiring import queue_order
 from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered", "paths_from_parents"]
+__all__ = ["bfs_levels_ordered", "parent_chain", "paths_from_parents"]
 
 
 def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
@@ -81,6 +81,21 @@ def _queue_levels(M, source):
         stop = 1 + int(np.searchsorted(parent_at, end, side="left"))
         yield order[end:stop], parents[order[end:stop]]
         end = stop
+
+
+def parent_chain(parent, v):
+    """``[v, parent[v], parent[parent[v]], ...]`` up to a vertex whose parent is negative.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> parent_chain(np.array([-1, 0, 1]), 2)
+    [2, 1, 0]
+    """
+    out = [int(v)]
+    while parent[out[-1]] >= 0:
+        out.append(int(parent[out[-1]]))
+    return out
 
 
 def paths_from_parents(G, order, parent, first, forward=True):

@@ -41,7 +41,7 @@ from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel
 from ._products import mxm
-from ._queue import queue_order
+from ._queue import queue_meet, queue_order
 from ._search import LevelSearch, level_search
 from ._transform import apply, reduce, select
 from ._vector import Vector
@@ -51,6 +51,6 @@ __all__ = [
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
-    "plus_times", "pointer_matrix", "queue_order", "reduce", "select", "select_ops", "unary",
-    "unpack_bitplanes", "vxm",
+    "plus_times", "pointer_matrix", "queue_meet", "queue_order", "reduce", "select",
+    "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

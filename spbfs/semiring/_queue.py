@@ -7,7 +7,9 @@ The generic path is one masked ``vxm`` over ``min_plus`` per level: the frontier
 minimum over a vertex's in-arcs names the parent the queue gives it, and sorting the level
 by that key gives the queue's order.  A backend with a ``queue_order`` primitive (the CPU:
 one queue kernel) searches in one call, so a search that reaches few vertices costs a few
-microseconds instead of a product per level.
+microseconds instead of a product per level.  :func:`queue_meet` grows two such queues
+towards each other (NetworkX's bidirectional search), with a ``queue_meet`` primitive on the
+CPU likewise.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ._named import min_plus
 from ._operators import vxm
 from ._vector import Vector
 
-__all__ = ["queue_order"]
+__all__ = ["queue_meet", "queue_order"]
 
 
 def queue_order(A, source, *, null=-1, dtype=np.int64):
@@ -79,6 +81,93 @@ def queue_order(A, source, *, null=-1, dtype=np.int64):
     kernel = getattr(backend_for(M.xp), "queue_order", None)
     order = kernel(M.indptr, M.indices, source, parents) if kernel is not None else None
     return (order if order is not None else _levels(M, source, parents)), parents
+
+
+def queue_meet(A, B, source, target):
+    """Two queue searches towards each other, NetworkX's bidirectional search: from
+    ``source`` along the arcs of ``A`` and from ``target`` along those of ``B`` (the
+    reverse arcs, in the order to take them: ``A`` itself for an undirected graph).
+
+    The side whose current level is shorter (the forward one on ties) takes the vertices of
+    that level in queue order and their arcs in storage order, enqueueing every target it
+    has not seen, until a target the other side has seen comes up: the meeting vertex.
+
+    Parameters
+    ----------
+    A, B : scipy/cupyx sparse matrix, 2-D array or Matrix
+        Square, the same shape; stored ``A[u, v]`` is an arc ``u -> v`` and stored
+        ``B[v, u]`` the same arc taken backwards (values are not read).
+    source, target : int
+        Distinct vertices.
+
+    Returns
+    -------
+    meet : int
+        The meeting vertex, or -1 when no path joins them.
+    forward, backward : ndarray of int64, shape (n,)
+        The vertex that enqueued each one on each side (so ``forward`` leads from ``meet``
+        back to ``source`` and ``backward`` from ``meet`` on to ``target``); -1 for the
+        starts and for vertices that side did not see.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Shapes that differ or are not square, ``source``/``target`` not vertex ids or equal.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> E = sp.csr_array((np.ones(4), ([0, 0, 1, 3], [1, 2, 3, 4])), shape=(5, 5))
+    >>> P = (E + E.T).tocsr()   # edges 0-1, 0-2, 1-3, 3-4
+    >>> meet, fwd, bwd = semiring.queue_meet(P, P, 0, 4)
+    >>> int(meet), fwd.tolist(), bwd.tolist()
+    (1, [-1, 0, 0, -1, -1], [-1, 3, -1, 4, -1])
+    """
+    F, R = Matrix.from_any(A, name="A"), Matrix.from_any(B, name="B")
+    if F.shape[0] != F.shape[1] or F.shape != R.shape:
+        raise ValueError(f"A and B must be square and of one shape, got {F.shape} and "
+                         f"{R.shape}")
+    source, target = check_source(source, F.n), check_source(target, F.n, "target")
+    if source == target:
+        raise ValueError(f"source and target must differ, got {source} twice")
+    xp = F.xp
+    forward, backward = xp.full(F.n, -1, np.int64), xp.full(F.n, -1, np.int64)
+    kernel = getattr(backend_for(xp), "queue_meet", None)
+    if kernel is not None:
+        meet = kernel(F.indptr, F.indices, R.indptr, R.indices, source, target, forward,
+                      backward)
+    else:
+        meet = _meet_levels(F, R, source, target, forward, backward)
+    return meet, forward, backward
+
+
+def _meet_levels(F, R, source, target, forward, backward):
+    """The generic path of :func:`queue_meet`: each side's levels one product at a time;
+    the first vertex of a level, in queue order, that the other side has seen is where
+    they meet (NetworkX stops at the first such arc, and a vertex both sides see is new to
+    the side that sees it second)."""
+    xp = F.xp
+    sides = []
+    for M, start, parents in ((F, source, forward), (R, target, backward)):
+        seen = xp.zeros(M.n, bool)
+        seen[start] = True
+        sides.append([levels_in_queue_order(M, [start]), parents, seen, 1])
+    while True:
+        this, other = sides if sides[0][3] <= sides[1][3] else sides[::-1]
+        level = next(this[0], None)
+        if level is None:
+            return -1
+        children, parents = level
+        hit = xp.flatnonzero(other[2][children])
+        if hit.size:
+            first = int(hit[0])
+            meet = int(children[first])
+            this[1][meet] = parents[first]
+            return meet
+        this[1][children] = parents
+        this[2][children] = True
+        this[3] = int(children.size)
 
 
 def _levels(M, source, parents):
