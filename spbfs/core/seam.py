@@ -35,8 +35,8 @@ queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, n
                    and two sorts per level
 queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches towards each
                    other, not their levels of products
-strong_components  strong components numbered as scipy numbers them: one depth-first search,
-                   not forward-backward searches (``semiring._strong``)
+strong_components  strong components, numbered by the generic algorithm's rule: one
+                   depth-first search, not forward-backward searches (``semiring._strong``)
 =================  ============================================================================
 
 On the CPU every primitive is a numba kernel generated for its operators

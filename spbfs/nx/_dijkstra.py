@@ -85,7 +85,7 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None):
 def _first_parents(G, w, d, rank, sources):
     """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none)."""
     n = len(G)
-    rows = G._once(("entry rows",), lambda: np.repeat(np.arange(n), np.diff(G._indptr)))
+    rows = G.matrix(False).pattern.rows()
     cols = G._indices
     tight = np.flatnonzero(d[rows] + w == d[cols])   # few: test the rest on those only
     r, c = rows[tight], cols[tight].astype(np.int64)

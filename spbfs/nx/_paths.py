@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import to_numpy
-from ..semiring import queue_meet
 from ._registry import dispatched
 from ._shortest import single_source_shortest_path_length
-from ._traversal import bfs_levels_ordered, parent_chain, paths_from_parents
+from ._traversal import bfs_levels_ordered, bidirectional_rows, paths_from_parents
 
 __all__ = ["bfs_tree_rows"]
 
@@ -139,21 +137,12 @@ def bidirectional_shortest_path(G, source, target):
     >>> nx.bidirectional_shortest_path(nx.path_graph(5), 0, 4, backend="spbfs")
     [0, 1, 2, 3, 4]
     """
-    import networkx as nx
 
     _node_not_found(G, source, f"Source {source} is not in G")
     _node_not_found(G, target, f"Target {target} is not in G")
     if source == target:
         return [source]
-    s, t = G.index[source], G.index[target]
-    gpu = G.on_gpu()
-    meet, forward, backward = queue_meet(G.matrix(gpu), G.reverse().matrix(gpu), s, t)
-    if meet < 0:
-        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    forward, backward = to_numpy(forward), to_numpy(backward)
-    head = parent_chain(forward, meet)[::-1]
-    tail = parent_chain(backward, meet)[1:]
-    path = G.labels(np.array(head + tail, np.int64))
+    path = G.labels(np.array(bidirectional_rows(G, source, target), np.int64))
     path[0], path[-1] = source, target
     return path
 

@@ -22,9 +22,8 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
-from ..semiring import queue_meet
 from ._registry import dispatched
-from ._traversal import bfs_levels_ordered, parent_chain
+from ._traversal import bfs_levels_ordered, bidirectional_rows
 
 __all__ = ["dijkstra_order"]
 
@@ -67,15 +66,8 @@ def _hops_to(G, source, target):
         raise nx.NodeNotFound(f"Target {target} is not in G")
     if source == target:
         return 0
-    # NetworkX's bidirectional search: the arcs' order changes which shortest path it
-    # finds, not its length, so the reverse side takes the transpose's order
-    gpu = G.on_gpu()
-    meet, forward, backward = queue_meet(G.matrix(gpu), G.reverse(ordered=False).matrix(gpu),
-                                         G.index[source], G.index[target])
-    if meet < 0:
-        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    return len(parent_chain(to_numpy(forward), meet)) + len(
-        parent_chain(to_numpy(backward), meet)) - 2
+    # the arcs' order changes which shortest path the search finds, not its length
+    return len(bidirectional_rows(G, source, target, ordered=False)) - 1
 
 
 # -------------------------------------------------------------------- weighted

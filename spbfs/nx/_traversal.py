@@ -18,11 +18,11 @@ from itertools import pairwise
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..semiring import queue_order
+from ..semiring import queue_meet, queue_order
 from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered", "parent_chain", "paths_from_parents"]
+__all__ = ["bfs_levels_ordered", "bidirectional_rows", "paths_from_parents"]
 
 
 def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
@@ -81,6 +81,30 @@ def _queue_levels(M, source):
         stop = 1 + int(np.searchsorted(parent_at, end, side="left"))
         yield order[end:stop], parents[order[end:stop]]
         end = stop
+
+
+def bidirectional_rows(G, source, target, ordered=True):
+    """The rows of the ``source -> target`` path of NetworkX's bidirectional search
+    (:func:`spbfs.semiring.queue_meet` on the arcs and the reverse arcs; ``ordered=False``
+    takes the reverse arcs in the transpose's order: another shortest path, the same
+    length), for distinct nodes of ``G``; NetworkXNoPath where none joins them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> bidirectional_rows(convert_from_nx(nx.path_graph(4)), 0, 3)
+    [0, 1, 2, 3]
+    """
+    import networkx as nx
+
+    gpu = G.on_gpu()
+    meet, forward, backward = queue_meet(G.matrix(gpu), G.reverse(ordered).matrix(gpu),
+                                         G.index[source], G.index[target])
+    if meet < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return parent_chain(to_numpy(forward), meet)[::-1] + parent_chain(to_numpy(backward),
+                                                                       meet)[1:]
 
 
 def parent_chain(parent, v):

@@ -16,8 +16,8 @@ __all__ = ["searched_strong_components"]
 
 
 def searched_strong_components(A):
-    """``(number of components, labels)`` of the directed graph ``A`` numbered as
-    ``scipy.sparse.csgraph.connected_components`` numbers them, from the backend's search;
+    """``(number of components, labels)`` of the directed graph ``A``, numbered by the rule
+    of :func:`spbfs.algorithms.components.connected_components`, from the backend's search;
     None where the backend has none (then the caller runs the generic algorithm).
 
     Examples
