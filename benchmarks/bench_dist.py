@@ -47,8 +47,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--thresholds", type=int, nargs="+", default=[None],
                     help="delegate thresholds to sweep (default: the automatic choice)")
-    ap.add_argument("--profile", action="store_true",
-                    help="time each phase of a level (spbfs.dist.bfs.PROFILE)")
+    ap.add_argument("--profile", nargs="?", const="sync", choices=("sync", "host"),
+                    help="time each phase of a level, each synchronised, or the host's "
+                         "time in each (spbfs.dist.bfs.PROFILE)")
     ap.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
     ap.add_argument("--planes", nargs="+", default=["auto"], choices=("auto", "nccl", "mpi"))
     ap.add_argument("--strong", action="store_true", help="do not add log2(P) to the scale")
@@ -72,7 +73,8 @@ def main(argv=None):
     from spbfs import dist
     from spbfs.dist.harness import choose_roots, validate
 
-    importlib.import_module("spbfs.dist.bfs").PROFILE = args.profile
+    importlib.import_module("spbfs.dist.bfs").PROFILE = {"sync": True, "host": "host"}.get(
+        args.profile, False)
 
     base = dist.Communicator(device=args.device)
     comms = {}
@@ -160,12 +162,13 @@ def main(argv=None):
                 "phases_ms": {k: round(1e3 * x, 3) for k, x in phases.items()},
             }
             rows.append(row)
+            every_rank = base.gather(row["phases_ms"])
             if rank == 0:
                 print(_fmt(row), flush=True)
                 print("#   ms per search:", " ".join(f"{x:.1f}" for x in row["times_ms"]),
                       flush=True)
-                if row["phases_ms"]:
-                    print("#   rank 0 ms per phase:", row["phases_ms"], flush=True)
+                for r, ph in enumerate(every_rank if row["phases_ms"] else []):
+                    print(f"#   rank {r} ms per phase:", ph, flush=True)
                 if args.json:
                     with open(args.json, "a") as f:
                         f.write(json.dumps(row) + "\n")

@@ -20,8 +20,8 @@ every rank:
 Parents are stored as global ids by the search itself (``parent_ids`` of
 :func:`~spbfs.semiring.level_search`, built per graph as ``G.parent_ids``), so those of normals
 travel with the targets as they are; a delegate's parent is settled at the end by one
-sparse exchange: each rank sends the delegates it found itself, with their parents, to
-their owners.
+element-wise max over the ranks of the delegates' parents (-1 where a rank did not find the
+delegate through its own edges).
 """
 
 from __future__ import annotations
@@ -32,15 +32,16 @@ import time
 
 import numpy as np
 
-from ..core.validation import UNREACHED, check_choice, check_positive, check_source
+from ..core.validation import check_choice, check_positive, check_source
 from ..algorithms._shared import ALPHA, BETA, beamer_pull
 from ..semiring import any_pair, any_secondi, level_search
 
 __all__ = ["ALPHA", "BETA", "bfs"]
 
 #: ``SPBFS_DIST_PROFILE=1``: synchronise after every phase of a level and report the
-#: seconds per phase in ``stats["phases"]`` (slower; what bench_dist's split reports).
-PROFILE = os.environ.get("SPBFS_DIST_PROFILE") == "1"
+#: seconds per phase in ``stats["phases"]`` (slower; what bench_dist's split reports);
+#: ``host``: the host's seconds per phase, without synchronising (launches and host waits).
+PROFILE = {"1": True, "host": "host"}.get(os.environ.get("SPBFS_DIST_PROFILE"), False)
 
 
 def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
@@ -131,7 +132,8 @@ class _Phases:
 
     def __call__(self, name):
         if PROFILE:
-            self.c.sync()
+            if PROFILE != "host":
+                self.c.sync()
             t = time.perf_counter()
             self.out[name] = self.out.get(name, 0.0) + t - self.t
             self.t = t
@@ -211,81 +213,42 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
 
 
 @functools.cache
-def _kernels():
-    """GPU ranks: the settling steps as single elementwise kernels."""
+def _owned_kernel():
+    """GPU ranks: owned delegate ``o`` at slot ``s`` gets its level (and parent: ``dpar``,
+    indexed by delegate number ``d``) in one elementwise kernel."""
     import cupy
 
-    def kernel(name, ins, outs, body):
-        return cupy.ElementwiseKernel(ins, outs, body, "spbfs_dist_" + name)
-
-    return {
-        # owned delegate o at slot s: its level, and its parent if found here (else -1)
-        "owned": kernel("owned_delegates", "int64 o, int64 s, bool wp",
-                        "raw I levels, raw I parents",
-                        "levels[o] = levels[s]; if (wp) parents[o] = parents[s];"),
-        "found": kernel("found_here", "I s, raw I parents", "int32 f", "f = parents[s] != -1;"),
-        # the delegates found here, as (local id at the owner, parent) pairs at pos - 1
-        "pack": kernel("pack_found", "I s, I id, int32 pos, raw I parents", "raw I send",
-                       "const I q = parents[s];"
-                       "if (q != -1) { send[2 * (pos - 1)] = id; send[2 * (pos - 1) + 1] = q; }"),
-        "unpack": kernel("unpack_pairs", "raw I pairs", "raw I par",
-                         "par[pairs[2 * i]] = pairs[2 * i + 1];"),
-    }
+    return cupy.ElementwiseKernel(
+        "int64 o, int64 s, int64 d, bool wp, raw I dpar", "raw I levels, raw I parents",
+        "levels[o] = levels[s]; if (wp) parents[o] = dpar[d];", "spbfs_dist_owned_delegates")
 
 
 def _owned(G, levels, parents, mark):
     """Levels and parents (global ids already: ``G.parent_ids``) of this rank's vertices,
-    in place in the search's arrays: owned delegates from their slots, their parents from
-    the ranks that found them (one sparse exchange of the delegates each rank found, under
-    way while the owned delegates are copied)."""
-    xp, n_loc = G.xp, G.n_local
-    own, slots = G.owned_delegates, G.owned_delegate_slots
+    in place in the search's arrays.  Every rank holds every delegate's level; a delegate's
+    parent is known to the ranks that found it through their own edges (-1 on the others),
+    so one element-wise max over the ranks gives each delegate a parent."""
+    xp, n_loc, n_pad, D = G.xp, G.n_local, G.layout.n_pad, G.D
+    own, slots, numbers = (G.owned_delegates, G.owned_delegate_slots,
+                           G.owned_delegate_numbers)
     lvl = levels[:n_loc]
     par = parents[:n_loc] if parents is not None else None
-    received = sending = None
-    if par is not None and G.P > 1:
-        received, sending = _send_found_delegates(G, parents)
+    dpar = None
+    if par is not None:
+        dpar = parents[n_pad:n_pad + D]
+        if G.P > 1:
+            dpar = G.comm.allreduce_array(dpar, "max")
+        mark("settle delegate parents")
     if xp is np:
         lvl[own] = levels[slots]
         if par is not None:
-            par[own] = parents[slots]
+            par[own] = dpar[numbers]
     elif own.size:
-        _kernels()["owned"](own, slots, par is not None, levels,
-                            parents if par is not None else levels)
+        _owned_kernel()(own, slots, numbers, par is not None,
+                        dpar if dpar is not None else levels, levels,
+                        parents if par is not None else levels)
     mark("settle owned")
-    if received is not None:
-        pairs = received.wait()[0]
-        del sending   # the send buffer lived until the exchange was done
-        if xp is np:
-            par[pairs[0::2]] = pairs[1::2]
-        elif pairs.size:
-            _kernels()["unpack"](pairs, par, size=pairs.size // 2)
-        mark("settle delegate parents")
     return lvl, par
-
-
-def _send_found_delegates(G, parents):
-    """Start sending the parents of the other ranks' delegates found here to their owners
-    (grouped by owner at construction) as (local id, parent) pairs: the exchange, whose
-    ``wait()`` gives the pairs received, and the send buffer."""
-    xp, c = G.xp, G.comm
-    slots, ids, ends = (G.foreign_delegate_slots, G.foreign_delegate_ids,
-                        G.foreign_delegate_ends)
-    if xp is np:
-        f = np.flatnonzero(parents[slots] != UNREACHED)
-        send = np.empty(2 * f.size, parents.dtype)
-        send[0::2], send[1::2] = ids[f], parents[slots[f]]
-        cum = np.searchsorted(f, ends)
-    else:
-        k = _kernels()
-        pos = xp.zeros(slots.size + 1, np.int32)
-        xp.cumsum(k["found"](slots, parents), out=pos[1:])
-        cum = c.to_host(pos[ends])
-        send = xp.empty(2 * int(cum[-1]), parents.dtype)
-        k["pack"](slots, ids, pos[1:], parents, send)
-    counts = 2 * np.diff(cum, prepend=0)
-    rc, _ = c.exchange_counts(counts, 0)
-    return c.alltoallv_start([send], counts, rc), send
 
 
 class DistSearch:

@@ -781,7 +781,7 @@ class Communicator:
             def enqueue(ptr):
                 self.nccl.allGather(words.data.ptr, buf.data.ptr, words.size,
                                     nccl.NCCL_UINT32, ptr)
-                acc = buf[0].copy()
+                acc = buf[0]  # a view: it keeps buf alive
                 for p in range(1, self.size):
                     acc |= buf[p]
                 return acc

@@ -239,23 +239,14 @@ class DistGraph:
 
     def _search_maps(self, delegates, mine):
         """Index maps of a search's parents and of its settling (``dist.bfs``): the
-        search space's global ids (``parent_ids`` of :func:`spbfs.semiring.level_search`),
-        the slots of this rank's delegates in that space, and the other delegates grouped by
-        owner (their slots, their local ids at the owner, and where each owner's group
-        ends), whose parents found here are sent to the owners."""
+        search space's global ids (``parent_ids`` of :func:`spbfs.semiring.level_search`)
+        and the slots of this rank's delegates in that space."""
         xp, P, n_pad = self.xp, self.P, self.layout.n_pad
         head = xp.asarray([n_pad, P, self.rank], np.int64)
         self.parent_ids = xp.concatenate([head, delegates.astype(np.int64)])
         self.delegates = self.parent_ids[3:]  # one copy of the list
         self.owned_delegate_numbers = self.delegate_number(mine)
         self.owned_delegate_slots = n_pad + self.owned_delegate_numbers
-        order, counts = _local.bin_by(delegates % P, P)
-        counts[self.rank] = 0
-        order = order[delegates[order] % P != self.rank]
-        idt = self.index_dtype
-        self.foreign_delegate_slots = (n_pad + order).astype(idt)
-        self.foreign_delegate_ids = (delegates[order] // P).astype(idt)
-        self.foreign_delegate_ends = xp.asarray(np.cumsum(counts))
 
     # ------------------------------------------------------------------ construction
     @classmethod

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 
 import numpy as np
@@ -209,6 +210,48 @@ def _blocks(work: int, cap: int) -> int:
     return int(max(1, min((work + _THREADS - 1) // _THREADS, cap)))
 
 
+class _Kit:
+    """The compiled BFS kernels of one type combination on one device (``kit.pull`` is
+    ``bfs_pull``), each fetched from the module once, and the one-wave grids of the
+    grid-stride kernels: looked up once per process (:func:`kit`), not per search."""
+
+    def __init__(self, idt, ptr_dtype, values, directed, remote, mapped):
+        self.module = kernels.bfs_module(idt, ptr_dtype, values, directed, remote=remote,
+                                         parent_map=mapped)
+        self.sms = kernels.sm_count()
+        self._waves = {}
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        func = self.module.get_function("bfs_" + name)
+        setattr(self, name, func)
+        return func
+
+    def wave(self, name: str) -> int:
+        """Blocks of one wave of kernel ``name``: a multiple of what a multiprocessor holds
+        at once, so a grid-stride launch runs in one wave."""
+        blocks = self._waves.get(name)
+        if blocks is None:
+            blocks = self._waves[name] = self.sms * kernels.resident_blocks(
+                getattr(self, name), _THREADS)
+        return blocks
+
+
+@functools.cache
+def _kit(device: int, idt: str, ptr: str, values: bool, directed: bool, remote: bool,
+         mapped: bool) -> _Kit:
+    return _Kit(np.dtype(idt), np.dtype(ptr), values, directed, remote, mapped)
+
+
+def kit(idt, ptr_dtype, values, directed, remote=False, mapped=False) -> _Kit:
+    """The :class:`_Kit` for these types on the current device."""
+    import cupy
+
+    return _kit(cupy.cuda.Device().id, np.dtype(idt).str, np.dtype(ptr_dtype).str,
+                bool(values), bool(directed), bool(remote), bool(mapped))
+
+
 class BitmapSearch(LevelSearch):
     """:class:`~spbfs.semiring.LevelSearch` on one GPU with the bitmap kernels.
 
@@ -267,18 +310,11 @@ class BitmapSearch(LevelSearch):
         # no transpose and counts out-degrees instead (the count only steers "auto")
         self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
         self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
-        self.mod = mod = kernels.bfs_module(idt, ptr_dtype, values, directed,
-                                            parent_map=self.mapped)
-        self._seen = self._sent = self._sent_counts = self._remote_big = None
-        self.k_push, self.k_pull = mod.get_function("bfs_push"), mod.get_function("bfs_pull")
-        self.k_big, self.k_compact = (mod.get_function("bfs_push_big"),
-                                      mod.get_function("bfs_compact"))
-        self.sms = kernels.sm_count()
-        # grid-stride kernels run one wave: a multiple of the blocks a multiprocessor holds
-        self.grid = {k: self.sms * kernels.resident_blocks(k, _THREADS)
-                     for k in (self.k_push, self.k_pull, self.k_big)}
+        self.k = k = kit(idt, ptr_dtype, values, directed, mapped=self.mapped)
+        self._seen = self._sent = self._sent_counts = self._remote = None
+        self.sms = k.sms
         self.live = T.pattern.derived(("gpu_live_words", ptr_dtype.str),
-                                      lambda: self._live_words(mod, n, ws.nwords))
+                                      lambda: self._live_words(n, ws.nwords))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
         # launch per push level, when the graph has any.  A frontier's hubs have at most
         # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
@@ -295,7 +331,7 @@ class BitmapSearch(LevelSearch):
         self.queued = True  # whether ws.queue[qin] holds the current frontier
         self.nwords = np.int64(ws.nwords)
         self.n = n
-        mod.get_function("bfs_reset")(
+        k.reset(
             (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
             (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
              self._parents_arg(), ws.ring, idt.type(source), self.nwords, self.pmap))
@@ -303,12 +339,12 @@ class BitmapSearch(LevelSearch):
         self.fetched = 0  # first ring slot not yet read
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
 
-    def _live_words(self, mod, n, nwords):
+    def _live_words(self, n, nwords):
         """The pull's live bitmap: the vertices with in-edges (bfs_live), kept per pattern."""
         import cupy
 
         live = cupy.empty(nwords, np.uint32)
-        mod.get_function("bfs_live")((_blocks(nwords, self.sms * 8),), (_THREADS,),
+        self.k.live((_blocks(nwords, self.sms * 8),), (_THREADS,),
                                      (self.tindptr, np.int64(n), np.int64(nwords), live))
         return live
 
@@ -328,7 +364,7 @@ class BitmapSearch(LevelSearch):
         """The unreached vertices' -1, when the outputs are read before the first pull."""
         if self._unfilled:
             self._unfilled = False
-            self.mod.get_function("bfs_unreached")(
+            self.k.unreached(
                 (_blocks(self.n, self.sms * 8),), (_THREADS,),
                 (self.ws.vis[self.cur], self._levels, self._parents_arg(), np.int64(self.n)))
 
@@ -342,7 +378,7 @@ class BitmapSearch(LevelSearch):
             if count != 1:
                 raise ValueError("a pull advances one level")
             self.level += 1
-            self.k_pull((_blocks(ws.nwords * 32, self.grid[self.k_pull]),), (_THREADS,),
+            self.k.pull((_blocks(ws.nwords * 32, self.k.wave("pull")),), (_THREADS,),
                         (self.tindptr, self.tindices, self.indptr, self.live, ws.vis[self.cur],
                          ws.vis[1 - self.cur], self._levels, parents, ws.ring,
                          np.int32(self.level), np.int64(self.n), self.nwords, self.pmap,
@@ -352,17 +388,17 @@ class BitmapSearch(LevelSearch):
             self.queued = False
             return
         self._ensure_queue()
-        wave = self.grid[self.k_push]
+        wave = self.k.wave("push")
         blocks = wave if count > 1 else _blocks(self.frontier, 4 * wave)
         for _ in range(count):
             self.level += 1
-            self.k_push((blocks,), (_THREADS,),
+            self.k.push((blocks,), (_THREADS,),
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self._levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
                          ws.ring, np.int64(0), self.pmap, _NO_OWNERS, _NO_OWNERS))
             if self.use_big:
-                self.k_big((self.grid[self.k_big],), (_THREADS,),
+                self.k.push_big((self.k.wave("push_big"),), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                             self.big_u, self.big_p, ws.queue[1 - self.qin], self._levels,
                             parents, ws.ring, np.int32(self.level), ws.ring, self.pmap,
@@ -373,7 +409,7 @@ class BitmapSearch(LevelSearch):
         """After a pull, the current level's finds as a queue (from the two bitmaps)."""
         if not self.queued:
             ws = self.ws
-            self.k_compact((_blocks(ws.nwords, self.sms * 8),), (_THREADS,),
+            self.k.compact((_blocks(ws.nwords, self.sms * 8),), (_THREADS,),
                            (ws.vis[self.cur], ws.vis[1 - self.cur], ws.queue[self.qin],
                             ws.ring, np.int32(self.level), self.nwords))
             self.queued = True
@@ -386,7 +422,7 @@ class BitmapSearch(LevelSearch):
         k = int(ids.size)
         if k:
             ws = self.ws
-            self.mod.get_function("bfs_claim_list")(
+            self.k.claim_list(
                 (_blocks(k, self.sms * 8),), (_THREADS,),
                 (ids, values if values is not None else _NULL, np.int64(k), *self._claim_args(),
                  self._parents_arg(), self.indptr, self.tindptr, ws.ring,
@@ -398,62 +434,63 @@ class BitmapSearch(LevelSearch):
     def claim_words(self, word0: int, words) -> None:
         nw = int(words.size)
         if nw:
-            self.mod.get_function("bfs_claim_words")(
+            self.k.claim_words(
                 (_blocks(nw, self.sms * 8),), (_THREADS,),
                 (words, np.int64(nw), np.int64(word0), *self._claim_args(), self.indptr,
                  self.tindptr, self.ws.ring, np.int32(self.level), np.int32(self.queued)))
 
     def push_out(self, R, owners: int) -> None:
-        ws, sms, values = self.ws, self.sms, self._parents is not None
         levels = self.levels  # the entries' kernel reads the levels of unreached rows
-        if self._seen is None:
-            self._seen = ws.seen(R.ncols)
-        idt = levels.dtype
-        # each owner's part holds at most its columns, and at most R's edges
-        cap = min(R.nnz, -(-R.ncols // owners))
-        bufs, counters = ws.remote(owners * cap, idt, owners, values)
+        if self._remote is None:
+            self._remote = self._remote_setup(R, owners, levels.dtype)
+        (k, R, counters, send_t, send_p, use_big, big_u, big_p, big, P, cap, nrows,
+         shared) = self._remote
+        ws, grid = self.ws, self.sms * 8
         counters.fill(0)
-        send_t, send_p = bufs[0], (bufs[1] if values else _NULL)
-        indptr = R.indptr  # the remote kernels are compiled for its dtype: no copy
-        use_big = R.max_out_degree >= BIG
-        big_u, big_p = self.big_u, self.big_p  # unused without hubs
-        if use_big:
-            if self._remote_big is None:
-                import cupy
-
-                size = 2 * (R.nnz // BIG) + 2
-                self._remote_big = (cupy.empty(size, idt), cupy.empty(size, indptr.dtype))
-            big_u, big_p = self._remote_big
-        mod = kernels.bfs_module(idt, indptr.dtype, values, False, remote=True,
-                                 parent_map=self.mapped)
         level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
-        P, cap = np.int64(owners), np.int64(cap)
-        nrows = np.int64(R.nonempty_rows.size)
-        shared = 12 * owners  # per owner: a base and a count
         # The frontier's size is not read yet: full grids.  A frontier not queued (after a
         # pull) or longer than R's nonempty rows is pushed by R's entries, else by rows from
         # the queue (each kernel checks which on the device).
         q_in = ws.queue[self.qin] if self.queued else _NULL
-        mod.get_function("bfs_push_entries")(
-            (sms * 8,), (_THREADS,),
+        k.push_entries(
+            (grid,), (_THREADS,),
             (R.entry_rows, R.indices, np.int64(R.nnz), self._seen, q_in, levels, ws.ring,
              level, nrows, send_t, send_p, counters, self.pmap, P, cap), shared_mem=shared)
         if self.queued:
-            mod.get_function("bfs_push")(
-                (sms * 8,), (_THREADS,),
-                (indptr, R.indices, indptr, self._seen, q_in, send_t, levels, send_p,
-                 ws.ring, level, big_u, big_p,
-                 np.int64(BIG if use_big else np.iinfo(np.int64).max), counters, nrows,
-                 self.pmap, P, cap), shared_mem=shared)
+            k.push((grid,), (_THREADS,),
+                   (R.indptr, R.indices, R.indptr, self._seen, q_in, send_t, levels, send_p,
+                    ws.ring, level, big_u, big_p, big, counters, nrows, self.pmap, P, cap),
+                   shared_mem=shared)
             if use_big:
-                mod.get_function("bfs_push_big")(
-                    (sms * 8,), (_THREADS,),
-                    (indptr, R.indices, indptr, self._seen, big_u, big_p, send_t,
-                     levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
-                    shared_mem=shared)
+                k.push_big((grid,), (_THREADS,),
+                           (R.indptr, R.indices, R.indptr, self._seen, big_u, big_p, send_t,
+                            levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
+                           shared_mem=shared)
+        self._sent_counts = None
+
+    def _remote_setup(self, R, owners, idt):
+        """What every :meth:`push_out` of this search launches with: the remote kernels
+        (compiled for R's row-offset dtype: no copy), the send buffers (each owner's part
+        holds at most its columns, and at most R's edges), the hub chunk queue if R has
+        hubs; and :meth:`sent`'s parts."""
+        import cupy
+
+        ws, values = self.ws, self._parents is not None
+        self._seen = ws.seen(R.ncols)
+        cap = min(R.nnz, -(-R.ncols // owners))
+        bufs, counters = ws.remote(owners * cap, idt, owners, values)
+        send_t, send_p = bufs[0], (bufs[1] if values else _NULL)
+        big_u, big_p, big = self.big_u, self.big_p, np.iinfo(np.int64).max  # no hubs
+        use_big = R.max_out_degree >= BIG
+        if use_big:
+            size = 2 * (R.nnz // BIG) + 2
+            big_u, big_p, big = cupy.empty(size, idt), cupy.empty(size, R.indptr.dtype), BIG
+        k = kit(idt, R.indptr.dtype, values, False, remote=True, mapped=self.mapped)
         starts = np.arange(owners, dtype=np.int64) * int(cap)
         self._sent = (send_t, bufs[1] if values else None, counters[4:], starts)
-        self._sent_counts = None
+        return (k, R, counters, send_t, send_p, use_big, big_u, big_p, np.int64(big),
+                np.int64(owners),
+                np.int64(cap), np.int64(R.nonempty_rows.size), 12 * owners)
 
     def sent(self):
         send_t, send_p, _, starts = self._sent
