@@ -128,3 +128,36 @@ def test_import_compiles_nothing():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float32])
+def test_push_of_a_plain_array_matches_scipy(monkeypatch, threads, dtype):
+    """``vxm`` of a plain array pushes rows into dense accumulators (``spmv_scatter``):
+    values as scipy's product, entries exactly the columns holding an entry."""
+    from spbfs import semiring
+    from spbfs.cpu import backend, products
+
+    monkeypatch.setattr(products, "PARALLEL_WORK", 0)
+    calls = []
+    monkeypatch.setattr(backend, "spmv_scatter",
+                        lambda *a: calls.append(1) or products.spmv_scatter(*a))
+    spbfs.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(4)
+        A = sp.random(300, 200, density=0.02, format="csr", random_state=rng,
+                      data_rvs=lambda k: rng.integers(1, 9, k)).astype(dtype)
+        keep = np.ones(200, dtype)
+        keep[7] = 0  # an empty column
+        A = (A @ sp.diags(keep, dtype=dtype)).tocsr()
+        A.eliminate_zeros()
+        x = rng.integers(-5, 6, 300).astype(dtype)
+        y = semiring.vxm(x, A, semiring.plus_times)
+        assert calls and y.format == "bitmap"
+        np.testing.assert_array_equal(y.present, np.diff(A.tocsc().indptr) > 0)
+        np.testing.assert_allclose(y.to_dense(0), A.T @ x, rtol=1e-6)
+        pushed = semiring.vxm(semiring.Vector.full(x), A, semiring.plus_times,
+                              direction="push")
+        np.testing.assert_allclose(y.to_dense(0), pushed.to_dense(0), rtol=1e-6)
+    finally:
+        spbfs.set_num_threads(None)

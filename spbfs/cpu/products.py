@@ -513,6 +513,22 @@ def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, sta
 
 
 @KERNEL
+def scatter(r0, r1, indptr, indices, a_val, x_val, acc):
+    # y = x @ A for a dense x over rows r0..r1, into acc holding the monoid's identity
+    for i in range(r0, r1):
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            acc[j] = add(acc[j], mul(XV(i), AV(p), i, j))
+
+
+@KERNEL
+def fold(acc, acc0):
+    # acc0 = acc0 (+) acc, entry by entry
+    for j in range(acc0.size):
+        acc0[j] = add(acc0[j], acc[j])
+
+
+@KERNEL
 def merge(acc, state, touched, count, acc0, state0, touched0, n0):
     # fold another thread's accumulator into the first one's
     for t in range(count):
@@ -646,6 +662,34 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     else:
         idx = np.sort(touched[:count])
     return idx, acc[idx]
+
+
+def spmv_scatter(indptr, indices, data, n, x_val, semiring, dtype):
+    """Push of a dense ``x`` (every entry present): ``y = x @ A`` row by row, each thread
+    adding into its own dense accumulator that starts at the monoid's identity (no
+    presence kept: the caller knows it, the columns with entries); returns ``y``, the
+    identity where no entry lands.  Only for a monoid whose identity leaves every value
+    as it is (``plus``, ``times``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import plus_times
+    >>> spmv_scatter(np.array([0, 2, 3]), np.array([0, 1, 1]), np.array([5.0, 1.0, 2.0]), 3,
+    ...              np.array([1.0, 10.0]), plus_times, np.float64)
+    array([ 5., 21.,  0.])
+    """
+    dtype = np.dtype(dtype)
+    mod = _semiring_module("vector", _VECTOR, semiring)
+    data = _operand(data)
+    ident = _identity(semiring.monoid, dtype)
+    ranges = _ranges(indptr.size - 1, indptr, int(indptr[-1]))
+    accs = [np.full(n, ident, dtype) for _ in ranges]
+    run_ranges(lambda r0, r1, acc: mod.scatter(r0, r1, indptr, indices, data, x_val, acc),
+               [(r0, r1, acc) for (r0, r1), acc in zip(ranges, accs, strict=True)])
+    for acc in accs[1:]:
+        mod.fold(acc, accs[0])
+    return accs[0]
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):

@@ -8,6 +8,7 @@ from ..core.arrays import array_module
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
+from ._named import monoids
 from ._ops import Semiring
 from ._vector import Vector
 
@@ -115,7 +116,7 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     out_dtype = np.dtype(dtype) if dtype is not None else semiring.result_dtype(v.dtype, M.dtype)
     if direction == "auto":
         if not isinstance(x, Vector) and _push_full(M, semiring, m):
-            return push(M, v.to_sparse(), semiring, m, False, out_dtype).to_bitmap()
+            return _push_dense(M, v, semiring, out_dtype)
         direction = "push" if v.format == "sparse" else "pull"
     if direction == "push":
         return push(M, v.to_sparse(), semiring, m, bool(complement), out_dtype)
@@ -151,6 +152,28 @@ def _push_full(M, semiring, mask) -> bool:
     repeated plain call (pagerank's few iterations) would gather them again each time."""
     return (mask is None and not M.on_gpu and "a" in semiring.multiply.uses
             and M.values_at_hand and not M.transpose_values_at_hand)
+
+
+def _push_dense(M, v, semiring, dtype) -> Vector:
+    """The push of a plain array (every entry present): through the backend's scatter where
+    it has one and the monoid is ``plus`` (no frontier list, no presence kept per entry:
+    the result's entries are the columns holding an entry, known from the pattern), else as
+    a sparse frontier."""
+    scatter = getattr(backend_for(M.xp), "spmv_scatter", None)
+    if scatter is None or semiring.monoid is not monoids.plus or dtype.kind not in "iuf":
+        return push(M, v.to_sparse(), semiring, None, False, dtype).to_bitmap()
+    values = scatter(M.indptr, M.indices, _values(M, semiring), M.ncols, v.values, semiring,
+                     dtype)
+    present = M.pattern.derived("columns_present", lambda: _columns_present(M))
+    return Vector(M.ncols, "bitmap", present=present.copy(), values=values)
+
+
+def _columns_present(M):
+    """Whether each column holds an entry."""
+    xp = M.xp
+    present = xp.zeros(M.ncols, bool)
+    present[M.indices] = True
+    return present
 
 
 def _values(M, semiring):
