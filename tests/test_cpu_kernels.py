@@ -161,3 +161,30 @@ def test_push_of_a_plain_array_matches_scipy(monkeypatch, threads, dtype):
         np.testing.assert_allclose(y.to_dense(0), pushed.to_dense(0), rtol=1e-6)
     finally:
         spbfs.set_num_threads(None)
+
+
+@pytest.mark.parametrize("complement", [False, True])
+def test_block_product_skips_identity_rows_exactly(complement):
+    """``mxm`` of a dense block over a ``second`` multiply reads only the block's rows that
+    hold a value other than the identity; the result equals the product computed whole."""
+    from spbfs import semiring
+
+    rng = np.random.default_rng(6)
+    A = sp.random(120, 90, density=0.05, format="csr", random_state=rng)
+    B = rng.integers(1, 5, (90, 6)).astype(np.float64)
+    B[rng.random(90) < 0.6] = 0.0  # rows of the plus identity
+    B[3] = [0, 0, 2, 0, 0, 0]
+    mask = rng.random((120, 6)) < 0.5
+    plus_second = semiring.Semiring(semiring.monoids.plus, semiring.ops.second)
+    C = semiring.mxm(A, B, plus_second, mask=mask, complement=complement)
+    whole = (A != 0).astype(np.float64) @ B  # second: each stored entry adds B's row
+    allowed = ~mask if complement else mask
+    np.testing.assert_array_equal(np.where(allowed, whole, 0.0), C)
+
+    min_second = semiring.Semiring(semiring.monoids.min, semiring.ops.second)
+    B2 = np.where(B == 0, np.inf, B)  # rows of the min identity
+    C2 = semiring.mxm(A, B2, min_second)
+    expect = np.full((120, 6), np.inf)
+    rows, cols = A.nonzero()
+    np.minimum.at(expect, rows, B2[cols])
+    np.testing.assert_array_equal(expect, C2)

@@ -573,8 +573,9 @@ def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode
 
 
 @KERNEL
-def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, C):
-    # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands
+def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
+    # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands; with
+    # `skip`, rows k of B that are not b_live (all the identity) are not read
     w = B.shape[1]
     for i in range(r0, r1):
         p0 = ptr[i]
@@ -586,17 +587,25 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, C):
                 if mask[i, c] == (mask_mode == 1):
                     live = True
                     break
-        if not live:
+        if not live or skip:
             for c in range(w):
                 C[i, c] = ident
-            continue
-        k = idx[p0]
-        for c in range(U(w)):
-            C[i, c] = mul(XV(p0), BV(k, c), k, c)
-        for p in range(p0 + 1, p1):
-            k = idx[p]
+            if not live:
+                continue
+        if skip:
+            for p in range(p0, p1):
+                k = idx[p]
+                if b_live[k]:
+                    for c in range(U(w)):
+                        C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
+        else:
+            k = idx[p0]
             for c in range(U(w)):
-                C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
+                C[i, c] = mul(XV(p0), BV(k, c), k, c)
+            for p in range(p0 + 1, p1):
+                k = idx[p]
+                for c in range(U(w)):
+                    C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
         if mask_mode != 0:
             for c in range(w):
                 if mask[i, c] != (mask_mode == 1):
@@ -749,10 +758,32 @@ def spmm(A, B, semiring, mask, complement, dtype):
         mask, mode = np.ascontiguousarray(mask), 2 if complement else 1
     x_val = _operand(A.data if "x" in semiring.multiply.uses else None)
     ident = _identity(semiring.monoid, dtype)
+    skip = semiring.multiply.c_expr == "a" and B.dtype == dtype  # the product is B's value
+    b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
     run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
-                                       ident, C),
+                                       ident, b_live, skip, C),
                _ranges(m, A.indptr, A.nnz * w))
     return C
+
+
+@kernel
+def _row_differs(r0, r1, B, value, out):
+    for k in range(r0, r1):
+        out[k] = False
+        for c in range(B.shape[1]):
+            if B[k, c] != value:
+                out[k] = True
+                break
+
+
+def _live_rows(B, value):
+    """Whether each row of the dense block ``B`` holds an entry other than ``value`` (a row
+    holding only the monoid's identity adds nothing to a product whose multiply is
+    ``second``: the spmm skips it unread)."""
+    out = np.empty(B.shape[0], bool)
+    run_ranges(lambda r0, r1: _row_differs(r0, r1, B, value, out),
+               _ranges(B.shape[0], None, B.size))
+    return out
 
 
 # ----------------------------------------------------------------------------- operators
