@@ -188,3 +188,14 @@ def test_block_product_skips_identity_rows_exactly(complement):
     rows, cols = A.nonzero()
     np.minimum.at(expect, rows, B2[cols])
     np.testing.assert_array_equal(expect, C2)
+
+
+def test_block_product_over_any_second_reads_every_row():
+    """``any`` has no identity: its placeholder rows are not skipped."""
+    from spbfs import semiring
+
+    A = sp.csr_array(np.array([[1.0, 1.0], [0.0, 1.0]]))
+    B = np.array([[0.0, 0.0], [3.0, 3.0]])
+    any_second = semiring.Semiring(semiring.monoids.any, semiring.ops.second)
+    C = semiring.mxm(A, B, any_second)
+    assert set(C[0].tolist()) <= {0.0, 3.0} and C[1].tolist() == [3.0, 3.0]

@@ -35,9 +35,8 @@ queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, n
                    and two sorts per level
 queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches towards each
                    other, not their levels of products
-spmv_scatter       push of a dense ``x`` over ``plus``/``times``: rows scattered into
-                   dense accumulators that start at the identity (no presence, no
-                   frontier list)
+spmv_scatter       push of a dense ``x`` over ``plus``: rows scattered into dense
+                   accumulators that start at the identity (no presence, no frontier list)
 strong_components  strong components, numbered by the generic algorithm's rule: one
                    depth-first search, not forward-backward searches (``semiring._strong``)
 =================  ============================================================================

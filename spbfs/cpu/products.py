@@ -678,7 +678,7 @@ def spmv_scatter(indptr, indices, data, n, x_val, semiring, dtype):
     adding into its own dense accumulator that starts at the monoid's identity (no
     presence kept: the caller knows it, the columns with entries); returns ``y``, the
     identity where no entry lands.  Only for a monoid whose identity leaves every value
-    as it is (``plus``, ``times``).
+    as it is (the operations ask for it with ``plus``).
 
     Examples
     --------
@@ -758,7 +758,9 @@ def spmm(A, B, semiring, mask, complement, dtype):
         mask, mode = np.ascontiguousarray(mask), 2 if complement else 1
     x_val = _operand(A.data if "x" in semiring.multiply.uses else None)
     ident = _identity(semiring.monoid, dtype)
-    skip = semiring.multiply.c_expr == "a" and B.dtype == dtype  # the product is B's value
+    # the product is B's value, and the monoid's identity is one (not ``any``'s placeholder)
+    skip = (semiring.multiply.c_expr == "a" and B.dtype == dtype
+            and semiring.monoid.terminal != ANY_TERMINAL)
     b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
     run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
                                        ident, b_live, skip, C),
