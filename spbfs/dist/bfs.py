@@ -110,7 +110,7 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     c.sync()
     t0 = time.perf_counter()
     phases = {}
-    sd = int(G.delegate_number([source])[0])
+    sd = G.delegate_of(source)
     levels, parents, depth, dirs = _search(G, source, sd, want_p, direction, alpha, beta,
                                            phases)
     c.sync()
@@ -278,7 +278,7 @@ class DistSearch:
         self.drives_itself = G.P > 1
         self._inner = None
         if not self.drives_itself:
-            sd = int(G.delegate_number([source])[0])
+            sd = G.delegate_of(source)
             start = G.layout.n_pad + sd if sd >= 0 else source
             semiring = any_secondi if values else any_pair
             self._inner = level_search(G.layout.local, start, semiring, values=values,

@@ -652,6 +652,31 @@ class DistGraph:
         i = xp.minimum(xp.searchsorted(self._dsorted, x), self.D - 1)
         return xp.where(self._dsorted[i] == x, self._dnumber[i], -1)
 
+    def delegate_of(self, v) -> int:
+        """Delegate number of the one global id ``v``, -1 for a normal vertex: looked up in a
+        host copy of the delegate list (made on first use), so a search's start costs no
+        device work or host read.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 0, 0, 1]), np.array([1, 2, 3, 2]), 4,
+        ...                          threshold=1)
+        >>> G.delegate_of(2), G.delegate_of(3)
+        (2, -1)
+        """
+        if self.D == 0:
+            return -1
+        host = self._cache.get("delegates on the host")
+        if host is None:
+            to_host = self.comm.to_host
+            host = self._cache["delegates on the host"] = (to_host(self._dsorted),
+                                                           to_host(self._dnumber))
+        ids, numbers = host
+        i = min(int(np.searchsorted(ids, v)), self.D - 1)
+        return int(numbers[i]) if ids[i] == v else -1
+
     def is_delegate(self, x):
         """Boolean array: which global ids in ``x`` are delegates (same on every rank).
 
