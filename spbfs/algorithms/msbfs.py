@@ -157,6 +157,11 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     xp, n = M.xp, M.n
     if getattr(M, "drives_searches", False):   # a distributed graph's: (n, k) blocks
         src = check_sources(sources, n, np)
+        one = None if return_parents else M.one_rank()
+        if one is not None:   # one rank: these searches on its local matrix
+            L, ids, block = one
+            return block(bfs_many(L, ids(src), directed=True, direction=direction,
+                                  alpha=alpha, beta=beta))
         blocks = [_word_levels(M, src[g:g + WORD]) if src[g:g + WORD].size >= WORDS_FROM
                   and not return_parents else
                   _one_by_one(M, src[g:g + WORD], return_parents, direction, alpha, beta)

@@ -119,6 +119,41 @@ class DistMatrix:
             self._out_degree = DistArray(G, own, dele)
         return self._out_degree
 
+    def one_rank(self):
+        """On one rank, what a search of the rank's local matrix needs, else None:
+        ``(L, ids, block)`` with ``L`` the local Matrix (every arc; the delegates numbered
+        after the normal vertices), ``ids(src)`` the search ids of host global ids, and
+        ``block(levels)`` the ``(n, k)`` DistArray of a ``(k, n_pad + D)`` block of levels
+        in the local numbering (a transposed view of it; an owned delegate's row from its
+        slot).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0, 0, 0]), np.array([1, 2, 3]), 4,
+        ...                               threshold=2)
+        >>> L, ids, block = semiring.Matrix.from_any(G).one_rank()
+        >>> ids(np.array([0, 3])).tolist() == [G.layout.n_pad, 3]
+        True
+        """
+        G = self.graph
+        if G.P > 1:
+            return None
+        n_pad = G.layout.n_pad
+
+        def ids(src):
+            d = G.comm.to_host(G.delegate_number(src))
+            return np.where(d >= 0, n_pad + d, src)
+
+        def block(levels):
+            out = levels[:, :G.n_local].T   # a view: no copy of the whole block
+            if G.owned_delegates.size:
+                out[G.owned_delegates] = levels[:, G.owned_delegate_slots].T
+            return DistArray(G, out)
+
+        return G.layout.local, ids, block
+
     @property
     def in_degree(self) -> DistArray:
         return self.T.out_degree
