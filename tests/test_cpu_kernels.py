@@ -114,13 +114,22 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "      type(strong._search._cache).__name__)\n"
             "from spbfs import csgraph\nfrom spbfs.cpu import queue\n"
             "print(csgraph.breadth_first_order(A, 1)[0].tolist(),\n"
-            "      type(queue._search._cache).__name__)\n")
+            "      type(queue._search._cache).__name__)\n"
+            "from spbfs.cpu import products\n"
+            "B = A + A.T\n"
+            "print(spbfs.pagerank(B).round(3).tolist())\n"
+            "print(spbfs.betweenness_centrality(B, normalized=False, directed=False).tolist(),\n"
+            "      type(products._row_differs._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
     assert out.stdout.split("\n")[1] == "6 NullCache"   # the strong components kernel too
     assert out.stdout.split("\n")[2] == "[1, 2, 3, 4, 5] NullCache"   # and the queue
+    # pagerank's dense push and betweenness's block product (skipped identity rows)
+    assert out.stdout.split("\n")[3] == str(
+        spbfs.pagerank(sp.csr_array(np.eye(6, k=1) + np.eye(6, k=-1))).round(3).tolist())
+    assert out.stdout.split("\n")[4] == "[0.0, 4.0, 6.0, 6.0, 4.0, 0.0] NullCache"
 
 
 def test_import_compiles_nothing():
@@ -199,3 +208,28 @@ def test_block_product_over_any_second_reads_every_row():
     any_second = semiring.Semiring(semiring.monoids.any, semiring.ops.second)
     C = semiring.mxm(A, B, any_second)
     assert set(C[0].tolist()) <= {0.0, 3.0} and C[1].tolist() == [3.0, 3.0]
+
+
+def test_eight_threads_on_the_dense_push_and_the_block_product(monkeypatch):
+    """pagerank (``spmv_scatter``) and betweenness (``spmm`` skipping identity rows), each
+    split over 3 threads, from 8 Python threads on one matrix: the single-thread answers."""
+    from spbfs.cpu import products
+
+    A = _kronecker(scale=11, seed=7)
+    spbfs.clear_cache(A)
+    sources = np.arange(0, 2048, 97)
+    want_pr = spbfs.pagerank(A)
+    want_bc = spbfs.betweenness_centrality(A, sources=sources)
+    monkeypatch.setattr(products, "PARALLEL_WORK", 0)
+    spbfs.set_num_threads(3)
+    try:
+        def one(_):
+            np.testing.assert_allclose(spbfs.pagerank(A), want_pr, rtol=1e-12)
+            np.testing.assert_allclose(spbfs.betweenness_centrality(A, sources=sources),
+                                       want_bc, rtol=1e-12)
+            return True
+
+        with ThreadPoolExecutor(8) as pool:
+            assert all(pool.map(one, range(16)))
+    finally:
+        spbfs.set_num_threads(None)
