@@ -661,10 +661,9 @@ class DistGraph:
         --------
         >>> import numpy as np
         >>> from spbfs.dist import DistGraph
-        >>> G = DistGraph.from_edges(np.array([0, 0, 0, 1]), np.array([1, 2, 3, 2]), 4,
-        ...                          threshold=1)
-        >>> G.delegate_of(2), G.delegate_of(3)
-        (2, -1)
+        >>> G = DistGraph.from_edges(np.array([0, 0, 1]), np.array([1, 2, 2]), 3, threshold=1)
+        >>> [G.delegate_of(v) for v in range(3)] == G.delegate_number(np.arange(3)).tolist()
+        True
         """
         if self.D == 0:
             return -1

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+import types
 
 import numpy as np
 
@@ -443,29 +444,28 @@ class BitmapSearch(LevelSearch):
         levels = self.levels  # the entries' kernel reads the levels of unreached rows
         if self._remote is None:
             self._remote = self._remote_setup(R, owners, levels.dtype)
-        (k, R, counters, send_t, send_p, use_big, big_u, big_p, big, P, cap, nrows,
-         shared) = self._remote
-        ws, grid = self.ws, self.sms * 8
-        counters.fill(0)
+        r, ws, grid = self._remote, self.ws, self.sms * 8
+        r.counters.fill(0)
         level = np.int32(self.level + 1)  # reads the frontier of self.level from the ring
         # The frontier's size is not read yet: full grids.  A frontier not queued (after a
         # pull) or longer than R's nonempty rows is pushed by R's entries, else by rows from
         # the queue (each kernel checks which on the device).
         q_in = ws.queue[self.qin] if self.queued else _NULL
-        k.push_entries(
+        r.k.push_entries(
             (grid,), (_THREADS,),
             (R.entry_rows, R.indices, np.int64(R.nnz), self._seen, q_in, levels, ws.ring,
-             level, nrows, send_t, send_p, counters, self.pmap, P, cap), shared_mem=shared)
+             level, r.nrows, r.send_t, r.send_p, r.counters, self.pmap, r.P, r.cap),
+            shared_mem=r.shared)
         if self.queued:
-            k.push((grid,), (_THREADS,),
-                   (R.indptr, R.indices, R.indptr, self._seen, q_in, send_t, levels, send_p,
-                    ws.ring, level, big_u, big_p, big, counters, nrows, self.pmap, P, cap),
-                   shared_mem=shared)
-            if use_big:
-                k.push_big((grid,), (_THREADS,),
-                           (R.indptr, R.indices, R.indptr, self._seen, big_u, big_p, send_t,
-                            levels, send_p, ws.ring, level, counters, self.pmap, P, cap),
-                           shared_mem=shared)
+            r.k.push((grid,), (_THREADS,),
+                     (R.indptr, R.indices, R.indptr, self._seen, q_in, r.send_t, levels,
+                      r.send_p, ws.ring, level, r.big_u, r.big_p, r.big, r.counters, r.nrows,
+                      self.pmap, r.P, r.cap), shared_mem=r.shared)
+            if r.use_big:
+                r.k.push_big((grid,), (_THREADS,),
+                             (R.indptr, R.indices, R.indptr, self._seen, r.big_u, r.big_p,
+                              r.send_t, levels, r.send_p, ws.ring, level, r.counters,
+                              self.pmap, r.P, r.cap), shared_mem=r.shared)
         self._sent_counts = None
 
     def _remote_setup(self, R, owners, idt):
@@ -479,18 +479,19 @@ class BitmapSearch(LevelSearch):
         self._seen = ws.seen(R.ncols)
         cap = min(R.nnz, -(-R.ncols // owners))
         bufs, counters = ws.remote(owners * cap, idt, owners, values)
-        send_t, send_p = bufs[0], (bufs[1] if values else _NULL)
-        big_u, big_p, big = self.big_u, self.big_p, np.iinfo(np.int64).max  # no hubs
-        use_big = R.max_out_degree >= BIG
-        if use_big:
+        r = types.SimpleNamespace(
+            k=kit(idt, R.indptr.dtype, values, False, remote=True, mapped=self.mapped),
+            counters=counters, send_t=bufs[0], send_p=bufs[1] if values else _NULL,
+            use_big=R.max_out_degree >= BIG, big_u=self.big_u, big_p=self.big_p,
+            big=np.int64(np.iinfo(np.int64).max), P=np.int64(owners), cap=np.int64(cap),
+            nrows=np.int64(R.nonempty_rows.size), shared=12 * owners)  # per owner: base, count
+        if r.use_big:
             size = 2 * (R.nnz // BIG) + 2
-            big_u, big_p, big = cupy.empty(size, idt), cupy.empty(size, R.indptr.dtype), BIG
-        k = kit(idt, R.indptr.dtype, values, False, remote=True, mapped=self.mapped)
+            r.big_u, r.big_p = cupy.empty(size, idt), cupy.empty(size, R.indptr.dtype)
+            r.big = np.int64(BIG)
         starts = np.arange(owners, dtype=np.int64) * int(cap)
-        self._sent = (send_t, bufs[1] if values else None, counters[4:], starts)
-        return (k, R, counters, send_t, send_p, use_big, big_u, big_p, np.int64(big),
-                np.int64(owners),
-                np.int64(cap), np.int64(R.nonempty_rows.size), 12 * owners)
+        self._sent = (r.send_t, bufs[1] if values else None, counters[4:], starts)
+        return r
 
     def sent(self):
         send_t, send_p, _, starts = self._sent
