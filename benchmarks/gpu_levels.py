@@ -7,7 +7,8 @@ Run from a checkout's root on the device (the graph and roots are those of
     PYTHONPATH=. python3 benchmarks/gpu_levels.py --scale 26
 
 It prints the median search time, the harmonic mean of TEPS (Graph500's edge count: half
-the reached degree sum) and, per traced root, ``direction:frontier->found:microseconds``
+the reached degree sum), the device memory held while searching per input edge and, per
+traced root, ``direction:frontier->found:microseconds``
 for each step of :func:`spbfs.algorithms.bfs.search`.
 """
 
@@ -52,9 +53,11 @@ def main(argv=None):
         sync()
         seconds.append(time.perf_counter() - t0)
         edges.append(int(degree[levels >= 0].sum()) // 2)
+    held = cupy.get_default_memory_pool().used_bytes()  # graph, degrees, workspace, outputs
     teps = np.array(edges) / np.array(seconds)
     print(f"scale {args.scale}: median {np.median(seconds) * 1e3:.3f} ms, "
-          f"hmean {teps.size / np.sum(1 / teps) / 1e9:.1f} GTEPS")
+          f"hmean {teps.size / np.sum(1 / teps) / 1e9:.1f} GTEPS, "
+          f"{held / (args.edgefactor * n):.2f} B held per input edge")
     for root in roots[:args.traced]:
         trace = []
         search(M, root, return_parents=True, trace=trace)

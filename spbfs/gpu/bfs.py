@@ -316,6 +316,7 @@ class BitmapSearch(LevelSearch):
         self.sms = k.sms
         self.live = T.pattern.derived(("gpu_live_words", ptr_dtype.str),
                                       lambda: self._live_words(n, ws.nwords))
+        self.first = T.pattern.derived(("gpu_first", ptr_dtype.str), lambda: self._first(n))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
         # launch per push level, when the graph has any.  A frontier's hubs have at most
         # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
@@ -349,6 +350,16 @@ class BitmapSearch(LevelSearch):
                                      (self.tindptr, np.int64(n), np.int64(nwords), live))
         return live
 
+    def _first(self, n):
+        """The pull's first probes: each row's first in-neighbour (bfs_first), kept per
+        pattern (n ids)."""
+        import cupy
+
+        first = cupy.empty(max(n, 1), self.tindices.dtype)
+        self.k.first((_blocks(n, self.sms * 8),), (_THREADS,),
+                     (self.tindptr, self.tindices, np.int64(n), first))
+        return first
+
     @property
     def levels(self):
         """Levels so far, ``-1`` where not reached (see :class:`LevelSearch`)."""
@@ -380,8 +391,8 @@ class BitmapSearch(LevelSearch):
                 raise ValueError("a pull advances one level")
             self.level += 1
             self.k.pull((_blocks(ws.nwords * 32, self.k.wave("pull")),), (_THREADS,),
-                        (self.tindptr, self.tindices, self.indptr, self.live, ws.vis[self.cur],
-                         ws.vis[1 - self.cur], self._levels, parents, ws.ring,
+                        (self.tindptr, self.tindices, self.indptr, self.live, self.first,
+                         ws.vis[self.cur], ws.vis[1 - self.cur], self._levels, parents, ws.ring,
                          np.int32(self.level), np.int64(self.n), self.nwords, self.pmap,
                          np.int32(self._unfilled)))
             self._unfilled = False

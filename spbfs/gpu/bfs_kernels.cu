@@ -507,10 +507,13 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 }
 
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An
-// unvisited vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours (row of A.T) against the visited bitmap of the
-// previous levels (vis_cur, read-only here) and stops at the first hit, which is its
-// parent.  The first PULL_SERIAL in-edges are scanned by the lane alone; longer remainders
-// are scanned by the whole warp, 32 edges per step, one vertex after another.  The new
+// unvisited vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours
+// (row of A.T) against the visited bitmap of the previous levels (vis_cur, read-only here)
+// and stops at the first hit, which is its parent.  The first in-neighbour comes from the
+// dense `first` (bfs_first): one coalesced load per warp, and with the hub first in every
+// row (csr_hub_first) it ends most scans.  The next PULL_SERIAL in-edges are scanned by the
+// lane alone; longer remainders are scanned by the whole warp, 32 edges per step, one
+// vertex after another.  The new
 // bitmap word (old bits | found) goes to vis_next, so no atomics are needed and vertices
 // found in this level never serve as parents in it.  A word whose live bits are all
 // visited is copied without reading its rows.  With `fill` (the search's first pull, see
@@ -518,6 +521,7 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
          const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
+         const idx_t* __restrict__ first,
          const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap,
@@ -548,8 +552,14 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
             beg = tindptr[v];
             end = tindptr[v + 1];
             din = end - beg;
+            const idx_t f = first[v];  // the row's first in-neighbour, from a dense array
+            if ((vis_cur[f >> 5] >> ((unsigned)f & 31u)) & 1u) {
+                found = true;
+                par = f;
+            }
+            ++beg;
             const ptr_t lim = (end - beg > PULL_SERIAL) ? beg + PULL_SERIAL : end;
-            for (; beg < lim; ++beg) {
+            for (; !found && beg < lim; ++beg) {
                 const idx_t u = tindices[beg];
                 if ((vis_cur[u >> 5] >> ((unsigned)u & 31u)) & 1u) {
                     found = true;
@@ -628,6 +638,20 @@ bfs_live(const ptr_t* __restrict__ tindptr, long long n, long long nwords,
             prev = next;
         }
         live[w] = x;
+    }
+}
+
+// The pull's first probe: first[v] = the first in-neighbour of v (row v of A.T), -1 for an
+// empty row; one thread per vertex.  A dense copy, so a warp's first probes are one
+// coalesced load instead of a scattered sector of tindices per lane.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_first(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices, long long n,
+          idx_t* __restrict__ first)
+{
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long v = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; v < n; v += stride) {
+        const ptr_t beg = tindptr[v];
+        first[v] = tindptr[v + 1] > beg ? tindices[beg] : (idx_t)-1;
     }
 }
 
