@@ -252,6 +252,52 @@ def test_spmm_dense_block(device, name, data):
     np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, allowed))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_spmm_into_out(device, data):
+    """``mxm(A, X, out=block)`` writes ``out<mask, replace> = A @ X`` in place: without a
+    mask or with ``replace`` everywhere (the identity where the mask says no), else the
+    masked-out positions keep out's values; a transposed (not C-contiguous) out too."""
+    m, k = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6))
+    w = data.draw(st.sampled_from([1, 3, 33]))
+    A = data.draw(matrices((m, k), values="float"))
+    X = np.array(data.draw(st.lists(st.integers(0, 5), min_size=k * w, max_size=k * w)),
+                 np.float64).reshape(k, w)
+    how = data.draw(st.sampled_from(["none", "mask", "complement"]))
+    replace, transposed = data.draw(st.booleans()), data.draw(st.booleans())
+    semiring = SEMIRINGS[data.draw(st.sampled_from(["plus_times", "min_plus"]))]
+    rng = np.random.default_rng(data.draw(st.integers(0, 99)))
+    mask = rng.random((m, w)) < 0.6
+    old = rng.integers(-9, 9, (m, w)).astype(np.float64)
+    av, ap = _canonical_dense(A)
+    allowed = {"none": np.ones_like(mask), "mask": mask, "complement": ~mask}[how]
+    full = _spmm_reference(av, ap, X, semiring, np.ones_like(mask))
+    cleared = semiring.monoid.identity(np.dtype(np.float64))
+    expected = np.where(allowed, full, cleared if replace or how == "none" else old)
+    xp = _xp(device)
+    out = xp.asarray(old.T.copy()).T if transposed else xp.asarray(old)
+    got = sr.mxm(_on(device, A), xp.asarray(X), semiring,
+                 mask=None if how == "none" else xp.asarray(mask),
+                 complement=how == "complement", replace=replace, out=out)
+    assert got is out
+    np.testing.assert_allclose(_host(out), expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_spmm_out_errors(device):
+    xp = _xp(device)
+    A = _on(device, sp.csr_array(np.array([[0, 1.0], [2.0, 0]])))
+    X = xp.ones((2, 3))
+    with pytest.raises(ValueError, match="out has shape"):
+        sr.mxm(A, X, sr.plus_times, out=xp.empty((3, 2)))
+    with pytest.raises(ValueError, match="dtype"):
+        sr.mxm(A, X, sr.plus_times, out=xp.empty((2, 3), np.float32))
+    with pytest.raises(ValueError, match="shares memory"):
+        sr.mxm(A, X, sr.plus_times, out=X)
+    with pytest.raises(TypeError, match="out must be a dense array"):
+        sr.mxm(A, X, sr.plus_times, out=[[0.0] * 3] * 2)
+
+
 def _split_cpu(monkeypatch, threads=3):
     """CPU kernels split every call over ``threads`` ranges."""
     monkeypatch.setattr(cpu_products, "PARALLEL_WORK", 1)

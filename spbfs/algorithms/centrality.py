@@ -56,7 +56,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
         every vertex.
     batch : int
         Sources searched at once (the width ``k`` of the dense ``n x k`` blocks: memory
-        is about ``48 * n * k`` bytes: six float64 blocks).
+        is about ``46 * n * k`` bytes: five float64 blocks, an int32 one and two masks).
 
     Returns
     -------
@@ -129,24 +129,36 @@ def _brandes(M, MT, s):
     sigma[s, cols] = 1.0
     level = xp.full((n, k), -1, np.int32)  # depth of v in the search from s[b]
     level[s, cols] = 0
-    frontier = sigma.copy()
+    # two blocks written in place by turns (the products' outputs, then t and flow below):
+    # a fresh n x k block per product costs more in page faults than the product's writes
+    frontier, spare = sigma.copy(), xp.empty_like(sigma)
+    allowed, found = xp.empty_like(level, np.bool_), xp.empty_like(level, np.bool_)
     depth = 0
     while True:
         # paths to the unvisited vertices one step further
-        frontier = mxm(MT, frontier, _PATHS, mask=level < 0)
-        found = frontier != 0
+        xp.less(level, 0, out=allowed)
+        frontier, spare = mxm(MT, frontier, _PATHS, mask=allowed, replace=True,
+                              out=spare), frontier
+        xp.not_equal(frontier, 0, out=found)
         if not bool(found.any()):
             break
         depth += 1
         xp.copyto(level, np.int32(depth), where=found)
         sigma += frontier
-    delta = xp.zeros((n, k), np.float64)
-    on_level = level == depth
+    # Each vertex's delta is set once, from the level below it: delta = sigma * flows,
+    # where flows sums the products' outputs (each one only on its own level).  So
+    # t = (1 + delta) / sigma = 1 / sigma + flows on level d, and sigma multiplies once.
+    flows = xp.zeros((n, k), np.float64)
+    inverse, t, flow = frontier, spare, None  # the forward's blocks, reused
+    with np.errstate(divide="ignore"):  # sigma is 0 off the searched part; masked below
+        xp.divide(1.0, sigma, out=inverse)
     for d in range(depth, 1, -1):
-        t = xp.where(on_level, (1.0 + delta) / xp.where(on_level, sigma, 1.0), 0.0)
-        on_level = level == d - 1
-        delta += sigma * mxm(M, t, _PATHS, mask=on_level)
-    return sigma, level, delta, depth
+        xp.add(flows, inverse, out=t)
+        xp.copyto(t, 0.0, where=xp.not_equal(level, d, out=found))
+        flow = mxm(M, t, _PATHS, mask=xp.equal(level, d - 1, out=allowed), replace=True,
+                   out=flow)
+        flows += flow
+    return sigma, level, xp.multiply(flows, sigma, out=flows), depth
 
 
 def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None, batch=64):

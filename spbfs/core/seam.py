@@ -12,7 +12,7 @@ primitive          what it computes
 =================  ============================================================================
 spmspv             push: ``y<mask> = x @ A`` for a sparse ``x`` (masked SpMSpV)
 spmv               pull: ``y<mask> = A.T @ x`` for a dense ``x``, early exit for ``any``/``lor``
-spmm               a sparse matrix times a dense block (None: the operations do it generically)
+spmm               a sparse matrix times a dense block, into a given ``out`` block when asked
 masked_dot         masked dot products ``C<M> = A B`` at given positions (None: generic)
 binary             a binary operator applied to gathered operands
 index_unary        an index-unary operator (value, row, column, thunk)

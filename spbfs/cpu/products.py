@@ -730,11 +730,13 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     return y_present, y_val
 
 
-def spmm(A, B, semiring, mask, complement, dtype):
+def spmm(A, B, semiring, mask, complement, dtype, out=None):
     """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
     positions the dense bool ``mask`` allows (its complement with ``complement``), the
     monoid's identity elsewhere and where row i of ``A`` is empty.  A row at a time, the
-    block's row of each entry added across the width (contiguous).
+    block's row of each entry added across the width (contiguous).  Written into ``out``
+    (C-contiguous, of the result's shape and dtype, sharing no memory with ``B`` or the
+    mask) when given.
 
     Examples
     --------
@@ -748,7 +750,7 @@ def spmm(A, B, semiring, mask, complement, dtype):
     dtype = np.dtype(dtype)
     mod = _semiring_module("vector", _VECTOR, semiring)
     m, w = A.nrows, int(B.shape[1])
-    C = np.empty((m, w), dtype)
+    C = np.empty((m, w), dtype) if out is None else out
     if C.size == 0:
         return C
     B = np.ascontiguousarray(B)

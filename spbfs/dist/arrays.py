@@ -25,7 +25,8 @@ __all__ = ["DistArray", "DistNamespace", "transfer_dtype"]
 ELEMENTWISE = ("abs", "minimum", "maximum", "isfinite", "isnan", "isinf", "logical_and",
                "logical_or", "logical_not", "logical_xor", "sqrt", "exp", "log", "log1p",
                "sign", "floor", "ceil", "reciprocal", "square", "fmin", "fmax", "clip",
-               "bitwise_and", "bitwise_or", "left_shift", "right_shift")
+               "bitwise_and", "bitwise_or", "left_shift", "right_shift", "add", "subtract",
+               "multiply", "divide", "less", "equal", "not_equal")
 #: Names passed through from numpy/cupy as they are (dtypes and constants).
 PASSTHROUGH = ("float64", "float32", "int64", "int32", "int8", "int16", "uint8", "uint32",
                "uint64", "bool_", "inf", "nan", "dtype", "iinfo", "finfo", "ndarray")
@@ -317,9 +318,11 @@ class DistNamespace:
         raise AttributeError(f"{name} is not available on a distributed graph's arrays "
                              "(spbfs.dist.arrays.DistNamespace)")
 
-    def _map(self, fn, *args, **kw):
-        if not any(isinstance(a, DistArray) for a in args):   # scalars: as numpy does
-            return fn(*args, **kw)
+    def _map(self, fn, *args, out=None, **kw):
+        """``fn`` on each rank's part and on the delegates' values where every operand
+        knows them; into the DistArray ``out`` (in place) when given."""
+        if not any(isinstance(a, DistArray) for a in args + (out,)):  # scalars: as numpy
+            return fn(*args, **kw) if out is None else fn(*args, out=out, **kw)
         locals_, dels, known = [], [], True
         for a in args:
             if isinstance(a, DistArray):
@@ -329,8 +332,15 @@ class DistNamespace:
             else:
                 locals_.append(a)
                 dels.append(a)
-        d = fn(*dels, **kw) if known else None
-        return DistArray(self.graph, fn(*locals_, **kw), d)
+        if out is None:
+            d = fn(*dels, **kw) if known else None
+            return DistArray(self.graph, fn(*locals_, **kw), d)
+        fn(*locals_, out=out.local, **kw)
+        if known and out._delegates is not None:
+            fn(*dels, out=out._delegates, **kw)
+        else:
+            out._delegates = fn(*dels, **kw).astype(out.dtype) if known else None
+        return out
 
     # ---------------------------------------------------------------- constructors
     def _check_n(self, n) -> tuple:
@@ -374,6 +384,8 @@ class DistNamespace:
 
     def zeros_like(self, a, dtype=None):
         return self.full(a.shape, 0, dtype or a.dtype)
+
+    empty_like = zeros_like
 
     def ones_like(self, a, dtype=None):
         return self.full(a.shape, 1, dtype or a.dtype)

@@ -336,10 +336,11 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     return present, out
 
 
-def spmm(A, B, semiring, mask, complement, dtype):
+def spmm(A, B, semiring, mask, complement, dtype, out=None):
     """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
     positions the dense bool ``mask`` allows (its complement with ``complement``), the
-    monoid's identity elsewhere and where row i of ``A`` is empty.
+    monoid's identity elsewhere and where row i of ``A`` is empty; written into ``out``
+    (C-contiguous, sharing no memory with ``B`` or the mask) when given.
 
     A warp per (row, 32 columns) shares 32 edges at a time by shuffles, so each edge reads
     its row of ``B`` with one coalesced load; a tile the mask allows nowhere is skipped, and
@@ -358,7 +359,7 @@ def spmm(A, B, semiring, mask, complement, dtype):
 
     dtype = np.dtype(dtype)
     m, w = A.nrows, int(B.shape[1])
-    C = cupy.empty((m, w), dtype)
+    C = cupy.empty((m, w), dtype) if out is None else out
     if C.size == 0:
         return C
     op, monoid = semiring.multiply, semiring.monoid

@@ -22,6 +22,10 @@ Every operation that produces a result takes the same output controls:
 * ``out`` and ``replace``: ``C<mask> = result`` into an existing ``out``: positions the mask
   allows take the result's entries (or lose theirs); the others keep ``out``'s entries,
   unless ``replace=True`` clears them.  Without ``out`` the result alone is returned.
+  For a dense result (``mxm`` with a dense ``B``) ``out`` is a dense array of the result's
+  shape and dtype, written in place (cleared positions hold the monoid's identity); with no
+  mask or with ``replace=True`` the product is written straight into it, so a loop of
+  products reuses one buffer instead of allocating a block per call.
 """
 
 from __future__ import annotations
@@ -72,7 +76,8 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
     semiring : Semiring
     mask, complement, structural, replace, out
         Output controls (see :mod:`spbfs.semiring`); for a dense result the mask is a 2-D
-        boolean array and masked-out entries hold the identity.
+        boolean array and masked-out entries hold the identity (or, with ``out`` and
+        without ``replace``, keep ``out``'s values).
 
     Examples
     --------
@@ -88,13 +93,17 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
     array([[5., 5.],
            [2., 2.],
            [0., 0.]])
+    >>> block = np.empty((3, 2))
+    >>> semiring.mxm(A, np.ones((3, 2)), semiring.plus_times, out=block) is block
+    True
     """
     _check_semiring(semiring)
     algebra = distributed(A, B)
     if algebra is not None:
-        return algebra.mxm(A, B, semiring, mask, complement=complement)
+        C = algebra.mxm(A, B, semiring, mask, complement=complement)
+        return C if out is None else _dense_into(out, C, mask, complement, replace)
     if _is_dense(B):
-        return _spmm(A, B, semiring, mask, complement)
+        return _spmm(A, B, semiring, mask, complement, replace, out)
     A = _as_matrix(A, "A")
     B = _as_matrix(B, "B")
     if A.ncols != B.nrows:
@@ -221,8 +230,9 @@ def _mxm_dot(A, B, semiring, m, shape, dtype):
     return _Coords(m.keys[present], values[present], shape, xp, mi[present], mj[present])
 
 
-def _spmm(A, B, semiring, mask, complement):
-    """Sparse A times a dense block B: a dense result (identity where nothing lands)."""
+def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
+    """Sparse A times a dense block B: a dense result (identity where nothing lands), or
+    ``out<mask, replace> = result`` in place."""
     A = _as_matrix(A, "A")
     xp = A.xp
     if array_module(B) is not xp:
@@ -239,4 +249,35 @@ def _spmm(A, B, semiring, mask, complement):
             raise ValueError(f"mask has shape {allowed.shape}, the result has shape {shape}")
         if allowed.dtype != np.bool_:
             allowed = allowed != 0
-    return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+    if out is None:
+        return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+    _check_dense_out(out, shape, dtype, xp, (B, allowed))
+    if (allowed is None or replace) and out.flags.c_contiguous:
+        return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype, out=out)
+    C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+    return _dense_into(out, C, allowed, complement, replace)
+
+
+def _check_dense_out(out, shape, dtype, xp, operands):
+    """``out`` can hold a dense result of this shape and dtype and shares no memory with
+    the operands it is computed from."""
+    if not hasattr(out, "shape") or array_module(out) is not xp:
+        raise TypeError("out must be a dense array on the device of A for a dense product, "
+                        f"got {type(out).__name__}")
+    if tuple(out.shape) != shape or out.dtype != dtype:
+        raise ValueError(f"out has shape {tuple(out.shape)} and dtype {out.dtype}; the "
+                         f"result has shape {shape} and dtype {np.dtype(dtype)}")
+    if any(a is not None and xp.may_share_memory(out, a) for a in operands):
+        raise ValueError("out shares memory with B or the mask: the product would read "
+                         "what it writes")
+
+
+def _dense_into(out, C, mask, complement, replace):
+    """``out<mask, replace> = C`` for dense ``C`` whose masked-out positions hold the
+    identity (so ``replace`` is a plain copy)."""
+    xp = array_module(out)
+    if mask is None or replace:
+        xp.copyto(out, C)
+    else:
+        xp.copyto(out, C, where=~mask if complement else mask)
+    return out
