@@ -340,6 +340,7 @@ class BitmapSearch(LevelSearch):
         self.level = 0
         self.fetched = 0  # first ring slot not yet read
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
+        self.frontier_edges = None  # and its out-edges (None: not read yet)
 
     def _live_words(self, n, nwords):
         """The pull's live bitmap: the vertices with in-edges (bfs_live), kept per pattern."""
@@ -402,12 +403,13 @@ class BitmapSearch(LevelSearch):
         self._ensure_queue()
         wave = self.k.wave("push")
         blocks = wave if count > 1 else _blocks(self.frontier, 4 * wave)
+        big = self._spread(blocks) if count == 1 else self.big
         for _ in range(count):
             self.level += 1
             self.k.push((blocks,), (_THREADS,),
                         (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                          ws.queue[self.qin], ws.queue[1 - self.qin], self._levels, parents,
-                         ws.ring, np.int32(self.level), self.big_u, self.big_p, self.big,
+                         ws.ring, np.int32(self.level), self.big_u, self.big_p, big,
                          ws.ring, np.int64(0), self.pmap, _NO_OWNERS, _NO_OWNERS))
             if self.use_big:
                 self.k.push_big((self.k.wave("push_big"),), (_THREADS,),
@@ -416,6 +418,17 @@ class BitmapSearch(LevelSearch):
                             parents, ws.ring, np.int32(self.level), ws.ring, self.pmap,
                             _NO_OWNERS, _NO_OWNERS))
             self.qin = 1 - self.qin
+
+    def _spread(self, blocks):
+        """The hub threshold of a single push: a frontier queued in fewer blocks than the
+        device has multiprocessors would expand its lists of a block's size or more one
+        after another in those blocks, so they go to the grid-wide chunks too, when their
+        chunks (at most one per _THREADS edges plus one per BIG) fit the chunk queue."""
+        edges = self.frontier_edges
+        if (not self.use_big or edges is None or blocks >= self.sms
+                or edges // _THREADS + edges // BIG + 1 > self.big_u.size):
+            return self.big
+        return np.int64(_THREADS)
 
     def _ensure_queue(self):
         """After a pull, the current level's finds as a queue (from the two bitmaps)."""
@@ -525,5 +538,5 @@ class BitmapSearch(LevelSearch):
             out.append((int(host[slot]), int(host[slot + 1]), int(host[slot + 2])))
         self.fetched = self.level + 1
         if out:
-            self.frontier = out[-1][0]
+            self.frontier, self.frontier_edges = out[-1][0], out[-1][1]
         return out

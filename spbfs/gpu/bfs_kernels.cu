@@ -307,8 +307,9 @@ __device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t en
 #endif
 
 // Push (top-down) level: expand the frontier queue q_in.  Load balance after Merrill et
-// al.: lists of >= `big` edges (hubs) are cut into PUSH_BIG-edge chunks for bfs_push_big
-// (the whole grid), lists of >= CTA_THREADS edges are gathered by the whole block, lists
+// al.: lists of >= `big` edges (hubs; `big` is PUSH_BIG, or CTA_THREADS for a frontier of
+// few edges, whose lists would otherwise queue up in a few blocks) are cut into
+// PUSH_BIG-edge chunks for bfs_push_big (the whole grid, a block per chunk), lists of >= CTA_THREADS edges are gathered by the whole block, lists
 // of >= 32 by a warp, the rest by their own thread.  Grid-stride over the queue, whose
 // length is read on the device (so the launch needs no host synchronisation).
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
@@ -359,21 +360,31 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         const long long i = base + tid;
         idx_t u = 0;
         ptr_t beg = 0, end = 0;
+        long long nc = 0;  // hub: PUSH_BIG-edge chunks for bfs_push_big, from chunk k
+        u64 k = 0;
         if (i < nf) {
             u = q_in[i];
             beg = indptr[u];
             end = indptr[u + 1];
-            if ((long long)(end - beg) >= big) {  // hub: PUSH_BIG-edge chunks for bfs_push_big
-                const long long nc = ((long long)(end - beg) + PUSH_BIG - 1) / PUSH_BIG;
-                const u64 k = atomicAdd(out_st + 3, (u64)nc);
-                for (long long c = 0; c < nc; ++c) {
-                    big_u[k + c] = u;
-                    big_p[k + c] = beg + (ptr_t)(c * PUSH_BIG);
-                }
-                beg = end;
+            if ((long long)(end - beg) >= big) {
+                nc = ((long long)(end - beg) + PUSH_BIG - 1) / PUSH_BIG;
+                k = atomicAdd(out_st + 3, (u64)nc);
             }
-            if (end > beg) u = parent_id(u, pmap);  // from here on u is only the parent
         }
+        // the warp writes each hub's chunk list together, a chunk per lane
+        for (unsigned hubs = __ballot_sync(0xffffffffu, nc > 0); hubs; hubs &= hubs - 1) {
+            const int src = __ffs(hubs) - 1;
+            const idx_t hu = __shfl_sync(0xffffffffu, u, src);
+            const ptr_t hb = __shfl_sync(0xffffffffu, beg, src);
+            const long long hn = __shfl_sync(0xffffffffu, nc, src);
+            const u64 hk = __shfl_sync(0xffffffffu, k, src);
+            for (long long c = lane; c < hn; c += 32) {
+                big_u[hk + c] = hu;
+                big_p[hk + c] = hb + (ptr_t)(c * PUSH_BIG);
+            }
+        }
+        if (nc) beg = end;
+        if (end > beg) u = parent_id(u, pmap);  // from here on u is only the parent
         // CTA-wide gathering of long lists.
         while (true) {
             if (end - beg >= CTA_THREADS) s_owner = tid;
@@ -413,14 +424,49 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
                            out_st, lev, my_mf, my_mu);
 #endif
         }
-        // Short lists: each thread its own.
-        for (ptr_t p = beg; p < end; ++p)
+        // Short lists (under 32 edges): each lane walks its own, one dependent edge after
+        // another, when the lanes' lists are about as long; when they are not (a small
+        // frontier of mixed degrees), the warp takes them end to end, 32 edges a step, so
+        // one long list does not leave the other lanes idle.  Lane j's edges are numbers
+        // [excl, excl + count) of the warp's; an edge's lane is the last one whose excl
+        // does not exceed it (a binary search over the lanes).
+        const unsigned count = (unsigned)(end - beg);
+        const unsigned total = __reduce_add_sync(0xffffffffu, count);
+        const bool gather = (total + 31) / 32 < __reduce_max_sync(0xffffffffu, count);
+        unsigned excl = 0;
+        if (gather) {  // warp-uniform
+            unsigned incl = count;
+            for (int o = 1; o < 32; o <<= 1) {
+                const unsigned y = __shfl_up_sync(0xffffffffu, incl, o);
+                if (lane >= o) incl += y;
+            }
+            excl = incl - count;
+        }
+        for (ptr_t p = gather ? end : beg; p < end; ++p)
 #if REMOTE
             remote_visit(u, indices[p], vis, sent, stage);
-        remote_maybe_flush(sent, stage);
 #else
             push_visit(u, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                        out_st, lev, my_mf, my_mu);
+#endif
+        for (unsigned e0 = 0; gather && e0 < total; e0 += 32) {
+            const unsigned e = e0 + lane;
+            int src = 0;
+            for (int step = 16; step > 0; step >>= 1)
+                if (__shfl_sync(0xffffffffu, excl, src + step) <= e) src += step;
+            const idx_t su = __shfl_sync(0xffffffffu, u, src);
+            const ptr_t sb = __shfl_sync(0xffffffffu, beg, src);
+            const unsigned se = __shfl_sync(0xffffffffu, excl, src);
+            if (e < total)
+#if REMOTE
+                remote_visit(su, indices[sb + (ptr_t)(e - se)], vis, sent, stage);
+#else
+                push_visit(su, indices[sb + (ptr_t)(e - se)], vis, q_out, levels, parents,
+                           indptr, tindptr, out_st, lev, my_mf, my_mu);
+#endif
+        }
+#if REMOTE
+        remote_maybe_flush(sent, stage);
 #endif
     }
 #if REMOTE
