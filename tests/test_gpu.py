@@ -125,6 +125,42 @@ def test_bfs_hubs(directed):
             _check_parents(A, lev, par, source, directed)
 
 
+@pytest.mark.parametrize("directed", [True, False])
+def test_bfs_small_frontier_of_mixed_lists(directed):
+    """A frontier of a few vertices whose lists are of a block's size (sent to the hub
+    chunks when the frontier fills few blocks) beside short lists of uneven lengths (which
+    a warp takes end to end)."""
+    rng = np.random.default_rng(21)
+    n = 30000
+    middle = np.arange(1, 41)
+    sizes = np.where(middle % 3 == 0, rng.integers(256, 1000, 40), rng.integers(1, 32, 40))
+    r = np.r_[np.zeros(40, np.int64), np.repeat(middle, sizes), rng.integers(0, n, 20000)]
+    c = np.r_[middle, rng.integers(41, n, sizes.sum()), rng.integers(0, n, 20000)]
+    A = _int32(sp.csr_array((np.ones(r.size), (r, c)), shape=(n, n)))
+    for direction in ("auto", "push"):
+        ref = spbfs.bfs(A, 0, directed=directed)
+        lev, par = spbfs.bfs(csp.csr_matrix(A), 0, directed=directed, direction=direction,
+                             return_parents=True)
+        np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+        _check_parents(A, lev, par, 0, directed)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_bfs_pull_reads_offsets_past_the_heads_limit(directed, monkeypatch):
+    """Rows whose start lies too far into their 32-row word for the heads' 32-bit offset
+    are read from the row offsets (the limit lowered so that most rows are)."""
+    from spbfs.gpu import bfs as gpu_bfs
+
+    monkeypatch.setattr(gpu_bfs, "HEAD_OFFSET_LIMIT", 20)
+    A = _kron_graph(11)
+    for source in (0, 7):
+        ref = spbfs.bfs(A, source, directed=directed)
+        lev, par = spbfs.bfs(csp.csr_matrix(A), source, directed=directed, direction="pull",
+                             return_parents=True)
+        np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+        _check_parents(A, lev, par, source, directed)
+
+
 def test_bfs_grid_long_path():
     """High diameter: batched push levels must still give exact levels."""
     side = 60

@@ -52,6 +52,9 @@ RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 _THREADS = 256
 _NULL = np.uint64(0)  # a null pointer argument
 _NO_OWNERS = np.int64(0)  # the owners and part size of a local (not remote) push
+#: Row starts at or beyond this many entries into their 32-row word are read from the row
+#: offsets instead of the pull's heads (NO_OFFSET in bfs_kernels.cu; tests lower it).
+HEAD_OFFSET_LIMIT = 0xFFFFFFFF
 #: Adjacency lists of at least BIG edges are cut into BIG-edge chunks expanded by the whole
 #: grid (bfs_push_big); must equal PUSH_BIG in bfs_kernels.cu.
 BIG = 1024
@@ -316,7 +319,8 @@ class BitmapSearch(LevelSearch):
         self.sms = k.sms
         self.live = T.pattern.derived(("gpu_live_words", ptr_dtype.str),
                                       lambda: self._live_words(n, ws.nwords))
-        self.first = T.pattern.derived(("gpu_first", ptr_dtype.str), lambda: self._first(n))
+        self.heads, self.wbase = T.pattern.derived(("gpu_heads", ptr_dtype.str),
+                                                   lambda: self._heads(n, ws.nwords))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
         # launch per push level, when the graph has any.  A frontier's hubs have at most
         # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
@@ -351,15 +355,19 @@ class BitmapSearch(LevelSearch):
                                      (self.tindptr, np.int64(n), np.int64(nwords), live))
         return live
 
-    def _first(self, n):
-        """The pull's first probes: each row's first in-neighbour (bfs_first), kept per
-        pattern (n ids)."""
+    def _heads(self, n, nwords):
+        """The pull's heads (each row's first in-neighbour and 32-bit start within its word)
+        and word bases (bfs_heads), kept per pattern: 2 ids per vertex, an offset per
+        word."""
         import cupy
 
-        first = cupy.empty(max(n, 1), self.tindices.dtype)
-        self.k.first((_blocks(n, self.sms * 8),), (_THREADS,),
-                     (self.tindptr, self.tindices, np.int64(n), first))
-        return first
+        heads = cupy.empty(2 * max(n, 1), self.tindices.dtype)
+        wbase = cupy.empty(nwords + 1, self.tindptr.dtype)
+        wbase[-1:] = self.tindptr[-1:]
+        self.k.heads((_blocks(n, self.sms * 8),), (_THREADS,),
+                     (self.tindptr, self.tindices, np.int64(n), np.uint32(HEAD_OFFSET_LIMIT),
+                      heads, wbase))
+        return heads, wbase
 
     @property
     def levels(self):
@@ -392,10 +400,10 @@ class BitmapSearch(LevelSearch):
                 raise ValueError("a pull advances one level")
             self.level += 1
             self.k.pull((_blocks(ws.nwords * 32, self.k.wave("pull")),), (_THREADS,),
-                        (self.tindptr, self.tindices, self.indptr, self.live, self.first,
-                         ws.vis[self.cur], ws.vis[1 - self.cur], self._levels, parents, ws.ring,
-                         np.int32(self.level), np.int64(self.n), self.nwords, self.pmap,
-                         np.int32(self._unfilled)))
+                        (self.tindptr, self.tindices, self.indptr, self.live, self.heads,
+                         self.wbase, ws.vis[self.cur], ws.vis[1 - self.cur], self._levels,
+                         parents, ws.ring, np.int32(self.level), np.int64(self.n), self.nwords,
+                         self.pmap, np.int32(self._unfilled)))
             self._unfilled = False
             self.cur = 1 - self.cur
             self.queued = False

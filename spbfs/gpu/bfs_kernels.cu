@@ -29,6 +29,16 @@ typedef unsigned long long u64;
 #define PARENT_MAP 0
 #endif
 
+// A row of A.T for the pull: its first entry (-1 if empty) and its start relative to the
+// start of its 32-row word (wbase), NO_OFFSET when that does not fit 32 bits (then the
+// kernel reads tindptr).  With 32-bit ids, 8 bytes a row: half a 64-bit offset's sector
+// traffic plus the first probe, in one load.
+#define NO_OFFSET 0xffffffffu
+struct __align__(2 * sizeof(idx_t)) Head {
+    idx_t first;
+    unsigned offset;
+};
+
 #define RING 64
 #define CTA_THREADS 256
 #define PUSH_BIG 1024  // hub chunk size (spbfs.gpu.bfs.BIG)
@@ -555,10 +565,11 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An
 // unvisited vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours
 // (row of A.T) against the visited bitmap of the previous levels (vis_cur, read-only here)
-// and stops at the first hit, which is its parent.  The first in-neighbour comes from the
-// dense `first` (bfs_first): one coalesced load per warp, and with the hub first in every
-// row (csr_hub_first) it ends most scans.  The next PULL_SERIAL in-edges are scanned by the
-// lane alone; longer remainders are scanned by the whole warp, 32 edges per step, one
+// and stops at the first hit, which is its parent.  The first in-neighbour and the row's
+// start come from `heads` (bfs_heads: one coalesced load per warp instead of a scattered
+// sector of tindices per lane and two 64-bit offsets); with the hub first in every row
+// (csr_hub_first) that probe ends most scans.  The next PULL_SERIAL in-edges are scanned by
+// the lane alone; longer remainders are scanned by the whole warp, 32 edges per step, one
 // vertex after another.  The new
 // bitmap word (old bits | found) goes to vis_next, so no atomics are needed and vertices
 // found in this level never serve as parents in it.  A word whose live bits are all
@@ -567,7 +578,7 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
          const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
-         const idx_t* __restrict__ first,
+         const Head* __restrict__ heads, const ptr_t* __restrict__ wbase,
          const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap,
@@ -595,15 +606,24 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
         idx_t par = -1;
         bool found = false;
         if (todo) {
-            beg = tindptr[v];
-            end = tindptr[v + 1];
-            din = end - beg;
-            const idx_t f = first[v];  // the row's first in-neighbour, from a dense array
-            if ((vis_cur[f >> 5] >> ((unsigned)f & 31u)) & 1u) {
-                found = true;
-                par = f;
+            const Head h = heads[v];
+            const ptr_t b0 = wbase[w];
+            const ptr_t b = h.offset != NO_OFFSET ? b0 + (ptr_t)h.offset : tindptr[v];
+            ptr_t e;
+            if (lane == 31 || v + 1 == n) {
+                e = wbase[w + 1];
+            } else {
+                const unsigned o = heads[v + 1].offset;
+                e = o != NO_OFFSET ? b0 + (ptr_t)o : tindptr[v + 1];
             }
-            ++beg;
+            din = e - b;
+            if ((vis_cur[h.first >> 5] >> ((unsigned)h.first & 31u)) & 1u) {
+                found = true;
+                par = h.first;
+            } else {
+                beg = b + 1;
+                end = e;
+            }
             const ptr_t lim = (end - beg > PULL_SERIAL) ? beg + PULL_SERIAL : end;
             for (; !found && beg < lim; ++beg) {
                 const idx_t u = tindices[beg];
@@ -687,17 +707,20 @@ bfs_live(const ptr_t* __restrict__ tindptr, long long n, long long nwords,
     }
 }
 
-// The pull's first probe: first[v] = the first in-neighbour of v (row v of A.T), -1 for an
-// empty row; one thread per vertex.  A dense copy, so a warp's first probes are one
-// coalesced load instead of a scattered sector of tindices per lane.
+// The pull's heads (see Head; offsets of `limit` or more are NO_OFFSET: NO_OFFSET itself,
+// or less to test the fallback) and word bases wbase[w] = tindptr[32 w] (the caller sets
+// wbase[nwords] = tindptr[n]); one thread per vertex.
 extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_first(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices, long long n,
-          idx_t* __restrict__ first)
+bfs_heads(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices, long long n,
+          unsigned limit, Head* __restrict__ heads, ptr_t* __restrict__ wbase)
 {
     const long long stride = (long long)gridDim.x * CTA_THREADS;
     for (long long v = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; v < n; v += stride) {
         const ptr_t beg = tindptr[v];
-        first[v] = tindptr[v + 1] > beg ? tindices[beg] : (idx_t)-1;
+        const unsigned long long off = (unsigned long long)(beg - tindptr[v & ~31LL]);
+        heads[v] = Head{tindptr[v + 1] > beg ? tindices[beg] : (idx_t)-1,
+                        off < limit ? (unsigned)off : NO_OFFSET};
+        if ((v & 31) == 0) wbase[v >> 5] = beg;
     }
 }
 
