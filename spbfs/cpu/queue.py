@@ -21,10 +21,10 @@ def _search(ip, ix, source, order, parents):
     parents[source] = source   # seen; reset at the end
     head, end = 0, 1
     while head < end:
-        u = order[head]
+        u = np.uintp(order[head])   # unsigned indices: no wrap-around test per access
         head += 1
-        for p in range(ip[u], ip[u + 1]):
-            v = ix[p]
+        for p in range(np.uintp(ip[u]), np.uintp(ip[u + 1])):
+            v = np.uintp(ix[p])
             if parents[v] < 0:
                 parents[v] = u
                 order[end] = v
@@ -58,9 +58,9 @@ def _grow(ip, ix, par, other, q, start, end):
     up.  Returns ``(queue end, that target or -1)``."""
     tail = end
     for i in range(start, end):
-        v = q[i]
-        for p in range(ip[v], ip[v + 1]):
-            w = ix[p]
+        v = np.uintp(q[i])   # unsigned indices: no wrap-around test per access
+        for p in range(np.uintp(ip[v]), np.uintp(ip[v + 1])):
+            w = np.uintp(ix[p])
             if par[w] < 0:
                 par[w] = v
                 q[tail] = w
