@@ -8,7 +8,7 @@ import numpy as np
 from ..semiring import monoids, reduce, select
 from ._shared import prepare
 
-__all__ = ["degree_centrality", "degrees", "isolates"]
+__all__ = ["centrality_of_degrees", "degree_centrality", "degrees", "isolates"]
 
 _KINDS = ("total", "in", "out")
 
@@ -47,15 +47,19 @@ def degrees(A, directed=True, kind="total"):
         raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
     M = prepare(A).canonical()
     out = M.out_degree.astype(np.int64)
-    if not directed:
-        loops = select(M, "diag")
-        extra = (loops.out_degree.astype(np.int64) if loops.nnz
-                 else M.xp.zeros(M.n, np.int64))
-        return out + extra
+    if not directed:  # the self-loops per row, counted once per pattern where kept
+        pattern = getattr(M, "pattern", None)  # a distributed matrix keeps none
+        return out + (_loops(M) if pattern is None
+                      else pattern.derived("self-loops per row", lambda: _loops(M)))
     if kind == "out":
         return out
     inn = M.in_degree.astype(np.int64)
     return inn if kind == "in" else inn + out
+
+
+def _loops(M):
+    loops = select(M, "diag")
+    return loops.out_degree.astype(np.int64) if loops.nnz else M.xp.zeros(M.n, np.int64)
 
 
 def degree_centrality(A, directed=True, kind="total"):
@@ -84,6 +88,18 @@ def degree_centrality(A, directed=True, kind="total"):
     n = int(d.shape[0])
     if n <= 1:
         return d.astype(np.float64) * 0 + 1.0
+    return centrality_of_degrees(d, n)
+
+
+def centrality_of_degrees(d, n):
+    """Degree centrality of degrees ``d`` in a graph of ``n > 1`` vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> centrality_of_degrees(np.array([0, 1, 2]), 3)
+    array([0. , 0.5, 1. ])
+    """
     return d * (1.0 / (n - 1))
 
 

@@ -10,7 +10,7 @@ from ..algorithms.centrality_spectral import eigenvector_centrality as _eigenvec
 from ..algorithms.centrality_spectral import hits as _hits
 from ..algorithms.centrality_spectral import katz_centrality as _katz
 from ..algorithms.closeness import closeness_from_sums, reach_sums
-from ..algorithms.degree import degree_centrality as _degree_centrality
+from ..algorithms.degree import centrality_of_degrees, degrees
 from ..algorithms.pagerank import PowerIterationFailedConvergence
 from ..core.arrays import to_numpy
 from ._link_analysis import node_values, result_dict
@@ -28,7 +28,13 @@ def _simple(arguments):
 def _degree(G, kind):
     if len(G) <= 1:
         return dict.fromkeys(G.nodes, 1)
-    return result_dict(G, _degree_centrality(G.csr(), G.is_directed(), kind))
+    d = to_numpy(degrees(G.csr(), G.is_directed(), kind))
+    # One float per distinct degree, shared by every vertex of that degree: a graph has
+    # few distinct degrees, and making a float per vertex cost more than the dict.
+    distinct = np.flatnonzero(np.bincount(d))
+    table = np.empty(int(distinct[-1]) + 1, object)
+    table[distinct] = centrality_of_degrees(distinct, len(G)).tolist()
+    return dict(zip(G.nodes, table[d].tolist(), strict=True))
 
 
 @dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
