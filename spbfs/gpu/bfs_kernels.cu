@@ -74,6 +74,27 @@ __device__ __forceinline__ u64 warp_sum(u64 x)
     return x;
 }
 
+// The warp's sum and maximum of a 32-bit value (one instruction from sm_80 on).
+__device__ __forceinline__ unsigned warp_add32(unsigned x)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xffffffffu, x);
+#else
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+#endif
+}
+
+__device__ __forceinline__ unsigned warp_max32(unsigned x)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(0xffffffffu, x);
+#else
+    for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+#endif
+}
+
 // Add three per-thread counters into st[0..2]: warp sums, then one atomic per block each.
 __device__ __forceinline__ void block_add3(u64* st, u64 a, u64 b, u64 c)
 {
@@ -316,12 +337,12 @@ __device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t en
 }
 #endif
 
-// Push (top-down) level: expand the frontier queue q_in.  Load balance after Merrill et
-// al.: lists of >= `big` edges (hubs; `big` is PUSH_BIG, or CTA_THREADS for a frontier of
-// few edges, whose lists would otherwise queue up in a few blocks) are cut into
-// PUSH_BIG-edge chunks for bfs_push_big (the whole grid, a block per chunk), lists of >= CTA_THREADS edges are gathered by the whole block, lists
-// of >= 32 by a warp, the rest by their own thread.  Grid-stride over the queue, whose
-// length is read on the device (so the launch needs no host synchronisation).
+// Push (top-down) level: expand the frontier queue q_in.  Load balance after Merrill et al.: lists
+// of >= `big` edges (hubs; `big` is PUSH_BIG, or CTA_THREADS for a frontier of few edges, whose
+// lists would otherwise queue up in a few blocks) are cut into PUSH_BIG-edge chunks for
+// bfs_push_big (the whole grid, a block per chunk), lists of >= CTA_THREADS edges are gathered by
+// the whole block, lists of >= 32 by a warp, the rest by their own thread.  Grid-stride over the
+// queue, whose length is read on the device (so the launch needs no host synchronisation).
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
 bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const ptr_t* __restrict__ tindptr, unsigned* vis,
@@ -441,8 +462,8 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         // [excl, excl + count) of the warp's; an edge's lane is the last one whose excl
         // does not exceed it (a binary search over the lanes).
         const unsigned count = (unsigned)(end - beg);
-        const unsigned total = __reduce_add_sync(0xffffffffu, count);
-        const bool gather = (total + 31) / 32 < __reduce_max_sync(0xffffffffu, count);
+        const unsigned total = warp_add32(count);
+        const bool gather = (total + 31) / 32 < warp_max32(count);
         unsigned excl = 0;
         if (gather) {  // warp-uniform
             unsigned incl = count;
@@ -562,19 +583,18 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 #endif
 }
 
-// Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An
-// unvisited vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours
-// (row of A.T) against the visited bitmap of the previous levels (vis_cur, read-only here)
-// and stops at the first hit, which is its parent.  The first in-neighbour and the row's
-// start come from `heads` (bfs_heads: one coalesced load per warp instead of a scattered
-// sector of tindices per lane and two 64-bit offsets); with the hub first in every row
-// (csr_hub_first) that probe ends most scans.  The next PULL_SERIAL in-edges are scanned by
-// the lane alone; longer remainders are scanned by the whole warp, 32 edges per step, one
-// vertex after another.  The new
-// bitmap word (old bits | found) goes to vis_next, so no atomics are needed and vertices
-// found in this level never serve as parents in it.  A word whose live bits are all
-// visited is copied without reading its rows.  With `fill` (the search's first pull, see
-// bfs_reset), every vertex not visited before this level and not found in it gets -1.
+// Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An unvisited
+// vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours (row of A.T)
+// against the visited bitmap of the previous levels (vis_cur, read-only here) and stops at the
+// first hit, which is its parent.  The first in-neighbour and the row's start come from `heads`
+// (bfs_heads: one coalesced load per warp instead of a scattered sector of tindices per lane and
+// two 64-bit offsets); with the hub first in every row (csr_hub_first) that probe ends most
+// scans.  The next PULL_SERIAL in-edges are scanned by the lane alone; longer remainders are
+// scanned by the whole warp, 32 edges per step, one vertex after another.  The new bitmap word (old
+// bits | found) goes to vis_next, so no atomics are needed and vertices found in this level never
+// serve as parents in it.  A word whose live bits are all visited is copied without reading its
+// rows.  With `fill` (the search's first pull, see bfs_reset), every vertex not visited before this
+// level and not found in it gets -1.
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
          const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
