@@ -317,10 +317,8 @@ class BitmapSearch(LevelSearch):
         self.k = k = kit(idt, ptr_dtype, values, directed, mapped=self.mapped)
         self._seen = self._sent = self._sent_counts = self._remote = None
         self.sms = k.sms
-        self.live = T.pattern.derived(("gpu_live_words", ptr_dtype.str),
-                                      lambda: self._live_words(n, ws.nwords))
-        self.heads, self.wbase = T.pattern.derived(("gpu_heads", ptr_dtype.str),
-                                                   lambda: self._heads(n, ws.nwords))
+        self.heads, self.wbase, self.live = T.pattern.derived(
+            ("gpu_heads", ptr_dtype.str), lambda: self._heads(n, ws.nwords))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
         # launch per push level, when the graph has any.  A frontier's hubs have at most
         # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
@@ -346,28 +344,21 @@ class BitmapSearch(LevelSearch):
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
         self.frontier_edges = None  # and its out-edges (None: not read yet)
 
-    def _live_words(self, n, nwords):
-        """The pull's live bitmap: the vertices with in-edges (bfs_live), kept per pattern."""
-        import cupy
-
-        live = cupy.empty(nwords, np.uint32)
-        self.k.live((_blocks(nwords, self.sms * 8),), (_THREADS,),
-                                     (self.tindptr, np.int64(n), np.int64(nwords), live))
-        return live
-
     def _heads(self, n, nwords):
-        """The pull's heads (each row's first in-neighbour and 32-bit start within its word)
-        and word bases (bfs_heads), kept per pattern: 2 ids per vertex, an offset per
-        word."""
+        """The pull's tables of a pattern (bfs_heads), kept with it: the heads (each row's
+        first in-neighbour and 32-bit start within its word: 2 ids per vertex), the word
+        bases (an offset per word) and the live bitmap (the vertices with in-edges: a bit
+        per vertex)."""
         import cupy
 
         heads = cupy.empty(2 * max(n, 1), self.tindices.dtype)
         wbase = cupy.empty(nwords + 1, self.tindptr.dtype)
         wbase[-1:] = self.tindptr[-1:]
+        live = cupy.empty(max(nwords, 1), np.uint32)
         self.k.heads((_blocks(n, self.sms * 8),), (_THREADS,),
                      (self.tindptr, self.tindices, np.int64(n), np.uint32(HEAD_OFFSET_LIMIT),
-                      heads, wbase))
-        return heads, wbase
+                      heads, wbase, live))
+        return heads, wbase, live
 
     @property
     def levels(self):

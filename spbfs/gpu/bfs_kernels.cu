@@ -584,7 +584,7 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 }
 
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An unvisited
-// vertex with in-edges (its bit in `live`, see bfs_live) scans its in-neighbours (row of A.T)
+// vertex with in-edges (its bit in `live`, see bfs_heads) scans its in-neighbours (row of A.T)
 // against the visited bitmap of the previous levels (vis_cur, read-only here) and stops at the
 // first hit, which is its parent.  The first in-neighbour and the row's start come from `heads`
 // (bfs_heads: one coalesced load per warp instead of a scattered sector of tindices per lane and
@@ -705,42 +705,31 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
     block_add3(out_st, my_nf, my_mf, my_mu);
 }
 
-// The live bitmap of the pull: bit v set when vertex v has in-edges (a row of A.T), so a
-// pull can find it; one thread per word, bits past n clear.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_live(const ptr_t* __restrict__ tindptr, long long n, long long nwords,
-         unsigned* __restrict__ live)
-{
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    for (long long w = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; w < nwords;
-         w += stride) {
-        unsigned x = 0;
-        const long long v0 = w * 32;
-        const int bits = (int)min(32LL, n - v0);
-        ptr_t prev = tindptr[v0];
-        for (int b = 0; b < bits; ++b) {
-            const ptr_t next = tindptr[v0 + b + 1];
-            if (next > prev) x |= 1u << b;
-            prev = next;
-        }
-        live[w] = x;
-    }
-}
-
-// The pull's heads (see Head; offsets of `limit` or more are NO_OFFSET: NO_OFFSET itself,
-// or less to test the fallback) and word bases wbase[w] = tindptr[32 w] (the caller sets
-// wbase[nwords] = tindptr[n]); one thread per vertex.
+// The pull's tables of a pattern, one thread per vertex: the heads (see Head; offsets of
+// `limit` or more are NO_OFFSET: NO_OFFSET itself, or less to test the fallback), the word
+// bases wbase[w] = tindptr[32 w] (the caller sets wbase[nwords] = tindptr[n]) and the live
+// bitmap (bit v set when row v of A.T is not empty, so a pull can find v), a word per warp.
 extern "C" __global__ void __launch_bounds__(CTA_THREADS)
 bfs_heads(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices, long long n,
-          unsigned limit, Head* __restrict__ heads, ptr_t* __restrict__ wbase)
+          unsigned limit, Head* __restrict__ heads, ptr_t* __restrict__ wbase,
+          unsigned* __restrict__ live)
 {
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    for (long long v = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; v < n; v += stride) {
-        const ptr_t beg = tindptr[v];
-        const unsigned long long off = (unsigned long long)(beg - tindptr[v & ~31LL]);
-        heads[v] = Head{tindptr[v + 1] > beg ? tindices[beg] : (idx_t)-1,
-                        off < limit ? (unsigned)off : NO_OFFSET};
-        if ((v & 31) == 0) wbase[v >> 5] = beg;
+    const int lane = threadIdx.x & 31;
+    const long long stride = (long long)gridDim.x * CTA_THREADS;  // whole words per step
+    for (long long v0 = (long long)blockIdx.x * CTA_THREADS + (threadIdx.x & ~31); v0 < n;
+         v0 += stride) {
+        const long long v = v0 + lane;
+        bool nonempty = false;
+        if (v < n) {
+            const ptr_t beg = tindptr[v];
+            const unsigned long long off = (unsigned long long)(beg - tindptr[v0]);
+            nonempty = tindptr[v + 1] > beg;
+            heads[v] = Head{nonempty ? tindices[beg] : (idx_t)-1,
+                            off < limit ? (unsigned)off : NO_OFFSET};
+            if (lane == 0) wbase[v0 >> 5] = beg;
+        }
+        const unsigned bits = __ballot_sync(0xffffffffu, nonempty);
+        if (lane == 0) live[v0 >> 5] = bits;
     }
 }
 
