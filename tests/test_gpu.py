@@ -332,9 +332,11 @@ def test_int64_index_kernels():
 
 def test_bfs_memory_error_names_sizes_and_the_way_out(monkeypatch):
     from spbfs.gpu import GPUMemoryError, memory
+    from spbfs.gpu import bfs as gbfs
 
     A = _kron_graph(10)
     M = spbfs.prepare(csp.csr_matrix(A), directed=False)
+    monkeypatch.setattr(gbfs, "workspaces", gbfs.WorkspacePool())  # the check of a new one
     monkeypatch.setattr(memory, "available_bytes", lambda: 1000)
     with pytest.raises(GPUMemoryError, match="GPU memory.*outputs.*workspace.*spbfs.dist"):
         spbfs.bfs(M, 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ..semiring import any_pair, any_secondi, level_search
-from ._shared import ALPHA, BETA, beamer_pull
+from ._shared import BETA, beamer_pull
 
 __all__ = ["MAX_PUSH_BATCH", "search"]
 
@@ -14,7 +14,7 @@ __all__ = ["MAX_PUSH_BATCH", "search"]
 MAX_PUSH_BATCH = 32
 
 
-def search(M, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
+def search(M, source, *, return_parents=False, direction="auto", alpha=None, beta=BETA,
            trace=None):
     """The level loop of :func:`spbfs.bfs` on a prepared Matrix and a checked source, for every
     backend: a direction policy over :func:`spbfs.semiring.level_search`.
@@ -29,7 +29,8 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=ALPHA, be
     M : Matrix
     source : int
     return_parents, direction, alpha, beta
-        As :func:`spbfs.bfs`.
+        As :func:`spbfs.bfs` (``alpha=None``: the engine's own,
+        :attr:`spbfs.semiring.LevelSearch.alpha`).
     trace : list, optional
         Profiling: one tuple ``(first_level, last_level, "push" | "pull", frontier_in,
         found, seconds)`` is appended per step (host time of launch and read).
@@ -47,6 +48,7 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=ALPHA, be
     n = M.n
     with level_search(M, source, semiring, values=return_parents,
                       transpose=direction != "push") as engine:
+        alpha = engine.alpha if alpha is None else alpha
         if getattr(engine, "drives_itself", False):   # a distributed search: its own policy
             engine.run(direction, alpha, beta)
             return (engine.levels, engine.parents) if return_parents else engine.levels

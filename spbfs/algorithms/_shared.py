@@ -4,13 +4,15 @@ Beamer's direction rule (both below :mod:`~spbfs.algorithms.bfs` and
 
 from __future__ import annotations
 
+from ..core.seam import LevelSearch
 from ..semiring import Matrix
 
 __all__ = ["ALPHA", "BETA", "beamer_pull", "prepare"]
 
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
-#: pull -> push when the frontier has fewer than n / BETA vertices.
-ALPHA = 15.0
+#: pull -> push when the frontier has fewer than n / BETA vertices.  A level-search engine
+#: may prefer another ALPHA (:attr:`spbfs.semiring.LevelSearch.alpha`).
+ALPHA = LevelSearch.alpha
 BETA = 18.0
 
 

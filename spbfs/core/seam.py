@@ -81,6 +81,10 @@ class LevelSearch:
     parents : array or None
         The semiring's value at each vertex found (the frontier vertex for ``secondi``),
         ``-1`` elsewhere; ``None`` unless asked for.
+    alpha : float
+        The push -> pull factor of Beamer's rule that suits this engine's costs: what
+        :func:`spbfs.bfs` uses when the caller gives none (Beamer's 15 unless an engine
+        measured better).
 
     Examples
     --------
@@ -94,6 +98,7 @@ class LevelSearch:
 
     levels = None
     parents = None
+    alpha = 15.0
 
     def advance(self, pulling: bool, count: int = 1) -> None:  # pragma: no cover - interface
         """Run ``count`` levels (push), or one level pulled (``count`` must be 1)."""

@@ -285,6 +285,11 @@ class DistSearch:
                                        transpose=G.directed,
                                        parent_ids=G.parent_ids if values else None)
 
+    @property
+    def alpha(self) -> float:
+        """Beamer's push -> pull factor: the single-device engine's on one rank."""
+        return self._inner.alpha if self._inner is not None else ALPHA
+
     def run(self, direction="auto", alpha=ALPHA, beta=BETA):
         """Search every level (collective)."""
         from .arrays import DistArray

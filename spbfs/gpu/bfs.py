@@ -155,7 +155,8 @@ class WorkspacePool:
     """Workspaces checked out by one search at a time (thread- and stream-safe).
 
     A search takes a free workspace of its ``(device, n, idx_dtype)`` or, if
-    none is free, a new one after a memory check; it gives it back when it
+    none is free, a new one after a memory check (of it and the search's
+    outputs); it gives it back when it
     ends, its stream synchronised, so the next search (on any stream) finds
     no work in flight.  At most ``keep`` free workspaces are kept per size,
     and asking for another size frees those of the previous one.
@@ -188,16 +189,18 @@ class WorkspacePool:
 
     @contextlib.contextmanager
     def checkout(self, n: int, idx_dtype, extra_bytes: int = 0):
-        """A workspace for one search; ``extra_bytes`` (its outputs) join the memory check."""
+        """A workspace for one search; ``extra_bytes`` (its outputs) join the memory check
+        made when a new workspace is needed."""
         import cupy
 
         key = (cupy.cuda.Device().id, int(n), np.dtype(idx_dtype).str)
         ws = self._take(key)
-        need = extra_bytes + (0 if ws is not None else Workspace.nbytes(n, idx_dtype))
-        check_fits(f"BFS on {n} vertices", need,
-                   detail=f"outputs {extra_bytes / 1e9:.2f} GB, workspace "
-                          f"{Workspace.nbytes(n, idx_dtype) / 1e9:.2f} GB")
-        if ws is None:
+        if ws is None:  # a reused one skips the device query (80-100 us in the lent VM);
+            # failing to allocate the outputs still ends in a GPUMemoryError (BitmapSearch)
+            nbytes = Workspace.nbytes(n, idx_dtype)
+            check_fits(f"BFS on {n} vertices", extra_bytes + nbytes,
+                       detail=f"outputs {extra_bytes / 1e9:.2f} GB, workspace "
+                              f"{nbytes / 1e9:.2f} GB")
             ws = Workspace(n, idx_dtype)
         try:
             yield ws
@@ -278,6 +281,11 @@ class BitmapSearch(LevelSearch):
     ...     type(s).__name__, s.sizes(), s.levels.tolist()
     ('BitmapSearch', [(1, 1, 1), (1, 2, 2), (1, 1, 1)], [0, 1, 2, -1])
     """
+
+    #: A pull costs less against a push here than on the CPUs Beamer measured: with his 15,
+    #: a Kronecker search whose root has few neighbours pushed its third level (millions of
+    #: edges, ~3x the pull's time).  Measured on an H100 in docs/gpu.md.
+    alpha = 40.0
 
     def __init__(self, M, source, values, transpose, parent_ids=None):
         n, idt = M.n, M.indices.dtype
