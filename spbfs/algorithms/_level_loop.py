@@ -12,6 +12,9 @@ __all__ = ["MAX_PUSH_BATCH", "search"]
 
 #: Most push levels launched between two reads of the sizes (long, thin searches).
 MAX_PUSH_BATCH = 32
+#: A frontier this many times smaller than the last is past its peak: its next two push
+#: levels are launched together (Beamer's rule pulls only a growing frontier).
+SHRUNK = 4
 
 
 def search(M, source, *, return_parents=False, direction="auto", alpha=None, beta=BETA,
@@ -84,7 +87,10 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
 
 def _push_batch(direction, last, steady, nf, prev_nf, mf, switch_edges) -> int:
     """Push levels to run before the next read: doubling up to :data:`MAX_PUSH_BATCH` while
-    the frontier is steady and even that many levels of growth stay below the switch."""
+    the frontier is steady and even that many levels of growth stay below the switch; two
+    after a fall by :data:`SHRUNK` or more (a search's last levels: one read fewer)."""
+    if direction == "auto" and nf * SHRUNK <= prev_nf:
+        return 2
     k = min(last * 2, MAX_PUSH_BATCH)
     if direction == "auto":
         growth = max(nf / prev_nf, 1.0) if steady >= 4 else 2.0

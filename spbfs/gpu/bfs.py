@@ -418,7 +418,8 @@ class BitmapSearch(LevelSearch):
                          ws.queue[self.qin], ws.queue[1 - self.qin], self._levels, parents,
                          ws.ring, np.int32(self.level), self.big_u, self.big_p, big,
                          ws.ring, np.int64(0), self.pmap, _NO_OWNERS, _NO_OWNERS))
-            if self.use_big:
+            if self.use_big and (count > 1 or self.frontier_edges is None
+                                 or self.frontier_edges >= big):  # else no list has chunks
                 self.k.push_big((self.k.wave("push_big"),), (_THREADS,),
                            (self.indptr, self.indices, self.tindptr, ws.vis[self.cur],
                             self.big_u, self.big_p, ws.queue[1 - self.qin], self._levels,
