@@ -34,7 +34,7 @@ def _degree(G, kind):
     distinct = np.flatnonzero(np.bincount(d))
     table = np.empty(int(distinct[-1]) + 1, object)
     table[distinct] = centrality_of_degrees(distinct, len(G)).tolist()
-    return dict(zip(G.nodes, table[d].tolist(), strict=True))
+    return G.node_dict(table[d].tolist())
 
 
 @dispatched(can_run=_simple, docs="Multigraphs run in NetworkX.")
@@ -88,7 +88,7 @@ def _start(G, nstart):
 def _ordered(G, values, keys):
     values = to_numpy(values).tolist()
     if keys is G.nodes:
-        return dict(zip(keys, values, strict=True))
+        return G.node_dict(values)
     return {k: values[G.index[k]] for k in keys}
 
 

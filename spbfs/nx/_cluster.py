@@ -21,7 +21,7 @@ def select_nodes(G, nodes, values):
     ``values`` is a list in row order.
     """
     if nodes is None:
-        return dict(zip(G.nodes, values, strict=True))
+        return G.node_dict(values)
     if nodes in G:
         return values[G.index[nodes]]
     index = G.index

@@ -32,7 +32,7 @@ def node_values(G, mapping, name):
 
 def result_dict(G, values):
     """``{node: float}`` in node order from a host or device array."""
-    return dict(zip(G.nodes, to_numpy(values).tolist(), strict=True))
+    return G.node_dict(to_numpy(values).tolist())
 
 
 def _no_multigraph(arguments):
@@ -164,13 +164,14 @@ def _edge_can_run(arguments):
 
 def _edge_rows(G):
     """The rows and columns of ``G.edges()`` in NetworkX's order (each undirected edge once,
-    from the endpoint that comes first in node order)."""
+    from the endpoint that comes first in node order), and their stored entries' numbers."""
     rows = np.repeat(np.arange(len(G)), np.diff(G._indptr))
     cols = G._indices.astype(np.int64)
+    entries = np.arange(cols.size)
     if not G.is_directed():
         keep = cols >= rows
-        rows, cols = rows[keep], cols[keep]
-    return rows, cols
+        rows, cols, entries = rows[keep], cols[keep], entries[keep]
+    return rows, cols, entries
 
 
 @dispatched(can_run=_edge_can_run, docs="Unweighted (Brandes as batched SpMM, edge values from "
@@ -194,15 +195,19 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     else:
         nodes = seed.sample(list(G.nodes), k)
         rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
-    u, v = _edge_rows(G)
+    u, v, entries = _edge_rows(G)
     if not u.size:
         return {}
     M = G.csr()
     directed = G.is_directed()
     E = _edge_betweenness(M, normalized=False, directed=directed, sources=M.xp.asarray(rows))
     raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
-    keys = to_numpy(E.entry_rows).astype(np.int64) * n + to_numpy(E.indices)
-    values = raw[np.searchsorted(keys, u * n + v)]
+    positions = G.csr_positions()
+    if positions is not None and E.nnz == M.nnz:  # E holds every edge, in M's order
+        values = raw[positions[entries]]
+    else:
+        keys = to_numpy(E.entry_rows).astype(np.int64) * n + to_numpy(E.indices)
+        values = raw[np.searchsorted(keys, u * n + v)]
     values = _edge_rescale(values, n, normalized, directed, n if k is None else rows.size)
     return dict(zip(zip(G.labels(u), G.labels(v), strict=True), values.tolist(), strict=True))
 

@@ -171,7 +171,7 @@ def core_number(G):
             "Input graph has self loops which is not permitted; Consider using "
             "G.remove_edges_from(nx.selfloop_edges(G)).")
     core = to_numpy(_core_number(M, directed=G.is_directed())).tolist()
-    return dict(zip(G.nodes, core, strict=True))
+    return G.node_dict(core)
 
 
 def _core_array(G, core):
