@@ -54,12 +54,14 @@ def _rng(seed):
     raise TypeError(f"seed must be None, an int or a numpy Generator, got {seed!r}")
 
 
-def _one_hot(labels, ncols, xp, values=None):
-    """``P[i, labels[i]] = values[i]`` (1 by default) as an ``n x ncols`` Matrix."""
+def _one_hot(labels, ncols, xp, values=None, indptr=None):
+    """``P[i, labels[i]] = values[i]`` (1 by default) as an ``n x ncols`` Matrix; a loop
+    making one per step passes the same ``values`` and ``indptr`` (``arange(n + 1)``)."""
     n = int(labels.shape[0])
     data = xp.ones(n, np.float64) if values is None else values
-    return Matrix(xp.arange(n + 1, dtype=np.int64), labels.astype(np.int64), data, n,
-                  ncols=ncols, check=False)
+    indptr = xp.arange(n + 1, dtype=np.int64) if indptr is None else indptr
+    return Matrix(indptr, labels.astype(np.int64), data, n, ncols=ncols, canonical=True,
+                  check=False)
 
 
 def color_classes(A, seed=None, priority=None):
@@ -193,13 +195,14 @@ def label_propagation(A, max_sweeps=1000):
     # a sweep changes no label exactly when the labels it starts from are complete (each
     # vertex keeps a label among its most frequent ones), so NetworkX's test before every
     # sweep is the sweep itself
+    ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
     for _ in range(max_sweeps):
         changed = False
         for rows in classes:
             if not rows.size:
                 continue
             sub = extract(P, rows.astype(P.indices.dtype))
-            counts = mxm(sub, _one_hot(label, n, xp), plus_times)
+            counts = mxm(sub, _one_hot(label, n, xp, ones, indptr), plus_times)
             rows_of = counts.entry_rows
             top = xp.full(rows.size, -np.inf)
             if counts.nnz:
@@ -370,13 +373,15 @@ def _local_moves(B, resolution, total, rng, max_sweeps):
     sigma = k.copy()  # total degree of each community (indexed by community id < n)
     off = select(B, "offdiag")
     classes = color_classes(off, rng)
+    ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
     for _ in range(max_sweeps):
         moved = 0
         for rows in classes:
             if not rows.size:
                 continue
             sub = extract(off, rows.astype(off.indices.dtype))
-            links = mxm(sub, _one_hot(comm, n, xp), plus_times)  # w(v, C), v excluded
+            links = mxm(sub, _one_hot(comm, n, xp, ones, indptr),  # w(v, C), v excluded
+                        plus_times)
             rows_of = links.entry_rows
             cols = links.indices.astype(np.int64)
             kv = k[rows]

@@ -37,6 +37,9 @@ class Matrix:
         Number of columns (default ``n``: square).
     symmetric : bool
         The caller guarantees the pattern is symmetric (skips transposes).
+    canonical : bool
+        The caller guarantees every row's columns strictly increase (skips that check
+        where an operation needs sorted, duplicate-free rows).
     check : bool
         Check the arrays (ValueError naming the defect).  Internal callers
         that built the arrays themselves pass False.
@@ -55,15 +58,16 @@ class Matrix:
     ValueError: Matrix.indices has an entry 5 outside [0, 2)
     """
 
-    def __init__(self, indptr, indices, data, n, *, ncols=None, symmetric=False, check=True):
+    def __init__(self, indptr, indices, data, n, *, ncols=None, symmetric=False,
+                 canonical=False, check=True):
         n = int(n)
         ncols = n if ncols is None else int(ncols)
         if check:
             nnz = check_compressed(indptr, indices, data, n, ncols, "Matrix")
             indices, data = indices[:nnz], data[:nnz]
             _check_values(data, "Matrix")
-        self._setup(Pattern(indptr, indices, n, ncols=ncols, symmetric=symmetric), data, None,
-                    data.dtype)
+        self._setup(Pattern(indptr, indices, n, ncols=ncols, symmetric=symmetric,
+                            canonical=canonical), data, None, data.dtype)
 
     def _setup(self, pattern, data, gather, dtype):
         self._pattern = pattern
@@ -434,4 +438,4 @@ def pointer_matrix(f) -> Matrix:
     xp = array_module(f)
     n = int(f.size)
     return Matrix(xp.arange(n + 1, dtype=index_dtype(n, n)), f, xp.ones(n, bool), n,
-                  check=False)
+                  canonical=True, check=False)

@@ -299,7 +299,8 @@ class Pattern:
         new_indptr = xp.zeros(n + 1, indptr.dtype)
         xp.cumsum(counts, out=new_indptr[1:])
         return (Pattern(new_indptr, xp.concatenate(cols), n, ncols=ncols,
-                        symmetric=self.symmetric), order, xp.concatenate(starts))
+                        symmetric=self.symmetric, canonical=True), order,
+                xp.concatenate(starts))
 
     def _canonical_by_rows(self):
         """CPU: scipy sorts each row (carrying the positions along), then equal neighbours
@@ -315,7 +316,7 @@ class Pattern:
         indptr = np.zeros(self.n + 1, self.indptr.dtype)
         np.cumsum(np.bincount(rows[starts], minlength=self.n), out=indptr[1:])
         return (Pattern(indptr, cols[starts], self.n, ncols=self.ncols,
-                        symmetric=self.symmetric), S.data, starts)
+                        symmetric=self.symmetric, canonical=True), S.data, starts)
 
     def nbytes(self) -> int:
         """Bytes of the row pointers and column indices."""
