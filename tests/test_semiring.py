@@ -322,3 +322,19 @@ def test_canonical_in_pieces_sums_duplicates_as_scipy(device, piece, data):
     assert np.array_equal(to_host(pattern.indptr), want.indptr)
     assert np.array_equal(to_host(pattern.indices), want.indices)
     assert np.array_equal(to_host(got), want.data)
+
+
+def test_matrix_canonical_flag():
+    """``Matrix(..., canonical=True)`` skips the sortedness check of the operations (its
+    product equals the checked matrix's), and ``check=True`` verifies the claim."""
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 7, 50)
+    P = semiring.Matrix(np.arange(51), labels, np.ones(50), 50, ncols=7, canonical=True)
+    Q = semiring.Matrix(np.arange(51), labels, np.ones(50), 50, ncols=7)
+    A = sp.random(20, 50, density=0.2, random_state=rng, format="csr")
+    want = (A @ Q.to_scipy()).toarray()
+    got = semiring.mxm(A, P, semiring.plus_times).to_scipy().toarray()
+    np.testing.assert_allclose(got, want)
+    with pytest.raises(ValueError, match="canonical=True"):
+        semiring.Matrix(np.array([0, 2]), np.array([1, 0]), np.ones(2), 1, ncols=2,
+                        canonical=True)

@@ -39,7 +39,7 @@ class Matrix:
         The caller guarantees the pattern is symmetric (skips transposes).
     canonical : bool
         The caller guarantees every row's columns strictly increase (skips that check
-        where an operation needs sorted, duplicate-free rows).
+        where an operation needs sorted, duplicate-free rows; verified with ``check``).
     check : bool
         Check the arrays (ValueError naming the defect).  Internal callers
         that built the arrays themselves pass False.
@@ -66,8 +66,11 @@ class Matrix:
             nnz = check_compressed(indptr, indices, data, n, ncols, "Matrix")
             indices, data = indices[:nnz], data[:nnz]
             _check_values(data, "Matrix")
-        self._setup(Pattern(indptr, indices, n, ncols=ncols, symmetric=symmetric,
-                            canonical=canonical), data, None, data.dtype)
+        pattern = Pattern(indptr, indices, n, ncols=ncols, symmetric=symmetric,
+                          canonical=canonical)
+        if check and canonical and not pattern._rows_sorted_and_unique():
+            raise ValueError("Matrix(canonical=True): a row's columns do not strictly increase")
+        self._setup(pattern, data, None, data.dtype)
 
     def _setup(self, pattern, data, gather, dtype):
         self._pattern = pattern
