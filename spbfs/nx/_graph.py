@@ -244,16 +244,16 @@ class SpbfsGraph:
         return self._once(("csr", gpu), lambda: self.matrix(gpu).canonical())
 
     def csr_positions(self):
-        """Where each stored entry, in NetworkX's order, sits in :meth:`csr` (host int64)."""
+        """The entry of :meth:`csr` that each stored entry, in NetworkX's order, is (or is
+        merged into), as host int64."""
         def build():
             found = self.matrix(self.on_gpu()).pattern.canonical()
             if found is None:  # already sorted
                 return np.arange(self.nnz, dtype=np.int64)
-            pattern, order = found[0], to_numpy(found[1])
-            if pattern.nnz != self.nnz:  # duplicates merged (not a simple graph)
-                return None
+            pattern, order, starts = found[0], to_numpy(found[1]), to_numpy(found[2])
+            merged = np.diff(starts, append=self.nnz)  # entries combined into each one
             positions = np.empty(self.nnz, np.int64)
-            positions[order] = np.arange(self.nnz, dtype=np.int64)
+            positions[order] = np.repeat(np.arange(pattern.nnz, dtype=np.int64), merged)
             return positions
         return self._once(("csr_positions", self.on_gpu()), build)
 

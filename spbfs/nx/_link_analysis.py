@@ -202,12 +202,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     directed = G.is_directed()
     E = _edge_betweenness(M, normalized=False, directed=directed, sources=M.xp.asarray(rows))
     raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
-    positions = G.csr_positions()
-    if positions is not None and E.nnz == M.nnz:  # E holds every edge, in M's order
-        values = raw[positions[entries]]
-    else:
-        keys = to_numpy(E.entry_rows).astype(np.int64) * n + to_numpy(E.indices)
-        values = raw[np.searchsorted(keys, u * n + v)]
+    values = raw[G.csr_positions()[entries]]  # E holds M's pattern: every edge, in its order
     values = _edge_rescale(values, n, normalized, directed, n if k is None else rows.size)
     return dict(zip(zip(G.labels(u), G.labels(v), strict=True), values.tolist(), strict=True))
 
