@@ -186,6 +186,10 @@ def test_larger_graphs_match_networkx(device):
             same(lambda b, s=s: list(nx.bfs_layers(G, [s, 5], backend=b)))
             same(lambda b, s=s: typed(nx.single_source_dijkstra_path_length(G, s, backend=b)))
             same(lambda b, s=s: typed(nx.shortest_path_length(G, target=s, backend=b)))
+            # one source-target searches run on the host copy whatever the device
+            same(lambda b, s=s: nx.shortest_path(G, s, 2999 - s, backend=b))
+            same(lambda b, s=s: nx.shortest_path_length(G, s, 2999 - s, backend=b))
+            same(lambda b, s=s: nx.has_path(G, 2999 - s, s, backend=b))
 
 
 def test_dijkstra_ties_follow_networkx_pop_order():
