@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import spbfs.cpu.backend
 import spbfs.csgraph
 from spbfs.algorithms.components import connected_components
+from spbfs.semiring import Matrix
 
 
 def _reaches(A):
@@ -70,6 +71,43 @@ def test_strong_search_kernel_equals_the_generic_path(A):
     assert got[0] == expected[0]
     np.testing.assert_array_equal(got[1], expected[1])
     assert got[1].dtype == expected[1].dtype
+
+
+@given(multigraphs(max_n=60, max_m=240), st.booleans())
+def test_weak_search_kernel_equals_the_generic_path(A, directed):
+    """The CPU's union-find over the arcs as stored and FastSV over the symmetrised pattern
+    (the GPU's path) give the same labels, scipy's."""
+    got = connected_components(A, directed=directed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delattr(spbfs.cpu.backend, "weak_components")
+        expected = connected_components(A, directed=directed)
+    assert got[0] == expected[0]
+    np.testing.assert_array_equal(got[1], expected[1])
+    assert got[1].dtype == expected[1].dtype
+    # a pattern known to be symmetric: the kernel reads each edge one way only
+    S = (A + A.T).tocsr()
+    flagged = Matrix(S.indptr, S.indices, S.data, S.shape[0], symmetric=True)
+    np.testing.assert_array_equal(connected_components(flagged)[1],
+                                  csgraph.connected_components(S)[1])
+
+
+def test_weak_search_on_a_long_path_and_from_threads():
+    """A path numbered against its arcs' direction (every union links a larger root under a
+    smaller one), and eight threads on shared matrices, the kernel's first calls among them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    n = 5000
+    path = sp.csr_array((np.ones(n - 1), (np.arange(1, n), np.arange(n - 1))), shape=(n, n))
+    assert connected_components(path)[0] == 1
+    rng = np.random.default_rng(3)
+    graphs_ = [sp.random(400, 400, density=0.004, random_state=rng, format="csr")
+               for _ in range(4)]
+    expected = [csgraph.connected_components(G, connection="weak") for G in graphs_]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda i: connected_components(graphs_[i % 4]), range(32)))
+    for i, (k, labels) in enumerate(got):
+        assert k == expected[i % 4][0]
+        np.testing.assert_array_equal(labels, expected[i % 4][1])
 
 
 def test_strong_search_from_threads():

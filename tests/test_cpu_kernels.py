@@ -109,9 +109,10 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "A = sp.csr_array(np.eye(6, k=1))\n"
             "levels, parents = spbfs.bfs(A, 1, return_parents=True)\n"
             "print(levels.tolist(), parents.tolist(), type(bfs._push._cache).__name__)\n"
-            "from spbfs.cpu import strong\n"
+            "from spbfs.cpu import strong, weak\n"
             "print(spbfs.connected_components(A, connection='strong')[0],\n"
-            "      type(strong._search._cache).__name__)\n"
+            "      type(strong._search._cache).__name__,\n"
+            "      spbfs.connected_components(A)[0], type(weak._label._cache).__name__)\n"
             "from spbfs import csgraph\nfrom spbfs.cpu import queue\n"
             "print(csgraph.breadth_first_order(A, 1)[0].tolist(),\n"
             "      type(queue._search._cache).__name__)\n"
@@ -124,7 +125,8 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == "[-1, 0, 1, 2, 3, 4] [-1, 1, 1, 2, 3, 4] NullCache"
-    assert out.stdout.split("\n")[1] == "6 NullCache"   # the strong components kernel too
+    # the components kernels too
+    assert out.stdout.split("\n")[1] == "6 NullCache 1 NullCache"
     assert out.stdout.split("\n")[2] == "[1, 2, 3, 4, 5] NullCache"   # and the queue
     # pagerank's dense push and betweenness's block product (skipped identity rows)
     assert out.stdout.split("\n")[3] == str(

@@ -20,8 +20,9 @@ is what both searches reach; the rest of each class splits into three, so an exp
 logarithmic number of phases ends it. Every loop is over search levels or phases, never
 over vertices or edges; the searches of a graph whose longest path has L edges cost O(L)
 levels. The numbering walks the condensation in topological order with the same peeling.
-A backend with a depth-first search for strong components (the CPU) answers in one call
-instead (:mod:`spbfs.semiring._strong`).
+A backend with its own search for either kind (the CPU: union-find for weak components, a
+depth-first search for strong ones) answers in one call instead
+(:mod:`spbfs.semiring._searched`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from ..semiring import (
     vxm,
 )
 from ..semiring._pattern import index_dtype
-from ..semiring._strong import searched_strong_components
+from ..semiring._searched import searched_components
 from .bfs import bfs
 
 __all__ = ["connected_components"]
@@ -124,8 +125,8 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     M = Matrix.from_any(as_graph(A), name="A")
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
-    searched = searched_strong_components(M) if strong else None
-    if searched is not None:  # the backend's depth-first search
+    searched = searched_components(M, strong)
+    if searched is not None:  # the backend's own search
         n_components, labels = searched
     else:
         if not strong:

@@ -20,8 +20,9 @@ from .products import (
 )
 from .queue import queue_meet, queue_order
 from .strong import strong_components
+from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
            "masked_dot", "packed_pull", "packed_push", "peel", "queue_meet", "queue_order",
            "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
-           "spmv_scatter", "strong_components", "unpack_bitplanes"]
+           "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]
