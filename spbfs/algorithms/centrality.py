@@ -14,7 +14,8 @@ dense ``n x k`` blocks (column ``b`` belongs to source ``s[b]``):
   zero: level 1 hands nothing to level 0).
 
 Every step is one ``mxm`` of the sparse pattern with a dense block (SpMM) plus whole-array
-updates; the only Python loops are over batches and levels.
+updates; the only Python loops are over batches and levels (and, for edge betweenness, the
+sources of a batch).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numbers
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
+from ..semiring import Matrix, Semiring, monoids, mxm, ops
 from ._shared import prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
@@ -167,10 +168,9 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
 
     After the searches of a batch of sources (the blocks of
     :func:`betweenness_centrality`), the edge ``v -> w`` earns ``sigma[v] / sigma[w] *
-    (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: per level
-    ``d``, one product of the block of ``sigma`` on level ``d`` with the transposed block of
-    ``(1 + delta) / sigma`` on level ``d + 1``, masked by ``A`` (so only the edges' dot
-    products are computed).
+    (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: the rows
+    ``v`` and ``w`` of the blocks of levels, ``sigma`` and ``(1 + delta) / sigma`` gathered
+    for every stored edge at once, one source of the batch at a time.
 
     Parameters
     ----------
@@ -220,19 +220,20 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
                              and bool(xp.array_equal(M.indices, MT.indices))):
         raise ValueError("directed=False needs A with a symmetric pattern")
     src = _sources(sources, n)
-    total = M.with_values(xp.zeros(M.nnz, np.float64))
+    values = xp.zeros(M.nnz, np.float64)
+    tails, heads = M.pattern.rows(), M.indices
     for lo in range(0, int(src.size), int(batch)):
-        sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])
+        sigma, level, delta, _ = _brandes(M, MT, src[lo:lo + batch])
         reached = level >= 0
         t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
-        for d in range(depth):
-            upper = Matrix.from_any(xp.where(level == d, sigma, 0.0))
-            lower = Matrix.from_any(xp.where(level == d + 1, t, 0.0))
-            if upper.nnz and lower.nnz:
-                total = ewise_add(total, mxm(upper, lower.T, plus_times, M, structural=True),
-                                  ops.plus)
-    total = total.canonical()
-    values = total.data
+        # one source at a time: its column made contiguous, gathered at every edge's ends
+        for b in range(sigma.shape[1]):
+            lev = xp.ascontiguousarray(level[:, b])
+            # an unreached v has sigma 0: the level test may pass there, the term is 0
+            below = lev[heads] == lev[tails] + 1
+            values += xp.where(below, xp.ascontiguousarray(sigma[:, b])[tails]
+                               * xp.ascontiguousarray(t[:, b])[heads], 0.0)
+    total = M.with_values(values)
     if not directed:  # each undirected edge: the sum of its two directions (values are not
         # symmetric, so the transpose is taken of a Matrix not marked symmetric)
         plain = Matrix(total.indptr, total.indices, values, n, check=False)
