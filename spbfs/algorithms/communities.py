@@ -157,6 +157,25 @@ def _row_best(C, rows_of, xp, n_rows, key):
     return col, best
 
 
+def _most_frequent(counts, rows_of, xp, n_rows, ncols):
+    """Per row of ``counts`` (a count per column): the largest count (-inf for an empty
+    row) and the largest column holding it (-1).  One ``max`` reduction of ``count *
+    (ncols + 1) + column`` while those keys are exact in float64 (counts of at most
+    ``ncols`` each), else two (:func:`_row_best`)."""
+    if not counts.nnz:
+        return xp.full(n_rows, -np.inf), xp.full(n_rows, -1, np.int64)
+    width = ncols + 1
+    if width * width >= 2 ** 53:
+        _, top = _row_best(counts, rows_of, xp, n_rows, counts.data)
+        key = xp.where(counts.data == top[rows_of], counts.indices.astype(np.float64), -np.inf)
+        return top, _row_best(counts, rows_of, xp, n_rows, key)[0]
+    key = counts.data * width + counts.indices.astype(np.float64)
+    best = reduce(counts.with_values(key), monoids.max, axis=1).to_dense(-1.0).astype(np.int64)
+    found = best >= 0
+    return (xp.where(found, (best // width).astype(np.float64), -np.inf),
+            xp.where(found, best % width, -1))
+
+
 def label_propagation(A, max_sweeps=1000):
     """Labels of NetworkX's semi-synchronous label propagation: its colouring (greedy,
     largest first), update and stopping rules, initial labels the vertex ids; one colour
@@ -196,26 +215,18 @@ def label_propagation(A, max_sweeps=1000):
     # vertex keeps a label among its most frequent ones), so NetworkX's test before every
     # sweep is the sweep itself
     ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
+    classes = [rows.astype(P.indices.dtype) for rows in classes if rows.size]
     for _ in range(max_sweeps):
         changed = False
         for rows in classes:
-            if not rows.size:
-                continue
-            sub = extract(P, rows.astype(P.indices.dtype))
-            counts = mxm(sub, _one_hot(label, n, xp, ones, indptr), plus_times)
+            counts = mxm(extract(P, rows), _one_hot(label, n, xp, ones, indptr), plus_times)
             rows_of = counts.entry_rows
-            top = xp.full(rows.size, -np.inf)
-            if counts.nnz:
-                _, top = _row_best(counts, rows_of, xp, rows.size, counts.data)
-            tied = counts.data == top[rows_of]
-            cols = counts.indices.astype(np.int64)
-            keep_own = xp.zeros(rows.size, bool)
-            keep_own[rows_of[tied & (cols == label[rows][rows_of])]] = True
-            largest = xp.full(rows.size, -1, np.int64)
-            if bool(tied.any()):
-                key = xp.where(tied, cols.astype(np.float64), -np.inf)
-                largest, _ = _row_best(counts, rows_of, xp, rows.size, key)
-            change = ~keep_own & (largest >= 0)
+            top, largest = _most_frequent(counts, rows_of, xp, rows.size, n)
+            # a vertex keeps its label when that label is among its most frequent ones
+            mine = counts.indices.astype(np.int64) == label[rows][rows_of]
+            own = xp.zeros(rows.size, np.float64)
+            own[rows_of[mine]] = counts.data[mine]
+            change = (own != top) & (largest >= 0)
             if bool(change.any()):
                 label[rows[change]] = largest[change]
                 changed = True
