@@ -215,11 +215,13 @@ def label_propagation(A, max_sweeps=1000):
     # vertex keeps a label among its most frequent ones), so NetworkX's test before every
     # sweep is the sweep itself
     ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
-    classes = [rows.astype(P.indices.dtype) for rows in classes if rows.size]
+    # each class's rows of P, taken once for every sweep (together, one copy of P)
+    classes = [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes
+               if rows.size]
     for _ in range(max_sweeps):
         changed = False
-        for rows in classes:
-            counts = mxm(extract(P, rows), _one_hot(label, n, xp, ones, indptr), plus_times)
+        for rows, sub in classes:
+            counts = mxm(sub, _one_hot(label, n, xp, ones, indptr), plus_times)
             rows_of = counts.entry_rows
             top, largest = _most_frequent(counts, rows_of, xp, rows.size, n)
             # a vertex keeps its label when that label is among its most frequent ones
