@@ -110,7 +110,11 @@ def _traversals(G, data):
 
     def tree(b):
         T = nx.bfs_tree(G, s, depth_limit=limit, backend=b)
-        return type(T), list(T.nodes), list(T.edges), [list(T.pred[v]) for v in T]
+        shared = all(T.succ[u][v] is T.pred[v][u] for u, v in T.edges)  # one dict an edge
+        distinct = len({id(d) for *_, d in T.edges(data=True)}) == T.number_of_edges()
+        return (type(T), list(T.nodes), list(T.edges), [list(T.pred[v]) for v in T],
+                [list(T.succ[v]) for v in T], shared, distinct,
+                len({id(d) for _, d in T.nodes(data=True)}) == len(T))
 
     same(tree)
 
