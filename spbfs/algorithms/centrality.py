@@ -15,7 +15,7 @@ dense ``n x k`` blocks (column ``b`` belongs to source ``s[b]``):
 
 Every step is one ``mxm`` of the sparse pattern with a dense block (SpMM) plus whole-array
 updates; the only Python loops are over batches and levels (and, for edge betweenness, the
-sources of a batch).
+sources of a batch and runs of edges).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from ._shared import prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
 _PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
+#: Edges per run of edge betweenness's gathers (temporaries of about 40 bytes an edge).
+_EDGE_RUN = 1 << 22
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
@@ -170,7 +172,7 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     :func:`betweenness_centrality`), the edge ``v -> w`` earns ``sigma[v] / sigma[w] *
     (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: the rows
     ``v`` and ``w`` of the blocks of levels, ``sigma`` and ``(1 + delta) / sigma`` gathered
-    for every stored edge at once, one source of the batch at a time.
+    for the stored edges, one source of the batch at a time, in runs of edges.
 
     Parameters
     ----------
@@ -226,13 +228,15 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
         sigma, level, delta, _ = _brandes(M, MT, src[lo:lo + batch])
         reached = level >= 0
         t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
-        # one source at a time: its column made contiguous, gathered at every edge's ends
+        # one source at a time, its columns made contiguous, gathered at the ends of runs
+        # of edges (the temporaries stay a run's size on any graph)
         for b in range(sigma.shape[1]):
-            lev = xp.ascontiguousarray(level[:, b])
-            # an unreached v has sigma 0: the level test may pass there, the term is 0
-            below = lev[heads] == lev[tails] + 1
-            values += xp.where(below, xp.ascontiguousarray(sigma[:, b])[tails]
-                               * xp.ascontiguousarray(t[:, b])[heads], 0.0)
+            lev, sig, tb = (xp.ascontiguousarray(a[:, b]) for a in (level, sigma, t))
+            for e0 in range(0, M.nnz, _EDGE_RUN):
+                v, w = tails[e0:e0 + _EDGE_RUN], heads[e0:e0 + _EDGE_RUN]
+                # an unreached v has sigma 0: the level test may pass there, the term is 0
+                values[e0:e0 + _EDGE_RUN] += xp.where(lev[w] == lev[v] + 1, sig[v] * tb[w],
+                                                      0.0)
     total = M.with_values(values)
     if not directed:  # each undirected edge: the sum of its two directions (values are not
         # symmetric, so the transpose is taken of a Matrix not marked symmetric)
