@@ -176,6 +176,18 @@ def _most_frequent(counts, rows_of, xp, n_rows, ncols):
             xp.where(found, best % width, -1))
 
 
+def _keeps_label(counts, rows_of, own_label, xp, ncols):
+    """Per row of the neighbour-label ``counts``: whether its own label (``own_label``) is
+    among its most frequent ones, and the largest most frequent label (-1 for an empty
+    row): NetworkX's rule for keeping a label, and the label it takes otherwise."""
+    n_rows = int(own_label.shape[0])
+    top, largest = _most_frequent(counts, rows_of, xp, n_rows, ncols)
+    mine = counts.indices.astype(np.int64) == own_label[rows_of]
+    own = xp.zeros(n_rows, np.float64)
+    own[rows_of[mine]] = counts.data[mine]
+    return own == top, largest
+
+
 def label_propagation(A, max_sweeps=1000):
     """Labels of NetworkX's semi-synchronous label propagation: its colouring (greedy,
     largest first), update and stopping rules, initial labels the vertex ids; one colour
@@ -223,12 +235,8 @@ def label_propagation(A, max_sweeps=1000):
         for rows, sub in classes:
             counts = mxm(sub, _one_hot(label, n, xp, ones, indptr), plus_times)
             rows_of = counts.entry_rows
-            top, largest = _most_frequent(counts, rows_of, xp, rows.size, n)
-            # a vertex keeps its label when that label is among its most frequent ones
-            mine = counts.indices.astype(np.int64) == label[rows][rows_of]
-            own = xp.zeros(rows.size, np.float64)
-            own[rows_of[mine]] = counts.data[mine]
-            change = (own != top) & (largest >= 0)
+            keeps, largest = _keeps_label(counts, rows_of, label[rows], xp, n)
+            change = ~keeps & (largest >= 0)
             if bool(change.any()):
                 label[rows[change]] = largest[change]
                 changed = True
@@ -242,12 +250,8 @@ def _labels_complete(P, label, has_nbrs, xp, n):
     if not P.nnz:
         return True
     counts = mxm(P, _one_hot(label, n, xp), plus_times)
-    rows_of = counts.entry_rows
-    _, top = _row_best(counts, rows_of, xp, n, counts.data)
-    own = xp.zeros(n, np.float64)
-    mine = counts.indices.astype(np.int64) == label[rows_of]
-    own[rows_of[mine]] = counts.data[mine]
-    return bool(((own == top) | ~has_nbrs).all())
+    keeps, _ = _keeps_label(counts, counts.entry_rows, label, xp, n)
+    return bool((keeps | ~has_nbrs).all())
 
 
 def _doubled_loops(A):
