@@ -61,7 +61,7 @@ def main(argv=None):
     for root in roots[:args.traced]:
         trace = []
         search(M, root, return_parents=True, trace=trace)
-        steps = " ".join(f"{d}:{nf}->{found}:{t * 1e6:.0f}us"
+        steps = " ".join(f"{d}:{nf}->{found}" + ("" if t is None else f":{t * 1e6:.0f}us")
                          for _, _, d, nf, found, t in trace)
         print(f"  root {root}: {steps}")
 

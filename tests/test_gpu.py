@@ -174,6 +174,65 @@ def test_bfs_grid_long_path():
         _check_parents(G, lev, par, 0, True)
 
 
+def _beamer_directions(A, levels, directed, alpha, beta, direction):
+    """The direction of each level 1 .. max + 1 that Beamer's rule (the host loop's
+    beamer_pull, read every level) gives for a search that found ``levels``."""
+    from spbfs.algorithms._shared import beamer_pull
+
+    B = sp.csr_array(A) if directed else sp.csr_array(A + A.T)
+    out_deg, in_deg = np.diff(B.indptr), np.bincount(B.indices, minlength=B.shape[0])
+    depth = int(levels.max())
+    count = np.bincount(levels[levels >= 0], minlength=depth + 2)
+    mf = np.bincount(levels[levels >= 0], weights=out_deg[levels >= 0], minlength=depth + 2)
+    mu_used = np.cumsum(np.bincount(levels[levels >= 0], weights=in_deg[levels >= 0],
+                                    minlength=depth + 2))
+    pulling, ways = direction == "pull", []
+    for lev in range(1, depth + 2):  # the direction of level `lev`, chosen after lev - 1
+        if direction == "auto" and lev > 1:
+            pulling = beamer_pull(pulling, count[lev - 1], count[lev - 2], mf[lev - 1],
+                                  B.nnz - mu_used[lev - 1], B.shape[0], alpha, beta)
+        ways.append("pull" if pulling else "push")
+    return ways
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_device_loop_applies_beamers_rule_every_level(directed):
+    """The level loop on the device (BitmapSearch.run) picks each level's direction by
+    Beamer's rule read after every level, and a long search spans several rounds."""
+    from spbfs.algorithms._level_loop import search
+    from spbfs.algorithms._shared import BETA, prepare
+    from spbfs.gpu.bfs import BitmapSearch
+
+    side = 70  # 138 levels from a corner: more than one round of the device loop
+    line = sp.diags([1.0, 1.0], [-1, 1], (side, side))
+    grid = _int32(sp.kron(sp.eye(side), line) + sp.kron(line, sp.eye(side)))
+    for A in (_kron_graph(12), grid):
+        M = prepare(csp.csr_matrix(A), directed=directed)
+        for source in (0, 5):
+            for direction in ("auto", "pull"):
+                trace = []
+                lev, par = search(M, source, return_parents=True, direction=direction,
+                                  trace=trace)
+                ref = spbfs.bfs(A, source, directed=directed)
+                np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+                _check_parents(A, lev, par, source, directed)
+                assert [step[2] for step in trace] == _beamer_directions(
+                    A, ref, directed, BitmapSearch.alpha, BETA, direction)
+                found = [step[4] for step in trace]
+                assert found[-1] == 0 and sum(found) == int((ref > 0).sum())
+
+
+def test_device_loop_runs_from_the_source():
+    """run() is the whole search: it refuses a search already advanced by the host."""
+    from spbfs.algorithms._shared import prepare
+
+    M = prepare(csp.csr_matrix(_kron_graph(8)))
+    with semiring.level_search(M, 0, semiring.any_pair) as s:
+        s.advance(False)
+        with pytest.raises(RuntimeError, match="from the source"):
+            s.run("auto", None, 18.0)
+
+
 def _gpu_csr(u, v, n):
     from spbfs.gpu.build import csr_from_edges
 

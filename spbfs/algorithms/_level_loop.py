@@ -52,8 +52,8 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
     with level_search(M, source, semiring, values=return_parents,
                       transpose=direction != "push") as engine:
         alpha = engine.alpha if alpha is None else alpha
-        if getattr(engine, "drives_itself", False):   # a distributed search: its own policy
-            engine.run(direction, alpha, beta)
+        if getattr(engine, "drives_itself", False):  # its own loop (on the GPU, over ranks)
+            engine.run(direction, alpha, beta, **({} if trace is None else {"trace": trace}))
             return (engine.levels, engine.parents) if return_parents else engine.levels
         nf, mf, mu, prev_nf = 1, 0, M.nnz, 0
         steady = 0  # consecutive levels whose frontier size changed by less than 2x

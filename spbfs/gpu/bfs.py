@@ -17,9 +17,13 @@ One level is one or two kernel launches:
   the queue.
 
 Each kernel adds the next frontier's size and its out/in-degree sums into a
-small device ring; :meth:`BitmapSearch.sizes` reads the ring once per call (the one
-synchronisation), after one level or a batch of push levels launched back to back
-(the direction policy is :func:`spbfs.algorithms.bfs.search`'s).  Buffers (two bitmaps, two
+small device ring.  :func:`spbfs.bfs` calls :meth:`BitmapSearch.run`: the level loop on
+the device, in rounds of launches the host makes without waiting (``bfs_levels``, the push
+levels in one cooperative launch with grid-wide barriers; ``bfs_pull_step``, a pull level
+each), every launch applying Beamer's rule to the ring and running only when the rule picks
+its direction; the host reads the loop's state once per round.  The distributed engine
+steps a search itself with :meth:`~BitmapSearch.advance` and :meth:`~BitmapSearch.sizes`
+(one synchronisation per call).  Buffers (two bitmaps, two
 queues, the hub chunk queue, the ring) live in a :class:`Workspace` that a search
 checks out of a :class:`WorkspacePool` and returns when it ends, so concurrent
 searches (threads, CUDA streams) never share one and repeated searches reuse
@@ -37,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+import time
 import types
 
 import numpy as np
@@ -49,6 +54,19 @@ from .memory import GPUMemoryError, check_fits, out_of_memory
 __all__ = ["BitmapSearch", "Workspace", "WorkspacePool", "supports", "workspaces"]
 
 RING = 64  # ring slots (must match RING in bfs_kernels.cu)
+#: The device loop's state (LOOP_* in bfs_kernels.cu): level, current bitmap and queue,
+#: queued, pulling, unfilled, the policy's frontier size, previous size, out-edges and
+#: unexplored edges, done, pulled levels, finished blocks.
+LOOP_FIELDS = 13
+_DONE, _PULLED = 10, 11
+#: Launches of bfs_pull_step per round (Kronecker graphs pull 2-3 levels in a row).
+LOOP_PULLS = 3
+#: Push levels per launch of bfs_levels at most: a round's levels fit the ring, which a
+#: trace reads.
+LOOP_LEVELS = (RING - LOOP_PULLS - 2) // 2
+#: Blocks of bfs_levels per multiprocessor (its register budget: 4 lets the push keep 64).
+LOOP_BLOCKS = 4
+_DIRECTIONS = {"auto": 0, "push": 1, "pull": 2}
 _THREADS = 256
 _NULL = np.uint64(0)  # a null pointer argument
 _NO_OWNERS = np.int64(0)  # the owners and part size of a local (not remote) push
@@ -70,7 +88,7 @@ class Workspace:
     --------
     >>> import numpy as np
     >>> Workspace.nbytes(1 << 20, np.int32)
-    8652808
+    8652904
     """
 
     def __init__(self, n: int, idx_dtype):
@@ -82,11 +100,14 @@ class Workspace:
         self.vis = [cupy.zeros(self.nwords + 1, np.uint32) for _ in range(2)]
         self.queue = [cupy.empty(max(self.n, 1), self.idx_dtype) for _ in range(2)]
         self.ring = cupy.zeros(RING * 4, np.uint64)
+        self.state = cupy.zeros(LOOP_FIELDS, np.int64)
         self._big = None
         self._seen = self._remote = self.extra_host = None
         mem = cupy.cuda.alloc_pinned_memory(RING * 4 * 8)
         self.host = np.frombuffer(mem, np.uint64, RING * 4)
-        self._mem = mem
+        state_mem = cupy.cuda.alloc_pinned_memory(LOOP_FIELDS * 8)
+        self.state_host = np.frombuffer(state_mem, np.int64, LOOP_FIELDS)
+        self._mem = (mem, state_mem)
 
     def big_queue(self, size: int, ptr_dtype):
         """Room for ``size`` hub chunks (vertex, first edge) of a push level."""
@@ -100,7 +121,8 @@ class Workspace:
     def nbytes(n: int, idx_dtype) -> int:
         """Device bytes of a workspace for ``n`` vertices."""
         words = (int(n) + 31) // 32 + 1
-        return 2 * 4 * words + 2 * np.dtype(idx_dtype).itemsize * max(int(n), 1) + RING * 32
+        return (2 * 4 * words + 2 * np.dtype(idx_dtype).itemsize * max(int(n), 1) + RING * 32
+                + LOOP_FIELDS * 8)
 
     def fetch(self, first: int, count: int, extra=None):
         """Copy ring slots ``first .. first+count-1`` (mod RING) to the host, and ``extra``
@@ -124,6 +146,22 @@ class Workspace:
                                           stream.ptr)
         stream.synchronize()
         return self.host
+
+    def copy_state(self, to_device: bool):
+        """The loop state between :attr:`state` and :attr:`state_host` (pinned); reading it
+        back synchronises."""
+        import cupy
+
+        rt = cupy.cuda.runtime
+        stream = cupy.cuda.get_current_stream()
+        host, dev = self.state_host.ctypes.data, self.state.data.ptr
+        nbytes = LOOP_FIELDS * 8
+        if to_device:
+            rt.memcpyAsync(dev, host, nbytes, rt.memcpyHostToDevice, stream.ptr)
+        else:
+            rt.memcpyAsync(host, dev, nbytes, rt.memcpyDeviceToHost, stream.ptr)
+            stream.synchronize()
+        return self.state_host
 
     def seen(self, nbits: int):
         """A zeroed bitmap of ``nbits`` bits (the targets a distributed rank has sent),
@@ -223,8 +261,8 @@ class _Kit:
     grid-stride kernels: looked up once per process (:func:`kit`), not per search."""
 
     def __init__(self, idt, ptr_dtype, values, directed, remote, mapped):
-        self.module = kernels.bfs_module(idt, ptr_dtype, values, directed, remote=remote,
-                                         parent_map=mapped)
+        self.types = (idt, ptr_dtype, values, directed, remote, mapped)
+        self.module = kernels.bfs_module(*self.types)
         self.sms = kernels.sm_count()
         self._waves = {}
 
@@ -243,6 +281,14 @@ class _Kit:
             blocks = self._waves[name] = self.sms * kernels.resident_blocks(
                 getattr(self, name), _THREADS)
         return blocks
+
+    @functools.cached_property
+    def loop(self):
+        """``(bfs_levels, its grid)``: the level loop, launched cooperatively with the
+        blocks the device holds at once."""
+        func = kernels.bfs_module(*self.types, loop_blocks=LOOP_BLOCKS).get_function(
+            "bfs_levels")
+        return func, self.sms * kernels.resident_blocks(func, _THREADS)
 
 
 @functools.cache
@@ -286,6 +332,9 @@ class BitmapSearch(LevelSearch):
     #: a Kronecker search whose root has few neighbours pushed its third level (millions of
     #: edges, ~3x the pull's time).  Measured on an H100 in docs/gpu.md.
     alpha = 40.0
+    #: :func:`spbfs.bfs` calls :meth:`run` (the level loop on the device) instead of stepping
+    #: it with :meth:`advance` and :meth:`sizes` (which the distributed engine uses).
+    drives_itself = True
 
     def __init__(self, M, source, values, transpose, parent_ids=None):
         n, idt = M.n, M.indices.dtype
@@ -342,7 +391,7 @@ class BitmapSearch(LevelSearch):
         self.qin = 0  # index of the current frontier queue
         self.queued = True  # whether ws.queue[qin] holds the current frontier
         self.nwords = np.int64(ws.nwords)
-        self.n = n
+        self.n, self.nnz = n, int(M.nnz)
         k.reset(
             (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
             (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
@@ -426,6 +475,60 @@ class BitmapSearch(LevelSearch):
                             parents, ws.ring, np.int32(self.level), ws.ring, self.pmap,
                             _NO_OWNERS, _NO_OWNERS))
             self.qin = 1 - self.qin
+
+    def run(self, direction, alpha, beta, trace=None) -> None:
+        """The whole search from its source with the level loop on the device: rounds of
+        launches the host makes without waiting, ``bfs_levels`` (push levels, cooperative),
+        :data:`LOOP_PULLS` ``bfs_pull_step`` (a pull level each) and ``bfs_levels`` again;
+        each launch applies :func:`~spbfs.algorithms._shared.beamer_pull`'s rule on the
+        device and runs only when it picks its direction (``direction`` "auto"; "push" or
+        "pull" fix it; ``alpha`` None: :attr:`alpha`).  The host reads the loop's state
+        once per round.
+
+        ``trace`` (a list) gets ``(level, level, "push" | "pull", frontier_in, found,
+        seconds)`` per level, ``seconds`` the host time of its round on the round's last
+        level and None on the others.
+        """
+        if self.level:
+            raise RuntimeError("run() searches from the source: levels were advanced")
+        ws, k, (loop, blocks) = self.ws, self.k, self.k.loop
+        alpha = self.alpha if alpha is None else alpha
+        state = ws.state_host
+        state[:] = (0, self.cur, self.qin, self.queued, direction == "pull", self._unfilled, 1,
+                    0, 0, self.nnz, 0, 0, 0)
+        ws.copy_state(to_device=True)
+        policy = (np.float64(alpha), np.float64(beta), np.int32(_DIRECTIONS[direction]))
+        loop_args = (self.indptr, self.indices, self.tindptr, ws.vis[0], ws.vis[1], ws.queue[0],
+                     ws.queue[1], self._levels, self._parents_arg(), ws.ring, self.big_u,
+                     self.big_p, np.int64(self.big_u.size), np.int32(self.use_big),
+                     np.int64(self.n), self.nwords, self.pmap, ws.state, *policy,
+                     np.int32(LOOP_LEVELS), np.int32(self.sms))
+        pull_args = (self.tindptr, self.tindices, self.indptr, self.live, self.heads,
+                     self.wbase, ws.vis[0], ws.vis[1], self._levels, self._parents_arg(),
+                     ws.ring, np.int64(self.n), self.nwords, self.pmap, ws.state, *policy)
+        pull_grid = (k.wave("pull_step"),)
+        while not state[_DONE]:
+            t_start, first = time.perf_counter(), int(state[0])
+            loop((blocks,), (_THREADS,), loop_args)
+            for _ in range(LOOP_PULLS):
+                k.pull_step(pull_grid, (_THREADS,), pull_args)
+            loop((blocks,), (_THREADS,), loop_args)
+            state = ws.copy_state(to_device=False)
+            if trace is not None:
+                self._trace(trace, first, int(state[0]), int(state[_PULLED]),
+                            time.perf_counter() - t_start)
+        self.level, self.cur, self.qin = int(state[0]), int(state[1]), int(state[2])
+        self.queued, self._unfilled = bool(state[3]), bool(state[5])
+        self.fetched = self.level + 1
+
+    def _trace(self, trace, first, last, pulled, seconds):
+        """A round's levels ``first + 1 .. last`` from the ring, for :meth:`run`."""
+        host = self.ws.fetch(first, last + 1 - first)
+        found = [int(host[4 * (lev % RING)]) for lev in range(first, last + 1)]
+        for lev in range(first + 1, last + 1):
+            way = "pull" if pulled >> (lev % 64) & 1 else "push"
+            trace.append((lev, lev, way, found[lev - 1 - first], found[lev - first],
+                          seconds if lev == last else None))
 
     def _spread(self, blocks):
         """The hub threshold of a single push: a frontier queued in fewer blocks than the

@@ -61,6 +61,19 @@ __device__ __forceinline__ idx_t parent_id(idx_t u, const long long* __restrict_
 #endif
 }
 
+// A load of a queue, bitmap or hub chunk that an earlier level wrote.  One level per launch
+// (LOOP false), the data is read-only for the launch: the read-only cache (ld.global.nc),
+// also where the kernel chose the buffer at run time (bfs_pull_step), so the compiler need
+// not order these loads after the level's stores.  In bfs_levels (LOOP true), other blocks
+// wrote it earlier in the same launch: a plain cached load, which the grid barrier's
+// acquire orders after their writes.
+template <bool LOOP, typename T>
+__device__ __forceinline__ T load(const T* p)
+{
+    if (LOOP) return __ldca(p);
+    return __ldg(p);
+}
+
 __device__ __forceinline__ unsigned lanemask_lt()
 {
     unsigned m;
@@ -343,14 +356,25 @@ __device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t en
 // bfs_push_big (the whole grid, a block per chunk), lists of >= CTA_THREADS edges are gathered by
 // the whole block, lists of >= 32 by a warp, the rest by their own thread.  Grid-stride over the
 // queue, whose length is read on the device (so the launch needs no host synchronisation).
-extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
-bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
-         const ptr_t* __restrict__ tindptr, unsigned* vis,
-         const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
-         idx_t* __restrict__ levels, idx_t* __restrict__ parents,
-         u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big, u64* remote_st, long long nrows, const long long* __restrict__ pmap,
-         long long owners, long long cap)
+template <bool LOOP>
+__device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
+                                           const idx_t* __restrict__ indices,
+                                           const ptr_t* __restrict__ tindptr,
+                                           unsigned* vis,
+                                           const idx_t* __restrict__ q_in,
+                                           idx_t* __restrict__ q_out,
+                                           idx_t* __restrict__ levels,
+                                           idx_t* __restrict__ parents,
+                                           u64* ring,
+                                           int level,
+                                           idx_t* __restrict__ big_u,
+                                           ptr_t* __restrict__ big_p,
+                                           long long big,
+                                           u64* remote_st,
+                                           long long nrows,
+                                           const long long* __restrict__ pmap,
+                                           long long owners,
+                                           long long cap)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
@@ -394,7 +418,7 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         long long nc = 0;  // hub: PUSH_BIG-edge chunks for bfs_push_big, from chunk k
         u64 k = 0;
         if (i < nf) {
-            u = q_in[i];
+            u = load<LOOP>(q_in + i);
             beg = indptr[u];
             end = indptr[u + 1];
             if ((long long)(end - beg) >= big) {
@@ -507,6 +531,19 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
 #endif
 }
 
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
+bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+         const ptr_t* __restrict__ tindptr, unsigned* vis,
+         const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
+         idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+         u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
+         long long big, u64* remote_st, long long nrows, const long long* __restrict__ pmap,
+         long long owners, long long cap)
+{
+    push_level<false>(indptr, indices, tindptr, vis, q_in, q_out, levels, parents, ring, level,
+                      big_u, big_p, big, remote_st, nrows, pmap, owners, cap);
+}
+
 #if REMOTE
 // The remote push of a frontier not queued (q_in null, after a pull) or longer than the
 // `nrows` rows with remote entries (else bfs_push's): one thread per stored entry
@@ -541,13 +578,22 @@ bfs_push_entries(const long long* __restrict__ rows, const idx_t* __restrict__ i
 
 // Push, second part: the hub chunks that bfs_push of the same level queued (count in ring
 // slot [3]); one block per chunk of PUSH_BIG edges, grid-stride over the chunks.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
-bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
-             const ptr_t* __restrict__ tindptr, unsigned* vis,
-             const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
-             idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
-             idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st,
-             const long long* __restrict__ pmap, long long owners, long long cap)
+template <bool LOOP>
+__device__ __forceinline__ void push_big_level(const ptr_t* __restrict__ indptr,
+                                               const idx_t* __restrict__ indices,
+                                               const ptr_t* __restrict__ tindptr,
+                                               unsigned* vis,
+                                               const idx_t* __restrict__ big_u,
+                                               const ptr_t* __restrict__ big_p,
+                                               idx_t* __restrict__ q_out,
+                                               idx_t* __restrict__ levels,
+                                               idx_t* __restrict__ parents,
+                                               u64* ring,
+                                               int level,
+                                               u64* remote_st,
+                                               const long long* __restrict__ pmap,
+                                               long long owners,
+                                               long long cap)
 {
 #if REMOTE
     u64* out_st = remote_st;
@@ -565,8 +611,8 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 #endif
     const long long nc = (long long)(*((volatile const u64*)(out_st + 3)));
     for (long long c = blockIdx.x; c < nc; c += gridDim.x) {
-        const idx_t u = big_u[c];
-        const ptr_t beg = big_p[c];
+        const idx_t u = load<LOOP>(big_u + c);
+        const ptr_t beg = load<LOOP>(big_p + c);
         const ptr_t e = indptr[u + 1];
         const ptr_t end = (e - beg > (ptr_t)PUSH_BIG) ? beg + (ptr_t)PUSH_BIG : e;
 #if REMOTE
@@ -583,6 +629,18 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 #endif
 }
 
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
+bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+             const ptr_t* __restrict__ tindptr, unsigned* vis,
+             const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
+             idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
+             idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st,
+             const long long* __restrict__ pmap, long long owners, long long cap)
+{
+    push_big_level<false>(indptr, indices, tindptr, vis, big_u, big_p, q_out, levels, parents,
+                          ring, level, remote_st, pmap, owners, cap);
+}
+
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An unvisited
 // vertex with in-edges (its bit in `live`, see bfs_heads) scans its in-neighbours (row of A.T)
 // against the visited bitmap of the previous levels (vis_cur, read-only here) and stops at the
@@ -595,14 +653,23 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
 // serve as parents in it.  A word whose live bits are all visited is copied without reading its
 // rows.  With `fill` (the search's first pull, see bfs_reset), every vertex not visited before this
 // level and not found in it gets -1.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
-bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
-         const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
-         const Head* __restrict__ heads, const ptr_t* __restrict__ wbase,
-         const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
-         idx_t* __restrict__ levels, idx_t* __restrict__ parents,
-         u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap,
-         int fill)
+template <bool LOOP>
+__device__ __forceinline__ void pull_level(const ptr_t* __restrict__ tindptr,
+                                           const idx_t* __restrict__ tindices,
+                                           const ptr_t* __restrict__ indptr,
+                                           const unsigned* __restrict__ live,
+                                           const Head* __restrict__ heads,
+                                           const ptr_t* __restrict__ wbase,
+                                           const unsigned* __restrict__ vis_cur,
+                                           unsigned* __restrict__ vis_next,
+                                           idx_t* __restrict__ levels,
+                                           idx_t* __restrict__ parents,
+                                           u64* ring,
+                                           int level,
+                                           long long n,
+                                           long long nwords,
+                                           const long long* __restrict__ pmap,
+                                           int fill)
 {
     const int lane = threadIdx.x & 31;
     u64* out_st = ring + 4 * (level & (RING - 1));
@@ -613,7 +680,7 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
     u64 my_nf = 0, my_mf = 0, my_mu = 0;
 
     for (long long w = warp0; w < nwords; w += nwarps) {
-        const unsigned word = vis_cur[w];
+        const unsigned word = load<LOOP>(vis_cur + w);
         const long long v = w * 32 + lane;
         const bool todo = ((live[w] & ~word) >> lane) & 1u;  // no live bit at v >= n
         const bool unset = fill && v < n && !((word >> lane) & 1u);
@@ -637,7 +704,7 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
                 e = o != NO_OFFSET ? b0 + (ptr_t)o : tindptr[v + 1];
             }
             din = e - b;
-            if ((vis_cur[h.first >> 5] >> ((unsigned)h.first & 31u)) & 1u) {
+            if ((load<LOOP>(vis_cur + (h.first >> 5)) >> ((unsigned)h.first & 31u)) & 1u) {
                 found = true;
                 par = h.first;
             } else {
@@ -647,7 +714,7 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
             const ptr_t lim = (end - beg > PULL_SERIAL) ? beg + PULL_SERIAL : end;
             for (; !found && beg < lim; ++beg) {
                 const idx_t u = tindices[beg];
-                if ((vis_cur[u >> 5] >> ((unsigned)u & 31u)) & 1u) {
+                if ((load<LOOP>(vis_cur + (u >> 5)) >> ((unsigned)u & 31u)) & 1u) {
                     found = true;
                     par = u;
                     break;
@@ -668,7 +735,7 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
                 bool h = false;
                 if (q < we) {
                     uu = tindices[q];
-                    h = (vis_cur[uu >> 5] >> ((unsigned)uu & 31u)) & 1u;
+                    h = (load<LOOP>(vis_cur + (uu >> 5)) >> ((unsigned)uu & 31u)) & 1u;
                 }
                 const unsigned hb = __ballot_sync(0xffffffffu, h);
                 if (hb) {
@@ -705,6 +772,19 @@ bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
     block_add3(out_st, my_nf, my_mf, my_mu);
 }
 
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
+bfs_pull(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
+         const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
+         const Head* __restrict__ heads, const ptr_t* __restrict__ wbase,
+         const unsigned* __restrict__ vis_cur, unsigned* __restrict__ vis_next,
+         idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+         u64* ring, int level, long long n, long long nwords, const long long* __restrict__ pmap,
+         int fill)
+{
+    pull_level<false>(tindptr, tindices, indptr, live, heads, wbase, vis_cur, vis_next, levels,
+                      parents, ring, level, n, nwords, pmap, fill);
+}
+
 // The pull's tables of a pattern, one thread per vertex: the heads (see Head; offsets of
 // `limit` or more are NO_OFFSET: NO_OFFSET itself, or less to test the fallback), the word
 // bases wbase[w] = tindptr[32 w] (the caller sets wbase[nwords] = tindptr[n]) and the live
@@ -736,9 +816,13 @@ bfs_heads(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
 // After a pull level, when the next level pushes: the queue of the vertices found by the
 // pull (bits set in vis_new but not in vis_old), one thread per bitmap word, positions from
 // a warp prefix sum and one atomicAdd per warp on ring slot [3] of `level`.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ vis_old,
-            idx_t* __restrict__ q_out, u64* ring, int level, long long nwords)
+template <bool LOOP>
+__device__ __forceinline__ void compact_level(const unsigned* __restrict__ vis_new,
+                                              const unsigned* __restrict__ vis_old,
+                                              idx_t* __restrict__ q_out,
+                                              u64* ring,
+                                              int level,
+                                              long long nwords)
 {
     u64* st = ring + 4 * (level & (RING - 1));
     const int lane = threadIdx.x & 31;
@@ -746,7 +830,7 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
     const long long first = (long long)blockIdx.x * CTA_THREADS + threadIdx.x;
     for (long long w0 = first - lane; w0 < nwords; w0 += stride) {
         const long long w = w0 + lane;
-        unsigned x = (w < nwords) ? (vis_new[w] & ~vis_old[w]) : 0u;
+        unsigned x = (w < nwords) ? (load<LOOP>(vis_new + w) & ~load<LOOP>(vis_old + w)) : 0u;
         const unsigned c = __popc(x);
         unsigned incl = c;
         for (int o = 1; o < 32; o <<= 1) {
@@ -764,6 +848,13 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
             q_out[base++] = (idx_t)(w * 32 + b);
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ vis_old,
+            idx_t* __restrict__ q_out, u64* ring, int level, long long nwords)
+{
+    compact_level<false>(vis_new, vis_old, q_out, ring, level, nwords);
 }
 
 // Level 0 in one launch: the source's level 0 and parent, visited bitmap = {source},
@@ -873,3 +964,181 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
     }
     block_add3(out_st, my_nf, my_mf, my_mu);
 }
+
+#if !REMOTE
+// The level loop on the device (spbfs.gpu.bfs.BitmapSearch.run): the host launches, without
+// waiting, rounds of bfs_levels (push levels) and bfs_pull_step (one pull level each); each
+// launch reads the loop state, applies Beamer's rule to the ring slot of the last level as
+// the host's loop does (spbfs.algorithms._level_loop), and runs its level(s) only when the
+// rule picks its direction (else it exits at once); the host reads the state once per round.
+//
+// state (int64): the last level run (its ring slot not yet read), the current bitmap and
+// queue, whether the queue holds the frontier, whether the last level pulled, whether the
+// outputs still need their -1 fill, the policy's frontier size, previous size, out-edges
+// and unexplored edges (before reading that slot), done, a bit per level (level % 64)
+// set when it pulled (a round's levels fit 64), and bfs_pull_step's count of finished
+// blocks.
+enum {
+    LOOP_LEVEL, LOOP_CUR, LOOP_QIN, LOOP_QUEUED, LOOP_PULLING, LOOP_UNFILLED, LOOP_NF,
+    LOOP_PREV_NF, LOOP_MF, LOOP_MU, LOOP_DONE, LOOP_PULLED, LOOP_BLOCKS_DONE, LOOP_FIELDS
+};
+#define DIRECTION_AUTO 0
+
+struct LoopState {
+    long long level, nf, prev_nf, mf, mu, pulled;
+    int cur, qin;
+    bool queued, pulling, unfilled;
+};
+
+__device__ __forceinline__ LoopState load_state(const long long* s)
+{
+    return LoopState{s[LOOP_LEVEL], s[LOOP_NF], s[LOOP_PREV_NF], s[LOOP_MF], s[LOOP_MU],
+                     s[LOOP_PULLED], (int)s[LOOP_CUR], (int)s[LOOP_QIN], s[LOOP_QUEUED] != 0,
+                     s[LOOP_PULLING] != 0, s[LOOP_UNFILLED] != 0};
+}
+
+__device__ __forceinline__ void store_state(long long* s, const LoopState& q)
+{
+    s[LOOP_LEVEL] = q.level;
+    s[LOOP_NF] = q.nf;
+    s[LOOP_PREV_NF] = q.prev_nf;
+    s[LOOP_MF] = q.mf;
+    s[LOOP_MU] = q.mu;
+    s[LOOP_PULLED] = q.pulled;
+    s[LOOP_CUR] = q.cur;
+    s[LOOP_QIN] = q.qin;
+    s[LOOP_QUEUED] = q.queued;
+    s[LOOP_PULLING] = q.pulling;
+    s[LOOP_UNFILLED] = q.unfilled;
+}
+
+// Read the last level's ring slot into the policy (level 0's is {1, the source's degrees}:
+// no rule there, then prev_nf = 1, as the host's loop) and choose the next level's
+// direction; false when the frontier is empty (the search is done).
+__device__ __forceinline__ bool next_level(LoopState& q, const u64* ring, long long n,
+                                           double alpha, double beta, int direction)
+{
+    const volatile u64* st = ring + 4 * (q.level & (RING - 1));
+    q.mu -= (long long)st[2];
+    q.prev_nf = q.nf;
+    q.nf = (long long)st[0];
+    q.mf = (long long)st[1];
+    if (q.nf == 0) return false;
+    if (direction == DIRECTION_AUTO && q.level > 0)
+        q.pulling = q.pulling ? (double)q.nf >= (double)n / beta
+                              : (double)q.mf > (double)q.mu / alpha && q.nf > q.prev_nf;
+    return true;
+}
+
+// One pull level of the device's loop, when the rule picks a pull (else it exits): the
+// bitmaps, level and fill from the state, which the last block to finish advances.
+#ifndef PULL_STEP_BLOCKS
+#define PULL_STEP_BLOCKS 8
+#endif
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, PULL_STEP_BLOCKS)
+bfs_pull_step(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
+              const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
+              const Head* __restrict__ heads, const ptr_t* __restrict__ wbase,
+              unsigned* vis0, unsigned* vis1, idx_t* __restrict__ levels,
+              idx_t* __restrict__ parents, u64* ring, long long n, long long nwords,
+              const long long* __restrict__ pmap, long long* state, double alpha,
+              double beta, int direction)
+{
+    __shared__ bool s_last;
+    if (state[LOOP_DONE]) return;
+    long long level0;
+    int cur, fill;
+    {
+        LoopState q = load_state(state);
+        if (!next_level(q, ring, n, alpha, beta, direction)) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) state[LOOP_DONE] = 1;
+            return;
+        }
+        if (!q.pulling) return;
+        level0 = q.level;
+        cur = q.cur;
+        fill = q.unfilled;
+    }
+    const int level = (int)level0 + 1;
+    pull_level<false>(tindptr, tindices, indptr, live, heads, wbase, cur ? vis1 : vis0,
+                      cur ? vis0 : vis1, levels, parents, ring, level, n, nwords, pmap, fill);
+    // the last block to finish moves the state on (every block has read it by then); it
+    // reads the state again rather than keep it in registers through the pull
+    __threadfence();
+    if (threadIdx.x == 0)
+        s_last = atomicAdd((unsigned long long*)(state + LOOP_BLOCKS_DONE), 1ull) ==
+                 (unsigned long long)gridDim.x - 1;
+    __syncthreads();
+    if (s_last && threadIdx.x == 0) {
+        LoopState q = load_state(state);
+        next_level(q, ring, n, alpha, beta, direction);
+        q.level = level;  // the policy reads this level's slot next
+        q.cur = 1 - q.cur;
+        q.queued = false;
+        q.unfilled = false;
+        q.pulled |= 1ll << (level & 63);
+        store_state(state, q);
+        state[LOOP_BLOCKS_DONE] = 0;
+    }
+}
+#endif
+
+#if LEVEL_LOOP
+#include <cooperative_groups.h>
+
+// The push levels of the device's loop (module compiled with LEVEL_LOOP, launched
+// cooperatively with exactly the blocks the device holds at once): level after level while
+// the rule picks a push, at most `max_levels`, each a compaction after a pull, a push and its
+// hub chunks (the bodies of bfs_compact, bfs_push and bfs_push_big) separated by grid-wide
+// barriers; it exits at once when the rule picks a pull.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, LOOP_BLOCKS)
+bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+           const ptr_t* __restrict__ tindptr, unsigned* vis0, unsigned* vis1, idx_t* q0,
+           idx_t* q1, idx_t* levels, idx_t* parents, u64* ring, idx_t* big_u, ptr_t* big_p,
+           long long big_cap, int use_big, long long n, long long nwords,
+           const long long* __restrict__ pmap, long long* state, double alpha, double beta,
+           int direction, int max_levels, int sms)
+{
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    if (state[LOOP_DONE]) return;
+    LoopState q = load_state(state), before = q;
+    int steps = 0;
+    bool more;
+    while ((more = next_level(q, ring, n, alpha, beta, direction)) && !q.pulling &&
+           steps < max_levels) {
+        ++steps;
+        const int level = (int)q.level + 1;
+        unsigned* vc = q.cur ? vis1 : vis0;
+        idx_t* qi = q.qin ? q1 : q0;
+        idx_t* qo = q.qin ? q0 : q1;
+        if (!q.queued) {  // the last pull's finds (vc new, the other bitmap old) as the queue
+            compact_level<true>(vc, q.cur ? vis0 : vis1, qi, ring, level - 1, nwords);
+            q.queued = true;
+            grid.sync();
+        }
+        // A frontier queued in fewer blocks than multiprocessors sends its lists of a
+        // block's size or more to the grid-wide chunks too, when they fit
+        // (BitmapSearch._spread).
+        const long long spread = q.mf / CTA_THREADS + q.mf / PUSH_BIG + 1;
+        const long long big = !use_big ? 0x7fffffffffffffffll
+                              : (q.nf + CTA_THREADS - 1) / CTA_THREADS < sms && spread <= big_cap
+                                    ? CTA_THREADS : PUSH_BIG;
+        push_level<true>(indptr, indices, tindptr, vc, qi, qo, levels, parents, ring, level,
+                         big_u, big_p, big, ring, 0, pmap, 0, 0);
+        grid.sync();
+        if (use_big && q.mf >= big) {
+            push_big_level<true>(indptr, indices, tindptr, vc, big_u, big_p, qo, levels,
+                                 parents, ring, level, ring, pmap, 0, 0);
+            grid.sync();
+        }
+        q.level = level;
+        q.qin = 1 - q.qin;
+        q.pulled &= ~(1ll << (level & 63));  // the bit of level - 64 (an earlier round)
+        before = q;  // the policy reads this level's slot next
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (!more) state[LOOP_DONE] = 1;
+        if (steps) store_state(state, before);
+    }
+}
+#endif

@@ -55,21 +55,27 @@ def _source(name: str) -> str:
 
 
 @functools.cache
-def _module(code: str):
+def _module(code: str, cooperative: bool = False):
     import cupy
 
-    return cupy.RawModule(code=code, options=_OPTIONS)
+    return cupy.RawModule(code=code, options=_OPTIONS, enable_cooperative_groups=cooperative)
 
 
 def bfs_module(idx_dtype, ptr_dtype, parents: bool, directed: bool, remote: bool = False,
-               parent_map: bool = False):
+               parent_map: bool = False, loop_blocks: int = 0):
     """The BFS kernels (``bfs_reset``, ``bfs_push``, ``bfs_pull``, ...) for these types;
     ``remote``: ``bfs_push`` expands into another vertex space (:mod:`spbfs.dist`);
-    ``parent_map``: parents are stored through a map of vertex ids (``PARENT_MAP``)."""
+    ``parent_map``: parents are stored through a map of vertex ids (``PARENT_MAP``).
+
+    ``loop_blocks`` > 0: the module of ``bfs_levels``, the whole level loop in one cooperative
+    launch (its kernels are launched cooperatively), for ``loop_blocks`` blocks a
+    multiprocessor."""
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"#define WITH_PARENTS {int(bool(parents))}\n#define DIRECTED {int(bool(directed))}\n"
             f"#define REMOTE {int(bool(remote))}\n#define PARENT_MAP {int(bool(parent_map))}\n")
-    return _module(head + _source("bfs_kernels.cu"))
+    if loop_blocks:
+        head += f"#define LEVEL_LOOP 1\n#define LOOP_BLOCKS {int(loop_blocks)}\n"
+    return _module(head + _source("bfs_kernels.cu"), cooperative=bool(loop_blocks))
 
 
 def build_module(edge_dtype, idx_dtype, ptr_dtype):
