@@ -1032,10 +1032,7 @@ __device__ __forceinline__ bool next_level(LoopState& q, const u64* ring, long l
 
 // One pull level of the device's loop, when the rule picks a pull (else it exits): the
 // bitmaps, level and fill from the state, which the last block to finish advances.
-#ifndef PULL_STEP_BLOCKS
-#define PULL_STEP_BLOCKS 8
-#endif
-extern "C" __global__ void __launch_bounds__(CTA_THREADS, PULL_STEP_BLOCKS)
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull_step(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
               const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
               const Head* __restrict__ heads, const ptr_t* __restrict__ wbase,
