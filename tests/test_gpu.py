@@ -228,6 +228,7 @@ def test_device_loop_runs_from_the_source():
 
     M = prepare(csp.csr_matrix(_kron_graph(8)))
     with semiring.level_search(M, 0, semiring.any_pair) as s:
+        assert s.drives_itself  # the device runs cooperative launches
         s.advance(False)
         with pytest.raises(RuntimeError, match="from the source"):
             s.run("auto", None, 18.0)

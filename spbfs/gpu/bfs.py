@@ -264,6 +264,7 @@ class _Kit:
         self.types = (idt, ptr_dtype, values, directed, remote, mapped)
         self.module = kernels.bfs_module(*self.types)
         self.sms = kernels.sm_count()
+        self.cooperative = kernels.cooperative_launch()
         self._waves = {}
 
     def __getattr__(self, name):
@@ -332,9 +333,14 @@ class BitmapSearch(LevelSearch):
     #: a Kronecker search whose root has few neighbours pushed its third level (millions of
     #: edges, ~3x the pull's time).  Measured on an H100 in docs/gpu.md.
     alpha = 40.0
-    #: :func:`spbfs.bfs` calls :meth:`run` (the level loop on the device) instead of stepping
-    #: it with :meth:`advance` and :meth:`sizes` (which the distributed engine uses).
-    drives_itself = True
+    #: Whether :func:`spbfs.bfs` calls :meth:`run` (the level loop on the device) instead of
+    #: stepping the search with :meth:`advance` and :meth:`sizes` (as the distributed engine
+    #: does); devices without cooperative launches are always stepped.
+    device_loop = True
+
+    @property
+    def drives_itself(self) -> bool:
+        return self.device_loop and self.k.cooperative
 
     def __init__(self, M, source, values, transpose, parent_ids=None):
         n, idt = M.n, M.indices.dtype

@@ -42,6 +42,7 @@ struct __align__(2 * sizeof(idx_t)) Head {
 #define RING 64
 #define CTA_THREADS 256
 #define PUSH_BIG 1024  // hub chunk size (spbfs.gpu.bfs.BIG)
+#define EXPAND_ILP 4  // edges a thread of a block-wide expansion has in flight
 #ifndef PULL_SERIAL
 #define PULL_SERIAL 4
 #endif
@@ -153,6 +154,21 @@ __device__ __forceinline__ void set_unreached(long long v, idx_t* __restrict__ l
 #endif
 }
 
+// A vertex claimed by this thread: its level, parent u and degrees.
+__device__ __forceinline__ void found(
+    idx_t u, idx_t v, idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+    const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr, idx_t level,
+    u64& my_mf, u64& my_mu)
+{
+    levels[v] = level;
+#if WITH_PARENTS
+    parents[v] = u;
+#else
+    (void)u;
+#endif
+    add_degrees(v, indptr, tindptr, my_mf, my_mu);
+}
+
 // Claim v (push): the thread whose atomicOr flips v's visited bit owns v and writes its
 // level and parent; returns whether this thread claimed v.
 __device__ __forceinline__ bool claim(
@@ -164,13 +180,7 @@ __device__ __forceinline__ bool claim(
     unsigned* w = vis + (v >> 5);
     if (*((volatile unsigned*)w) & bit) return false;
     if (atomicOr(w, bit) & bit) return false;
-    levels[v] = level;
-#if WITH_PARENTS
-    parents[v] = u;
-#else
-    (void)u;
-#endif
-    add_degrees(v, indptr, tindptr, my_mf, my_mu);
+    found(u, v, levels, parents, indptr, tindptr, level, my_mf, my_mu);
     return true;
 }
 
@@ -324,10 +334,30 @@ __device__ __forceinline__ void block_expand(
     const int tid = threadIdx.x;
     if (tid == 0) *s_n = 0;
     __syncthreads();
-    for (ptr_t p = beg + tid; p < end; p += CTA_THREADS) {
-        const idx_t v = indices[p];
-        if (claim(u, v, vis, levels, parents, indptr, tindptr, level, my_mf, my_mu))
-            s_q[atomicAdd(s_n, 1u)] = v;
+    // EXPAND_ILP edges a thread per step, each stage issued for all of them before the next
+    // waits: the targets, their visited words, then the claims (a chunk is one step)
+    for (ptr_t p0 = beg + tid; p0 < end; p0 += (ptr_t)EXPAND_ILP * CTA_THREADS) {
+        idx_t v[EXPAND_ILP];
+        unsigned bit[EXPAND_ILP], old[EXPAND_ILP];
+#pragma unroll
+        for (int k = 0; k < EXPAND_ILP; ++k) {
+            const ptr_t p = p0 + (ptr_t)k * CTA_THREADS;
+            v[k] = p < end ? indices[p] : (idx_t)-1;
+            bit[k] = 1u << ((unsigned)v[k] & 31u);
+        }
+#pragma unroll
+        for (int k = 0; k < EXPAND_ILP; ++k)
+            old[k] = v[k] >= 0 ? *((volatile unsigned*)(vis + (v[k] >> 5))) : bit[k];
+#pragma unroll
+        for (int k = 0; k < EXPAND_ILP; ++k)
+            if (!(old[k] & bit[k])) old[k] = atomicOr(vis + (v[k] >> 5), bit[k]);
+#pragma unroll
+        for (int k = 0; k < EXPAND_ILP; ++k) {
+            if (!(old[k] & bit[k])) {
+                found(u, v[k], levels, parents, indptr, tindptr, level, my_mf, my_mu);
+                s_q[atomicAdd(s_n, 1u)] = v[k];
+            }
+        }
     }
     __syncthreads();
     const unsigned cnt = *s_n;

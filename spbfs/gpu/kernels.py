@@ -145,6 +145,14 @@ def sm_count(device_id: int = 0) -> int:
     return int(cupy.cuda.Device(device_id).attributes["MultiProcessorCount"])
 
 
+@functools.cache
+def cooperative_launch(device_id: int = 0) -> bool:
+    """Whether a CUDA device runs cooperative launches (grid-wide barriers)."""
+    import cupy
+
+    return bool(cupy.cuda.Device(device_id).attributes.get("CooperativeLaunch", 0))
+
+
 _resident: dict = {}
 
 
