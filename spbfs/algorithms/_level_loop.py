@@ -22,10 +22,12 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
     """The level loop of :func:`spbfs.bfs` on a prepared Matrix and a checked source, for every
     backend: a direction policy over :func:`spbfs.semiring.level_search`.
 
-    Each step reads the sizes of the levels it ran (one synchronisation on the GPU) and
-    picks the next direction by :func:`beamer_pull`.  On long, thin searches (the frontier
-    steady for 4 levels and far from the switch to pull) it runs up to
-    :data:`MAX_PUSH_BATCH` push levels per step.
+    Each step reads the sizes of the levels it ran and picks the next direction by
+    :func:`beamer_pull`.  On long, thin searches (the frontier steady for 4 levels and far
+    from the switch to pull) it runs up to :data:`MAX_PUSH_BATCH` push levels per step.
+    An engine that ``drives_itself`` runs the whole loop its own way with the same rule:
+    the GPU's on the device (:meth:`spbfs.gpu.bfs.BitmapSearch.run`), the distributed one
+    over its ranks.
 
     Parameters
     ----------
@@ -36,7 +38,8 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
         :attr:`spbfs.semiring.LevelSearch.alpha`).
     trace : list, optional
         Profiling: one tuple ``(first_level, last_level, "push" | "pull", frontier_in,
-        found, seconds)`` is appended per step (host time of launch and read).
+        found, seconds)`` is appended per step (host time of launch and read; the GPU's
+        loop: one per level, see :meth:`spbfs.gpu.bfs.BitmapSearch.run`).
 
     Examples
     --------
