@@ -260,11 +260,11 @@ class _Kit:
     ``bfs_pull``), each fetched from the module once, and the one-wave grids of the
     grid-stride kernels: looked up once per process (:func:`kit`), not per search."""
 
-    def __init__(self, idt, ptr_dtype, values, directed, remote, mapped):
+    def __init__(self, device, idt, ptr_dtype, values, directed, remote, mapped):
         self.types = (idt, ptr_dtype, values, directed, remote, mapped)
         self.module = kernels.bfs_module(*self.types)
         self.sms = kernels.sm_count()
-        self.cooperative = kernels.cooperative_launch()
+        self.cooperative = kernels.cooperative_launch(device)
         self._waves = {}
 
     def __getattr__(self, name):
@@ -295,7 +295,7 @@ class _Kit:
 @functools.cache
 def _kit(device: int, idt: str, ptr: str, values: bool, directed: bool, remote: bool,
          mapped: bool) -> _Kit:
-    return _Kit(np.dtype(idt), np.dtype(ptr), values, directed, remote, mapped)
+    return _Kit(device, np.dtype(idt), np.dtype(ptr), values, directed, remote, mapped)
 
 
 def kit(idt, ptr_dtype, values, directed, remote=False, mapped=False) -> _Kit:
