@@ -11,6 +11,7 @@ one kernel each, every arc read once) answers the whole question in one call.
 from __future__ import annotations
 
 from ._backend import backend_for
+from ._dispatch import distributed
 from ._matrix import Matrix
 
 __all__ = ["searched_components"]
@@ -19,8 +20,8 @@ __all__ = ["searched_components"]
 def searched_components(A, strong: bool):
     """``(number of components, labels)`` of the directed graph ``A``, numbered by the rule
     of :func:`spbfs.algorithms.components.connected_components` (weak: an arc joins its
-    ends either way), from the backend's search; None where the backend has none (then the
-    caller runs the generic algorithm).
+    ends either way), from the backend's search; None where the backend has none or ``A``
+    is spread over ranks (then the caller runs the generic algorithm).
 
     Examples
     --------
@@ -31,6 +32,8 @@ def searched_components(A, strong: bool):
     >>> searched_components(A, strong=False)
     (2, array([0, 0, 1, 1], dtype=int32))
     """
+    if distributed(A) is not None:  # a matrix over ranks: the generic algorithm's products
+        return None
     M = Matrix.from_any(A, name="A")
     backend = backend_for(M.xp)
     if strong:
