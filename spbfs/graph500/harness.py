@@ -8,10 +8,10 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from ..algorithms.bfs import ALPHA, BETA, search
+from ..algorithms.bfs import BETA, search
 from ..core.arrays import array_module, to_numpy
 from ..core.validation import check_positive
-from ..semiring import Matrix
+from ..semiring import Matrix, any_pair, level_search
 from ..semiring._pattern import index_dtype
 from . import results
 from . import validation as graph500
@@ -232,7 +232,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     out.write(results.summary_line(stats, len(failed)) + "\n")
     if record is not None:
         parameters = {"scale": scale, "edgefactor": edgefactor, "roots": roots, "seed": seed,
-                      "device": device, "alpha": options.get("alpha", _engine_alpha(device)),
+                      "device": device, "alpha": options.get("alpha", _engine_alpha(M, keys[0])),
                       "beta": options.get("beta", BETA), "processes": 1}
         record.update(results.document(
             stats, searches, parameters, results.environment(device),
@@ -242,13 +242,10 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     return stats
 
 
-def _engine_alpha(device: str) -> float:
-    """The push -> pull factor the search takes on ``device`` when given none."""
-    if device == "gpu":
-        from ..gpu.bfs import BitmapSearch
-
-        return BitmapSearch.alpha
-    return ALPHA
+def _engine_alpha(M, source) -> float:
+    """The push -> pull factor a search of ``M`` takes when given none: its engine's."""
+    with level_search(M, int(source), any_pair) as engine:
+        return engine.alpha
 
 
 def _search_record(root, levels, seconds, nedge, result, trace):
