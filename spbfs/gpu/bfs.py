@@ -58,7 +58,7 @@ RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 #: queued, pulling, unfilled, the policy's frontier size, previous size, out-edges and
 #: unexplored edges, done, pulled levels, finished blocks.
 LOOP_FIELDS = 13
-_DONE, _PULLED = 10, 11
+_LEVEL, _CUR, _QIN, _QUEUED, _UNFILLED, _DONE, _PULLED = 0, 1, 2, 3, 5, 10, 11
 #: Launches of bfs_pull_step per round (Kronecker graphs pull 2-3 levels in a row).
 LOOP_PULLS = 3
 #: Push levels per launch of bfs_levels at most: a round's levels fit the ring, which a
@@ -514,17 +514,17 @@ class BitmapSearch(LevelSearch):
                      ws.ring, np.int64(self.n), self.nwords, self.pmap, ws.state, *policy)
         pull_grid = (k.wave("pull_step"),)
         while not state[_DONE]:
-            t_start, first = time.perf_counter(), int(state[0])
+            t_start, first = time.perf_counter(), int(state[_LEVEL])
             loop((blocks,), (_THREADS,), loop_args)
             for _ in range(LOOP_PULLS):
                 k.pull_step(pull_grid, (_THREADS,), pull_args)
             loop((blocks,), (_THREADS,), loop_args)
             state = ws.copy_state(to_device=False)
             if trace is not None:
-                self._trace(trace, first, int(state[0]), int(state[_PULLED]),
+                self._trace(trace, first, int(state[_LEVEL]), int(state[_PULLED]),
                             time.perf_counter() - t_start)
-        self.level, self.cur, self.qin = int(state[0]), int(state[1]), int(state[2])
-        self.queued, self._unfilled = bool(state[3]), bool(state[5])
+        self.level, self.cur, self.qin = (int(state[i]) for i in (_LEVEL, _CUR, _QIN))
+        self.queued, self._unfilled = bool(state[_QUEUED]), bool(state[_UNFILLED])
         self.fetched = self.level + 1
 
     def _trace(self, trace, first, last, pulled, seconds):

@@ -389,21 +389,13 @@ __device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t en
 template <bool LOOP>
 __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
                                            const idx_t* __restrict__ indices,
-                                           const ptr_t* __restrict__ tindptr,
-                                           unsigned* vis,
+                                           const ptr_t* __restrict__ tindptr, unsigned* vis,
                                            const idx_t* __restrict__ q_in,
-                                           idx_t* __restrict__ q_out,
-                                           idx_t* __restrict__ levels,
-                                           idx_t* __restrict__ parents,
-                                           u64* ring,
-                                           int level,
-                                           idx_t* __restrict__ big_u,
-                                           ptr_t* __restrict__ big_p,
-                                           long long big,
-                                           u64* remote_st,
-                                           long long nrows,
-                                           const long long* __restrict__ pmap,
-                                           long long owners,
+                                           idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
+                                           idx_t* __restrict__ parents, u64* ring, int level,
+                                           idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
+                                           long long big, u64* remote_st, long long nrows,
+                                           const long long* __restrict__ pmap, long long owners,
                                            long long cap)
 {
     const int tid = threadIdx.x;
@@ -611,19 +603,14 @@ bfs_push_entries(const long long* __restrict__ rows, const idx_t* __restrict__ i
 template <bool LOOP>
 __device__ __forceinline__ void push_big_level(const ptr_t* __restrict__ indptr,
                                                const idx_t* __restrict__ indices,
-                                               const ptr_t* __restrict__ tindptr,
-                                               unsigned* vis,
+                                               const ptr_t* __restrict__ tindptr, unsigned* vis,
                                                const idx_t* __restrict__ big_u,
                                                const ptr_t* __restrict__ big_p,
                                                idx_t* __restrict__ q_out,
                                                idx_t* __restrict__ levels,
-                                               idx_t* __restrict__ parents,
-                                               u64* ring,
-                                               int level,
-                                               u64* remote_st,
-                                               const long long* __restrict__ pmap,
-                                               long long owners,
-                                               long long cap)
+                                               idx_t* __restrict__ parents, u64* ring, int level,
+                                               u64* remote_st, const long long* __restrict__ pmap,
+                                               long long owners, long long cap)
 {
 #if REMOTE
     u64* out_st = remote_st;
@@ -692,14 +679,9 @@ __device__ __forceinline__ void pull_level(const ptr_t* __restrict__ tindptr,
                                            const ptr_t* __restrict__ wbase,
                                            const unsigned* __restrict__ vis_cur,
                                            unsigned* __restrict__ vis_next,
-                                           idx_t* __restrict__ levels,
-                                           idx_t* __restrict__ parents,
-                                           u64* ring,
-                                           int level,
-                                           long long n,
-                                           long long nwords,
-                                           const long long* __restrict__ pmap,
-                                           int fill)
+                                           idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+                                           u64* ring, int level, long long n, long long nwords,
+                                           const long long* __restrict__ pmap, int fill)
 {
     const int lane = threadIdx.x & 31;
     u64* out_st = ring + 4 * (level & (RING - 1));
@@ -849,9 +831,7 @@ bfs_heads(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
 template <bool LOOP>
 __device__ __forceinline__ void compact_level(const unsigned* __restrict__ vis_new,
                                               const unsigned* __restrict__ vis_old,
-                                              idx_t* __restrict__ q_out,
-                                              u64* ring,
-                                              int level,
+                                              idx_t* __restrict__ q_out, u64* ring, int level,
                                               long long nwords)
 {
     u64* st = ring + 4 * (level & (RING - 1));
