@@ -280,9 +280,10 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     """Connected components, as ``scipy.sparse.csgraph.connected_components``.
 
     See :func:`spbfs.algorithms.components.connected_components` for the algorithms and
-    the numbering: weak / undirected labels equal scipy's exactly; strong
-    components are scipy's, numbered in a reverse topological order of the
-    condensation.
+    the numbering: weak / undirected labels equal scipy's exactly; strong labels too on
+    the CPU (``strong_numbering="search"``: the order a depth-first search finishes the
+    components, as scipy's); on the GPU strong components are scipy's, numbered in a
+    reverse topological order of the condensation by the documented rule.
 
     Parameters
     ----------
@@ -306,7 +307,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     (2, array([0, 0, 0, 1, 1], dtype=int32))
     """
     return _connected_components(csgraph, directed=directed, connection=connection,
-                                 return_labels=return_labels)
+                                 return_labels=return_labels, strong_numbering="search")
 
 
 # ----------------------------------------------------------------------------- shortest paths

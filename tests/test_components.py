@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 from conftest import graphs, multigraphs
@@ -71,6 +72,37 @@ def test_strong_search_kernel_equals_the_generic_path(A):
     assert got[0] == expected[0]
     np.testing.assert_array_equal(got[1], expected[1])
     assert got[1].dtype == expected[1].dtype
+
+
+SCIPY_SEARCHES_LAST_ARC_FIRST = tuple(
+    int(x) for x in scipy.__version__.split(".")[:2]) < (1, 18)
+
+
+@given(multigraphs(max_n=60, max_m=240))
+def test_strong_search_numbering_is_scipys(A):
+    """``strong_numbering="search"`` (the csgraph face's): the order the depth-first search
+    finishes the components, which has the rule's checked properties and, with scipy's
+    Pearce search (up to 1.17) on a canonical matrix, scipy's labels exactly (scipy sorts
+    the arcs of some inputs, not of others, when it converts them); the generic path (the
+    GPU's) falls back to the rule."""
+    n_components, labels = connected_components(A, connection="strong",
+                                                strong_numbering="search")
+    _check_strong(A, n_components, labels)
+    if SCIPY_SEARCHES_LAST_ARC_FIRST:
+        C = A.copy()
+        C.sum_duplicates()  # canonical: sorted arcs, no duplicates
+        expected = csgraph.connected_components(C, connection="strong")[1]
+        np.testing.assert_array_equal(
+            spbfs.csgraph.connected_components(C, connection="strong")[1], expected)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delattr(spbfs.cpu.backend, "strong_components")
+        generic = connected_components(A, connection="strong", strong_numbering="search")
+    np.testing.assert_array_equal(generic[1], connected_components(A, connection="strong")[1])
+
+
+def test_strong_numbering_is_checked():
+    with pytest.raises(ValueError, match="strong_numbering"):
+        connected_components(sp.eye_array(3, format="csr"), strong_numbering="scipy")
 
 
 @given(multigraphs(max_n=60, max_m=240), st.booleans())

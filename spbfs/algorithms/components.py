@@ -56,7 +56,8 @@ min_first_scan = Semiring(Monoid("min", np.minimum, monoids.min.identity, monoid
                           ops.first, name="min_first")
 
 
-def connected_components(A, directed=True, connection="weak", return_labels=True):
+def connected_components(A, directed=True, connection="weak", return_labels=True, *,
+                         strong_numbering="rule"):
     """Connected components, as ``scipy.sparse.csgraph.connected_components``.
 
     Parameters
@@ -74,6 +75,13 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
         Case-insensitive, as scipy.
     return_labels : bool
         Also return the label of every vertex.
+    strong_numbering : {"rule", "search"}
+        How strong components are numbered: "rule" (below, on every backend) or
+        "search": where the backend finds them with a depth-first search (the CPU), in the
+        order it finishes them, each vertex's arcs taken last to first, which is scipy's
+        own numbering (Pearce's algorithm) on a canonical matrix; elsewhere by the rule.
+        "search" skips the rule's heights and ranking (a third of the search's time on a
+        DAG).
 
     Returns
     -------
@@ -97,7 +105,9 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
           the longest path to a sink of the condensation, then by decreasing
           smallest vertex.  The partition into components is always scipy's;
           the labels equal scipy's whenever that order is forced (for example
-          when the condensation is a chain or has no edges).
+          when the condensation is a chain or has no edges), and always with
+          ``strong_numbering="search"`` on the CPU for a canonical matrix (sorted
+          indices, no duplicates).
 
     Raises
     ------
@@ -117,15 +127,21 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     (3, array([1, 0, 2, 2], dtype=int32))
     >>> connected_components(A, directed=False, return_labels=False)
     2
+    >>> B = sp.csr_array(([1, 1, 1], [1, 2, 3], [0, 2, 2, 3, 3]))  # 0 -> 1, 0 -> 2 -> 3
+    >>> connected_components(B, connection="strong")
+    (4, array([3, 1, 2, 0], dtype=int32))
+    >>> connected_components(B, connection="strong", strong_numbering="search")
+    (4, array([3, 2, 1, 0], dtype=int32))
     """
     if not isinstance(connection, str):
         raise TypeError(f"connection must be 'weak' or 'strong', got {connection!r}")
     connection = check_choice(connection.lower(), "connection", ("weak", "strong"))
     strong = bool(directed) and connection == "strong"
+    strong_numbering = check_choice(strong_numbering, "strong_numbering", ("rule", "search"))
     M = Matrix.from_any(as_graph(A), name="A")
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
-    searched = searched_components(M, strong)
+    searched = searched_components(M, strong, strong_numbering)
     if searched is not None:  # the backend's own search
         n_components, labels = searched
     else:

@@ -37,8 +37,9 @@ queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches t
                    other, not their levels of products
 spmv_scatter       push of a dense ``x`` over ``plus``: rows scattered into dense
                    accumulators that start at the identity (no presence, no frontier list)
-strong_components  strong components, numbered by the generic algorithm's rule: one
-                   depth-first search, not forward-backward searches (``semiring._searched``)
+strong_components  strong components, numbered by the generic algorithm's rule or in the
+                   order the search finishes them (scipy's): one depth-first search, not
+                   forward-backward searches (``semiring._searched``)
 weak_components    weak components numbered by their smallest vertex: one union-find pass
                    over the arcs, not FastSV's rounds of products (``semiring._searched``)
 =================  ============================================================================

@@ -8,7 +8,9 @@ The labels follow the documented rule of the generic path: blocks by the smalles
 reaching a component (the search starts from ``0, 1, ...`` in turn, and a component's block
 is the start whose search found it), inside a block by the longest path to a sink of the
 condensation (known when the component is finished: every component it reaches finished
-before it), then by decreasing smallest vertex.  A counting sort per key ranks them.
+before it), then by decreasing smallest vertex.  A counting sort per key ranks them.  Or,
+for ``spbfs.csgraph``, the order in which the search finishes the components (scipy's
+numbering): no heights tracked, no ranking.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ _BOTTOM = -2  # the end of the chain
 
 @kernel
 def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_min,
-            comp_block):
-    """Find the components; returns how many there are.
+            comp_block, ranked):
+    """Find the components; returns how many there are (heights only when ``ranked``).
 
     ``low[v]`` (int64): -1 until ``v`` is entered, then its entry order, and once it is in
     finished component ``c`` of height ``h``, ``(h + 1) << 32 | (n + c)``: above every
@@ -64,7 +66,7 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
                     w = x
                     break
                 lo = min(lo, lx)
-                if lx >= n:          # x's component is finished: a step down
+                if ranked and lx >= n:   # x's component is finished: a step down
                     tall = max(tall, comp_height[lx - n] + 1)
             lowest[depth] = lo
             tallest[depth] = tall
@@ -139,16 +141,21 @@ def _rank(low, k, comp_height, comp_min, comp_block, order, spare, count):
         low[v] = spare[low[v] - n]
 
 
-def strong_components(indptr, indices):
+def strong_components(indptr, indices, numbering="rule"):
     """``(number of components, labels)`` of the graph of a CSR pattern (``A[u, v]``: an
     arc ``u -> v``), numbered by the rule of
-    :func:`spbfs.algorithms.components.connected_components`; labels int32 when they fit.
+    :func:`spbfs.algorithms.components.connected_components` or, for ``numbering="search"``,
+    in the order the search finishes them (each vertex's arcs taken last to first: scipy's
+    numbering); labels int32 when they fit.
 
     Examples
     --------
     >>> import numpy as np
-    >>> strong_components(np.array([0, 1, 1, 2, 3]), np.array([1, 3, 2]))
-    (3, array([1, 0, 2, 2], dtype=int32))
+    >>> ip, ix = np.array([0, 2, 2, 3, 3]), np.array([1, 2, 3])  # 0 -> 1, 0 -> 2 -> 3
+    >>> strong_components(ip, ix)
+    (4, array([3, 1, 2, 0], dtype=int32))
+    >>> strong_components(ip, ix, numbering="search")
+    (4, array([3, 2, 1, 0], dtype=int32))
     """
     n = indptr.size - 1
     if n > np.iinfo(np.int32).max:
@@ -158,7 +165,11 @@ def strong_components(indptr, indices):
     at, tallest, chain, comp_height, comp_min, comp_block = (
         np.empty(n, dtype) for _ in range(6))
     lowest = np.empty(n, low.dtype)
+    ranked = numbering == "rule"
     k = _search(indptr, indices, low, at, np.empty(n, indptr.dtype), lowest, tallest, chain,
-                comp_height, comp_min, comp_block)
-    _rank(low, k, comp_height, comp_min, comp_block, at, tallest, np.empty(n + 1, dtype))
-    return int(k), low.astype(dtype)
+                comp_height, comp_min, comp_block, ranked)
+    if ranked:
+        _rank(low, k, comp_height, comp_min, comp_block, at, tallest, np.empty(n + 1, dtype))
+    else:
+        low -= n
+    return int(k), low.astype(dtype, copy=False)

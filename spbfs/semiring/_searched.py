@@ -17,11 +17,12 @@ from ._matrix import Matrix
 __all__ = ["searched_components"]
 
 
-def searched_components(A, strong: bool):
+def searched_components(A, strong: bool, strong_numbering: str = "rule"):
     """``(number of components, labels)`` of the directed graph ``A``, numbered by the rule
     of :func:`spbfs.algorithms.components.connected_components` (weak: an arc joins its
-    ends either way), from the backend's search; None where the backend has none or ``A``
-    is spread over ranks (then the caller runs the generic algorithm).
+    ends either way; strong: ``strong_numbering`` as there), from the backend's search;
+    None where the backend has none or ``A`` is spread over ranks (then the caller runs
+    the generic algorithm).
 
     Examples
     --------
@@ -38,6 +39,7 @@ def searched_components(A, strong: bool):
     backend = backend_for(M.xp)
     if strong:
         search = getattr(backend, "strong_components", None)
-        return search(M.indptr, M.indices) if search is not None else None
+        return (search(M.indptr, M.indices, strong_numbering) if search is not None
+                else None)
     search = getattr(backend, "weak_components", None)
     return search(M.indptr, M.indices, M.symmetric) if search is not None else None
