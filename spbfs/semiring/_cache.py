@@ -3,9 +3,9 @@
 The first call on a scipy or cupyx sparse matrix checks its arrays and builds
 a :class:`~spbfs.semiring._pattern.Pattern` (a private copy of the structure);
 later calls on the same object find it here.  An entry is found again only
-while the matrix's *fingerprint* is unchanged: its type, shape, format and,
-for each of its arrays, the array object, its address, length and dtype, plus
-scipy's "sorted indices" / "canonical format" flags.  Every scipy or cupyx
+while the matrix's *fingerprint* is unchanged: its type, shape, format, its array
+objects (held by the entry, so an id is never reused and a held numpy array cannot be
+resized in place) and scipy's "sorted indices" / "canonical format" flags.  Every scipy or cupyx
 operation that changes the pattern replaces an array or one of those flags
 (``A[i, j] = x`` on a new entry, ``eliminate_zeros``, ``sum_duplicates``,
 ``sort_indices``, ``resize``, assigning ``A.indices = ...``), so the entry is
@@ -33,22 +33,18 @@ _lock = threading.Lock()
 _entries: dict = {}
 
 
-def _address(arr) -> int:
-    data = getattr(arr, "data", None)
-    ptr = getattr(data, "ptr", None)  # cupy
-    return int(ptr) if ptr is not None else int(arr.__array_interface__["data"][0])
-
-
 def fingerprint(A) -> tuple:
-    """What must stay equal for a cached pattern of ``A`` to still describe it."""
+    """What must stay equal for a cached pattern of ``A`` to still describe it: the array
+    objects by id (the entry holds them, so no id is reused and no array resized while it
+    lives) beside the type, shape, format and scipy's flags."""
     attrs = vars(A)
     parts = [type(A), A.shape, getattr(A, "format", None)]
     for name in _ARRAYS:
         arr = attrs.get(name)
         if isinstance(arr, tuple):  # scipy COO arrays keep their indices in `coords`
-            parts.extend((id(a), _address(a), a.size, a.dtype.str) for a in arr)
-        elif arr is not None:
-            parts.append((id(arr), _address(arr), arr.size, arr.dtype.str))
+            parts.extend(map(id, arr))
+        else:
+            parts.append(id(arr))
     parts.extend(attrs.get(flag) for flag in _FLAGS)
     return tuple(parts)
 
