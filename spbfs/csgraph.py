@@ -28,6 +28,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
 
@@ -67,20 +68,26 @@ _max_secondi_scan = Semiring(_max_scan, ops.secondi, name="max_secondi")
 #: (Bellman-Ford rounds always push: measured, a min_plus pull over every in-edge costs
 #: more than sorting the products of even a large frontier).
 PULL_FRACTION = 1 / 32
+#: scipy numbers strong components in the order its depth-first search finishes them: from
+#: 1.18 Tarjan and Zwick's search, each vertex's arcs in storage order, the input's dtype
+#: kept; before, Pearce's, arcs last to first, the input converted to float64.
+_SCIPY_TARJAN_ZWICK = tuple(int(x) for x in scipy.__version__.split(".")[:2]) >= (1, 18)
 
 
 # ----------------------------------------------------------------------------- input
-def _matrix(csgraph, directed):
+def _matrix(csgraph, directed, *, dtype_kept=False):
     """The checked square Matrix of ``csgraph`` (symmetrised unless ``directed``), as
-    scipy's ``validate_graph`` sees it: a sparse input that is COO or not float64 is
-    converted with ``tocsr().astype(float64)``, which sorts its indices and sums its
-    duplicates; a float64 CSR/CSC input keeps both (each duplicate is an edge of its own,
-    the shortest counts)."""
+    scipy's ``validate_graph`` sees it: a sparse input that is COO or (unless
+    ``dtype_kept``, as scipy 1.18's ``connected_components``) not float64 is converted
+    with ``tocsr().astype(float64)``, which sorts its indices and sums its duplicates; a
+    float64 CSR/CSC input keeps both (each duplicate is an edge of its own, the shortest
+    counts)."""
     G = as_graph(csgraph)
     M = Matrix.from_any(G, name="csgraph")
     if M.nrows != M.ncols:
         raise ValueError(f"csgraph must be square, got shape {M.shape}")
-    if _is_sparse_input(G) and (G.format == "coo" or G.dtype != np.float64):
+    if _is_sparse_input(G) and (G.format == "coo" or (G.dtype != np.float64
+                                                      and not dtype_kept)):
         M = M.canonical()
     return M if directed else M.symmetrized()
 
@@ -281,9 +288,10 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
 
     See :func:`spbfs.algorithms.components.connected_components` for the algorithms and
     the numbering: weak / undirected labels equal scipy's exactly; strong labels too on
-    the CPU (``strong_numbering="search"``: the order a depth-first search finishes the
-    components, as scipy's); on the GPU strong components are scipy's, numbered in a
-    reverse topological order of the condensation by the documented rule.
+    the CPU (the order a depth-first search finishes the components, taking each vertex's
+    arcs in the order of the installed scipy's search); on the GPU strong components are
+    scipy's, numbered in a reverse topological order of the condensation by the
+    documented rule.
 
     Parameters
     ----------
@@ -306,8 +314,11 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     >>> csgraph.connected_components(A, directed=False)
     (2, array([0, 0, 0, 1, 1], dtype=int32))
     """
-    return _connected_components(csgraph, directed=directed, connection=connection,
-                                 return_labels=return_labels, strong_numbering="search")
+    if directed and isinstance(connection, str) and connection.lower() == "strong":
+        csgraph = _matrix(csgraph, True, dtype_kept=_SCIPY_TARJAN_ZWICK)
+    return _connected_components(
+        csgraph, directed=directed, connection=connection, return_labels=return_labels,
+        strong_numbering="finish" if _SCIPY_TARJAN_ZWICK else "finish-reversed")
 
 
 # ----------------------------------------------------------------------------- shortest paths

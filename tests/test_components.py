@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-import scipy
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 from conftest import graphs, multigraphs
@@ -74,29 +73,24 @@ def test_strong_search_kernel_equals_the_generic_path(A):
     assert got[1].dtype == expected[1].dtype
 
 
-SCIPY_SEARCHES_LAST_ARC_FIRST = tuple(
-    int(x) for x in scipy.__version__.split(".")[:2]) < (1, 18)
-
-
-@given(multigraphs(max_n=60, max_m=240))
-def test_strong_search_numbering_is_scipys(A):
-    """``strong_numbering="search"`` (the csgraph face's): the order the depth-first search
-    finishes the components, which has the rule's checked properties and, with scipy's
-    Pearce search (up to 1.17) on a canonical matrix, scipy's labels exactly (scipy sorts
-    the arcs of some inputs, not of others, when it converts them); the generic path (the
+@given(multigraphs(max_n=60, max_m=240), st.sampled_from([np.float64, np.int64]))
+def test_strong_search_numbering_is_scipys(A, dtype):
+    """The search's orders (the csgraph face's): the order the depth-first search finishes
+    the components, which has the rule's checked properties and, through spbfs.csgraph,
+    the installed scipy's labels exactly (its search's arc order; float64 input as
+    stored, other dtypes sorted by scipy < 1.18's conversion); the generic path (the
     GPU's) falls back to the rule."""
-    n_components, labels = connected_components(A, connection="strong",
-                                                strong_numbering="search")
-    _check_strong(A, n_components, labels)
-    if SCIPY_SEARCHES_LAST_ARC_FIRST:
-        C = A.copy()
-        C.sum_duplicates()  # canonical: sorted arcs, no duplicates
-        expected = csgraph.connected_components(C, connection="strong")[1]
-        np.testing.assert_array_equal(
-            spbfs.csgraph.connected_components(C, connection="strong")[1], expected)
+    A = A.astype(dtype)
+    for numbering in ("finish", "finish-reversed"):
+        n_components, labels = connected_components(A, connection="strong",
+                                                    strong_numbering=numbering)
+        _check_strong(A, n_components, labels)
+    np.testing.assert_array_equal(
+        spbfs.csgraph.connected_components(A, connection="strong")[1],
+        csgraph.connected_components(A, connection="strong")[1])
     with pytest.MonkeyPatch.context() as patch:
         patch.delattr(spbfs.cpu.backend, "strong_components")
-        generic = connected_components(A, connection="strong", strong_numbering="search")
+        generic = connected_components(A, connection="strong", strong_numbering="finish")
     np.testing.assert_array_equal(generic[1], connected_components(A, connection="strong")[1])
 
 

@@ -75,13 +75,14 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
         Case-insensitive, as scipy.
     return_labels : bool
         Also return the label of every vertex.
-    strong_numbering : {"rule", "search"}
-        How strong components are numbered: "rule" (below, on every backend) or
-        "search": where the backend finds them with a depth-first search (the CPU), in the
-        order it finishes them, each vertex's arcs taken last to first, which is scipy's
-        own numbering (Pearce's algorithm) on a canonical matrix; elsewhere by the rule.
-        "search" skips the rule's heights and ranking (a third of the search's time on a
-        DAG).
+    strong_numbering : {"rule", "finish", "finish-reversed"}
+        How strong components are numbered: "rule" (below, on every backend), or, where
+        the backend finds them with a depth-first search (the CPU), in the order it
+        finishes them, each vertex's arcs taken in storage order ("finish": scipy's
+        numbering from 1.18, Tarjan and Zwick's search) or last to first
+        ("finish-reversed": scipy's up to 1.17, Pearce's); elsewhere by the rule.  The
+        search's orders skip the rule's heights and ranking (a third of the search's time
+        on a DAG).
 
     Returns
     -------
@@ -106,8 +107,8 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
           smallest vertex.  The partition into components is always scipy's;
           the labels equal scipy's whenever that order is forced (for example
           when the condensation is a chain or has no edges), and always with
-          ``strong_numbering="search"`` on the CPU for a canonical matrix (sorted
-          indices, no duplicates).
+          the search's orders on the CPU (``spbfs.csgraph`` picks the installed
+          scipy's).
 
     Raises
     ------
@@ -130,14 +131,15 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     >>> B = sp.csr_array(([1, 1, 1], [1, 2, 3], [0, 2, 2, 3, 3]))  # 0 -> 1, 0 -> 2 -> 3
     >>> connected_components(B, connection="strong")
     (4, array([3, 1, 2, 0], dtype=int32))
-    >>> connected_components(B, connection="strong", strong_numbering="search")
-    (4, array([3, 2, 1, 0], dtype=int32))
+    >>> connected_components(B, connection="strong", strong_numbering="finish")
+    (4, array([3, 0, 2, 1], dtype=int32))
     """
     if not isinstance(connection, str):
         raise TypeError(f"connection must be 'weak' or 'strong', got {connection!r}")
     connection = check_choice(connection.lower(), "connection", ("weak", "strong"))
     strong = bool(directed) and connection == "strong"
-    strong_numbering = check_choice(strong_numbering, "strong_numbering", ("rule", "search"))
+    strong_numbering = check_choice(strong_numbering, "strong_numbering",
+                                    ("rule", "finish", "finish-reversed"))
     M = Matrix.from_any(as_graph(A), name="A")
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")

@@ -10,7 +10,8 @@ is the start whose search found it), inside a block by the longest path to a sin
 condensation (known when the component is finished: every component it reaches finished
 before it), then by decreasing smallest vertex.  A counting sort per key ranks them.  Or,
 for ``spbfs.csgraph``, the order in which the search finishes the components (scipy's
-numbering): no heights tracked, no ranking.
+numbering, each vertex's arcs taken in storage order or last to first): no heights
+tracked, no ranking.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ _BOTTOM = -2  # the end of the chain
 
 @kernel
 def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_min,
-            comp_block, ranked):
-    """Find the components; returns how many there are (heights only when ``ranked``).
+            comp_block, ranked, forward):
+    """Find the components; returns how many there are (heights only when ``ranked``;
+    each vertex's arcs in storage order when ``forward``, else last to first).
 
     ``low[v]`` (int64): -1 until ``v`` is entered, then its entry order, and once it is in
     finished component ``c`` of height ``h``, ``(h + 1) << 32 | (n + c)``: above every
@@ -55,12 +57,13 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
             v = at[depth]
             p = cursor[depth]
             begin = ip[v]
+            mirror = begin + ip[v + 1] - 1 if forward else 0
             lo = lowest[depth]
             tall = tallest[depth]
             w = _NONE
             while p > begin:
                 p -= 1
-                x = ix[np.uintp(p)]          # unsigned: no wrap-around test
+                x = ix[np.uintp(mirror - p if forward else p)]  # unsigned: no wrap test
                 lx = low[np.uintp(x)]
                 if lx == _NONE:
                     w = x
@@ -144,9 +147,10 @@ def _rank(low, k, comp_height, comp_min, comp_block, order, spare, count):
 def strong_components(indptr, indices, numbering="rule"):
     """``(number of components, labels)`` of the graph of a CSR pattern (``A[u, v]``: an
     arc ``u -> v``), numbered by the rule of
-    :func:`spbfs.algorithms.components.connected_components` or, for ``numbering="search"``,
-    in the order the search finishes them (each vertex's arcs taken last to first: scipy's
-    numbering); labels int32 when they fit.
+    :func:`spbfs.algorithms.components.connected_components` or in the order the search
+    finishes them, each vertex's arcs taken in storage order (``numbering="finish"``,
+    scipy's from 1.18) or last to first (``"finish-reversed"``, scipy's up to 1.17);
+    labels int32 when they fit.
 
     Examples
     --------
@@ -154,7 +158,9 @@ def strong_components(indptr, indices, numbering="rule"):
     >>> ip, ix = np.array([0, 2, 2, 3, 3]), np.array([1, 2, 3])  # 0 -> 1, 0 -> 2 -> 3
     >>> strong_components(ip, ix)
     (4, array([3, 1, 2, 0], dtype=int32))
-    >>> strong_components(ip, ix, numbering="search")
+    >>> strong_components(ip, ix, numbering="finish")
+    (4, array([3, 0, 2, 1], dtype=int32))
+    >>> strong_components(ip, ix, numbering="finish-reversed")
     (4, array([3, 2, 1, 0], dtype=int32))
     """
     n = indptr.size - 1
@@ -167,7 +173,7 @@ def strong_components(indptr, indices, numbering="rule"):
     lowest = np.empty(n, low.dtype)
     ranked = numbering == "rule"
     k = _search(indptr, indices, low, at, np.empty(n, indptr.dtype), lowest, tallest, chain,
-                comp_height, comp_min, comp_block, ranked)
+                comp_height, comp_min, comp_block, ranked, numbering == "finish")
     if ranked:
         _rank(low, k, comp_height, comp_min, comp_block, at, tallest, np.empty(n + 1, dtype))
     else:

@@ -2,9 +2,10 @@
 
 Each NetworkX function is one small wrapper.  Weak and undirected components
 come out in NetworkX's order (by their first node in ``G``'s node order: spbfs
-numbers them by smallest row).  Strong components are the same sets in a
-reverse topological order of the condensation, but not necessarily the order
-of NetworkX's Tarjan search, which NetworkX does not document.
+numbers them by smallest row).  Strong components too on the CPU: the order in which a
+depth-first search taking each node's arcs in NetworkX's adjacency order finishes them
+(NetworkX's Tarjan search); on the GPU the same sets in a reverse topological order of
+the condensation.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ def _groups(G, strong):
     """Rows of ``G`` grouped by component: ``(row order, group boundaries)``."""
     if not len(G):
         return np.empty(0, np.int64), [0]
-    _, labels = _connected_components(G.csr(), directed=G.is_directed(),
-                                      connection="strong" if strong else "weak")
+    if strong and G.is_directed():  # NetworkX's arc order: its Tarjan search's order
+        _, labels = _connected_components(G.matrix(G.on_gpu()), connection="strong",
+                                          strong_numbering="finish")
+    else:
+        _, labels = _connected_components(G.csr(), directed=G.is_directed())
     labels = to_numpy(labels)
     order = np.argsort(labels, kind="stable")
     cuts = np.flatnonzero(np.diff(labels[order])) + 1
@@ -37,7 +41,7 @@ def _count(G, strong):
         return 0
     return int(_connected_components(G.csr(), directed=G.is_directed(),
                                      connection="strong" if strong else "weak",
-                                     return_labels=False))
+                                     return_labels=False, strong_numbering="finish"))
 
 
 def _sets(G, strong):
@@ -151,8 +155,8 @@ def is_weakly_connected(G):
     return _connected(G, False)
 
 
-@dispatched(can_run=_directed, docs="Same sets; their order is a reverse topological order "
-            "of the condensation, not necessarily NetworkX's (which it does not document).")
+@dispatched(can_run=_directed, docs="Same sets, in NetworkX's order on the CPU (its Tarjan "
+            "search's); on the GPU in a reverse topological order of the condensation.")
 def strongly_connected_components(G):
     """NetworkX's ``strongly_connected_components``: a generator of node sets.
 
