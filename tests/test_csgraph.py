@@ -217,6 +217,23 @@ def test_coo_duplicates_add_up_csr_duplicates_do_not():
         assert spbfs.csgraph.dijkstra(G, indices=0)[1] == expected
 
 
+def test_bsr_padding_is_not_an_edge():
+    """A BSR block's padding zeros are not edges (scipy's validate_graph from 1.18): the
+    answers equal those of the CSR of the same nonzeros."""
+    dense = np.array([[1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], bool)
+    bsr, csr = sp.bsr_array(dense, blocksize=(2, 2)), sp.csr_array(dense)
+    assert bsr.nnz == 12 and csr.nnz == 5
+    for directed in (False, True):
+        for connection in ("weak", "strong"):
+            got = spbfs.csgraph.connected_components(bsr, directed, connection)
+            expected = csgraph.connected_components(csr, directed, connection)
+            assert got[0] == expected[0]
+            np.testing.assert_array_equal(got[1], expected[1])
+        for g, e in zip(spbfs.csgraph.breadth_first_order(bsr, 1, directed),
+                        csgraph.breadth_first_order(csr, 1, directed), strict=True):
+            np.testing.assert_array_equal(g, e)
+
+
 def test_nan_and_inf_weights_are_never_shorter():
     A = sp.csr_array(([np.nan, np.inf, 2.0], ([0, 0, 0], [1, 2, 2])), shape=(3, 3))
     with warnings.catch_warnings():

@@ -158,7 +158,9 @@ def as_graph(A):
     """``A`` in a form :meth:`Matrix.from_any` reads with scipy.sparse.csgraph's meaning.
 
     Lists become arrays; a masked array becomes a scipy CSR array of its
-    unmasked entries (zeros included), as ``csgraph_from_masked``.
+    unmasked entries (zeros included), as ``csgraph_from_masked``; a BSR matrix becomes
+    CSR without its stored zeros, which are mostly its blocks' padding (scipy's
+    ``validate_graph`` from 1.18).
 
     Examples
     --------
@@ -168,6 +170,9 @@ def as_graph(A):
     >>> G.toarray(), G.nnz
     (array([[0., 2.],
            [0., 0.]]), 2)
+    >>> import scipy.sparse as sp
+    >>> as_graph(sp.bsr_array(np.eye(4), blocksize=(2, 2))).nnz  # 8 stored, 4 of them padding
+    4
     """
     if isinstance(A, (list, tuple)):
         return np.asarray(A)
@@ -179,6 +184,9 @@ def as_graph(A):
             raise ValueError(f"A must be 2-D, got {data.ndim}-D")
         r, c = np.nonzero(~np.ma.getmaskarray(A))
         return sp.csr_array((data[r, c], (r, c)), shape=data.shape)
+    if getattr(A, "format", None) == "bsr" and hasattr(A, "eliminate_zeros"):
+        A = A.tocsr()
+        A.eliminate_zeros()
     return A
 
 
