@@ -25,9 +25,11 @@ def _groups(G, strong):
     """Rows of ``G`` grouped by component: ``(row order, group boundaries)``."""
     if not len(G):
         return np.empty(0, np.int64), [0]
-    if strong and G.is_directed():  # NetworkX's arc order: its Tarjan search's order
-        _, labels = _connected_components(G.matrix(G.on_gpu()), connection="strong",
-                                          strong_numbering="finish")
+    if strong and G.is_directed():
+        # on the CPU, a search taking NetworkX's arc order finishes components in the order
+        # of NetworkX's Tarjan search (the GPU numbers them by the rule either way)
+        M = G.csr() if G.on_gpu() else G.matrix(False)
+        _, labels = _connected_components(M, connection="strong", strong_numbering="finish")
     else:
         _, labels = _connected_components(G.csr(), directed=G.is_directed())
     labels = to_numpy(labels)

@@ -5,8 +5,8 @@ a :class:`~spbfs.semiring._pattern.Pattern` (a private copy of the structure);
 later calls on the same object find it here.  An entry is found again only
 while the matrix's *fingerprint* is unchanged: its type, shape, format, its array
 objects (held by the entry, so an id is never reused and a held numpy array cannot be
-resized in place) and scipy's "sorted indices" / "canonical format" flags.  Every scipy or cupyx
-operation that changes the pattern replaces an array or one of those flags
+resized in place) and scipy's "sorted indices" / "canonical format" flags.  Every scipy
+or cupyx operation that changes the pattern replaces an array or one of those flags
 (``A[i, j] = x`` on a new entry, ``eliminate_zeros``, ``sum_duplicates``,
 ``sort_indices``, ``resize``, assigning ``A.indices = ...``), so the entry is
 rebuilt.  Values are never cached: each call reads ``A.data`` afresh, so
