@@ -251,6 +251,22 @@ def test_label_propagation_is_networkx_partition(name):
     assert list(got) == expected
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("gpu_min_entries", [0, None])
+def test_label_propagation_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
+    """With the GPU configured, a graph under ``LPA_GPU_MIN_ENTRIES`` runs on the host copy
+    (None: the default threshold), one over it on the GPU (0): NetworkX's partition both
+    ways."""
+    import spbfs.nx._communities as communities
+
+    if gpu_min_entries is not None:
+        monkeypatch.setattr(communities, "LPA_GPU_MIN_ENTRIES", gpu_min_entries)
+    G = COMMUNITY_GRAPHS["powerlaw"]()
+    with nx.config.backends.spbfs(device="gpu"):
+        got = list(nx.community.label_propagation_communities(G, backend="spbfs"))
+    assert got == list(nx.community.label_propagation_communities(G))
+
+
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
 @pytest.mark.parametrize("seed", [1, 7])
 def test_louvain_modularity_within_one_percent_of_networkx(name, seed):

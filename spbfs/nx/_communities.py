@@ -36,7 +36,13 @@ def _seed(seed):
 
 _LPA_DOCS = ("NetworkX's greedy colouring (largest first, as Luby rounds with fixed "
              "priorities), update and stopping rules, a colour class at once: the same "
-             "communities as NetworkX.")
+             "communities as NetworkX.  On a GPU only from 4M stored edges (smaller "
+             "graphs run on the host copy).")
+#: Label propagation is hundreds of small steps (one colour class each); a GPU pays a few
+#: milliseconds a step, so below this many stored entries it runs on the host copy even
+#: when the GPU is configured.  Measured on one H100 and its host's 16 cores: CPU / GPU
+#: 0.69 / 1.07 s at 2.4M entries, 3.4 / 1.6 s at 9.9M, 22.4 / 2.7 s at 40M.
+LPA_GPU_MIN_ENTRIES = 4 << 20
 
 
 @dispatched(can_run=lambda a: True if not a["G"].is_multigraph()
@@ -53,7 +59,8 @@ def label_propagation_communities(G):
     """
     if not len(G):
         return {}.values()
-    groups = _groups(G, label_propagation(G.csr()))
+    gpu = G.on_gpu() and G.nnz >= LPA_GPU_MIN_ENTRIES
+    groups = _groups(G, label_propagation(G.csr(gpu)))
     return dict(enumerate(groups)).values()
 
 

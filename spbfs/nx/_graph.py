@@ -237,10 +237,12 @@ class SpbfsGraph:
         return self._once(("matrix", gpu), lambda: self._make_matrix(
             np.ones(self.nnz, bool), gpu))
 
-    def csr(self) -> Matrix:
-        """The pattern on the configured device, columns sorted (what the algorithms that do
-        not follow NetworkX's visiting order take: their own canonical step is then free)."""
-        gpu = self.on_gpu()
+    def csr(self, gpu: bool | None = None) -> Matrix:
+        """The pattern on the configured device (or on the GPU / the host, for ``gpu`` True /
+        False), columns sorted (what the algorithms that do not follow NetworkX's visiting
+        order take: their own canonical step is then free)."""
+        if gpu is None:
+            gpu = self.on_gpu()
         return self._once(("csr", gpu), lambda: self.matrix(gpu).canonical())
 
     def csr_positions(self):
