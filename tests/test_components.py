@@ -311,3 +311,51 @@ def test_gpu_matches_cpu():
         kg, labels_gpu = connected_components(G, directed, connection)
         assert isinstance(labels_gpu, cupy.ndarray) and kg == k
         np.testing.assert_array_equal(labels_gpu.get(), labels)
+
+
+def _on_gpu(A, symmetric=False):
+    import cupy
+
+    return Matrix(cupy.asarray(A.indptr), cupy.asarray(A.indices), cupy.asarray(A.data),
+                  A.shape[0], symmetric=symmetric, check=False)
+
+
+@pytest.mark.gpu
+@given(multigraphs(max_n=60, max_m=240), st.booleans())
+def test_gpu_weak_union_find_equals_scipy(A, directed):
+    """The GPU's union-find kernel over the arcs as stored (duplicates, unsorted rows) and,
+    with it removed, FastSV: scipy's labels, int32 on the device."""
+    import spbfs.gpu.backend
+
+    k, expected = csgraph.connected_components(A, directed=directed)
+    for generic in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            if generic:
+                patch.delattr(spbfs.gpu.backend, "weak_components")
+            got_k, got = connected_components(_on_gpu(A), directed=directed)
+        assert got_k == k and got.dtype == np.int32
+        np.testing.assert_array_equal(got.get(), expected)
+    S = (A + A.T).tocsr()
+    got_k, got = connected_components(_on_gpu(S, symmetric=True))
+    np.testing.assert_array_equal(got.get(), csgraph.connected_components(S)[1])
+
+
+@pytest.mark.gpu
+def test_gpu_weak_union_find_on_large_graphs():
+    """Many threads linking at once: a Kronecker digraph (hubs: contended roots), a path
+    numbered against its arcs (every link a chain's length from its root) and a graph of
+    many small components, each against scipy."""
+    from spbfs.graph500.generate import kronecker
+
+    u, v = kronecker(16, 8, 3)
+    n = 1 << 16
+    kron = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
+    m = 200_000
+    path = sp.csr_array((np.ones(m - 1), (np.arange(1, m), np.arange(m - 1))), shape=(m, m))
+    rng = np.random.default_rng(5)
+    sparse = sp.random(m, m, density=0.5 / m, random_state=rng, format="csr")
+    for A in (kron, path, sparse):
+        k, expected = csgraph.connected_components(A, connection="weak")
+        got_k, got = connected_components(_on_gpu(A))
+        assert got_k == k
+        np.testing.assert_array_equal(got.get(), expected)

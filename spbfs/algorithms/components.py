@@ -20,8 +20,8 @@ is what both searches reach; the rest of each class splits into three, so an exp
 logarithmic number of phases ends it. Every loop is over search levels or phases, never
 over vertices or edges; the searches of a graph whose longest path has L edges cost O(L)
 levels. The numbering walks the condensation in topological order with the same peeling.
-A backend with its own search for either kind (the CPU: union-find for weak components, a
-depth-first search for strong ones) answers in one call instead
+A backend with its own search for either kind (union-find for weak components on the CPU
+and the GPU, a depth-first search for strong ones on the CPU) answers in one call instead
 (:mod:`spbfs.semiring._searched`).
 """
 

@@ -41,7 +41,8 @@ strong_components  strong components, numbered by the generic algorithm's rule o
                    order the search finishes them (scipy's): one depth-first search, not
                    forward-backward searches (``semiring._searched``)
 weak_components    weak components numbered by their smallest vertex: one union-find pass
-                   over the arcs, not FastSV's rounds of products (``semiring._searched``)
+                   over the arcs, not FastSV's rounds of products (``semiring._searched``;
+                   the GPU's: concurrent, links by compare-and-swap)
 =================  ============================================================================
 
 On the CPU every primitive is a numba kernel generated for its operators

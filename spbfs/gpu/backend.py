@@ -32,9 +32,10 @@ import numpy as np
 
 from ..core.seam import ANY_TERMINAL
 from . import kernels
+from .components import weak_components
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
-           "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes"]
+           "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes", "weak_components"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).

@@ -85,6 +85,12 @@ def build_module(edge_dtype, idx_dtype, ptr_dtype):
     return _module(head + _source("build_kernels.cu"))
 
 
+def components_module(idx_dtype, ptr_dtype):
+    """The weak components' union-find kernels (``uf_init``, ``uf_hook``, ``uf_flatten``)."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("components_kernels.cu"))
+
+
 def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bool,
                     x_dtype, a_dtype, out_dtype, idx_dtype, ptr_dtype, xi_dtype):
     """Generic push/pull kernels (``sr_push``, ``sr_pull``) for one semiring and dtypes.

@@ -5,7 +5,8 @@ Neither kind of component has a cheap product form.  The generic algorithms
 (a few products over the symmetrised pattern per round) and, for strong ones,
 forward-backward searches, trims and a numbering of the condensation, each a pass over the
 arcs.  A backend with a ``weak_components`` or ``strong_components`` primitive (the CPU:
-one kernel each, every arc read once) answers the whole question in one call.
+one kernel each, every arc read once; the GPU: ``weak_components``, a concurrent
+union-find) answers the whole question in one call.
 """
 
 from __future__ import annotations
