@@ -28,7 +28,7 @@ _BOTTOM = -2  # the end of the chain
 
 @kernel
 def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_min,
-            comp_block, ranked, forward):
+            comp_block, rise, ranked, forward):
     """Find the components; returns how many there are (heights only when ``ranked``;
     each vertex's arcs in storage order when ``forward``, else last to first).
 
@@ -40,8 +40,9 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
     part and the longest path ``tallest[d]`` to a sink of the condensation found from its
     component.  ``chain[v]`` links the vertices left but not yet in a finished component,
     from ``waiting``.  Per component ``c``: ``comp_min`` (smallest vertex), ``comp_block``
-    (the start whose search found it) and
-    ``comp_height``."""
+    (the start whose search found it) and ``comp_height``; per vertex, ``rise`` (0 until
+    its component is finished, then the component's height + 1: an arc reads it by the
+    target's id, a load independent of the target's ``low``)."""
     n = low.size
     entered = 0
     finished = 0
@@ -69,8 +70,8 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
                     w = x
                     break
                 lo = min(lo, lx)
-                if ranked and lx >= n:   # x's component is finished: a step down
-                    tall = max(tall, comp_height[lx - n] + 1)
+                if ranked:               # a step down to x's finished component, if any
+                    tall = max(tall, rise[np.uintp(x)])
             lowest[depth] = lo
             tallest[depth] = tall
             if w != _NONE:           # enter w
@@ -88,8 +89,12 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
                     x = waiting
                     waiting = chain[x]
                     low[x] = n + finished
+                    if ranked:
+                        rise[x] = tall + 1
                     smallest = min(smallest, x)
                 low[v] = n + finished
+                if ranked:
+                    rise[v] = tall + 1
                 comp_height[finished] = tall
                 comp_min[finished] = smallest
                 comp_block[finished] = start
@@ -108,40 +113,41 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
 @kernel
 def _rank(low, k, comp_height, comp_min, comp_block, order, spare, count):
     """Rank the ``k`` components by (block, height, decreasing smallest vertex), and
-    replace every ``low[v] = n + c`` by ``c``'s rank: components listed by decreasing
-    smallest vertex, then two stable counting sorts, by height, then by block (blocks come
-    in increasing order of ``c``, so their ranks are counted in one pass)."""
+    replace every ``low[v] = n + c`` by ``c``'s rank.  A block is a run of components (the
+    search finishes a start's components before the next start's), so a block's ranks
+    are its own run of positions: the components are listed by height, each height's by
+    decreasing smallest vertex (one counting sort, filled in a pass over the vertices from
+    the last), and each takes the next free position of its block."""
     n = low.size
-    j = 0
+    tallest = 0
+    for c in range(k):
+        tallest = max(tallest, comp_height[c])
+    count[:tallest + 2] = 0
+    for c in range(k):
+        count[comp_height[c] + 1] += 1
+    for h in range(tallest + 1):
+        count[h + 1] += count[h]
     for v in range(n - 1, -1, -1):
         c = low[v] - n
         if comp_min[c] == v:
-            order[j] = c
-            j += 1
-    tallest = 0
-    blocks = 0
-    start = comp_block[0] if k else 0
-    for c in range(k):
-        tallest = max(tallest, comp_height[c])
-        if comp_block[c] != start:
-            start = comp_block[c]
-            blocks += 1
-        comp_block[c] = blocks       # the block's rank
-    for key, size, src, dst in ((comp_height, tallest + 1, order, spare),
-                                (comp_block, blocks + 1, spare, order)):
-        count[:size + 1] = 0
-        for i in range(k):
-            count[key[src[i]] + 1] += 1
-        for i in range(size):
-            count[i + 1] += count[i]
-        for i in range(k):
-            c = src[i]
-            dst[count[key[c]]] = c
-            count[key[c]] += 1
+            h = comp_height[c]
+            order[count[h]] = c
+            count[h] += 1
+    first = 0
+    block = comp_block[0] if k else 0
+    for c in range(k):               # comp_block[c] becomes its block's first component
+        if comp_block[c] != block:
+            block = comp_block[c]
+            first = c
+        comp_block[c] = first
+        spare[c] = c                 # at a block's first component: its next free rank
     for i in range(k):
-        spare[order[i]] = i
+        c = order[i]
+        b = comp_block[c]
+        comp_min[c] = spare[b]       # comp_min is free now: c's rank
+        spare[b] += 1
     for v in range(n):
-        low[v] = spare[low[v] - n]
+        low[v] = comp_min[low[v] - n]
 
 
 def strong_components(indptr, indices, numbering="rule"):
@@ -172,8 +178,9 @@ def strong_components(indptr, indices, numbering="rule"):
         np.empty(n, dtype) for _ in range(6))
     lowest = np.empty(n, low.dtype)
     ranked = numbering == "rule"
+    rise = np.zeros(n if ranked else 1, dtype)
     k = _search(indptr, indices, low, at, np.empty(n, indptr.dtype), lowest, tallest, chain,
-                comp_height, comp_min, comp_block, ranked, numbering == "finish")
+                comp_height, comp_min, comp_block, rise, ranked, numbering == "finish")
     if ranked:
         _rank(low, k, comp_height, comp_min, comp_block, at, tallest, np.empty(n + 1, dtype))
     else:
