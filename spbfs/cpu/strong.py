@@ -32,17 +32,17 @@ def _search(ip, ix, low, at, cursor, lowest, tallest, chain, comp_height, comp_m
     """Find the components; returns how many there are (heights only when ``ranked``;
     each vertex's arcs in storage order when ``forward``, else last to first).
 
-    ``low[v]`` (int64): -1 until ``v`` is entered, then its entry order, and once it is in
-    finished component ``c`` of height ``h``, ``(h + 1) << 32 | (n + c)``: above every
-    entry order, and one read gives the step down the condensation.  The search's path is
-    a stack of frames: vertex ``at[d]``, its arcs ``ip[v] .. cursor[d] - 1`` still to take
-    (last first), the lowest entry order ``lowest[d]`` it reaches inside the unfinished
-    part and the longest path ``tallest[d]`` to a sink of the condensation found from its
-    component.  ``chain[v]`` links the vertices left but not yet in a finished component,
-    from ``waiting``.  Per component ``c``: ``comp_min`` (smallest vertex), ``comp_block``
-    (the start whose search found it) and ``comp_height``; per vertex, ``rise`` (0 until
-    its component is finished, then the component's height + 1: an arc reads it by the
-    target's id, a load independent of the target's ``low``)."""
+    ``low[v]``: -1 until ``v`` is entered, then its entry order, and once it is in finished
+    component ``c``, ``n + c``: above every entry order.  The search's path is a stack of
+    frames: vertex ``at[d]``, its arcs ``ip[v] .. cursor[d] - 1`` still to take (last
+    first, or mirrored for ``forward``), the lowest entry order ``lowest[d]`` it reaches
+    inside the unfinished part and the longest path ``tallest[d]`` to a sink of the
+    condensation found from its component.  ``chain[v]`` links the vertices left but not
+    yet in a finished component, from ``waiting``.  Per component ``c``: ``comp_min``
+    (smallest vertex), ``comp_block`` (the start whose search found it) and
+    ``comp_height``; per vertex, ``rise`` (0 until its component is finished, then the
+    component's height + 1: an arc reads it by the target's id, a load independent of the
+    target's ``low``)."""
     n = low.size
     entered = 0
     finished = 0

@@ -53,7 +53,7 @@ _SCALAR_CHUNK = 1 << 12
 
 
 def _grid(work: int) -> int:
-    return int(max(1, min((work + _THREADS - 1) // _THREADS, kernels.sm_count() * 32)))
+    return kernels.blocks(work, threads=_THREADS)
 
 
 def _module(semiring, x_dtype, a_dtype, dtype, idx_dtype, ptr_dtype, xi_dtype):

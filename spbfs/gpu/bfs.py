@@ -252,7 +252,7 @@ workspaces = WorkspacePool()
 
 
 def _blocks(work: int, cap: int) -> int:
-    return int(max(1, min((work + _THREADS - 1) // _THREADS, cap)))
+    return kernels.blocks(work, cap, _THREADS)
 
 
 class _Kit:

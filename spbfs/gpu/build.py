@@ -118,14 +118,13 @@ def csr_from_edges(u, v, n):
     nnz = 2 * m
     idt, pdt = _dtypes(n, nnz)
     check_fits(f"CSR of {n} vertices and {m} edges", csr_bytes(n, m))
-    cap = kernels.sm_count() * 32
     if m:
         rng = cupy.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min], np.int64)
         for part in us + vs:
             if part.size:
                 mod = kernels.build_module(part.dtype, idt, pdt)
                 mod.get_function("edge_minmax")(
-                    (min(cap, (part.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                    (kernels.blocks(part.size, threads=_THREADS),), (_THREADS,),
                     (part, np.int64(part.size), rng))
         lo, hi = (int(x) for x in rng.get())
         if lo < 0 or hi >= n:
@@ -135,7 +134,7 @@ def csr_from_edges(u, v, n):
         if a.size:
             mod = kernels.build_module(a.dtype, idt, pdt)
             mod.get_function("csr_count")(
-                (min(cap, (a.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                (kernels.blocks(a.size, threads=_THREADS),), (_THREADS,),
                 (a, b.astype(a.dtype, copy=False), np.int64(a.size), cnt))
     indptr = cupy.empty(n + 1, pdt)
     indptr[0] = 0
@@ -147,12 +146,12 @@ def csr_from_edges(u, v, n):
         if a.size:
             mod = kernels.build_module(a.dtype, idt, pdt)
             mod.get_function("csr_scatter")(
-                (min(cap, (a.size + _THREADS - 1) // _THREADS),), (_THREADS,),
+                (kernels.blocks(a.size, threads=_THREADS),), (_THREADS,),
                 (a, b.astype(a.dtype, copy=False), np.int64(a.size), indptr, cnt, indices))
     del cnt
     if HUB_FIRST and n:
         kernels.build_module(np.dtype(np.int64), idt, pdt).get_function("csr_hub_first")(
-            (min(cap, (n * 32 + _THREADS - 1) // _THREADS),), (_THREADS,),
+            (kernels.blocks(n * 32, threads=_THREADS),), (_THREADS,),
             (indptr, indices, np.int64(n), np.int64(HUB_FIRST)))
     data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
     return indptr, indices, data

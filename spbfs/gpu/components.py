@@ -40,11 +40,10 @@ def weak_components(indptr, indices, symmetric=False):
     if n == 0:
         return 0, cupy.empty(0, np.int32)
     mod = kernels.components_module(indices.dtype, indptr.dtype)
-    cap = kernels.sm_count() * 32
-    flat = (min(cap, (n + _THREADS - 1) // _THREADS),)
+    flat = (kernels.blocks(n, threads=_THREADS),)
     parent = cupy.empty(n, np.int32)
     mod.get_function("uf_init")(flat, (_THREADS,), (parent, np.int64(n)))
-    warps = (min(cap, (n * 32 + _THREADS - 1) // _THREADS),)
+    warps = (kernels.blocks(n * 32, threads=_THREADS),)
     mod.get_function("uf_hook")(warps, (_THREADS,), (indptr, indices, np.int64(n),
                                                        np.int32(bool(symmetric)), parent))
     mod.get_function("uf_flatten")(flat, (_THREADS,), (parent, np.int64(n)))

@@ -151,6 +151,20 @@ def sm_count(device_id: int = 0) -> int:
     return int(cupy.cuda.Device(device_id).attributes["MultiProcessorCount"])
 
 
+def blocks(work: int, cap: int | None = None, threads: int = 256) -> int:
+    """Blocks of ``threads`` for ``work`` items, one item a thread, at most ``cap`` (default
+    32 per multiprocessor of device 0; the kernels loop over the rest) and at least one.
+
+    Examples
+    --------
+    >>> blocks(1000, cap=64), blocks(0, cap=64), blocks(10**9, cap=64)
+    (4, 1, 64)
+    """
+    if cap is None:
+        cap = sm_count() * 32
+    return int(max(1, min((work + threads - 1) // threads, cap)))
+
+
 @functools.cache
 def cooperative_launch(device_id: int = 0) -> bool:
     """Whether a CUDA device runs cooperative launches (grid-wide barriers)."""
