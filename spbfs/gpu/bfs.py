@@ -398,14 +398,23 @@ class BitmapSearch(LevelSearch):
         self.queued = True  # whether ws.queue[qin] holds the current frontier
         self.nwords = np.int64(ws.nwords)
         self.n, self.nnz = n, int(M.nnz)
-        k.reset(
-            (_blocks(max(n, 4 * RING), self.sms * 8),), (_THREADS,),
-            (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
-             self._parents_arg(), ws.ring, idt.type(source), self.nwords, self.pmap))
+        # bfs_reset runs before the first kernel that needs it (_ensure_reset), or inside
+        # run()'s first launch: a launch fewer before the search's first level
+        self.source, self._reset_pending = idt.type(source), True
         self.level = 0
         self.fetched = 0  # first ring slot not yet read
         self.frontier = 1  # last frontier size read (sizes the grid of a single push)
         self.frontier_edges = None  # and its out-edges (None: not read yet)
+
+    def _ensure_reset(self):
+        """The search's start (``bfs_reset``), if no launch has made it yet."""
+        if self._reset_pending:
+            self._reset_pending = False
+            ws = self.ws
+            self.k.reset(
+                (_blocks(max(self.n, 4 * RING), self.sms * 8),), (_THREADS,),
+                (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
+                 self._parents_arg(), ws.ring, self.source, self.nwords, self.pmap))
 
     def _heads(self, n, nwords):
         """The pull's tables of a pattern (bfs_heads), kept with it: the heads (each row's
@@ -437,6 +446,7 @@ class BitmapSearch(LevelSearch):
 
     def _fill(self):
         """The unreached vertices' -1, when the outputs are read before the first pull."""
+        self._ensure_reset()
         if self._unfilled:
             self._unfilled = False
             self.k.unreached(
@@ -447,6 +457,7 @@ class BitmapSearch(LevelSearch):
         return self._parents if self._parents is not None else self._levels
 
     def advance(self, pulling: bool, count: int = 1) -> None:
+        self._ensure_reset()
         ws = self.ws
         parents = self._parents_arg()
         if pulling:
@@ -508,14 +519,18 @@ class BitmapSearch(LevelSearch):
                      ws.queue[1], self._levels, self._parents_arg(), ws.ring, self.big_u,
                      self.big_p, np.int64(self.big_u.size), np.int32(self.use_big),
                      np.int64(self.n), self.nwords, self.pmap, ws.state, *policy,
-                     np.int32(LOOP_LEVELS), np.int32(self.sms))
+                     np.int32(LOOP_LEVELS), np.int32(self.sms), np.int32(0), self.source)
+        # the first launch makes the search's start (bfs_reset's work) unless a kernel has
+        first_args = loop_args[:-2] + (np.int32(self._reset_pending), self.source)
+        self._reset_pending = False
         pull_args = (self.tindptr, self.tindices, self.indptr, self.live, self.heads,
                      self.wbase, ws.vis[0], ws.vis[1], self._levels, self._parents_arg(),
                      ws.ring, np.int64(self.n), self.nwords, self.pmap, ws.state, *policy)
         pull_grid = (k.wave("pull_step"),)
         while not state[_DONE]:
             t_start, first = time.perf_counter(), int(state[_LEVEL])
-            loop((blocks,), (_THREADS,), loop_args)
+            loop((blocks,), (_THREADS,), first_args)
+            first_args = loop_args
             for _ in range(LOOP_PULLS):
                 k.pull_step(pull_grid, (_THREADS,), pull_args)
             loop((blocks,), (_THREADS,), loop_args)
@@ -561,6 +576,7 @@ class BitmapSearch(LevelSearch):
         return (ws.vis[self.cur], ws.queue[self.qin], self._levels)
 
     def claim(self, ids, values=None) -> None:
+        self._ensure_reset()
         k = int(ids.size)
         if k:
             ws = self.ws
@@ -571,9 +587,11 @@ class BitmapSearch(LevelSearch):
                  np.int32(self.level), np.int32(self.queued)))
 
     def visited_words(self, word0: int, count: int):
+        self._ensure_reset()
         return self.ws.vis[self.cur][word0:word0 + count]
 
     def claim_words(self, word0: int, words) -> None:
+        self._ensure_reset()
         nw = int(words.size)
         if nw:
             self.k.claim_words(
@@ -641,6 +659,7 @@ class BitmapSearch(LevelSearch):
         return send_t, send_p, self._sent_counts, starts
 
     def sizes(self, force: bool = False) -> list:
+        self._ensure_reset()
         count = self.level + 1 - self.fetched
         pending = self._sent is not None and self._sent_counts is None
         if count <= 0 and not (pending and force):

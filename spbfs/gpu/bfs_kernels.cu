@@ -871,13 +871,16 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
 // queue = [source], ring zeroed except slot 0 = {1, out-degree, in-degree} of the source.
 // The other vertices' levels and parents are written once, when found or by the first pull
 // (`fill`), or by bfs_unreached if they are read before any pull.
-extern "C" __global__ void
-bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
-          unsigned* vis, idx_t* q0, idx_t* levels, idx_t* parents, u64* ring, idx_t source,
-          long long nwords, const long long* __restrict__ pmap)
+// A search's start: the visited bitmap holds the source alone, the source's level 0 (and
+// parent itself), every ring slot zero but level 0's {1, the source's out- and in-degree},
+// the source first in the queue; thread t0 of `stride` threads.
+__device__ __forceinline__ void reset_search(const ptr_t* __restrict__ indptr,
+                                             const ptr_t* __restrict__ tindptr, unsigned* vis,
+                                             idx_t* q0, idx_t* levels, idx_t* parents,
+                                             u64* ring, idx_t source, long long nwords,
+                                             const long long* __restrict__ pmap, long long t0,
+                                             long long stride)
 {
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    const long long t0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t0 == 0 && source >= 0) {
         levels[source] = 0;
 #if WITH_PARENTS
@@ -899,6 +902,16 @@ bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
         ring[t0] = x;
     }
     if (t0 == 0 && source >= 0) q0[0] = source;
+}
+
+extern "C" __global__ void
+bfs_reset(const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
+          unsigned* vis, idx_t* q0, idx_t* levels, idx_t* parents, u64* ring, idx_t source,
+          long long nwords, const long long* __restrict__ pmap)
+{
+    reset_search(indptr, tindptr, vis, q0, levels, parents, ring, source, nwords, pmap,
+                 (long long)blockIdx.x * blockDim.x + threadIdx.x,
+                 (long long)gridDim.x * blockDim.x);
 }
 
 // Every vertex not visited gets level and parent -1 (a search read before its first pull).
@@ -1104,9 +1117,16 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
            idx_t* q1, idx_t* levels, idx_t* parents, u64* ring, idx_t* big_u, ptr_t* big_p,
            long long big_cap, int use_big, long long n, long long nwords,
            const long long* __restrict__ pmap, long long* state, double alpha, double beta,
-           int direction, int max_levels, int sms)
+           int direction, int max_levels, int sms, int reset, idx_t source)
 {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    if (reset) {  // the search's first launch does bfs_reset's work: one launch fewer
+        reset_search(indptr, tindptr, state[LOOP_CUR] ? vis1 : vis0, state[LOOP_QIN] ? q1 : q0,
+                     levels, parents, ring, source, nwords, pmap,
+                     (long long)blockIdx.x * CTA_THREADS + threadIdx.x,
+                     (long long)gridDim.x * CTA_THREADS);
+        grid.sync();
+    }
     if (state[LOOP_DONE]) return;
     LoopState q = load_state(state), before = q;
     int steps = 0;
