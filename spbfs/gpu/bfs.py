@@ -231,7 +231,7 @@ class WorkspacePool:
         made when a new workspace is needed."""
         import cupy
 
-        key = (cupy.cuda.Device().id, int(n), np.dtype(idx_dtype).str)
+        key = (cupy.cuda.runtime.getDevice(), int(n), np.dtype(idx_dtype).str)
         ws = self._take(key)
         if ws is None:  # a reused one skips the device query (80-100 us in the lent VM);
             # failing to allocate the outputs still ends in a GPUMemoryError (BitmapSearch)
@@ -302,8 +302,49 @@ def kit(idt, ptr_dtype, values, directed, remote=False, mapped=False) -> _Kit:
     """The :class:`_Kit` for these types on the current device."""
     import cupy
 
-    return _kit(cupy.cuda.Device().id, np.dtype(idt).str, np.dtype(ptr_dtype).str,
+    return _kit(cupy.cuda.runtime.getDevice(), np.dtype(idt).str, np.dtype(ptr_dtype).str,
                 bool(values), bool(directed), bool(remote), bool(mapped))
+
+
+class _Plan:
+    """What every search on one pattern needs besides its workspace and outputs, built by
+    the first one and kept with the pattern (one lookup per search instead of a dozen
+    steps: the host's start is on the clock of every search): the row offsets of the
+    matrix and of the one the pull reads, in one dtype; the kernels; the pull's tables;
+    the hub settings."""
+
+    def __init__(self, M, values, directed, transpose, mapped, nwords):
+        T = M.T if directed and transpose else M
+        self.ptr_dtype = np.promote_types(M.indptr.dtype, T.indptr.dtype)
+        # in-degrees count the unexplored edges; a push-only search on a directed graph has
+        # no transpose and counts out-degrees instead (the count only steers "auto")
+        self.indptr, self.indices = M.indptr.astype(self.ptr_dtype, copy=False), M.indices
+        self.tindptr, self.tindices = T.indptr.astype(self.ptr_dtype, copy=False), T.indices
+        self.k = kit(M.indices.dtype, self.ptr_dtype, values, directed, mapped=mapped)
+        self.heads, self.wbase, self.live = T.pattern.derived(
+            ("gpu_heads", self.ptr_dtype.str), lambda: self._heads(M.n, nwords))
+        # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
+        # launch per push level, when the graph has any.  A frontier's hubs have at most
+        # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
+        self.use_big = M.max_out_degree >= BIG
+        self.big_slots = 2 * (M.nnz // BIG) + 2 if self.use_big else 1
+        self.big = np.int64(BIG if self.use_big else np.iinfo(np.int64).max)
+
+    def _heads(self, n, nwords):
+        """The pull's tables of a pattern (bfs_heads), kept with it: the heads (each row's
+        first in-neighbour and 32-bit start within its word: 2 ids per vertex), the word
+        bases (an offset per word) and the live bitmap (the vertices with in-edges: a bit
+        per vertex)."""
+        import cupy
+
+        heads = cupy.empty(2 * max(n, 1), self.tindices.dtype)
+        wbase = cupy.empty(nwords + 1, self.tindptr.dtype)
+        wbase[-1:] = self.tindptr[-1:]
+        live = cupy.empty(max(nwords, 1), np.uint32)
+        self.k.heads((_blocks(n, self.k.sms * 8),), (_THREADS,),
+                     (self.tindptr, self.tindices, np.int64(n), np.uint32(HEAD_OFFSET_LIMIT),
+                      heads, wbase, live))
+        return heads, wbase, live
 
 
 class BitmapSearch(LevelSearch):
@@ -370,25 +411,17 @@ class BitmapSearch(LevelSearch):
 
         ws, n, idt = self.ws, M.n, M.indices.dtype
         directed = not M.symmetric
-        T = M.T if directed and transpose else M
-        indptr, tindptr = M.indptr, T.indptr
-        ptr_dtype = np.promote_types(indptr.dtype, tindptr.dtype)
-        # in-degrees count the unexplored edges; a push-only search on a directed graph has
-        # no transpose and counts out-degrees instead (the count only steers "auto")
-        self.indptr, self.indices = indptr.astype(ptr_dtype, copy=False), M.indices
-        self.tindptr, self.tindices = tindptr.astype(ptr_dtype, copy=False), T.indices
-        self.k = k = kit(idt, ptr_dtype, values, directed, mapped=self.mapped)
+        key = ("gpu_search", cupy.cuda.runtime.getDevice(), bool(values), directed,
+               bool(transpose), self.mapped)
+        plan = M.pattern.derived(key, lambda: _Plan(M, values, directed, transpose,
+                                                    self.mapped, ws.nwords))
+        self.indptr, self.indices = plan.indptr, plan.indices
+        self.tindptr, self.tindices = plan.tindptr, plan.tindices
+        self.k, self.sms = plan.k, plan.k.sms
+        self.heads, self.wbase, self.live = plan.heads, plan.wbase, plan.live
+        self.use_big, self.big = plan.use_big, plan.big
+        self.big_u, self.big_p = ws.big_queue(plan.big_slots, plan.ptr_dtype)
         self._seen = self._sent = self._sent_counts = self._remote = None
-        self.sms = k.sms
-        self.heads, self.wbase, self.live = T.pattern.derived(
-            ("gpu_heads", ptr_dtype.str), lambda: self._heads(n, ws.nwords))
-        # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
-        # launch per push level, when the graph has any.  A frontier's hubs have at most
-        # nnz / BIG + (number of hubs) <= 2 nnz / BIG + 1 chunks.
-        self.use_big = M.max_out_degree >= BIG
-        self.big_u, self.big_p = ws.big_queue(2 * (M.nnz // BIG) + 2 if self.use_big else 1,
-                                              ptr_dtype)
-        self.big = np.int64(BIG if self.use_big else np.iinfo(np.int64).max)
         # written where found, and elsewhere by the first pull or, if read before, _fill
         self._levels = cupy.empty(n, dtype=idt)
         self._parents = cupy.empty(n, dtype=idt) if values else None
@@ -415,22 +448,6 @@ class BitmapSearch(LevelSearch):
                 (_blocks(max(self.n, 4 * RING), self.sms * 8),), (_THREADS,),
                 (self.indptr, self.tindptr, ws.vis[self.cur], ws.queue[self.qin], self._levels,
                  self._parents_arg(), ws.ring, self.source, self.nwords, self.pmap))
-
-    def _heads(self, n, nwords):
-        """The pull's tables of a pattern (bfs_heads), kept with it: the heads (each row's
-        first in-neighbour and 32-bit start within its word: 2 ids per vertex), the word
-        bases (an offset per word) and the live bitmap (the vertices with in-edges: a bit
-        per vertex)."""
-        import cupy
-
-        heads = cupy.empty(2 * max(n, 1), self.tindices.dtype)
-        wbase = cupy.empty(nwords + 1, self.tindptr.dtype)
-        wbase[-1:] = self.tindptr[-1:]
-        live = cupy.empty(max(nwords, 1), np.uint32)
-        self.k.heads((_blocks(n, self.sms * 8),), (_THREADS,),
-                     (self.tindptr, self.tindices, np.int64(n), np.uint32(HEAD_OFFSET_LIMIT),
-                      heads, wbase, live))
-        return heads, wbase, live
 
     @property
     def levels(self):
