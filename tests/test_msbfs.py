@@ -5,6 +5,8 @@ self-loops, duplicates, explicit zeros and isolated vertices; sources repeat; k 
 past 64 (several 64-source groups); parents are checked as BFS trees of the graph.
 """
 
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from oracle import check_parents, oracle_levels
 
 import spbfs
+from spbfs.algorithms import msbfs
 from spbfs.algorithms.msbfs import WORD, bfs_many
 
 DIRECTIONS = ["auto", "push", "pull"]
@@ -39,16 +42,18 @@ def _check(A, sources, levels, parents, directed):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("packed_from", [1, msbfs.PACKED_FROM])  # few sources packed too
 @given(A=graphs(), data=st.data(), directed=st.booleans(),
        direction=st.sampled_from(DIRECTIONS))
-def test_rows_match_scipy(device, A, data, directed, direction):
+def test_rows_match_scipy(device, packed_from, A, data, directed, direction):
     n = A.shape[0]
     sources = data.draw(st.lists(st.integers(0, n - 1), max_size=12))
     G = on_device(device, A)
-    levels, parents = bfs_many(G, sources, return_parents=True, directed=directed,
-                               direction=direction)
+    with mock.patch.object(msbfs, "PACKED_FROM", packed_from):
+        levels, parents = bfs_many(G, sources, return_parents=True, directed=directed,
+                                   direction=direction)
+        alone = bfs_many(G, sources, directed=directed, direction=direction)
     _check(A, sources, levels, parents, directed)
-    alone = bfs_many(G, sources, directed=directed, direction=direction)
     np.testing.assert_array_equal(to_host(alone), to_host(levels))
 
 

@@ -68,6 +68,11 @@ WORD = 64
 #: the whole vertex words runs them (levels only).  2 x H100, scale 26: 8 sources 0.071 s
 #: one by one against 0.161 s packed, 64 sources 0.655 s against 0.273 s.
 WORDS_FROM = 32
+#: A local graph's searches of fewer sources than this run one by one (the single-source
+#: engine), more as bit-packed groups.  2-core VM, Kronecker scale 17, sources found in
+#: the graph, packed / one by one ms: 2 sources 10.0 / 3.0, 4: 15.4 / 5.8, 8: 17.6 /
+#: 13.7, 16: 18.6 / 27.6, 64: 70.6 / 152.9 (scale 14: 8 sources 2.3 / 2.2).
+PACKED_FROM = 8
 _ALL = (1 << WORD) - 1
 #: push -> pull when the frontier's edges exceed the unexplored edges / ALPHA.  Smaller
 #: than single-source BFS's 15: a push over words must combine (OR) its products by
@@ -100,8 +105,10 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     pairs by the ``any_secondi`` product of the same words
     (:func:`spbfs.semiring.packed_any_secondi`): any in-neighbour that search
     ``s`` had reached before the level is a valid parent for ``s`` (it lies one
-    level up).  ``spbfs.bfs(A, sources)`` with a 1-D array of
-    sources comes here.
+    level up).  Fewer than :data:`PACKED_FROM` distinct sources run as
+    single-source searches (:func:`spbfs.bfs`'s engine) one after another
+    instead, which costs less than a level over every vertex's word.
+    ``spbfs.bfs(A, sources)`` with a 1-D array of sources comes here.
 
     Parameters
     ----------
@@ -177,13 +184,19 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     uniq, inverse = np.unique(to_numpy(src), return_inverse=True)
     repeated = uniq.size < k
     rows = xp.asarray(uniq) if repeated else src
-    levels = xp.empty((int(rows.size), n), dtype=idt)
-    parents = xp.empty((int(rows.size), n), dtype=idt) if return_parents else None
-    for g in range(0, int(rows.size), WORD):  # one multi-source search per 64 sources
-        part = slice(g, g + WORD)
-        state = _search(M, rows[part], parents[part] if return_parents else None, direction,
-                        alpha, beta)
-        _fill_levels(state, levels[part])
+    if uniq.size < PACKED_FROM:  # a few sources: single-source searches, one by one
+        out = _one_by_one(M, to_numpy(rows), return_parents, direction, alpha, beta, axis=0)
+        levels, parents = out if return_parents else (out, None)
+        levels = levels.astype(idt, copy=False)  # an int64-indexed matrix's search: int64
+        parents = parents.astype(idt, copy=False) if return_parents else None
+    else:
+        levels = xp.empty((int(rows.size), n), dtype=idt)
+        parents = xp.empty((int(rows.size), n), dtype=idt) if return_parents else None
+        for g in range(0, int(rows.size), WORD):  # one multi-source search per 64 sources
+            part = slice(g, g + WORD)
+            state = _search(M, rows[part], parents[part] if return_parents else None,
+                            direction, alpha, beta)
+            _fill_levels(state, levels[part])
     if repeated:
         take = xp.asarray(inverse.reshape(-1))
         levels = levels[take]
@@ -191,9 +204,9 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     return (levels, parents) if return_parents else levels
 
 
-def _one_by_one(M, src, return_parents, direction, alpha, beta):
-    """The searches of a matrix whose searches drive their own levels (a distributed
-    graph's), one per source: blocks of shape ``(n, k)``, column ``i`` for ``src[i]``."""
+def _one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):
+    """The single-source searches from ``src`` (host ids), one after another: blocks of
+    shape ``(n, k)``, column ``i`` for ``src[i]`` (``axis=0``: ``(k, n)``, row ``i``)."""
     levels, parents = [], []
     for s in src.tolist():
         out = search(M, s, return_parents=return_parents, direction=direction, alpha=alpha,
@@ -203,10 +216,10 @@ def _one_by_one(M, src, return_parents, direction, alpha, beta):
         parents.append(par)
     xp = M.xp
     if not levels:
-        empty = xp.zeros((M.n, 0), index_dtype(M.n))
+        empty = xp.zeros((M.n, 0) if axis else (0, M.n), index_dtype(M.n))
         return (empty, empty) if return_parents else empty
-    out = xp.stack(levels, axis=1)
-    return (out, xp.stack(parents, axis=1)) if return_parents else out
+    out = xp.stack(levels, axis=axis)
+    return (out, xp.stack(parents, axis=axis)) if return_parents else out
 
 
 def _word_levels(M, src):

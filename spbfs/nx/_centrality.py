@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from collections import deque
+from itertools import repeat
+
 import numpy as np
 
 from ..algorithms.centrality_spectral import eigenvector_centrality as _eigenvector
@@ -232,5 +235,8 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     elif s_rows.size:
         (_, _, inverse), _ = reach_sums(M, s_rows, weight=weighted)
         value = inverse
+    # in the targets' set order, as NetworkX; a node without any path keeps the int 0
+    value = value[t_rows]
     out = value.tolist()
-    return {v: (out[index[v]] if out[index[v]] else 0) for v in targets}
+    deque(map(out.__setitem__, np.flatnonzero(value == 0).tolist(), repeat(0)), maxlen=0)
+    return dict(zip(targets, out, strict=True))
