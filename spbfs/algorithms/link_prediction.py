@@ -32,9 +32,15 @@ def _pairs(u, v, n, xp):
 
 
 def _pattern(A):
+    """``A``'s pattern with unit values, and without its diagonal: made once per pattern
+    and kept with it (the selection copies every entry; a NetworkX query scores a few
+    pairs per call)."""
     M = prepare(A).canonical()
-    M = M.unit(np.float64)
-    return M, select(M, "offdiag")
+
+    def operands():
+        U = M.unit(np.float64)
+        return U, select(U, "offdiag")
+    return M.pattern.derived("link prediction operands", operands)
 
 
 def _at_pairs(W, P, u, v):
