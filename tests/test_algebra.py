@@ -200,6 +200,34 @@ def test_masked_mxm_and_out_replace(device, structural, complement, data):
     _assert_same(got, _apply_mask(vals, present, (mv, mp), complement, out, replace))
 
 
+@pytest.mark.parametrize("semiring", [sr.plus_times, sr.min_plus, sr.plus_pair])
+def test_masked_mxm_as_dots_or_saxpy_agree(monkeypatch, semiring):
+    """A hub's row under a short mask runs as dot products, a mask over every row as the
+    CPU's saxpy (``_products.DOTS_OVER_SAXPY``); either method, forced, gives the masked
+    product of the dense reference."""
+    from spbfs.semiring import _products
+
+    rng = np.random.default_rng(3)
+    n = 300
+    A = sp.random(n, n, density=0.03, random_state=rng, format="csr")
+    A = (A + sp.csr_array((rng.random(n - 1) + 0.5, (np.zeros(n - 1, int),
+                                                    np.arange(1, n))), shape=(n, n))).tocsr()
+    hub_mask = sp.csr_array((np.ones(12), (np.zeros(12, int), rng.choice(n, 12, False))),
+                            shape=(n, n))
+    dots = []
+    real = _products._mxm_dot
+    monkeypatch.setattr(_products, "_mxm_dot", lambda *a: dots.append(1) or real(*a))
+    vals, present = _mxm_reference(A, A, semiring)
+    chosen = _products.DOTS_OVER_SAXPY
+    for mask, by_choice in ((hub_mask, True), (A, False)):
+        want = _apply_mask(vals, present, _canonical_dense(mask), False)
+        for factor, uses_dots in ((chosen, by_choice), (0.0, True), (float("inf"), False)):
+            monkeypatch.setattr(_products, "DOTS_OVER_SAXPY", factor)
+            dots.clear()
+            _assert_same(sr.mxm(A, A, semiring, mask, structural=True), want)
+            assert bool(dots) == uses_dots
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_mxm_plus_times_equals_scipy_including_cancellation(device):
     rng = np.random.default_rng(0)
