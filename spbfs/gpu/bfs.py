@@ -537,7 +537,8 @@ class BitmapSearch(LevelSearch):
                      self.big_p, np.int64(self.big_u.size), np.int32(self.use_big),
                      np.int64(self.n), self.nwords, self.pmap, ws.state, *policy,
                      np.int32(LOOP_LEVELS), np.int32(self.sms), np.int32(0), self.source)
-        # the first launch makes the search's start (bfs_reset's work) unless a kernel has
+        # the first launch makes the search's start (bfs_reset's work) unless an earlier
+        # call launched bfs_reset
         first_args = loop_args[:-2] + (np.int32(self._reset_pending), self.source)
         self._reset_pending = False
         pull_args = (self.tindptr, self.tindices, self.indptr, self.live, self.heads,

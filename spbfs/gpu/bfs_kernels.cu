@@ -867,13 +867,11 @@ bfs_compact(const unsigned* __restrict__ vis_new, const unsigned* __restrict__ v
     compact_level<false>(vis_new, vis_old, q_out, ring, level, nwords);
 }
 
-// Level 0 in one launch: the source's level 0 and parent, visited bitmap = {source},
-// queue = [source], ring zeroed except slot 0 = {1, out-degree, in-degree} of the source.
-// The other vertices' levels and parents are written once, when found or by the first pull
-// (`fill`), or by bfs_unreached if they are read before any pull.
-// A search's start: the visited bitmap holds the source alone, the source's level 0 (and
-// parent itself), every ring slot zero but level 0's {1, the source's out- and in-degree},
-// the source first in the queue; thread t0 of `stride` threads.
+// Level 0 (thread t0 of `stride`; bfs_reset's launch, or bfs_levels' first): the source's
+// level 0 and parent, visited bitmap = {source}, queue = [source], ring zeroed except slot
+// 0 = {1, out-degree, in-degree} of the source.  The other vertices' levels and parents
+// are written once, when found or by the first pull (`fill`), or by bfs_unreached if they
+// are read before any pull.
 __device__ __forceinline__ void reset_search(const ptr_t* __restrict__ indptr,
                                              const ptr_t* __restrict__ tindptr, unsigned* vis,
                                              idx_t* q0, idx_t* levels, idx_t* parents,
