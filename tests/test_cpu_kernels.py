@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -120,7 +121,10 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "B = A + A.T\n"
             "print(spbfs.pagerank(B).round(3).tolist())\n"
             "print(spbfs.betweenness_centrality(B, normalized=False, directed=False).tolist(),\n"
-            "      type(products._row_differs._cache).__name__)\n")
+            "      type(products._row_differs._cache).__name__)\n"
+            "from spbfs.cpu import _spin, threads\n"
+            "print(threads.run_ranges(lambda lo, hi: hi - lo, [(0, 1), (1, 4)]),\n"
+            "      type(_spin.spin_while._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -132,6 +136,7 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
     assert out.stdout.split("\n")[3] == str(
         spbfs.pagerank(sp.csr_array(np.eye(6, k=1) + np.eye(6, k=-1))).round(3).tolist())
     assert out.stdout.split("\n")[4] == "[0.0, 4.0, 6.0, 6.0, 4.0, 0.0] NullCache"
+    assert out.stdout.split("\n")[5] == "[1, 3] NullCache"  # the pool's spinning waits
 
 
 def test_import_compiles_nothing():
@@ -235,3 +240,64 @@ def test_eight_threads_on_the_dense_push_and_the_block_product(monkeypatch):
             assert all(pool.map(one, range(16)))
     finally:
         spbfs.set_num_threads(None)
+
+
+@pytest.fixture
+def three_threads(monkeypatch):
+    """Every call split over 3 threads, however small."""
+    from spbfs.cpu import products
+
+    monkeypatch.setattr(products, "PARALLEL_WORK", 1)
+    spbfs.set_num_threads(3)
+    yield
+    spbfs.set_num_threads(None)
+
+
+@pytest.mark.parametrize("kind", ["tril", "triu"])
+@pytest.mark.parametrize("k", [-2, 0, 3])
+def test_triangle_selection_over_ranges_matches_scipy(three_threads, kind, k):
+    A = sp.random_array((300, 280), density=0.06, rng=np.random.default_rng(k + 5),
+                        format="csr")
+    got = spbfs.semiring.select(A, kind, k).to_scipy()
+    want = (sp.tril if kind == "tril" else sp.triu)(A, k).tocsr()
+    assert got.nnz == want.nnz
+    assert np.array_equal(got.toarray(), want.toarray())
+
+
+def test_pool_hands_results_in_order_and_raises_a_range_error(three_threads):
+    from spbfs.cpu.threads import run_ranges
+
+    def spell(lo, hi):
+        if lo == 7:
+            raise ZeroDivisionError(f"range {lo}")
+        return list(range(lo, hi))
+
+    assert run_ranges(spell, [(0, 3), (3, 5), (5, 7)]) == [[0, 1, 2], [3, 4], [5, 6]]
+    with pytest.raises(ZeroDivisionError, match="range 7"):
+        run_ranges(spell, [(0, 3), (3, 7), (7, 9)])
+    time.sleep(0.01)  # the workers sleep now: woken by the next call
+    assert run_ranges(spell, [(0, 1), (1, 2), (2, 3)]) == [[0], [1], [2]]
+
+
+def test_pool_from_eight_threads_and_from_inside_a_range(three_threads):
+    """Calls racing for the spinning workers (the losers run on the sleeping pool) and a
+    call made from one of the workers' ranges all give their own results."""
+    from spbfs.cpu.threads import run_ranges
+
+    def total(lo, hi):
+        return int(np.arange(lo, hi).sum())
+
+    def nested(lo, hi):
+        return sum(run_ranges(total, [(lo, (lo + hi) // 2), ((lo + hi) // 2, hi)]))
+
+    def job(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(50):
+            cuts = np.sort(rng.integers(0, 10_000, 2)).tolist()
+            ranges = [(0, cuts[0]), (cuts[0], cuts[1]), (cuts[1], 10_000)]
+            assert sum(run_ranges(total, ranges)) == 49_995_000
+            assert sum(run_ranges(nested, ranges)) == 49_995_000
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(job, range(8)))

@@ -971,27 +971,34 @@ def select_csr(op, indptr, indices, data, thunk):
     n = indptr.size - 1
     thunk = np.asarray(0 if thunk is None else thunk)[()]
     ranges = _ranges(n, indptr, indices.size)
-    cnt = np.empty(n, np.int64)
     lower = _TRIANGLES.get(op.c_expr.replace(" ", ""))
     if lower is not None and float(thunk).is_integer():  # a row's kept run: one search
-        first = np.empty(n, np.int64)
-        thunk = int(thunk)
-        run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, thunk, lower, first,
-                                             cnt), ranges)
-        fill = _copy_runs
-    else:
-        mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
-                               op=("iop", op))
-        run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
-        first = thunk
-
-        def fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val):
-            mod.fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val)
+        return _triangle(indptr, indices, data, int(thunk), lower, ranges)
+    cnt = np.empty(n, np.int64)
+    mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
+                           op=("iop", op))
+    run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
     c_ptr = _row_ptr(cnt, indptr.dtype)
     nnz = int(c_ptr[-1])
     c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
-    run_ranges(lambda r0, r1: fill(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val),
-               ranges)
+    run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
+                                       c_val), ranges)
+    return c_ptr, c_idx, c_val
+
+
+def _triangle(indptr, indices, data, k, lower, ranges):
+    """tril / triu (diagonal offset ``k``) of sorted rows: each row's kept entries are one
+    run, found by one bisection; ranges count into the output's row pointers, then shift
+    them by the ranges before and copy."""
+    c_ptr = np.empty(indptr.size, indptr.dtype)
+    c_ptr[0] = 0
+    totals = run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, k, lower, c_ptr),
+                        ranges)
+    starts = np.cumsum([0, *totals]).tolist()
+    c_idx, c_val = np.empty(starts[-1], indices.dtype), np.empty(starts[-1], data.dtype)
+    run_ranges(lambda r0, r1, start: _copy_runs(r0, r1, indptr, indices, data, lower, start,
+                                                c_ptr, c_idx, c_val),
+               [(r0, r1, start) for (r0, r1), start in zip(ranges, starts, strict=False)])
     return c_ptr, c_idx, c_val
 
 
@@ -1001,9 +1008,10 @@ _TRIANGLES = {"(j<=i+thunk)": True, "(j>=i+thunk)": False}
 
 
 @kernel
-def _tri_count(r0, r1, indptr, indices, k, lower, first, cnt):
-    """tril (``j <= i + k``) or triu (``j >= i + k``) of sorted rows: where each row's kept
-    run starts and its length, by one bisection per row."""
+def _tri_count(r0, r1, indptr, indices, k, lower, c_ptr):
+    """Rows ``r0..r1`` of tril (``j <= i + k``) or triu (``j >= i + k``): their kept run's
+    length by one bisection each, summed into ``c_ptr[r0 + 1 .. r1]`` from 0.  The sum."""
+    total = 0
     for i in range(r0, r1):
         p0 = indptr[i]
         p1 = indptr[i + 1]
@@ -1016,22 +1024,24 @@ def _tri_count(r0, r1, indptr, indices, k, lower, first, cnt):
                 lo = mid + 1
             else:
                 hi = mid
-        if lower:
-            first[i] = p0
-            cnt[i] = lo - p0
-        else:
-            first[i] = lo
-            cnt[i] = p1 - lo
+        total += lo - p0 if lower else p1 - lo
+        c_ptr[i + 1] = total
+    return total
 
 
 @kernel
-def _copy_runs(r0, r1, indptr, indices, data, first, c_ptr, c_idx, c_val):
+def _copy_runs(r0, r1, indptr, indices, data, lower, start, c_ptr, c_idx, c_val):
+    """Rows ``r0..r1``' runs (see :func:`_tri_count`), their pointers shifted by the rows
+    before (``start``) on the way (``c_ptr[r0]`` is the range before's to shift)."""
+    q0 = np.uint64(start)
     for i in range(r0, r1):
-        s = np.uint64(first[i])
-        q0 = np.uint64(c_ptr[i])
-        for t in range(np.uint64(c_ptr[i + 1]) - q0):
+        q1 = np.uint64(c_ptr[i + 1] + start)
+        c_ptr[i + 1] = q1
+        s = np.uint64(indptr[i]) if lower else np.uint64(indptr[i + 1]) - (q1 - q0)
+        for t in range(q1 - q0):
             c_idx[q0 + t] = indices[s + t]
             c_val[q0 + t] = data[s + t]
+        q0 = q1
 
 
 # ----------------------------------------------------------------------------- element-wise

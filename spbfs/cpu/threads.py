@@ -24,6 +24,8 @@ _LOCAL_RANKS_VARS = ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL
 _chosen: int | None = None
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
+_spinning = None  # the SpinPool
+_WORKER_NAME = "spbfs-cpu"  # the pools' threads' names start so
 _lock = threading.Lock()
 
 
@@ -111,9 +113,30 @@ def _executor(size: int) -> ThreadPoolExecutor:
     global _pool, _pool_size
     with _lock:
         if _pool is None or _pool_size < size:
-            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="spbfs-cpu")
+            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix=_WORKER_NAME)
             _pool_size = size
         return _pool
+
+
+def _spin_pool(size: int):
+    global _spinning
+    with _lock:
+        if _spinning is None or _spinning.size < size:
+            from ._spin import SpinPool  # numba: imported with the first kernel
+
+            if _spinning is not None:
+                _spinning.close()
+            _spinning = SpinPool(size, _WORKER_NAME)
+        return _spinning
+
+
+def _forget_pools() -> None:  # a forked child has none of its parent's threads
+    global _pool, _pool_size, _spinning
+    _pool, _pool_size, _spinning = None, 0, None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools)
 
 
 def run_ranges(func, ranges):
@@ -121,13 +144,21 @@ def run_ranges(func, ranges):
     after the first on the pool (the caller's thread runs the first one), results in order.
     ``func`` should release the GIL.
 
+    The pool's workers wait for ranges spinning (:class:`spbfs.cpu._spin.SpinPool`), one
+    call at a time; a call made while another holds them (from another Python thread) runs
+    on a pool of sleeping threads instead, and one made from inside a range runs its ranges
+    one after another.
+
     Examples
     --------
     >>> run_ranges(lambda lo, hi: hi - lo, [(0, 3), (3, 10)])
     [3, 7]
     """
-    if len(ranges) <= 1:
-        return [func(*r) for r in ranges]
+    if len(ranges) <= 1 or threading.current_thread().name.startswith(_WORKER_NAME):
+        return [func(*r) for r in ranges]  # inside a range: waiting on the pool could stall
+    results = _spin_pool(len(ranges) - 1).try_run(func, ranges)
+    if results is not None:
+        return results
     pool = _executor(len(ranges) - 1)
     futures = [pool.submit(func, *r) for r in ranges[1:]]
     first = func(*ranges[0])
