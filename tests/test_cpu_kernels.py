@@ -264,6 +264,20 @@ def test_triangle_selection_over_ranges_matches_scipy(three_threads, kind, k):
     assert np.array_equal(got.toarray(), want.toarray())
 
 
+def test_element_wise_merges_over_ranges_match_scipy(three_threads):
+    rng = np.random.default_rng(11)
+    A = sp.random_array((300, 250), density=0.05, rng=rng, format="csr")
+    B = sp.random_array((300, 250), density=0.08, rng=rng, format="csr")
+    B = sp.csr_array(sp.diags_array((np.arange(300) >= 40) * 1.0) @ B)  # rows only A stores
+    B.eliminate_zeros()
+    union = spbfs.semiring.ewise_add(A, B, spbfs.semiring.ops.plus).to_scipy()
+    assert union.nnz == (A + B).nnz
+    assert np.allclose(union.toarray(), (A + B).toarray())
+    both = spbfs.semiring.ewise_mult(A, B, spbfs.semiring.ops.times).to_scipy()
+    assert both.nnz == A.multiply(B).nnz
+    assert np.allclose(both.toarray(), A.multiply(B).toarray())
+
+
 def test_pool_hands_results_in_order_and_raises_a_range_error(three_threads):
     from spbfs.cpu.threads import run_ranges
 

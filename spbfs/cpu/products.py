@@ -1013,18 +1013,18 @@ def _tri_count(r0, r1, indptr, indices, k, lower, c_ptr):
     length by one bisection each, summed into ``c_ptr[r0 + 1 .. r1]`` from 0.  The sum."""
     total = 0
     for i in range(r0, r1):
-        p0 = indptr[i]
-        p1 = indptr[i + 1]
+        p0 = np.uint64(indptr[i])  # unsigned: no wraparound test on each read
+        p1 = np.uint64(indptr[i + 1])
         key = i + k if lower else i + k - 1  # the run ends / starts after the last <= key
         lo = p0
         hi = p1
         while lo < hi:
-            mid = (lo + hi) >> 1
+            mid = (lo + hi) >> np.uint64(1)
             if indices[mid] <= key:
-                lo = mid + 1
+                lo = mid + np.uint64(1)
             else:
                 hi = mid
-        total += lo - p0 if lower else p1 - lo
+        total += np.int64(lo - p0 if lower else p1 - lo)
         c_ptr[i + 1] = total
     return total
 
@@ -1084,22 +1084,21 @@ def mult(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_ptr, w_idx, w_val, 
 
 
 @KERNEL
-def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_idx, w_val, cnt):
-    # union of rows r0..r1, row i written from a_ptr[i] + b_ptr[i]
+def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val):
+    # union of rows r0..r1, row i written from c_ptr[i] (its size counted before)
     for i in range(r0, r1):
         pa = U(a_ptr[i])
         a1 = U(a_ptr[i + 1])
         pb = U(b_ptr[i])
         b1 = U(b_ptr[i + 1])
-        q0 = pa + pb
-        q = q0
+        q = U(c_ptr[i])
         if pa < a1 and pb < b1:
             ja = a_idx[pa]
             jb = b_idx[pb]
             while True:
                 if ja == jb:
-                    w_idx[q] = ja
-                    w_val[q] = mul(XV(pa), AV(pb), i, ja)
+                    c_idx[q] = ja
+                    c_val[q] = mul(XV(pa), AV(pb), i, ja)
                     q += ONE
                     pa += ONE
                     pb += ONE
@@ -1108,33 +1107,67 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_idx, w_val, cnt):
                     ja = a_idx[pa]
                     jb = b_idx[pb]
                 elif ja < jb:
-                    w_idx[q] = ja
-                    w_val[q] = x_val[pa]
+                    c_idx[q] = ja
+                    c_val[q] = x_val[pa]
                     q += ONE
                     pa += ONE
                     if pa == a1:
                         break
                     ja = a_idx[pa]
                 else:
-                    w_idx[q] = jb
-                    w_val[q] = a_val[pb]
+                    c_idx[q] = jb
+                    c_val[q] = a_val[pb]
                     q += ONE
                     pb += ONE
                     if pb == b1:
                         break
                     jb = b_idx[pb]
         while pa < a1:
-            w_idx[q] = a_idx[pa]
-            w_val[q] = x_val[pa]
+            c_idx[q] = a_idx[pa]
+            c_val[q] = x_val[pa]
             pa += ONE
             q += ONE
         while pb < b1:
-            w_idx[q] = b_idx[pb]
-            w_val[q] = a_val[pb]
+            c_idx[q] = b_idx[pb]
+            c_val[q] = a_val[pb]
             pb += ONE
             q += ONE
-        cnt[i] = np.int64(q - q0)
 """
+
+
+@kernel
+def _union_count(r0, r1, a_ptr, a_idx, b_ptr, b_idx, cnt):
+    """The size of each row's union of columns, rows ``r0..r1``."""
+    one = np.uint64(1)
+    for i in range(r0, r1):
+        pa = np.uint64(a_ptr[i])
+        a1 = np.uint64(a_ptr[i + 1])
+        pb = np.uint64(b_ptr[i])
+        b1 = np.uint64(b_ptr[i + 1])
+        c = (a1 - pa) + (b1 - pb)
+        if pa < a1 and pb < b1:
+            ja = a_idx[pa]
+            jb = b_idx[pb]
+            while True:
+                if ja == jb:
+                    c -= one
+                    pa += one
+                    pb += one
+                    if pa == a1 or pb == b1:
+                        break
+                    ja = a_idx[pa]
+                    jb = b_idx[pb]
+                elif ja < jb:
+                    pa += one
+                    if pa == a1:
+                        break
+                    ja = a_idx[pa]
+                else:
+                    pb += one
+                    if pb == b1:
+                        break
+                    jb = b_idx[pb]
+        cnt[i] = c
 
 
 @kernel
@@ -1151,9 +1184,10 @@ def _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx, c_val):
 def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
     """``op`` over two canonical CSR matrices of one shape, ``op(x, a, i, j)`` with ``x``
     from A and ``a`` from B: on the union of their patterns (``union``; a one-sided entry
-    keeps its value) or on the intersection.  One merge pass writes each row at a bound
-    on its offset, one copy packs the rows (none for an intersection that is all of the
-    smaller operand).  Returns CSR ``(indptr, indices, values)``.
+    keeps its value) or on the intersection.  A union counts each row's size, then merges
+    the rows into place; an intersection merges each row at a bound on its offset, then
+    one copy packs the rows (none when it is all of the smaller operand).  Returns CSR
+    ``(indptr, indices, values)``.
 
     Examples
     --------
@@ -1171,20 +1205,23 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
     ranges = _ranges(n, a_ptr + b_ptr if _threads(work) > 1 else None, work)
     cnt = np.empty(n, np.int64)
     idt = np.promote_types(a_idx.dtype, b_idx.dtype)
-    if union:
-        w_idx, w_val = np.empty(work, idt), np.empty(work, dtype)
-        starts = a_ptr + b_ptr
+    ptr_type = np.promote_types(a_ptr.dtype, b_ptr.dtype)
+    if union:  # counted, then written in place
+        run_ranges(lambda r0, r1: _union_count(r0, r1, a_ptr, a_idx, b_ptr, b_idx, cnt),
+                   ranges)
+        c_ptr = _row_ptr(cnt, ptr_type)
+        c_idx, c_val = np.empty(int(c_ptr[-1]), idt), np.empty(int(c_ptr[-1]), dtype)
         run_ranges(lambda r0, r1: mod.union(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
-                                            w_idx, w_val, cnt), ranges)
-    else:
-        starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
-        size = min(a_idx.size, b_idx.size)
-        w_idx, w_val = np.empty(size, idt), np.empty(size, dtype)
-        run_ranges(lambda r0, r1: mod.mult(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
-                                           starts, w_idx, w_val, cnt), ranges)
-    c_ptr = _row_ptr(cnt, np.promote_types(a_ptr.dtype, b_ptr.dtype))
+                                            c_ptr, c_idx, c_val), ranges)
+        return c_ptr, c_idx, c_val
+    starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
+    size = min(a_idx.size, b_idx.size)
+    w_idx, w_val = np.empty(size, idt), np.empty(size, dtype)
+    run_ranges(lambda r0, r1: mod.mult(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
+                                       starts, w_idx, w_val, cnt), ranges)
+    c_ptr = _row_ptr(cnt, ptr_type)
     nnz = int(c_ptr[-1])
-    if not union and nnz == size:  # every entry of the smaller operand: already packed
+    if nnz == size:  # every entry of the smaller operand: already packed
         return c_ptr, w_idx, w_val
     c_idx, c_val = np.empty(nnz, idt), np.empty(nnz, dtype)
     run_ranges(lambda r0, r1: _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx,
