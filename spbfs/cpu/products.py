@@ -99,10 +99,10 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
            out_val, out_hit, row_cnt, state, acc, hyb):
     # C<M> = A B at M's (allowed) positions: out_val/out_hit aligned with M's entries
     for i in range(r0, r1):
-        m0 = m_ptr[i]
-        m1 = m_ptr[i + 1]
-        a0 = a_ptr[i]
-        a1 = a_ptr[i + 1]
+        m0 = U(m_ptr[i])  # unsigned positions and columns: no wraparound test per read
+        m1 = U(m_ptr[i + 1])
+        a0 = U(a_ptr[i])
+        a1 = U(a_ptr[i + 1])
         nm = 0
         jlo = 0
         jhi = -1
@@ -111,7 +111,7 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
                 if use_ok and not m_ok[p]:
                     continue
                 j = m_idx[p]
-                state[j] = 1
+                state[U(j)] = 1
                 if nm == 0:
                     jlo = j
                 jhi = j
@@ -124,44 +124,44 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
         lim = hyb * nm * (math.log2(nm) + 1.0) if hyb > 0 else 1e300
         for pa in range(a0, a1):
             k = a_idx[pa]
-            b0 = b_ptr[k]
-            b1 = b_ptr[k + 1]
-            if b0 == b1 or b_idx[b0] > jhi or b_idx[b1 - 1] < jlo:
+            b0 = U(b_ptr[U(k)])
+            b1 = U(b_ptr[U(k) + ONE])
+            if b0 == b1 or b_idx[b0] > jhi or b_idx[b1 - ONE] < jlo:
                 continue
             if b1 - b0 > lim:  # a long row of B: search it for M's columns instead
                 lo = b0
                 for p in range(m0, m1):
                     j = m_idx[p]
-                    if state[j] == 0:
+                    if state[U(j)] == 0:
                         continue
                     hi = b1
                     while lo < hi:
-                        mid = (lo + hi) >> 1
+                        mid = (lo + hi) >> ONE
                         if b_idx[mid] < j:
-                            lo = mid + 1
+                            lo = mid + ONE
                         else:
                             hi = mid
                     if lo == b1:
                         break
                     if b_idx[lo] == j:
                         v = mul(XV(pa), AV(lo), k, j)
-                        if state[j] == 2:
-                            acc[j] = add(acc[j], v)
+                        if state[U(j)] == 2:
+                            acc[U(j)] = add(acc[U(j)], v)
                         else:
-                            acc[j] = v
-                            state[j] = 2
+                            acc[U(j)] = v
+                            state[U(j)] = 2
                 continue
             for pb in range(b0, b1):
                 j = b_idx[pb]
-                s = state[j]
+                s = state[U(j)]
                 if s == 2:
-                    acc[j] = add(acc[j], mul(XV(pa), AV(pb), k, j))
+                    acc[U(j)] = add(acc[U(j)], mul(XV(pa), AV(pb), k, j))
                 elif s == 1:
-                    acc[j] = mul(XV(pa), AV(pb), k, j)
-                    state[j] = 2
+                    acc[U(j)] = mul(XV(pa), AV(pb), k, j)
+                    state[U(j)] = 2
         cnt = 0
         for p in range(m0, m1):
-            j = m_idx[p]
+            j = U(m_idx[p])
             if state[j] == 2:
                 out_val[p] = acc[j]
                 out_hit[p] = True
