@@ -227,30 +227,30 @@ def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present,
         hyb):
     # out[p] = add_k mul(A[rows[p], k], B[k, cols[p]], k, cols[p]); positions by row
     cur = -1
-    a0 = 0
-    a1 = 0
+    a0 = U(0)  # unsigned positions: no wraparound test per read
+    a1 = U(0)
     klo = 0
     khi = -1
     lim = 1e300
-    for p in range(p0, p1):
+    for p in range(U(p0), U(p1)):
         i = rows[p]
         if i != cur:
             if cur >= 0:
                 for pa in range(a0, a1):
-                    pos[a_idx[pa]] = -1
+                    pos[U(a_idx[pa])] = -1
             cur = i
-            a0 = a_ptr[i]
-            a1 = a_ptr[i + 1]
+            a0 = U(a_ptr[U(i)])
+            a1 = U(a_ptr[U(i) + ONE])
             na = a1 - a0
             if na > 0:
                 klo = a_idx[a0]
-                khi = a_idx[a1 - 1]
+                khi = a_idx[a1 - ONE]
                 lim = hyb * na * (math.log2(na) + 1.0) if hyb > 0 else 1e300
             for pa in range(a0, a1):
-                pos[a_idx[pa]] = pa
+                pos[U(a_idx[pa])] = pa
         j = cols[p]
-        b0 = bt_ptr[j]
-        b1 = bt_ptr[j + 1]
+        b0 = U(bt_ptr[U(j)])
+        b1 = U(bt_ptr[U(j) + ONE])
         found = False
         if a0 == a1 or b0 == b1:
             present[p] = False
@@ -261,9 +261,9 @@ def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present,
                 k = a_idx[pa]
                 hi = b1
                 while lo < hi:
-                    mid = (lo + hi) >> 1
+                    mid = (lo + hi) >> ONE
                     if bt_idx[mid] < k:
-                        lo = mid + 1
+                        lo = mid + ONE
                     else:
                         hi = mid
                 if lo == b1:
@@ -282,7 +282,7 @@ def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present,
                     continue
                 if k > khi:
                     break
-                q = pos[k]
+                q = pos[U(k)]
                 if q >= 0:
                     v = mul(XV(q), AV(pb), k, j)
                     if found:
@@ -293,7 +293,7 @@ def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present,
         present[p] = found
     if cur >= 0:
         for pa in range(a0, a1):
-            pos[a_idx[pa]] = -1
+            pos[U(a_idx[pa])] = -1
 """
 
 
@@ -491,22 +491,23 @@ _VECTOR = """
 def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, state, touched):
     # y = x @ A over the frontier entries lo..hi: dense acc/state, touched columns listed
     n = 0
-    for t in range(lo, hi):
+    for t in range(U(lo), U(hi)):
         i = x_idx[t]
-        for p in range(indptr[i], indptr[i + 1]):
+        for p in range(U(indptr[U(i)]), U(indptr[U(i) + ONE])):
             j = indices[p]
+            u = U(j)  # unsigned reads: no wraparound test
             if mask_mode == 1:
-                if not mask[j]:
+                if not mask[u]:
                     continue
             elif mask_mode == 2:
-                if mask[j]:
+                if mask[u]:
                     continue
             v = mul(XV(t), AV(p), i, j)
-            if state[j]:
-                acc[j] = add(acc[j], v)
+            if state[u]:
+                acc[u] = add(acc[u], v)
             else:
-                state[j] = True
-                acc[j] = v
+                state[u] = True
+                acc[u] = v
                 touched[n] = j
                 n += 1
     return n
@@ -516,9 +517,9 @@ def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, sta
 def scatter(r0, r1, indptr, indices, a_val, x_val, acc):
     # y = x @ A for a dense x over rows r0..r1, into acc holding the monoid's identity
     for i in range(r0, r1):
-        for p in range(indptr[i], indptr[i + 1]):
+        for p in range(U(indptr[i]), U(indptr[i + 1])):
             j = indices[p]
-            acc[j] = add(acc[j], mul(XV(i), AV(p), i, j))
+            acc[U(j)] = add(acc[U(j)], mul(XV(i), AV(p), i, j))
 
 
 @KERNEL
@@ -557,11 +558,12 @@ def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode
             if mask[j]:
                 continue
         found = False
-        for p in range(tptr[j], tptr[j + 1]):
+        for p in range(U(tptr[j]), U(tptr[j + 1])):
             s = tidx[p]
-            if not x_present[s]:
+            us = U(s)
+            if not x_present[us]:
                 continue
-            v = mul(XV(s), AV(p), s, j)
+            v = mul(XV(us), AV(p), s, j)
             if found:
                 y_val[j] = add(y_val[j], v)
             else:
@@ -578,8 +580,8 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
     # `skip`, rows k of B that are not b_live (all the identity) are not read
     w = B.shape[1]
     for i in range(r0, r1):
-        p0 = ptr[i]
-        p1 = ptr[i + 1]
+        p0 = U(ptr[i])
+        p1 = U(ptr[i + 1])
         live = p0 < p1
         if live and mask_mode != 0:
             live = False
@@ -595,17 +597,20 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
         if skip:
             for p in range(p0, p1):
                 k = idx[p]
-                if b_live[k]:
+                uk = U(k)
+                if b_live[uk]:
                     for c in range(U(w)):
-                        C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
+                        C[i, c] = add(C[i, c], mul(XV(p), BV(uk, c), k, c))
         else:
             k = idx[p0]
+            uk = U(k)
             for c in range(U(w)):
-                C[i, c] = mul(XV(p0), BV(k, c), k, c)
-            for p in range(p0 + 1, p1):
+                C[i, c] = mul(XV(p0), BV(uk, c), k, c)
+            for p in range(p0 + ONE, p1):
                 k = idx[p]
+                uk = U(k)
                 for c in range(U(w)):
-                    C[i, c] = add(C[i, c], mul(XV(p), BV(k, c), k, c))
+                    C[i, c] = add(C[i, c], mul(XV(p), BV(uk, c), k, c))
         if mask_mode != 0:
             for c in range(w):
                 if mask[i, c] != (mask_mode == 1):
