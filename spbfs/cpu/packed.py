@@ -45,9 +45,9 @@ def _push(lo, hi, indptr, indices, data, has_data, x_idx, x_val, want, out, tabl
     for t in range(lo, hi):
         i = x_idx[t]
         xw = x_val[t]
-        for p in range(indptr[i], indptr[i + 1]):
+        for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):  # unsigned reads
             j = indices[p]
-            hits = xw & want[j]
+            hits = xw & want[np.uint64(j)]
             if has_data:
                 hits &= data[p]
             if hits:
@@ -60,9 +60,9 @@ def _pull(lo, hi, tindptr, tindices, tdata, has_data, x_words, want_idx, want_va
     for w in range(lo, hi):
         j = want_idx[w]
         left = want_val[w]
-        for p in range(tindptr[j], tindptr[j + 1]):
+        for p in range(np.uint64(tindptr[j]), np.uint64(tindptr[j + 1])):  # unsigned reads
             src = tindices[p]
-            hits = x_words[src] & left
+            hits = x_words[np.uint64(src)] & left
             if has_data:
                 hits &= tdata[p]
             if hits:

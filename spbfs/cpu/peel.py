@@ -16,7 +16,7 @@ def _drop_row(u, r, ip, ix, deg, active, queue, rounds, end, vals, mode):
     """Subtract row ``u``'s arcs from its active targets' counts (folding ``vals[u]`` into
     theirs for mode 1 min / 2 max); targets left at zero join the queue with round ``r``.
     Returns the queue's new end."""
-    for p in range(ip[u], ip[u + 1]):
+    for p in range(np.uint64(ip[u]), np.uint64(ip[u + 1])):  # unsigned reads
         v = ix[p]
         if active[v]:
             if mode == 1 and vals[u] < vals[v]:
