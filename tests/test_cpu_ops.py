@@ -216,3 +216,18 @@ def test_iso_valued_products(semiring, masked):
         hit &= mask.toarray() != 0
     one = _scalar(semiring.multiply, 2.0, 3.0, 0, 0, dtype)
     assert np.array_equal(got, np.where(hit, one, 0).astype(dtype))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_segment_reduce_matches_numpy_reduceat(data):
+    """Short and long segments (the four-accumulator loop from 8 values on)."""
+    n = data.draw(st.integers(1, 120))
+    dtype = data.draw(st.sampled_from([np.int64, np.float64, np.float32]))
+    values = np.array(data.draw(st.lists(st.integers(-50, 50), min_size=n, max_size=n)), dtype)
+    cuts = data.draw(st.sets(st.integers(1, max(1, n - 1)), max_size=12)) if n > 1 else set()
+    starts = np.array([0, *sorted(cuts)], np.int64)
+    for monoid, ufunc in ((sr.monoids.plus, np.add), (sr.monoids.min, np.minimum),
+                          (sr.monoids.max, np.maximum)):
+        got = cp.segment_reduce(monoid, values, starts, dtype)
+        assert np.array_equal(got, ufunc.reduceat(values, starts)), monoid.name

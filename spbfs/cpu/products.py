@@ -873,20 +873,20 @@ _SEGMENTS = """
 @KERNEL
 def reduce1(s0, s1, values, starts, end, out):
     for s in range(s0, s1):
-        lo = starts[s]
-        hi = starts[s + 1] if s + 1 < starts.size else end
-        if hi - lo < 8:
+        lo = U(starts[s])  # unsigned positions: no wraparound test per read
+        hi = U(starts[s + 1]) if s + 1 < starts.size else U(end)
+        if hi - lo < U(8):
             acc = values[lo]
-            for p in range(U(lo + 1), U(hi)):
+            for p in range(lo + ONE, hi):
                 acc = add(acc, values[p])
             out[s] = acc
             continue
         # four accumulators (a monoid is associative and commutative): no single chain
         x0 = values[lo]
-        x1 = values[lo + 1]
-        x2 = values[lo + 2]
-        x3 = values[lo + 3]
-        p = U(lo + 4)
+        x1 = values[lo + ONE]
+        x2 = values[lo + U(2)]
+        x3 = values[lo + U(3)]
+        p = lo + U(4)
         while p + U(4) <= U(hi):
             x0 = add(x0, values[p])
             x1 = add(x1, values[p + ONE])
