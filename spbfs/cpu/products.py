@@ -179,14 +179,14 @@ def count(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, b_ptr, b
     for i in range(r0, r1):
         stamp = i
         if complement:
-            for p in range(m_ptr[i], m_ptr[i + 1]):
+            for p in range(U(m_ptr[i]), U(m_ptr[i + 1])):
                 if not use_ok or m_ok[p]:
-                    mark[m_idx[p]] = stamp  # forbidden: counted as seen
+                    mark[U(m_idx[p])] = stamp  # forbidden: counted as seen
         cnt = 0
-        for pa in range(a_ptr[i], a_ptr[i + 1]):
-            k = a_idx[pa]
-            for pb in range(b_ptr[k], b_ptr[k + 1]):
-                j = b_idx[pb]
+        for pa in range(U(a_ptr[i]), U(a_ptr[i + 1])):  # unsigned: no wraparound tests
+            k = U(a_idx[pa])
+            for pb in range(U(b_ptr[k]), U(b_ptr[k + ONE])):
+                j = U(b_idx[pb])
                 if mark[j] != stamp:
                     mark[j] = stamp
                     cnt += 1
@@ -200,26 +200,27 @@ def fill(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, x_val, b_
         seen = i
         banned = -2 - i
         if complement:
-            for p in range(m_ptr[i], m_ptr[i + 1]):
+            for p in range(U(m_ptr[i]), U(m_ptr[i + 1])):
                 if not use_ok or m_ok[p]:
-                    mark[m_idx[p]] = banned
-        q0 = c_ptr[i]
+                    mark[U(m_idx[p])] = banned
+        q0 = U(c_ptr[i])
         q = q0
-        for pa in range(a_ptr[i], a_ptr[i + 1]):
+        for pa in range(U(a_ptr[i]), U(a_ptr[i + 1])):  # unsigned: no wraparound tests
             k = a_idx[pa]
-            for pb in range(b_ptr[k], b_ptr[k + 1]):
+            for pb in range(U(b_ptr[U(k)]), U(b_ptr[U(k) + ONE])):
                 j = b_idx[pb]
-                s = mark[j]
+                uj = U(j)
+                s = mark[uj]
                 if s == seen:
-                    acc[j] = add(acc[j], mul(XV(pa), AV(pb), k, j))
+                    acc[uj] = add(acc[uj], mul(XV(pa), AV(pb), k, j))
                 elif s != banned:
-                    mark[j] = seen
-                    acc[j] = mul(XV(pa), AV(pb), k, j)
+                    mark[uj] = seen
+                    acc[uj] = mul(XV(pa), AV(pb), k, j)
                     c_idx[q] = j
-                    q += 1
+                    q += ONE
         c_idx[q0:q].sort()
         for p in range(q0, q):
-            c_val[p] = acc[c_idx[p]]
+            c_val[p] = acc[U(c_idx[p])]
 
 
 @KERNEL
