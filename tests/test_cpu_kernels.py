@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -315,3 +316,20 @@ def test_pool_from_eight_threads_and_from_inside_a_range(three_threads):
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(job, range(8)))
+
+
+def test_pool_grows_while_a_call_holds_it(three_threads):
+    """The caller's own range asks for more workers than the held pool has: a new pool
+    serves it, and the old one stops once the outer call ends (no wait on itself)."""
+    from spbfs.cpu import threads
+
+    def inner(lo, hi):
+        return sum(threads.run_ranges(lambda a, b: b - a, [(k, k + 1) for k in range(5)]))
+
+    done = []
+    worker = threading.Thread(target=lambda: done.append(
+        threads.run_ranges(inner, [(0, 1), (1, 2), (2, 3)])))
+    worker.start()
+    worker.join(60)
+    assert done == [[5, 5, 5]]
+    assert threads._spinning.size >= 4

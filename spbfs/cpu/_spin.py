@@ -141,7 +141,7 @@ class SpinPool:
         self._caller_sleeps = False
         self._busy = threading.Lock()
         self._seq = 0
-        self._closed = False
+        self._closing = self._closed = False
         for w in range(size):
             threading.Thread(target=self._work, args=(w,), daemon=True,
                              name=f"{name}-{w}").start()
@@ -206,7 +206,7 @@ class SpinPool:
         if count > self.size or not self._busy.acquire(blocking=False):
             return None
         try:
-            if self._closed:
+            if self._closing:
                 return None
             seq = self._post([(func, r) for r in ranges[1:]])
             try:
@@ -216,15 +216,21 @@ class SpinPool:
             results = [(True, first), *self._results[:count]]
             self._results[:count] = [None] * count
         finally:
-            self._busy.release()
+            self._release()
         for ok, value in results:
             if not ok:
                 raise value
         return [value for _, value in results]
 
+    def _release(self) -> None:
+        if self._closing and not self._closed:  # close() came during the call
+            self._closed = True
+            self._post([(None, ())] * self.size)
+        self._busy.release()
+
     def close(self) -> None:
-        """Stop the workers (after the call in progress, if any)."""
-        with self._busy:
-            if not self._closed:
-                self._closed = True
-                self._post([(None, ())] * self.size)
+        """Stop the workers: now, or as the call in progress ends (never waits for it, so
+        a call may close the pool it runs on)."""
+        self._closing = True
+        if self._busy.acquire(blocking=False):  # else the holder's release stops them
+            self._release()
