@@ -1,6 +1,7 @@
-"""Busy waits without the GIL, for :mod:`spbfs.cpu.threads`' pool: a thread that waits by
-spinning on a flag wakes within a microsecond of the flag's store, where a sleeping one
-takes 20-80 us to be scheduled again (a virtual machine's idle core most of all).
+"""The worker threads of :mod:`spbfs.cpu.threads` (:class:`SpinPool`) and their busy
+waits without the GIL: a thread that waits by spinning on a flag wakes within a
+microsecond of the flag's store, where a sleeping one takes 20-80 us to be scheduled again
+(a virtual machine's idle core most of all).
 
 The flags are ``int64`` entries of a shared array, read with acquire loads and written
 with release stores (an ordinary numpy read could be hoisted out of the loop).
