@@ -157,3 +157,24 @@ def test_edge_betweenness_with_batches_runs_and_unreached_tails(monkeypatch, dir
     assert got.keys() == expected.keys()
     np.testing.assert_allclose([got[e] for e in expected], list(expected.values()),
                                rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_deep_searches(device):
+    """A search hundreds of levels deep: a path of 300 vertices (with a branch at its far
+    end) gives NetworkX's vertex and edge betweenness."""
+    from spbfs.algorithms.centrality import edge_betweenness_centrality
+
+    n = 300
+    u = np.r_[np.arange(n - 2), n - 3]
+    v = np.r_[np.arange(1, n - 1), n - 1]
+    A = sp.coo_array((np.ones(u.size), (u, v)), shape=(n, n)).tocsr()
+    G = _graph(A, True)
+    sources = np.array([0, 5, 150])
+    got = to_host(betweenness_centrality(on_device(device, A), sources=sources, batch=2))
+    expected = nx.betweenness_centrality_subset(G, sources.tolist(), list(range(n)),
+                                                normalized=True)
+    _close(got, _array(expected, n))
+    E = edge_betweenness_centrality(on_device(device, A)).to_scipy()
+    expected = nx.edge_betweenness_centrality(G)
+    np.testing.assert_allclose([E[e] for e in expected], list(expected.values()), rtol=1e-12)

@@ -129,7 +129,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if weight:
         if M.dtype != np.float64:  # float64 weights are used as they are: the transpose,
             M = M.with_values(M.data.astype(np.float64))  # cached on M, keeps its values
-        _check_weights(M)
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     start = None if nstart is None else _distribution(nstart, n, "nstart", xp)
@@ -138,6 +137,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
 
     if weight:
         out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
+        _check_weights(M, out_weight)
         semiring = plus_times
     else:  # every stored edge weighs 1: the out-weights are the out-degrees
         out_weight = M.out_degree.astype(np.float64)
@@ -155,13 +155,14 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     raise PowerIterationFailedConvergence(max_iter)
 
 
-def _check_weights(M):
-    """ValueError unless every weight of ``M`` is finite and non-negative."""
+def _check_weights(M, out_weight):
+    """ValueError unless every weight of ``M`` is finite and non-negative (``out_weight``:
+    its row sums, whose total is the sum of every weight)."""
     if not M.nnz:
         return
     if float(reduce(M, monoids.min)) < 0:
         raise ValueError("A has negative weights; pagerank needs non-negative weights")
-    if not math.isfinite(float(reduce(M, monoids.plus))):  # NaN or inf somewhere
+    if not math.isfinite(float(out_weight.sum())):  # NaN or inf somewhere
         raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
 
 

@@ -187,9 +187,11 @@ import math
 import numpy as np
 
 from spbfs.cpu._jit import kernel
+from spbfs.cpu._prefetch import prefetch
 
 U = np.uint64
 ONE = np.uint64(1)
+SPMM_AHEAD = 8  # entries between a prefetch of B's row and its reads (spmm)
 """
 
 _modules: dict = {}  # by text, and by (name, template, operators' ids)

@@ -580,6 +580,8 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
     # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands; with
     # `skip`, rows k of B that are not b_live (all the identity) are not read
     w = B.shape[1]
+    nnz = U(idx.size)
+    line = U(max(1, 64 // B.itemsize))  # entries of B per cache line
     for i in range(r0, r1):
         p0 = U(ptr[i])
         p1 = U(ptr[i + 1])
@@ -595,8 +597,14 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
                 C[i, c] = ident
             if not live:
                 continue
+        # the row of B that the entry SPMM_AHEAD places on reads is prefetched: B's rows are
+        # read at random, and their loads then overlap the adds
         if skip:
             for p in range(p0, p1):
+                q = p + U(SPMM_AHEAD)
+                if q < nnz and b_live[U(idx[q])]:
+                    for c in range(U(0), U(w), line):
+                        prefetch(B, U(idx[q]), c)
                 k = idx[p]
                 uk = U(k)
                 if b_live[uk]:
@@ -608,6 +616,10 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
             for c in range(U(w)):
                 C[i, c] = mul(XV(p0), BV(uk, c), k, c)
             for p in range(p0 + ONE, p1):
+                q = p + U(SPMM_AHEAD)
+                if q < nnz:
+                    for c in range(U(0), U(w), line):
+                        prefetch(B, U(idx[q]), c)
                 k = idx[p]
                 uk = U(k)
                 for c in range(U(w)):

@@ -165,7 +165,7 @@ def _push_dense(M, v, semiring, dtype) -> Vector:
     values = scatter(M.indptr, M.indices, _values(M, semiring), M.ncols, v.values, semiring,
                      dtype)
     present = M.pattern.derived("columns_present", lambda: _columns_present(M))
-    return Vector(M.ncols, "bitmap", present=present.copy(), values=values)
+    return Vector(M.ncols, "bitmap", present=present.copy(), values=values, absent=0)
 
 
 def _columns_present(M):

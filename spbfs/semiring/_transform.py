@@ -59,10 +59,16 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     if axis is None:
         return _scalar(monoid, M.data, out_dtype, M.xp)
     M = M if axis == 1 else M.T.canonical()
-    rows = M.nonempty_rows.astype(np.int64)  # cached with the pattern
-    starts = M.indptr[:-1][rows].astype(np.int64)
+    rows, starts = M.pattern.derived("row_segments", lambda: _row_segments(M))
     values = backend_for(M.xp).segment_reduce(monoid, M.data, starts, out_dtype)
-    return Vector(M.nrows, "sparse", indices=rows, values=values)
+    return Vector(M.nrows, "sparse", indices=rows.copy(), values=values)  # the caller's own
+
+
+def _row_segments(M):
+    """``(rows, starts)``, int64: the non-empty rows of ``M`` and where each one's entries
+    start (the segments a row-wise reduction reduces)."""
+    rows = M.nonempty_rows.astype(np.int64)
+    return rows, M.indptr[:-1][rows].astype(np.int64)
 
 
 def _scalar(monoid, values, dtype, xp):

@@ -15,7 +15,9 @@ class Vector:
     * ``"bitmap"``: a boolean ``present`` array of length ``size`` and a
       dense ``values`` array; drives pull (masked SpMV).
 
-    Arrays stay in their array module (numpy or cupy); nothing is copied.
+    Arrays stay in their array module (numpy or cupy); nothing is copied.  A bitmap vector
+    made by an operation may also know ``absent``: the value its ``values`` hold at every
+    absent position (``to_dense`` with that fill is then a copy).
 
     Examples
     --------
@@ -30,14 +32,15 @@ class Vector:
     array([1, 3])
     """
 
-    __slots__ = ("size", "format", "indices", "values", "present")
+    __slots__ = ("size", "format", "indices", "values", "present", "absent")
 
-    def __init__(self, size, fmt, *, indices=None, values=None, present=None):
+    def __init__(self, size, fmt, *, indices=None, values=None, present=None, absent=None):
         self.size = int(size)
         self.format = fmt
         self.indices = indices
         self.values = values
         self.present = present
+        self.absent = absent
 
     @classmethod
     def sparse(cls, indices, values=None, *, size, sort=True):
@@ -117,13 +120,36 @@ class Vector:
         present[self.indices] = True
         values = xp.zeros(self.size, self.values.dtype)
         values[self.indices] = self.values
-        return Vector(self.size, "bitmap", present=present, values=values)
+        return Vector(self.size, "bitmap", present=present, values=values, absent=0)
 
     def to_dense(self, fill=0):
-        """Dense array with ``fill`` where no entry is stored."""
-        b = self.to_bitmap()
-        xp = array_module(b.values)
-        return xp.where(b.present, b.values, xp.asarray(fill, dtype=b.values.dtype))
+        """Dense array with ``fill`` where no entry is stored.
+
+        Examples
+        --------
+        >>> Vector.sparse([2], [7], size=4).to_dense(-1)
+        array([-1, -1,  7, -1])
+        >>> import numpy as np
+        >>> Vector(3, "bitmap", present=np.array([True, False, True]),
+        ...        values=np.array([1.0, 0.0, 2.0]), absent=0.0).to_dense()
+        array([1., 0., 2.])
+        """
+        xp, dtype = array_module(self.values), self.values.dtype
+        value = np.asarray(fill, dtype=dtype)[()]  # a host scalar of the values' dtype
+        if self.format == "sparse":
+            out = xp.full(self.size, value, dtype)
+            out[self.indices] = self.values
+            return out
+        if self.absent is not None and _same_value(self.absent, value):
+            return self.values.copy()
+        fill = xp.asarray(value, dtype=dtype)
+        return xp.where(self.present, self.values, fill)
 
     def __repr__(self) -> str:
         return f"Vector(size={self.size}, nvals={self.nvals}, format={self.format!r})"
+
+
+def _same_value(a, value) -> bool:
+    """Whether ``a`` cast to the dtype of the numpy scalar ``value`` is ``value``, bit for bit
+    (``-0.0`` is not ``0.0``; NaN is NaN)."""
+    return np.asarray(a, dtype=value.dtype).tobytes() == np.asarray(value).tobytes()

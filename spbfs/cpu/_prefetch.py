@@ -1,0 +1,40 @@
+"""``prefetch(array, i, j)``: ask the CPU to bring the cache line holding ``array[i, j]``
+(a 2-D array) towards its caches, without waiting for it and without faulting: LLVM's
+``llvm.prefetch`` (a read, kept in every cache level).  A kernel that reads whole rows of a
+dense block at random (SpMM: row ``k`` of ``B`` for each entry ``A[i, k]``) prefetches the
+rows of the entries a few steps ahead, so their loads overlap the adds of the current one.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = ["prefetch"]
+
+_I8P = ir.IntType(8).as_pointer()
+_I32 = ir.IntType(32)
+
+
+@intrinsic
+def prefetch(typingctx, array, i, j):
+    """Prefetch the cache line of ``array[i, j]`` (2-D, indices in range: not checked)."""
+    if not (isinstance(array, types.Array) and array.ndim == 2):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        arr = context.make_array(aty)(context, builder, args[0])
+        index = [context.cast(builder, v, t, types.intp)
+                 for v, t in zip(args[1:], signature.args[1:], strict=True)]
+        ptr = cgutils.get_item_pointer(context, builder, aty, arr, index)
+        fnty = ir.FunctionType(ir.VoidType(), [_I8P, _I32, _I32, _I32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        # read (0), locality 3 (keep in every level), data cache (1)
+        builder.call(fn, [builder.bitcast(ptr, _I8P), ir.Constant(_I32, 0),
+                          ir.Constant(_I32, 3), ir.Constant(_I32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(array, i, j), codegen
