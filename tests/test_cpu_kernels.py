@@ -265,6 +265,22 @@ def test_triangle_selection_over_ranges_matches_scipy(three_threads, kind, k):
     assert np.array_equal(got.toarray(), want.toarray())
 
 
+def test_repeated_triangle_selection_keeps_only_the_pattern(three_threads):
+    """tril / triu keep their row pointers with the input's pattern: later calls on the same
+    matrix read its current values, each offset keeps its own, and what a caller does to a
+    result leaves the next one alone."""
+    A = sp.random_array((200, 200), density=0.08, rng=np.random.default_rng(3), format="csr")
+    first = spbfs.semiring.select(A, "tril", -1)
+    first.indptr[:] = 0  # the caller's own arrays
+    first.indices[:] = 0
+    A.data *= -2.0  # the same pattern, new values
+    for kind, k in [("tril", -1), ("tril", 2), ("triu", -1), ("tril", -1)]:
+        got = spbfs.semiring.select(A, kind, k).to_scipy()
+        want = (sp.tril if kind == "tril" else sp.triu)(A, k).tocsr()
+        assert got.nnz == want.nnz
+        assert np.array_equal(got.toarray(), want.toarray())
+
+
 def test_element_wise_merges_over_ranges_match_scipy(three_threads):
     rng = np.random.default_rng(11)
     A = sp.random_array((300, 250), density=0.05, rng=rng, format="csr")

@@ -973,9 +973,11 @@ def fill(r0, r1, ptr, idx, val, thunk, c_ptr, c_idx, c_val):
 """
 
 
-def select_csr(op, indptr, indices, data, thunk):
+def select_csr(op, indptr, indices, data, thunk, derived=None):
     """The entries of a canonical CSR matrix that the predicate ``op(v, i, j, thunk)``
     keeps, as CSR ``(indptr, indices, data)``: a count and a fill pass over rows.
+    ``derived(key, build)``, when given, keeps what depends on the pattern alone between
+    calls (the row pointers of tril / triu: a repeated call only copies).
 
     Examples
     --------
@@ -991,7 +993,7 @@ def select_csr(op, indptr, indices, data, thunk):
     ranges = _ranges(n, indptr, indices.size)
     lower = _TRIANGLES.get(op.c_expr.replace(" ", ""))
     if lower is not None and float(thunk).is_integer():  # a row's kept run: one search
-        return _triangle(indptr, indices, data, int(thunk), lower, ranges)
+        return _triangle(indptr, indices, data, int(thunk), lower, ranges, derived)
     cnt = np.empty(n, np.int64)
     mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
                            op=("iop", op))
@@ -1004,20 +1006,43 @@ def select_csr(op, indptr, indices, data, thunk):
     return c_ptr, c_idx, c_val
 
 
-def _triangle(indptr, indices, data, k, lower, ranges):
+def _triangle(indptr, indices, data, k, lower, ranges, derived=None):
     """tril / triu (diagonal offset ``k``) of sorted rows: each row's kept entries are one
     run, found by one bisection; ranges count into the output's row pointers, then shift
-    them by the ranges before and copy."""
+    them by the ranges before and copy.  With ``derived``, the row pointers are kept with
+    the pattern, and a later call copies only."""
+    if derived is None:
+        c_ptr, starts = _triangle_counts(indptr, indices, k, lower, ranges)
+        shifts = starts
+    else:
+        c_ptr = derived(("triangle", k, lower), lambda: _triangle_pointers(
+            indptr, indices, k, lower, ranges)).copy()
+        starts = [int(c_ptr[r0]) for r0, _ in ranges] + [int(c_ptr[-1])]
+        shifts = [0] * len(ranges)
+    c_idx, c_val = np.empty(starts[-1], indices.dtype), np.empty(starts[-1], data.dtype)
+    run_ranges(lambda r0, r1, start, shift: _copy_runs(
+                   r0, r1, indptr, indices, data, lower, start, shift, c_ptr, c_idx, c_val),
+               [(r0, r1, start, shift)
+                for (r0, r1), start, shift in zip(ranges, starts, shifts, strict=False)])
+    return c_ptr, c_idx, c_val
+
+
+def _triangle_counts(indptr, indices, k, lower, ranges):
+    """``(c_ptr, starts)``: each range's rows' run ends counted from 0 into ``c_ptr``, and
+    where each range starts in the output (the total last)."""
     c_ptr = np.empty(indptr.size, indptr.dtype)
     c_ptr[0] = 0
     totals = run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, k, lower, c_ptr),
                         ranges)
-    starts = np.cumsum([0, *totals]).tolist()
-    c_idx, c_val = np.empty(starts[-1], indices.dtype), np.empty(starts[-1], data.dtype)
-    run_ranges(lambda r0, r1, start: _copy_runs(r0, r1, indptr, indices, data, lower, start,
-                                                c_ptr, c_idx, c_val),
-               [(r0, r1, start) for (r0, r1), start in zip(ranges, starts, strict=False)])
-    return c_ptr, c_idx, c_val
+    return c_ptr, np.cumsum([0, *totals]).tolist()
+
+
+def _triangle_pointers(indptr, indices, k, lower, ranges):
+    """The output's row pointers of tril / triu (see :func:`_triangle_counts`)."""
+    c_ptr, starts = _triangle_counts(indptr, indices, k, lower, ranges)
+    for (r0, r1), start in zip(ranges, starts, strict=False):
+        c_ptr[r0 + 1:r1 + 1] += start
+    return c_ptr
 
 
 #: The positional predicates whose kept entries are one run of each sorted row: their C
@@ -1048,12 +1073,13 @@ def _tri_count(r0, r1, indptr, indices, k, lower, c_ptr):
 
 
 @kernel
-def _copy_runs(r0, r1, indptr, indices, data, lower, start, c_ptr, c_idx, c_val):
-    """Rows ``r0..r1``' runs (see :func:`_tri_count`), their pointers shifted by the rows
-    before (``start``) on the way (``c_ptr[r0]`` is the range before's to shift)."""
+def _copy_runs(r0, r1, indptr, indices, data, lower, start, shift, c_ptr, c_idx, c_val):
+    """Rows ``r0..r1``' runs (see :func:`_tri_count`) copied from ``start`` on, their
+    pointers shifted by ``shift`` on the way (the range's start when they count from 0, 0
+    when they are the output's already)."""
     q0 = np.uint64(start)
     for i in range(r0, r1):
-        q1 = np.uint64(c_ptr[i + 1] + start)
+        q1 = np.uint64(c_ptr[i + 1] + shift)
         c_ptr[i + 1] = q1
         s = np.uint64(indptr[i]) if lower else np.uint64(indptr[i + 1]) - (q1 - q0)
         for t in range(q1 - q0):

@@ -185,7 +185,8 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
     select_csr = getattr(backend_for(src.xp), "select_csr", None)
     if isinstance(src, Matrix) and select_csr is not None:
         src = src.canonical()
-        C = _csr_matrix(*select_csr(op, src.indptr, src.indices, src.data, thunk), src.shape)
+        C = _csr_matrix(*select_csr(op, src.indptr, src.indices, src.data, thunk,
+                                    derived=src.pattern.derived), src.shape)
         return _finish_csr(C, m, out, replace)
     src, v, i, j = _entry_args(src, op)
     keep = backend_for(src.xp).index_unary(op, v, i, j, thunk, np.bool_)
