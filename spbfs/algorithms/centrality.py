@@ -59,7 +59,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
         every vertex.
     batch : int
         Sources searched at once (the width ``k`` of the dense ``n x k`` blocks: memory
-        is about ``46 * n * k`` bytes: five float64 blocks, an int32 one and two masks).
+        is about ``38 * n * k`` bytes: four float64 blocks, an int32 one and two masks).
 
     Returns
     -------
@@ -135,11 +135,10 @@ def _brandes(M, MT, s):
     # two blocks written in place by turns (the products' outputs, then t and flow below):
     # a fresh n x k block per product costs more in page faults than the product's writes
     frontier, spare = sigma.copy(), xp.empty_like(sigma)
-    allowed, found = xp.empty_like(level, np.bool_), xp.empty_like(level, np.bool_)
+    allowed, found = xp.less(level, 0), xp.empty_like(level, np.bool_)  # allowed: unvisited
     depth = 0
     while True:
         # paths to the unvisited vertices one step further
-        xp.less(level, 0, out=allowed)
         frontier, spare = mxm(MT, frontier, _PATHS, mask=allowed, replace=True,
                               out=spare), frontier
         xp.not_equal(frontier, 0, out=found)
@@ -147,20 +146,20 @@ def _brandes(M, MT, s):
             break
         depth += 1
         xp.copyto(level, np.int32(depth), where=found)
+        xp.copyto(allowed, False, where=found)
         sigma += frontier
     # Each vertex's delta is set once, from the level below it: delta = sigma * flows,
-    # where flows sums the products' outputs (each one only on its own level).  So
-    # t = (1 + delta) / sigma = 1 / sigma + flows on level d, and sigma multiplies once.
+    # where flows holds the products' outputs, each written on its own level only (the
+    # rest of the block kept).  So t = (1 + delta) / sigma = 1 / sigma + flows on level d,
+    # and sigma multiplies once.
     flows = xp.zeros((n, k), np.float64)
-    inverse, t, flow = frontier, spare, None  # the forward's blocks, reused
+    inverse, t = frontier, spare  # the forward's blocks, reused
     with np.errstate(divide="ignore"):  # sigma is 0 off the searched part; masked below
         xp.divide(1.0, sigma, out=inverse)
     for d in range(depth, 1, -1):
         xp.add(flows, inverse, out=t)
         xp.copyto(t, 0.0, where=xp.not_equal(level, d, out=found))
-        flow = mxm(M, t, _PATHS, mask=xp.equal(level, d - 1, out=allowed), replace=True,
-                   out=flow)
-        flows += flow
+        mxm(M, t, _PATHS, mask=xp.equal(level, d - 1, out=allowed), out=flows)
     return sigma, level, xp.multiply(flows, sigma, out=flows), depth
 
 

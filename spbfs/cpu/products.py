@@ -576,27 +576,31 @@ def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode
 
 
 @KERNEL
-def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
-    # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands; with
-    # `skip`, rows k of B that are not b_live (all the identity) are not read
+def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip, C):
+    # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands, at the
+    # positions the mask allows; the others get the identity, or keep C's value (`keep`).
+    # With `skip`, rows k of B that are not b_live (all the identity) are not read.
     w = B.shape[1]
     nnz = U(idx.size)
     line = U(max(1, 64 // B.itemsize))  # entries of B per cache line
+    acc = np.empty(w, C.dtype)  # row i's products, written to C through the mask
     for i in range(r0, r1):
         p0 = U(ptr[i])
         p1 = U(ptr[i + 1])
-        live = p0 < p1
-        if live and mask_mode != 0:
-            live = False
+        if mask_mode != 0:
+            allowed = False
             for c in range(w):
                 if mask[i, c] == (mask_mode == 1):
-                    live = True
+                    allowed = True
                     break
-        if not live or skip:
-            for c in range(w):
-                C[i, c] = ident
-            if not live:
+            if not allowed:
+                if not keep:
+                    for c in range(w):
+                        C[i, c] = ident
                 continue
+        if p0 == p1 or skip:
+            for c in range(w):
+                acc[c] = ident
         # the row of B that the entry SPMM_AHEAD places on reads is prefetched: B's rows are
         # read at random, and their loads then overlap the adds
         if skip:
@@ -609,12 +613,12 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
                 uk = U(k)
                 if b_live[uk]:
                     for c in range(U(w)):
-                        C[i, c] = add(C[i, c], mul(XV(p), BV(uk, c), k, c))
-        else:
+                        acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+        elif p0 < p1:
             k = idx[p0]
             uk = U(k)
             for c in range(U(w)):
-                C[i, c] = mul(XV(p0), BV(uk, c), k, c)
+                acc[c] = mul(XV(p0), BV(uk, c), k, c)
             for p in range(p0 + ONE, p1):
                 q = p + U(SPMM_AHEAD)
                 if q < nnz:
@@ -623,10 +627,15 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, ident, b_live, skip, C):
                 k = idx[p]
                 uk = U(k)
                 for c in range(U(w)):
-                    C[i, c] = add(C[i, c], mul(XV(p), BV(uk, c), k, c))
-        if mask_mode != 0:
+                    acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+        if mask_mode == 0:
             for c in range(w):
-                if mask[i, c] != (mask_mode == 1):
+                C[i, c] = acc[c]
+        else:
+            for c in range(w):
+                if mask[i, c] == (mask_mode == 1):
+                    C[i, c] = acc[c]
+                elif not keep:
                     C[i, c] = ident
 """
 
@@ -748,13 +757,14 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     return y_present, y_val
 
 
-def spmm(A, B, semiring, mask, complement, dtype, out=None):
+def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
     """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
     positions the dense bool ``mask`` allows (its complement with ``complement``), the
     monoid's identity elsewhere and where row i of ``A`` is empty.  A row at a time, the
     block's row of each entry added across the width (contiguous).  Written into ``out``
     (C-contiguous, of the result's shape and dtype, sharing no memory with ``B`` or the
-    mask) when given.
+    mask) when given; with ``keep``, the positions the mask does not allow keep ``out``'s
+    values (GraphBLAS' ``C<M> = A B`` without replace).
 
     Examples
     --------
@@ -782,8 +792,9 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None):
     skip = (semiring.multiply.c_expr == "a" and B.dtype == dtype
             and semiring.monoid.terminal != ANY_TERMINAL)
     b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
+    keep = bool(keep) and mode != 0 and out is not None
     run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
-                                       ident, b_live, skip, C),
+                                       keep, ident, b_live, skip, C),
                _ranges(m, A.indptr, A.nnz * w))
     return C
 

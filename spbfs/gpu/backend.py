@@ -337,11 +337,12 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     return present, out
 
 
-def spmm(A, B, semiring, mask, complement, dtype, out=None):
+def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
     """SpMM: ``C[i, c] = (+)_k mul(A[i, k], B[k, c], k, c)`` for a dense block ``B``, on the
     positions the dense bool ``mask`` allows (its complement with ``complement``), the
     monoid's identity elsewhere and where row i of ``A`` is empty; written into ``out``
-    (C-contiguous, sharing no memory with ``B`` or the mask) when given.
+    (C-contiguous, sharing no memory with ``B`` or the mask) when given; with ``keep``, the
+    positions the mask does not allow keep ``out``'s values.
 
     A warp per (row, 32 columns) shares 32 edges at a time by shuffles, so each edge reads
     its row of ``B`` with one coalesced load; a tile the mask allows nowhere is skipped, and
@@ -368,20 +369,21 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None):
     b = cupy.ascontiguousarray(B)  # indexed even when the multiply ignores it
     mod = _module(semiring, x.dtype, b.dtype, dtype, A.indices.dtype, A.indptr.dtype, np.int64)
     mask_arr, use_mask, comp = _mask_args(mask, complement, m)
+    keep = np.int32(bool(keep) and mask is not None and out is not None)
     ident, term = dtype.type(monoid.identity(dtype)), _terminal(monoid, dtype)
     tiles = (w + 31) // 32
     heavy = cupy.flatnonzero(cupy.diff(A.indptr) > _SPMM_HEAVY)
     args = (A.indptr, A.indices, x, np.int32("x" in op.uses), b)
     mod.get_function("sr_spmm")(
         (_grid(m * tiles * 32),), (_THREADS,),
-        (*args, np.int64(m), np.int64(w), mask_arr, use_mask, comp, np.int64(_SPMM_HEAVY),
-         ident, term, C))
+        (*args, np.int64(m), np.int64(w), mask_arr, use_mask, comp, keep,
+         np.int64(_SPMM_HEAVY), ident, term, C))
     if heavy.size:
         blocks = int(min(heavy.size * tiles, kernels.sm_count() * 4))
         mod.get_function("sr_spmm_heavy")(
             (blocks,), (1024,),
             (*args, heavy.astype(np.int64), np.int64(heavy.size), np.int64(w), mask_arr,
-             use_mask, comp, ident, term, C))
+             use_mask, comp, keep, ident, term, C))
     return C
 
 

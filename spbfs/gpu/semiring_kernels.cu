@@ -394,11 +394,11 @@ __device__ __forceinline__ void spmm_edges(const idx_t* __restrict__ indices,
 
 // One warp per (row, tile of 32 output columns), lane l on column tile * 32 + l; a tile the
 // mask allows nowhere costs one ballot.  Rows of more than `heavy` entries are left to
-// sr_spmm_heavy.
+// sr_spmm_heavy.  With `keep`, the positions the mask does not allow keep C's values.
 extern "C" __global__ void
 sr_spmm(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         const x_t* __restrict__ data, int x_vals, const a_t* __restrict__ B, long long m,
-        long long w, const bool* __restrict__ mask, int use_mask, int complement,
+        long long w, const bool* __restrict__ mask, int use_mask, int complement, int keep,
         long long heavy, T identity, T term, T* __restrict__ C)
 {
     const int lane = threadIdx.x & 31;
@@ -416,7 +416,7 @@ sr_spmm(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         bool have = false;
         if (__any_sync(FULL_WARP, allowed))
             spmm_edges(indices, data, x_vals, B, w, c, allowed, lo, hi, 32, term, acc, have);
-        if (c < w) C[at] = have ? acc : identity;
+        if (c < w && (allowed || !keep)) C[at] = have ? acc : identity;
     }
 }
 
@@ -427,8 +427,8 @@ extern "C" __global__ void __launch_bounds__(SPMM_WARPS * 32)
 sr_spmm_heavy(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
               const x_t* __restrict__ data, int x_vals, const a_t* __restrict__ B,
               const long long* __restrict__ rows, long long nrows, long long w,
-              const bool* __restrict__ mask, int use_mask, int complement, T identity,
-              T term, T* __restrict__ C)
+              const bool* __restrict__ mask, int use_mask, int complement, int keep,
+              T identity, T term, T* __restrict__ C)
 {
     __shared__ T part[SPMM_WARPS][32];
     __shared__ bool part_has[SPMM_WARPS][32];
@@ -455,7 +455,7 @@ sr_spmm_heavy(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indice
                     have = true;
                 }
             }
-            if (c < w) C[at] = have ? acc : identity;
+            if (c < w && (allowed || !keep)) C[at] = have ? acc : identity;
         }
         __syncthreads();
     }

@@ -274,8 +274,10 @@ def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
     if out is None:
         return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
     _check_dense_out(out, shape, dtype, xp, (B, allowed))
-    if (allowed is None or replace) and out.flags.c_contiguous:
-        return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype, out=out)
+    if out.flags.c_contiguous:  # the kernel writes out, leaving the masked-out positions
+        # as they are unless replace asks for the identity there
+        return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype, out=out,
+                                    keep=allowed is not None and not replace)
     C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
     return _dense_into(out, C, allowed, complement, replace)
 
