@@ -125,28 +125,33 @@ def _dependencies(M, MT, s):
 
 
 def _brandes(M, MT, s):
-    """Brandes' search from the sources ``s``: ``(sigma, level, delta, depth)`` blocks."""
+    """Brandes' search from the sources ``s``: ``(sigma, level, delta, depth)``, the first
+    three ``n x k`` blocks; ``level`` is each vertex's depth in each search, ``depth + 1``
+    where the search does not reach it."""
     xp, n, k = M.xp, M.n, int(s.size)
     cols = np.arange(k)
     sigma = xp.zeros((n, k), np.float64)  # shortest paths from s[b] to v
     sigma[s, cols] = 1.0
-    level = xp.full((n, k), -1, np.int32)  # depth of v in the search from s[b]
-    level[s, cols] = 0
-    # two blocks written in place by turns (the products' outputs, then t and flow below):
+    # two blocks written in place by turns (the products' outputs, then inverse and t):
     # a fresh n x k block per product costs more in page faults than the product's writes
     frontier, spare = sigma.copy(), xp.empty_like(sigma)
-    allowed, found = xp.less(level, 0), xp.empty_like(level, np.bool_)  # allowed: unvisited
+    allowed = xp.ones((n, k), np.bool_)  # not visited yet
+    allowed[s, cols] = False
+    found = xp.empty_like(allowed)
+    # level counts the steps at which v is still unvisited: its depth once found (an add
+    # per step; a masked write of the depth is several times slower)
+    level = xp.zeros((n, k), np.int32)
     depth = 0
     while True:
         # paths to the unvisited vertices one step further
         frontier, spare = mxm(MT, frontier, _PATHS, mask=allowed, replace=True,
                               out=spare), frontier
+        level += allowed
         xp.not_equal(frontier, 0, out=found)
         if not bool(found.any()):
             break
         depth += 1
-        xp.copyto(level, np.int32(depth), where=found)
-        xp.copyto(allowed, False, where=found)
+        xp.greater(allowed, found, out=allowed)  # and not found
         sigma += frontier
     # Each vertex's delta is set once, from the level below it: delta = sigma * flows,
     # where flows holds the products' outputs, each written on its own level only (the
@@ -154,12 +159,15 @@ def _brandes(M, MT, s):
     # and sigma multiplies once.
     flows = xp.zeros((n, k), np.float64)
     inverse, t = frontier, spare  # the forward's blocks, reused
-    with np.errstate(divide="ignore"):  # sigma is 0 off the searched part; masked below
-        xp.divide(1.0, sigma, out=inverse)
+    # 1 / sigma where reached (sigma >= 1), 1 elsewhere: finite, so that a product with a
+    # level's mask clears the rest (faster than a masked write)
+    xp.divide(1.0, xp.maximum(sigma, 1.0, out=inverse), out=inverse)
+    on_level = xp.equal(level, depth, out=found)
     for d in range(depth, 1, -1):
-        xp.add(flows, inverse, out=t)
-        xp.copyto(t, 0.0, where=xp.not_equal(level, d, out=found))
-        mxm(M, t, _PATHS, mask=xp.equal(level, d - 1, out=allowed), out=flows)
+        xp.multiply(xp.add(flows, inverse, out=t), on_level, out=t)
+        below = xp.equal(level, d - 1, out=allowed if on_level is found else found)
+        mxm(M, t, _PATHS, mask=below, out=flows)
+        on_level = below
     return sigma, level, xp.multiply(flows, sigma, out=flows), depth
 
 
@@ -224,8 +232,8 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     values = xp.zeros(M.nnz, np.float64)
     tails, heads = M.pattern.rows(), M.indices
     for lo in range(0, int(src.size), int(batch)):
-        sigma, level, delta, _ = _brandes(M, MT, src[lo:lo + batch])
-        reached = level >= 0
+        sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])
+        reached = level <= depth
         t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
         # one source at a time, its columns made contiguous, gathered at the ends of runs
         # of edges (the temporaries stay a run's size on any graph)

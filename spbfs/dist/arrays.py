@@ -26,7 +26,8 @@ ELEMENTWISE = ("abs", "minimum", "maximum", "isfinite", "isnan", "isinf", "logic
                "logical_or", "logical_not", "logical_xor", "sqrt", "exp", "log", "log1p",
                "sign", "floor", "ceil", "reciprocal", "square", "fmin", "fmax", "clip",
                "bitwise_and", "bitwise_or", "left_shift", "right_shift", "add", "subtract",
-               "multiply", "divide", "less", "equal", "not_equal")
+               "multiply", "divide", "less", "less_equal", "greater", "greater_equal",
+               "equal", "not_equal")
 #: Names passed through from numpy/cupy as they are (dtypes and constants).
 PASSTHROUGH = ("float64", "float32", "int64", "int32", "int8", "int16", "uint8", "uint32",
                "uint64", "bool_", "inf", "nan", "dtype", "iinfo", "finfo", "ndarray")
