@@ -13,6 +13,7 @@ primitive          what it computes
 spmspv             push: ``y<mask> = x @ A`` for a sparse ``x`` (masked SpMSpV)
 spmv               pull: ``y<mask> = A.T @ x`` for a dense ``x``, early exit for ``any``/``lor``
 spmm               a sparse matrix times a dense block, into a given ``out`` block when asked
+                   (``keep``: its masked-out positions left as they are)
 masked_dot         masked dot products ``C<M> = A B`` at given positions (None: generic)
 binary             a binary operator applied to gathered operands
 index_unary        an index-unary operator (value, row, column, thunk)
@@ -29,7 +30,8 @@ Optional primitives: a backend that defines one is asked first, and where it is 
 =================  ============================================================================
 spgemm             ``C<M> = A B`` over a semiring as canonical CSR arrays (mask inside)
 ewise_csr          ``ewise_add`` / ``ewise_mult`` of two canonical CSR matrices
-select_csr         the entries of a CSR matrix an index-unary predicate keeps
+select_csr         the entries of a CSR matrix an index-unary predicate keeps (given the
+                   pattern's cache, tril / triu keep their row pointers there)
 peel               :func:`spbfs.semiring.peel` whole: a worklist instead of a product per round
 queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, not a product
                    and two sorts per level
