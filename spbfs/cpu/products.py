@@ -1020,39 +1020,29 @@ def select_csr(op, indptr, indices, data, thunk, derived=None):
 
 def _triangle(indptr, indices, data, k, lower, ranges, derived=None):
     """tril / triu (diagonal offset ``k``) of sorted rows: each row's kept entries are one
-    run, found by one bisection; ranges count into the output's row pointers, then shift
-    them by the ranges before and copy.  With ``derived``, the row pointers are kept with
-    the pattern, and a later call copies only."""
+    run, found by one bisection; the output's row pointers are counted (kept with the
+    pattern through ``derived``: a later call copies only), then each range copies its
+    rows' runs."""
     if derived is None:
-        c_ptr, starts = _triangle_counts(indptr, indices, k, lower, ranges)
-        shifts = starts
+        c_ptr = _triangle_pointers(indptr, indices, k, lower, ranges)
     else:
         c_ptr = derived(("triangle", k, lower), lambda: _triangle_pointers(
             indptr, indices, k, lower, ranges)).copy()
-        starts = [int(c_ptr[r0]) for r0, _ in ranges] + [int(c_ptr[-1])]
-        shifts = [0] * len(ranges)
-    c_idx, c_val = np.empty(starts[-1], indices.dtype), np.empty(starts[-1], data.dtype)
-    run_ranges(lambda r0, r1, start, shift: _copy_runs(
-                   r0, r1, indptr, indices, data, lower, start, shift, c_ptr, c_idx, c_val),
-               [(r0, r1, start, shift)
-                for (r0, r1), start, shift in zip(ranges, starts, shifts, strict=False)])
+    nnz = int(c_ptr[-1])
+    c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
+    run_ranges(lambda r0, r1: _copy_runs(r0, r1, indptr, indices, data, lower, c_ptr, c_idx,
+                                         c_val), ranges)
     return c_ptr, c_idx, c_val
 
 
-def _triangle_counts(indptr, indices, k, lower, ranges):
-    """``(c_ptr, starts)``: each range's rows' run ends counted from 0 into ``c_ptr``, and
-    where each range starts in the output (the total last)."""
+def _triangle_pointers(indptr, indices, k, lower, ranges):
+    """The output's row pointers of tril / triu: each range counts its rows from 0, then
+    the ranges before it are added."""
     c_ptr = np.empty(indptr.size, indptr.dtype)
     c_ptr[0] = 0
     totals = run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, k, lower, c_ptr),
                         ranges)
-    return c_ptr, np.cumsum([0, *totals]).tolist()
-
-
-def _triangle_pointers(indptr, indices, k, lower, ranges):
-    """The output's row pointers of tril / triu (see :func:`_triangle_counts`)."""
-    c_ptr, starts = _triangle_counts(indptr, indices, k, lower, ranges)
-    for (r0, r1), start in zip(ranges, starts, strict=False):
+    for (r0, r1), start in zip(ranges, np.cumsum([0, *totals]).tolist(), strict=False):
         c_ptr[r0 + 1:r1 + 1] += start
     return c_ptr
 
@@ -1085,19 +1075,15 @@ def _tri_count(r0, r1, indptr, indices, k, lower, c_ptr):
 
 
 @kernel
-def _copy_runs(r0, r1, indptr, indices, data, lower, start, shift, c_ptr, c_idx, c_val):
-    """Rows ``r0..r1``' runs (see :func:`_tri_count`) copied from ``start`` on, their
-    pointers shifted by ``shift`` on the way (the range's start when they count from 0, 0
-    when they are the output's already)."""
-    q0 = np.uint64(start)
+def _copy_runs(r0, r1, indptr, indices, data, lower, c_ptr, c_idx, c_val):
+    """Rows ``r0..r1``' runs (see :func:`_tri_count`) copied to where ``c_ptr`` puts them."""
     for i in range(r0, r1):
-        q1 = np.uint64(c_ptr[i + 1] + shift)
-        c_ptr[i + 1] = q1
+        q0 = np.uint64(c_ptr[i])
+        q1 = np.uint64(c_ptr[i + 1])
         s = np.uint64(indptr[i]) if lower else np.uint64(indptr[i + 1]) - (q1 - q0)
         for t in range(q1 - q0):
             c_idx[q0 + t] = indices[s + t]
             c_val[q0 + t] = data[s + t]
-        q0 = q1
 
 
 # ----------------------------------------------------------------------------- element-wise
