@@ -206,6 +206,11 @@ def main(argv=None) -> int:
         {"graph500": _graph500, "bfs": _bfs}[args.command](args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
         print(f"spbfs: error: {e}", file=sys.stderr)
+        if getattr(args, "dist", False):
+            # the other ranks may wait in a collective this rank will not join: end the job
+            from .dist.comm import end_job
+
+            end_job(2)
         return 2
     return 0
 

@@ -103,6 +103,16 @@ def test_out_of_memory_rank_ends_the_job():
     assert "MemoryError" in out
 
 
+def test_command_line_error_on_one_rank_ends_the_job():
+    """``spbfs graph500 --dist`` catches the error of one rank (out of memory while
+    validating) to print it; the other ranks wait in a collective, so the command line
+    must end the job rather than return."""
+    r, after = _run(3, "cli_oom")
+    out = _ended_soon(r, after)
+    assert "spbfs: error: " in out and "spbfs.dist: rank 2: ending the MPI job" in out
+    assert "instead of ending the job" not in out
+
+
 def test_watchdog_aborts_the_job_from_its_thread():
     """The watchdog's way out on CPU ranks: an (emulated) NCCL wait on rank 0 that never
     ends, the peer asleep; after SPBFS_NCCL_TIMEOUT the watchdog thread names the rank and
@@ -295,7 +305,7 @@ def _two_gpus():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("mode", ["kill", "raise", "oom"])
+@pytest.mark.parametrize("mode", ["kill", "raise", "oom", "cli_oom"])
 def test_gpu_rank_fault_ends_the_job(mode):
     """SIGKILL, an exception or cupy's OutOfMemoryError on one of two GPU ranks in the
     middle of a search over NCCL: the job ends within LIMIT seconds."""

@@ -35,44 +35,66 @@ def bin_by(dest, P):
     return order, np.asarray(counts, np.int64)
 
 
-def csr_unique(rows, cols, nrows, ncols, idx_dtype):
-    """CSR (duplicates dropped, columns sorted) of the pairs ``(rows, cols)``.
+def csr_unique(row_parts, col_parts, nrows, ncols, idx_dtype, xp=np):
+    """CSR (duplicates dropped, columns sorted) of the pairs ``(rows, cols)`` given as lists
+    of pieces.
 
-    Returns ``(indptr, indices)``; ``indices`` in ``idx_dtype``, ``indptr`` int32 when the
-    edge count fits, else int64.
+    The lists are emptied as their pieces become one array of row-major keys, so a piece's
+    memory is released as the keys fill; the keys are then sorted in place.  The peak is
+    about twice the keys (8 bytes per pair), not the five times that temporaries of the
+    whole arrays take.
+
+    Returns ``(indptr, indices)`` of ``xp`` (numpy or cupy, where the pieces are);
+    ``indices`` in ``idx_dtype``, ``indptr`` int32 when the edge count fits, else int64.
 
     Examples
     --------
     >>> import numpy as np
-    >>> ip, ix = csr_unique(np.array([1, 0, 1]), np.array([2, 1, 2]), 2, 3, np.int32)
-    >>> ip.tolist(), ix.tolist()
-    ([0, 1, 2], [1, 2])
+    >>> rows, cols = [np.array([1, 0]), np.array([1])], [np.array([2, 1]), np.array([2])]
+    >>> ip, ix = csr_unique(rows, cols, 2, 3, np.int32)
+    >>> ip.tolist(), ix.tolist(), rows
+    ([0, 1, 2], [1, 2], [])
     """
-    xp = xp_of(rows)
-    if rows.size == 0:
+    total = sum(int(r.size) for r in row_parts)
+    if total == 0:
+        row_parts.clear(), col_parts.clear()
         return xp.zeros(nrows + 1, np.int32), xp.zeros(0, idx_dtype)
-    if nrows * max(ncols, 1) < 2**62:
-        key = rows.astype(xp.int64) * ncols + cols.astype(xp.int64)
-        key = xp.sort(key)
-        keep = xp.ones(key.size, bool)
-        keep[1:] = key[1:] != key[:-1]
-        key = key[keep]
-        del keep
-        per_row = xp.bincount(key // ncols, minlength=nrows)
-        c = (key % ncols).astype(idx_dtype)
-        del key
-    else:  # pragma: no cover - only beyond 2**62 row-column pairs
+    ncols = max(ncols, 1)
+    if nrows * ncols >= 2**62:  # pragma: no cover - only beyond 2**62 row-column pairs
+        rows, cols = xp.concatenate(row_parts), xp.concatenate(col_parts)
+        row_parts.clear(), col_parts.clear()
         order = xp.lexsort(xp.stack([cols, rows]))
         r, c = rows[order], cols[order]
         keep = xp.ones(r.size, bool)
         keep[1:] = (r[1:] != r[:-1]) | (c[1:] != c[:-1])
         r, c = r[keep], c[keep].astype(idx_dtype)
-        per_row = xp.bincount(r, minlength=nrows)
-    nnz = int(c.size)
-    ip_dtype = np.int32 if nnz < 2**31 else np.int64
-    indptr = xp.zeros(nrows + 1, ip_dtype)
-    indptr[1:] = xp.cumsum(per_row).astype(ip_dtype)
-    return indptr, c
+        ip_dtype = np.int32 if c.size < 2**31 else np.int64
+        indptr = xp.zeros(nrows + 1, ip_dtype)
+        indptr[1:] = xp.cumsum(xp.bincount(r, minlength=nrows)).astype(ip_dtype)
+        return indptr, c
+    key = xp.empty(total, np.int64)
+    at = 0
+    while row_parts:
+        r, c = row_parts.pop(0), col_parts.pop(0)
+        part = key[at:at + r.size]
+        part[...] = r
+        part *= ncols
+        part += c
+        at += r.size
+        del r, c, part
+    key.sort()
+    keep = xp.empty(key.size, bool)
+    keep[0] = True
+    xp.not_equal(key[1:], key[:-1], out=keep[1:])
+    key = key[keep]
+    del keep
+    ip_dtype = np.int32 if key.size < 2**31 else np.int64
+    starts = xp.arange(nrows + 1, dtype=np.int64)
+    starts *= ncols
+    indptr = xp.searchsorted(key, starts).astype(ip_dtype)
+    del starts
+    xp.remainder(key, ncols, out=key)
+    return indptr, key.astype(idx_dtype)
 
 
 def csr_sorted(rows, cols, weights, nrows, ncols, idx_dtype):

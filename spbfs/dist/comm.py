@@ -200,28 +200,59 @@ def _quietly(fn, grace=None):
     helper.join(grace)
 
 
+#: The communicators of this process with an NCCL communicator (aborted by :func:`end_job`).
+_LIVE = weakref.WeakSet()
+
+
+def end_job(code=1):
+    """End the whole MPI job from this rank after an error the other ranks may not share.
+
+    The other ranks may be blocked in a collective (MPI or NCCL) that this rank will never
+    join, so returning or raising would leave the job hanging.  Aborts every live NCCL
+    communicator of this process first (which frees the peers' NCCL kernels), then calls
+    ``MPI_Abort`` on ``COMM_WORLD``, then leaves the process at once should the abort
+    return.  Returns without doing anything in a world of one.
+
+    Examples
+    --------
+    >>> end_job(2)          # a world of one: nothing to end
+    """
+    from mpi4py import MPI
+
+    world = MPI.COMM_WORLD
+    if world.Get_size() == 1:
+        return
+    sys.stderr.write(f"spbfs.dist: rank {world.Get_rank()}: ending the MPI job\n")
+    sys.stderr.flush()
+    for c in list(_LIVE):
+        if c.nccl is not None:
+            _quietly(c.nccl.abort, grace=ABORT_GRACE)
+    world.Abort(code)
+    os._exit(code)          # should the abort return (seen with MPICH): never the teardown
+
+
 def _abort_on_unhandled_exception(comm):
     """Make an unhandled exception on a GPU rank end the job at once.
 
     ``python -m mpi4py`` calls ``MPI_Abort`` only at interpreter exit, and the exit first
     tears down CUDA, which blocks on an NCCL kernel waiting for this rank (measured: a GPU
     rank that raised mid-search left the job hanging).  The hook prints the traceback as
-    usual, aborts the NCCL communicator (which frees the peers' kernels), then the MPI job.
+    usual, then :func:`end_job`.
     """
+    _LIVE.add(comm)
+    if getattr(sys.excepthook, "ends_the_job", False):
+        return
     previous = sys.excepthook
-    me = weakref.ref(comm)
-    world = comm.MPI.COMM_WORLD
+    rank = comm.MPI.COMM_WORLD.Get_rank()
 
     def hook(exc_type, exc, tb):
         previous(exc_type, exc, tb)
-        c = me()
-        if c is not None and c.nccl is not None:
-            sys.stderr.write(f"spbfs.dist: rank {c.rank}: unhandled {exc_type.__name__}; "
+        if any(c.nccl is not None for c in list(_LIVE)):
+            sys.stderr.write(f"spbfs.dist: rank {rank}: unhandled {exc_type.__name__}; "
                              "aborting the NCCL communicator and the MPI job\n")
-            sys.stderr.flush()
-            _quietly(c.nccl.abort, grace=ABORT_GRACE)
-            world.Abort(1)
+            end_job(1)
 
+    hook.ends_the_job = True
     sys.excepthook = hook
 
 

@@ -436,13 +436,13 @@ class DistGraph:
         blocks = {}
         for name in BLOCKS:
             rows, cols, ws = parts.pop(name)
-            rows = xp.concatenate(rows) if rows else xp.zeros(0, ddt)
-            cols = xp.concatenate(cols) if cols else xp.zeros(0, ddt)
             nr, nc = shapes[name]
             idt = vdt if name == "nn" else ddt
-            if weights is None:
-                blocks[name] = _local.csr_unique(rows, cols, nr, nc, idt) + (None,)
+            if weights is None:   # the pieces are released as the keys are built
+                blocks[name] = _local.csr_unique(rows, cols, nr, nc, idt, xp) + (None,)
             else:
+                rows = xp.concatenate(rows) if rows else xp.zeros(0, ddt)
+                cols = xp.concatenate(cols) if cols else xp.zeros(0, ddt)
                 ws = xp.concatenate(ws) if ws else xp.zeros(0, weights.dtype)
                 blocks[name] = _local.csr_sorted(rows, cols, ws, nr, nc, idt)
             del rows, cols, ws

@@ -13,6 +13,8 @@ Modes (the fault strikes on the last rank, in the middle of the second search, u
 ``raise_allreduce``, ``raise_alltoallv``: RuntimeError in a distributed operation's
                allreduce (pagerank) or all-to-all-v (sssp, connected_components).
 ``oom``        an allocation of 1 PiB (MemoryError, or cupy's OutOfMemoryError on GPUs).
+``cli_oom``    the same in ``spbfs graph500 --dist``'s validation, which the command line
+               catches and prints.
 ``stall``      GPU ranks, NCCL: the last rank stops (sleeps) before the delegate OR of a level
                while rank 0 waits in NCCL, so the watchdog of rank 0 must end the job
                (``SPBFS_NCCL_TIMEOUT``); ``stall_allreduce``, ``stall_alltoallv``: the same
@@ -127,6 +129,29 @@ def mode_raise_alltoallv():
 
 def mode_oom():
     strike_in_second_search("exchange_counts", lambda: xp.ones(1 << 50, np.uint8))
+
+
+def mode_cli_oom():
+    """``spbfs graph500 --dist``: the last rank runs out of memory validating the second
+    search while the others wait in the validation's collectives; the command line prints
+    the error and must end the job (the error is caught, so no exception hook fires)."""
+    import spbfs.dist.harness as harness
+    from spbfs.cli import main
+
+    if rank == P - 1:
+        original, count = harness.validate, [0]
+
+        def validate(*args, **kwargs):
+            count[0] += 1
+            if count[0] == 2:
+                fault_now()
+                xp.ones(1 << 50, np.uint8)
+            return original(*args, **kwargs)
+
+        harness.validate = validate
+    code = main(["graph500", "--dist", "--scale", "9", "--edgefactor", "8", "--roots", "4",
+                 "--device", device, "--no-progress"])
+    raise AssertionError(f"rank {rank}: the command line returned {code} instead of ending the job")
 
 
 def mode_stall():
