@@ -202,22 +202,30 @@ def _fastsv(M, f):
 
     At that fixpoint ``f <= f[f]`` and ``f[u] <= u`` make every tree a star, and
     ``f[u] <= min over neighbours`` makes every edge's ends share a root: the smallest
-    vertex of the component (a root is its own label and no larger than any member)."""
+    vertex of the component (a root is its own label and no larger than any member).
+
+    Labels only fall, so each product carries only what can still change something: the
+    neighbours' minimum is kept from round to round and updated with the grandparents that
+    moved, and a vertex hooks only where its value is below ``f[f[u]]`` (anything else
+    would leave the minimum there as it is).  On a distributed graph the later rounds then
+    send a small part of the vertices instead of all of them."""
     xp, n = M.xp, M.n
-    everywhere = xp.ones(n, bool)
     gf = f[f]
+    moved = xp.ones(n, bool)                           # grandparents not yet sent
+    nbmin = xp.full_like(f, np.iinfo(f.dtype).max)     # min over the neighbours of gf
     while True:
-        # mngf[u] = min(gf[u], min over the neighbours v of gf[v])
-        y = vxm(Vector(n, "bitmap", present=everywhere, values=gf), M, min_first_scan)
-        mngf = xp.where(y.present, xp.minimum(y.values, gf), gf)
+        y = vxm(Vector(n, "bitmap", present=moved, values=gf), M, min_first_scan)
+        nbmin = xp.where(y.present, xp.minimum(nbmin, y.values), nbmin)
+        mngf = xp.minimum(nbmin, gf)
         # stochastic hooking: f[f[u]] = min(f[f[u]], mngf[u]), a vxm over P[u, f[u]]
         P = pointer_matrix(f)
-        h = vxm(Vector(n, "bitmap", present=everywhere, values=mngf), P, min_first_scan)
+        h = vxm(Vector(n, "bitmap", present=mngf < gf, values=mngf), P, min_first_scan)
         f_new = xp.where(h.present, xp.minimum(f, h.values), f)
         # aggressive hooking and shortcutting
         f_new = xp.minimum(xp.minimum(f_new, mngf), gf)
         gf_new = f_new[f_new]
-        changed = bool(((f_new != f) | (gf_new != gf)).any())
+        moved = gf_new != gf
+        changed = bool(((f_new != f) | moved).any())
         f, gf = f_new, gf_new
         if not changed:  # a fixpoint of every step
             return f
