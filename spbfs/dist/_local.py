@@ -57,12 +57,14 @@ def csr_unique(row_parts, col_parts, nrows, ncols, idx_dtype, xp=np):
     """
     total = sum(int(r.size) for r in row_parts)
     if total == 0:
-        row_parts.clear(), col_parts.clear()
+        row_parts.clear()
+        col_parts.clear()
         return xp.zeros(nrows + 1, np.int32), xp.zeros(0, idx_dtype)
     ncols = max(ncols, 1)
     if nrows * ncols >= 2**62:  # pragma: no cover - only beyond 2**62 row-column pairs
         rows, cols = xp.concatenate(row_parts), xp.concatenate(col_parts)
-        row_parts.clear(), col_parts.clear()
+        row_parts.clear()
+        col_parts.clear()
         order = xp.lexsort(xp.stack([cols, rows]))
         r, c = rows[order], cols[order]
         keep = xp.ones(r.size, bool)
