@@ -113,14 +113,16 @@ def test_command_line_error_on_one_rank_ends_the_job():
     assert "instead of ending the job" not in out
 
 
-def test_watchdog_aborts_the_job_from_its_thread():
+def test_watchdog_aborts_the_job_from_its_thread(tmp_path):
     """The watchdog's way out on CPU ranks: an (emulated) NCCL wait on rank 0 that never
     ends, the peer asleep; after SPBFS_NCCL_TIMEOUT the watchdog thread names the rank and
-    the operation, aborts the communicator, then MPI_Abort ends the job."""
-    r, after = _run(2, "watchdog", env={"SPBFS_NCCL_TIMEOUT": "2"})
+    the operation, aborts the communicator (which writes a mark file), then MPI_Abort ends
+    the job."""
+    mark = tmp_path / "abort_called"
+    r, after = _run(2, "watchdog", env={"SPBFS_NCCL_TIMEOUT": "2", "SPBFS_FAULT_MARK": str(mark)})
     out = _ended_soon(r, after)
     assert "rank 0: NCCL alltoallv did not finish within 2 s (SPBFS_NCCL_TIMEOUT)" in out
-    assert "rank 0: NCCL communicator abort called" in out
+    assert mark.read_text() == "rank 0: NCCL communicator abort called\n"
     assert after > 1.5, "the watchdog fired before its timeout"
 
 

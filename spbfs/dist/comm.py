@@ -52,6 +52,9 @@ NCCL_TIMEOUT = 60.0
 NCCL_TIMEOUT_ENV = "SPBFS_NCCL_TIMEOUT"
 #: Seconds the watchdog gives ``ncclCommAbort`` before it calls ``MPI_Abort`` regardless.
 ABORT_GRACE = 2.0
+#: Seconds given to the launcher to forward a rank's last output before ``MPI_Abort``
+#: (which may end the launcher's forwarding first: the message would be lost).
+OUTPUT_GRACE = 0.2
 
 
 def nccl_timeout(value=None) -> float:
@@ -178,6 +181,7 @@ class _Watchdog:
         except Exception:  # noqa: BLE001 - the abort must happen whatever the stream does
             pass
         _quietly(self._abort_comm, grace=ABORT_GRACE)
+        time.sleep(OUTPUT_GRACE)
         _quietly(self._abort_job)
         self._exit(1)
         self.fired.set()            # reached only where ``exit`` returns (tests)
@@ -227,6 +231,7 @@ def end_job(code=1):
     for c in list(_LIVE):
         if c.nccl is not None:
             _quietly(c.nccl.abort, grace=ABORT_GRACE)
+    time.sleep(OUTPUT_GRACE)
     world.Abort(code)
     os._exit(code)          # should the abort return (seen with MPICH): never the teardown
 

@@ -187,7 +187,10 @@ def mode_watchdog():
 
     if rank == 0:
         def abort_comm():
-            say(f"rank {rank}: NCCL communicator abort called")
+            # A file, not stdout: MPI_Abort may end the launcher before it forwards the
+            # last lines of output.
+            with open(os.environ["SPBFS_FAULT_MARK"], "w") as f:
+                f.write(f"rank {rank}: NCCL communicator abort called\n")
 
         wd = _Watchdog(rank, nccl_timeout(), abort_comm, lambda: MPI.COMM_WORLD.Abort(1))
         wd.arm("alltoallv")
