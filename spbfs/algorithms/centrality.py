@@ -14,8 +14,9 @@ dense ``n x k`` blocks (column ``b`` belongs to source ``s[b]``):
   zero: level 1 hands nothing to level 0).
 
 Every step is one ``mxm`` of the sparse pattern with a dense block (SpMM) plus whole-array
-updates; the only Python loops are over batches and levels (and, for edge betweenness, the
-sources of a batch and runs of edges).
+updates; the only Python loops are over batches and levels.  Edge betweenness adds one
+masked product per batch: each edge's terms as a dot product of two sparse factors built
+from the blocks (:func:`_edge_factors`).
 """
 
 from __future__ import annotations
@@ -24,14 +25,12 @@ import numbers
 
 import numpy as np
 
-from ..core.arrays import to_numpy
-from ..semiring import Matrix, Semiring, monoids, mxm, ops
+from ..core.arrays import array_module, to_numpy
+from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
 from ._shared import prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
 _PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
-#: Edges per run of edge betweenness's gathers (temporaries of about 40 bytes an edge).
-_EDGE_RUN = 1 << 22
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
@@ -177,9 +176,9 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
 
     After the searches of a batch of sources (the blocks of
     :func:`betweenness_centrality`), the edge ``v -> w`` earns ``sigma[v] / sigma[w] *
-    (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: the rows
-    ``v`` and ``w`` of the blocks of levels, ``sigma`` and ``(1 + delta) / sigma`` gathered
-    for the stored edges, one source of the batch at a time, in runs of edges.
+    (1 + delta[w])`` from each source for which ``w`` lies one level below ``v``: one
+    ``plus_times`` product masked by the edges, of factors that pair ``sigma[v]`` with
+    ``(1 + delta[w]) / sigma[w]`` exactly where the levels differ by one.
 
     Parameters
     ----------
@@ -229,33 +228,55 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
                              and bool(xp.array_equal(M.indices, MT.indices))):
         raise ValueError("directed=False needs A with a symmetric pattern")
     src = _sources(sources, n)
-    values = xp.zeros(M.nnz, np.float64)
-    tails, heads = M.pattern.rows(), M.indices
+    total = M.with_values(xp.zeros(M.nnz, np.float64))
     for lo in range(0, int(src.size), int(batch)):
         sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])
         reached = level <= depth
         t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
-        # one source at a time, its columns made contiguous, gathered at the ends of runs
-        # of edges (the temporaries stay a run's size on any graph)
-        for b in range(sigma.shape[1]):
-            lev, sig, tb = (xp.ascontiguousarray(a[:, b]) for a in (level, sigma, t))
-            for e0 in range(0, M.nnz, _EDGE_RUN):
-                v, w = tails[e0:e0 + _EDGE_RUN], heads[e0:e0 + _EDGE_RUN]
-                # an unreached v has sigma 0: the level test may pass there, the term is 0
-                values[e0:e0 + _EDGE_RUN] += xp.where(lev[w] == lev[v] + 1, sig[v] * tb[w],
-                                                      0.0)
-    total = M.with_values(values)
-    if not directed:  # each undirected edge: the sum of its two directions (values are not
-        # symmetric, so the transpose is taken of a Matrix not marked symmetric)
-        plain = Matrix(total.indptr, total.indices, values, n, check=False)
-        values = values + plain.T.canonical().data
+        tails, heads = _edge_factors(sigma, level, t, depth, undirected=not directed)
+        terms = mxm(tails, heads.T, plus_times, mask=M, structural=True)
+        total = ewise_add(total, terms, monoids.plus)  # M's pattern: terms has a subset
     scale = 1.0
     if n > 1:
         if normalized:
             scale = 1.0 / (n * (n - 1))
         elif not directed:
             scale = 0.5
-    return total.with_values(values * scale)
+    return M.with_values(total.data * scale)
+
+
+def _edge_factors(sigma, level, t, depth, undirected):
+    """Two sparse ``n x (k (depth + 1))`` factors whose product, sampled at the edges, is
+    each edge's sum over the sources of its Brandes term: ``tails[v, b (depth + 1) +
+    level[v, b]] = sigma[v, b]`` and ``heads[w, b (depth + 1) + level[w, b] - 1] = t[w,
+    b]`` (reached vertices only), so that row ``v`` of ``tails`` meets row ``w`` of ``heads``
+    exactly at the sources where ``w`` lies one level below ``v``.  ``undirected``: the
+    factors side by side, ``[tails, heads]`` and ``[heads, tails]``, so the product at
+    ``(v, w)`` also holds the term of ``w -> v`` (the edge's two directions summed)."""
+    xp, k = array_module(sigma), sigma.shape[1]
+    stride = depth + 1
+    start = xp.arange(k, dtype=np.int64) * stride
+    reached = level <= depth
+    keep = (reached, reached & (level > 0))
+    cols = (level + start, level - 1 + start)
+    vals = (sigma, t)
+    if undirected:
+        width = k * stride
+        keep = (xp.hstack(keep), xp.hstack(keep[::-1]))
+        cols = (xp.hstack((cols[0], cols[1] + width)), xp.hstack((cols[1], cols[0] + width)))
+        vals = (xp.hstack(vals), xp.hstack(vals[::-1]))
+    ncols = stride * keep[0].shape[1]
+    return tuple(_rows_of(kp, c, v, ncols) for kp, c, v in zip(keep, cols, vals, strict=True))
+
+
+def _rows_of(keep, cols, vals, ncols):
+    """The CSR matrix holding ``vals[i, j]`` at ``(i, cols[i, j])`` where ``keep[i, j]``
+    (``cols`` increasing along each row)."""
+    xp = array_module(keep)
+    counts = keep.sum(axis=1)
+    indptr = xp.concatenate((xp.zeros(1, np.int64), xp.cumsum(counts)))
+    return Matrix(indptr, cols[keep], vals[keep], keep.shape[0], ncols=ncols, canonical=True,
+                  check=False)
 
 
 def _scale(n, normalized, directed) -> float:

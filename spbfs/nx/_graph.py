@@ -182,6 +182,41 @@ class SpbfsGraph:
         out.update(zip(self._nodes, values, strict=True))
         return out
 
+    def edge_dict(self, values) -> dict:
+        """``{(u, v): value}`` over the edges in NetworkX's order (``G.edges()``: each
+        undirected edge once, from its end that comes first in node order) from a list of
+        their values in that order (:meth:`edge_entries`); as :meth:`node_dict`, a copy of a
+        ``{(u, v): None}`` kept with the graph with its values set: the edge tuples are made
+        once per graph.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> convert_from_nx(nx.path_graph(["a", "b", "c"])).edge_dict([1.0, 2.0])
+        {('a', 'b'): 1.0, ('b', 'c'): 2.0}
+        """
+        template = self._once(("edge_dict",), self._edge_template)
+        out = template.copy()
+        out.update(zip(template, values, strict=True))
+        return out
+
+    def _edge_template(self) -> dict:
+        rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
+        entries = self.edge_entries()
+        return dict.fromkeys(zip(self.labels(rows[entries]),
+                                 self.labels(self._indices[entries]), strict=True))
+
+    def edge_entries(self):
+        """The stored entry (of the graph as converted) of each edge in NetworkX's order (see
+        :meth:`edge_dict`), as host int64."""
+        def build():
+            if self._directed:
+                return np.arange(self._indices.size, dtype=np.int64)
+            rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
+            return np.flatnonzero(self._indices >= rows)
+        return self._once(("edge_entries",), build)
+
     @property
     def index(self) -> dict:
         """Node label -> CSR row."""

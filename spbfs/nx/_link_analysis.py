@@ -162,18 +162,6 @@ def _edge_can_run(arguments):
     return True
 
 
-def _edge_rows(G):
-    """The rows and columns of ``G.edges()`` in NetworkX's order (each undirected edge once,
-    from the endpoint that comes first in node order), and their stored entries' numbers."""
-    rows = np.repeat(np.arange(len(G)), np.diff(G._indptr))
-    cols = G._indices.astype(np.int64)
-    entries = np.arange(cols.size)
-    if not G.is_directed():
-        keep = cols >= rows
-        rows, cols, entries = rows[keep], cols[keep], entries[keep]
-    return rows, cols, entries
-
-
 @dispatched(can_run=_edge_can_run, docs="Unweighted (Brandes as batched SpMM, edge values from "
             "masked products per level); ``k``/``seed`` sample as NetworkX; ``weight`` and "
             "multigraphs run in NetworkX.")
@@ -195,8 +183,8 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     else:
         nodes = seed.sample(list(G.nodes), k)
         rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
-    u, v, entries = _edge_rows(G)
-    if not u.size:
+    entries = G.edge_entries()
+    if not entries.size:
         return {}
     M = G.csr()
     directed = G.is_directed()
@@ -204,7 +192,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
     values = raw[G.csr_positions()[entries]]  # E holds M's pattern: every edge, in its order
     values = _edge_rescale(values, n, normalized, directed, n if k is None else rows.size)
-    return dict(zip(zip(G.labels(u), G.labels(v), strict=True), values.tolist(), strict=True))
+    return G.edge_dict(values.tolist())
 
 
 def _edge_rescale(values, n, normalized, directed, k):
