@@ -163,8 +163,8 @@ def _edge_can_run(arguments):
 
 
 @dispatched(can_run=_edge_can_run, docs="Unweighted (Brandes as batched SpMM, edge values from "
-            "masked products per level); ``k``/``seed`` sample as NetworkX; ``weight`` and "
-            "multigraphs run in NetworkX.")
+            "one masked product per batch of sources); ``k``/``seed`` sample as NetworkX; "
+            "``weight`` and multigraphs run in NetworkX.")
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
     """NetworkX's ``edge_betweenness_centrality`` (unweighted).
 
