@@ -275,8 +275,9 @@ def _rows_of(keep, cols, vals, ncols):
     xp = array_module(keep)
     counts = keep.sum(axis=1)
     indptr = xp.concatenate((xp.zeros(1, np.int64), xp.cumsum(counts)))
-    return Matrix(indptr, cols[keep], vals[keep], keep.shape[0], ncols=ncols, canonical=True,
-                  check=False)
+    index = np.int32 if ncols <= np.iinfo(np.int32).max else np.int64
+    return Matrix(indptr, cols[keep].astype(index), vals[keep], keep.shape[0], ncols=ncols,
+                  canonical=True, check=False)
 
 
 def _scale(n, normalized, directed) -> float:
