@@ -230,10 +230,8 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     src = _sources(sources, n)
     total = M.with_values(xp.zeros(M.nnz, np.float64))
     for lo in range(0, int(src.size), int(batch)):
-        sigma, level, delta, depth = _brandes(M, MT, src[lo:lo + batch])
-        reached = level <= depth
-        t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
-        tails, heads = _edge_factors(sigma, level, t, depth, undirected=not directed)
+        tails, heads = _edge_factors(*_brandes(M, MT, src[lo:lo + batch]),
+                                     undirected=not directed)
         terms = mxm(tails, heads.T, plus_times, mask=M, structural=True)
         total = ewise_add(total, terms, monoids.plus)  # M's pattern: terms has a subset
     scale = 1.0
@@ -245,18 +243,20 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     return M.with_values(total.data * scale)
 
 
-def _edge_factors(sigma, level, t, depth, undirected):
+def _edge_factors(sigma, level, delta, depth, undirected):
     """Two sparse ``n x (k (depth + 1))`` factors whose product, sampled at the edges, is
     each edge's sum over the sources of its Brandes term: ``tails[v, b (depth + 1) +
-    level[v, b]] = sigma[v, b]`` and ``heads[w, b (depth + 1) + level[w, b] - 1] = t[w,
-    b]`` (reached vertices only), so that row ``v`` of ``tails`` meets row ``w`` of ``heads``
-    exactly at the sources where ``w`` lies one level below ``v``.  ``undirected``: the
-    factors side by side, ``[tails, heads]`` and ``[heads, tails]``, so the product at
-    ``(v, w)`` also holds the term of ``w -> v`` (the edge's two directions summed)."""
+    level[v, b]] = sigma[v, b]`` and ``heads[w, b (depth + 1) + level[w, b] - 1] = (1 +
+    delta[w, b]) / sigma[w, b]`` (reached vertices only), so that row ``v`` of ``tails``
+    meets row ``w`` of ``heads`` exactly at the sources where ``w`` lies one level below
+    ``v``.  ``undirected``: the factors side by side, ``[tails, heads]`` and ``[heads,
+    tails]``, so the product at ``(v, w)`` also holds the term of ``w -> v`` (the edge's
+    two directions summed)."""
     xp, k = array_module(sigma), sigma.shape[1]
     stride = depth + 1
     start = xp.arange(k, dtype=np.int64) * stride
     reached = level <= depth
+    t = xp.where(reached, (1.0 + delta) / xp.where(reached, sigma, 1.0), 0.0)
     keep = (reached, reached & (level > 0))
     cols = (level + start, level - 1 + start)
     vals = (sigma, t)

@@ -126,5 +126,5 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
 
 
 def _self_loops(G):
-    rows = np.repeat(np.arange(len(G)), np.diff(G._indptr))
+    rows = G.entry_rows()
     return set(rows[rows == G._indices].tolist())

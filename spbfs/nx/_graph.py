@@ -140,8 +140,7 @@ class SpbfsGraph:
         nnz = int(self._indices.size)
         if self._directed:
             return nnz
-        rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
-        loops = int(np.count_nonzero(rows == self._indices))
+        loops = int(np.count_nonzero(self.entry_rows() == self._indices))
         return (nnz + loops) // 2
 
     def __len__(self) -> int:
@@ -182,6 +181,18 @@ class SpbfsGraph:
         out.update(zip(self._nodes, values, strict=True))
         return out
 
+    def entry_rows(self):
+        """The row of every stored entry of the graph as converted (host int64).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> convert_from_nx(nx.path_graph(3)).entry_rows().tolist()
+        [0, 1, 1, 2]
+        """
+        return np.repeat(np.arange(self._n), np.diff(self._indptr))
+
     def edge_dict(self, values) -> dict:
         """``{(u, v): value}`` over the edges in NetworkX's order (``G.edges()``: each
         undirected edge once, from its end that comes first in node order) from a list of
@@ -202,9 +213,8 @@ class SpbfsGraph:
         return out
 
     def _edge_template(self) -> dict:
-        rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
         entries = self.edge_entries()
-        return dict.fromkeys(zip(self.labels(rows[entries]),
+        return dict.fromkeys(zip(self.labels(self.entry_rows()[entries]),
                                  self.labels(self._indices[entries]), strict=True))
 
     def edge_entries(self):
@@ -213,8 +223,7 @@ class SpbfsGraph:
         def build():
             if self._directed:
                 return np.arange(self._indices.size, dtype=np.int64)
-            rows = np.repeat(np.arange(self._n), np.diff(self._indptr))
-            return np.flatnonzero(self._indices >= rows)
+            return np.flatnonzero(self._indices >= self.entry_rows())
         return self._once(("edge_entries",), build)
 
     @property
@@ -596,8 +605,7 @@ def convert_to_nx(obj, *, name=None):
     G = nx.DiGraph() if obj._directed else nx.Graph()
     G.graph.update(obj.graph)
     G.add_nodes_from(obj.nodes)
-    rows = np.repeat(np.arange(obj._n), np.diff(obj._indptr))
-    u, v = obj.labels(rows), obj.labels(obj._indices)
+    u, v = obj.labels(obj.entry_rows()), obj.labels(obj._indices)
     attrs = [(a, vals.tolist()) for a, (vals, _) in obj._weights.items() if vals is not None]
     if attrs:
         names = [a for a, _ in attrs]

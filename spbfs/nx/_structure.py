@@ -260,7 +260,7 @@ def k_truss(G, k):
     kept = _k_truss(M, k)
     n = len(G)
     keys = to_numpy(kept.entry_rows).astype(np.int64) * n + to_numpy(kept.indices)
-    rows = np.repeat(np.arange(n), np.diff(G._indptr))
+    rows = G.entry_rows()
     cols = G._indices.astype(np.int64)
     upper = cols > rows
     rows, cols = rows[upper], cols[upper]
