@@ -99,6 +99,26 @@ def test_larger_random_graph_all_directions_agree():
         check_parents(A, 0, levels, parents)
 
 
+@pytest.mark.parametrize("directed", [True, False])
+def test_parents_alone(directed):
+    """``return_levels=False`` returns the parent array alone: a BFS tree whose depths are
+    the levels, for one source and for several."""
+    from spbfs.graph500 import tree_depths
+
+    rng = np.random.default_rng(8)
+    n, m = 3000, 12000
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
+    for direction in DIRECTIONS:
+        parents = spbfs.bfs(A, 4, return_parents=True, return_levels=False, directed=directed,
+                            direction=direction)
+        levels = tree_depths(parents, 4)
+        np.testing.assert_array_equal(levels, oracle_levels(A, 4, directed))
+        check_parents(A, 4, levels, parents, directed)
+    many = spbfs.bfs(A, [4, 9], return_parents=True, return_levels=False, directed=directed)
+    np.testing.assert_array_equal(many, spbfs.bfs(A, [4, 9], return_parents=True,
+                                                  directed=directed)[1])
+
+
 @pytest.mark.parametrize(
     "A,source,exc,word",
     [
@@ -126,3 +146,5 @@ def test_bad_options():
         spbfs.bfs(A, 0, alpha=0)
     with pytest.raises(TypeError, match="beta"):
         spbfs.bfs(A, 0, beta="x")
+    with pytest.raises(ValueError, match="return_levels"):
+        spbfs.bfs(A, 0, return_levels=False)

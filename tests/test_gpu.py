@@ -10,6 +10,7 @@ from scipy.sparse import csgraph
 
 import spbfs
 from spbfs import semiring
+from spbfs.graph500 import tree_depths
 
 cupy = pytest.importorskip("cupy")
 try:
@@ -123,6 +124,35 @@ def test_bfs_hubs(directed):
                                  return_parents=True)
             np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
             _check_parents(A, lev, par, source, directed)
+            par = spbfs.bfs(Ag, source, directed=directed, direction=direction,
+                            return_parents=True, return_levels=False)
+            lev = tree_depths(par, source)
+            np.testing.assert_array_equal(cupy.asnumpy(lev), ref)
+            _check_parents(A, lev, par, source, directed)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("device_loop", [True, False])
+def test_bfs_parents_alone(directed, device_loop, monkeypatch):
+    """``return_levels=False``: kernels that write no levels, on the device's loop and on the
+    stepped one; the parents alone are a BFS tree whose depths are the levels."""
+    from spbfs.gpu.bfs import BitmapSearch
+
+    monkeypatch.setattr(BitmapSearch, "device_loop", device_loop)
+    A = _kron_graph(11)
+    Ag = csp.csr_matrix(A)
+    for source in (0, 7):
+        for direction in ("auto", "push", "pull"):
+            par = spbfs.bfs(Ag, source, directed=directed, direction=direction,
+                            return_parents=True, return_levels=False)
+            assert isinstance(par, cupy.ndarray) and par.dtype == np.int32
+            lev = tree_depths(par, source)
+            np.testing.assert_array_equal(cupy.asnumpy(lev),
+                                          spbfs.bfs(A, source, directed=directed))
+            _check_parents(A, lev, par, source, directed)
+    with semiring.level_search(Ag, 0, semiring.any_secondi, values=True, levels=False) as s:
+        s.advance(False, 2)
+        assert s.levels is None and int(s.parents[0]) == 0
 
 
 @pytest.mark.parametrize("directed", [True, False])

@@ -17,6 +17,7 @@ from spbfs.graph500.validation import (
     format_result_block,
     summarize,
     traversed_edges,
+    tree_depths,
     validate,
 )
 
@@ -95,6 +96,7 @@ def test_scipy_bfs_validates_on_kronecker(kron):
     u, v, n, source, parents, levels, labels = kron
     r = validate(u, v, source, parents, levels)
     assert r.ok
+    np.testing.assert_array_equal(tree_depths(parents, source), levels)
     in_comp = labels[u] == labels[source]
     assert r.nedge == int(in_comp.sum())
     loops = int((in_comp & (u == v)).sum())

@@ -17,8 +17,8 @@ MAX_PUSH_BATCH = 32
 SHRUNK = 4
 
 
-def search(M, source, *, return_parents=False, direction="auto", alpha=None, beta=BETA,
-           trace=None):
+def search(M, source, *, return_parents=False, return_levels=True, direction="auto",
+           alpha=None, beta=BETA, trace=None):
     """The level loop of :func:`spbfs.bfs` on a prepared Matrix and a checked source, for every
     backend: a direction policy over :func:`spbfs.semiring.level_search`.
 
@@ -33,7 +33,7 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
     ----------
     M : Matrix
     source : int
-    return_parents, direction, alpha, beta
+    return_parents, return_levels, direction, alpha, beta
         As :func:`spbfs.bfs` (``alpha=None``: the engine's own,
         :attr:`spbfs.semiring.LevelSearch.alpha`).
     trace : list, optional
@@ -53,11 +53,11 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
     semiring = any_secondi if return_parents else any_pair
     n = M.n
     with level_search(M, source, semiring, values=return_parents,
-                      transpose=direction != "push") as engine:
+                      transpose=direction != "push", levels=return_levels) as engine:
         alpha = engine.alpha if alpha is None else alpha
         if getattr(engine, "drives_itself", False):  # its own loop (on the GPU, over ranks)
             engine.run(direction, alpha, beta, **({} if trace is None else {"trace": trace}))
-            return (engine.levels, engine.parents) if return_parents else engine.levels
+            return _outputs(engine, return_parents, return_levels)
         nf, mf, mu, prev_nf = 1, 0, M.nnz, 0
         steady = 0  # consecutive levels whose frontier size changed by less than 2x
         batch, level, fetched = 1, 0, 0
@@ -85,7 +85,14 @@ def search(M, source, *, return_parents=False, direction="auto", alpha=None, bet
                 trace.append((fetched or 1, level, "pull" if pulling else "push", nf_in, found,
                               time.perf_counter() - t_start))
             fetched = level + 1
-        return (engine.levels, engine.parents) if return_parents else engine.levels
+        return _outputs(engine, return_parents, return_levels)
+
+
+def _outputs(engine, return_parents, return_levels):
+    """What :func:`search` returns: levels, parents, or both."""
+    if not return_parents:
+        return engine.levels
+    return (engine.levels, engine.parents) if return_levels else engine.parents
 
 
 def _push_batch(direction, last, steady, nf, prev_nf, mf, switch_edges) -> int:

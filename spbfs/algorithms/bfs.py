@@ -9,8 +9,8 @@ from .msbfs import bfs_many
 
 __all__ = ["ALPHA", "BETA", "bfs", "prepare", "search"]
 
-def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
-        alpha=None, beta=BETA):
+def bfs(A, source, *, return_parents=False, return_levels=True, directed=True,
+        direction="auto", alpha=None, beta=BETA):
     """Breadth-first search levels (and parents) from ``source``.
 
     Each level is one masked ``vxm`` over a Boolean-style semiring:
@@ -31,6 +31,9 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
         blocks of shape ``(n, k)`` (column ``i`` for source ``i``), one search per source.
     return_parents : bool
         Also return the BFS tree as a parent array.
+    return_levels : bool
+        False with ``return_parents``: return the parents alone (Graph500's search output).
+        The GPU then writes no levels: 4 bytes a vertex less memory and traffic.
     directed : bool
         False makes every edge usable in both directions.
     direction : {"auto", "push", "pull"}
@@ -50,7 +53,8 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
         :class:`spbfs.dist.DistGraph`, a DistArray of the owned vertices
         (``G.gather(levels)`` assembles it, as for :func:`spbfs.dist.bfs`).
     parents : ndarray, optional
-        ``parents[source] == source``; -1 where unreachable.
+        ``parents[source] == source``; -1 where unreachable.  Alone when
+        ``return_levels=False``.
 
     Examples
     --------
@@ -63,14 +67,20 @@ def bfs(A, source, *, return_parents=False, directed=True, direction="auto",
     >>> levels, parents = spbfs.bfs(A, 0, return_parents=True, directed=False)
     >>> levels.tolist(), parents.tolist()
     ([0, 1, 2, 1], [0, 0, 1, 0])
+    >>> spbfs.bfs(A, 0, return_parents=True, return_levels=False, directed=False).tolist()
+    [0, 0, 1, 0]
     """
     check_choice(direction, "direction", ("auto", "push", "pull"))
+    if not return_levels and not return_parents:
+        raise ValueError("return_levels=False needs return_parents=True: there would be "
+                         "nothing to return")
     alpha = None if alpha is None else check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
     if isinstance(source, (list, tuple)) or getattr(source, "ndim", 0) == 1:
         tuned = {} if alpha is None else {"alpha": alpha}  # bfs_many has its own default
-        return bfs_many(A, source, return_parents=return_parents, directed=directed,
-                        direction=direction, beta=beta, **tuned)
+        out = bfs_many(A, source, return_parents=return_parents, directed=directed,
+                       direction=direction, beta=beta, **tuned)
+        return out if return_levels else out[1]
     M = prepare(A, directed, values=False)
     return search(M, check_source(source, M.n), return_parents=return_parents,
-                  direction=direction, alpha=alpha, beta=beta)
+                  return_levels=return_levels, direction=direction, alpha=alpha, beta=beta)

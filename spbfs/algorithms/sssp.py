@@ -116,7 +116,8 @@ def _predecessors(M, dist, source):
     rows = M.pattern.rows()
     tight = xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[M.indices])
     indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
-    _, pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True)
+    pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True,
+               return_levels=False)
     pred[source] = UNREACHED
     return pred
 

@@ -82,8 +82,9 @@ class LevelSearch:
 
     Attributes
     ----------
-    levels : array
-        Hop count of every vertex found so far, ``-1`` elsewhere.
+    levels : array or None
+        Hop count of every vertex found so far, ``-1`` elsewhere; ``None`` in a search for
+        parents alone (``level_search(levels=False)``) on an engine that keeps none.
     parents : array or None
         The semiring's value at each vertex found (the frontier vertex for ``secondi``),
         ``-1`` elsewhere; ``None`` unless asked for.

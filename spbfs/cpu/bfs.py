@@ -476,9 +476,9 @@ class CpuBitmapSearch(LevelSearch):
         return int(sum(found))
 
 
-def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
+def bitmap_search(M, source, semiring, values, transpose, parent_ids=None, levels=True):
     """The compiled level search where it computes this semiring (:func:`supports`), else
-    None.
+    None.  It keeps the levels whatever ``levels`` says: they are its visited set.
 
     Examples
     --------

@@ -387,9 +387,10 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
     return C
 
 
-def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
+def bitmap_search(M, source, semiring, values, transpose, parent_ids=None, levels=True):
     """The bitmap kernels' :class:`~spbfs.semiring.LevelSearch` where they compute this
-    semiring (:func:`spbfs.gpu.bfs.supports`), else None (the masked spmspv/spmv serve).
+    semiring (:func:`spbfs.gpu.bfs.supports`), else None (the masked spmspv/spmv serve);
+    ``levels`` False (with ``values``): kernels that write the parents alone.
 
     Examples
     --------
@@ -401,7 +402,7 @@ def bitmap_search(M, source, semiring, values, transpose, parent_ids=None):
 
     if not bfs.supports(semiring, values):
         return None
-    return bfs.BitmapSearch(M, source, values, transpose, parent_ids)
+    return bfs.BitmapSearch(M, source, values, transpose, parent_ids, levels)
 
 
 def _kernel_name(kind: str, expr: str) -> str:

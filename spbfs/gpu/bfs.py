@@ -260,9 +260,10 @@ class _Kit:
     ``bfs_pull``), each fetched from the module once, and the one-wave grids of the
     grid-stride kernels: looked up once per process (:func:`kit`), not per search."""
 
-    def __init__(self, device, idt, ptr_dtype, values, directed, remote, mapped):
+    def __init__(self, device, idt, ptr_dtype, values, directed, remote, mapped, levels):
         self.types = (idt, ptr_dtype, values, directed, remote, mapped)
-        self.module = kernels.bfs_module(*self.types)
+        self.levels = levels
+        self.module = kernels.bfs_module(*self.types, levels=levels)
         self.sms = kernels.sm_count()
         self.cooperative = kernels.cooperative_launch(device)
         self._waves = {}
@@ -287,23 +288,24 @@ class _Kit:
     def loop(self):
         """``(bfs_levels, its grid)``: the level loop, launched cooperatively with the
         blocks the device holds at once."""
-        func = kernels.bfs_module(*self.types, loop_blocks=LOOP_BLOCKS).get_function(
-            "bfs_levels")
+        func = kernels.bfs_module(*self.types, loop_blocks=LOOP_BLOCKS,
+                                  levels=self.levels).get_function("bfs_levels")
         return func, self.sms * kernels.resident_blocks(func, _THREADS)
 
 
 @functools.cache
 def _kit(device: int, idt: str, ptr: str, values: bool, directed: bool, remote: bool,
-         mapped: bool) -> _Kit:
-    return _Kit(device, np.dtype(idt), np.dtype(ptr), values, directed, remote, mapped)
+         mapped: bool, levels: bool) -> _Kit:
+    return _Kit(device, np.dtype(idt), np.dtype(ptr), values, directed, remote, mapped, levels)
 
 
-def kit(idt, ptr_dtype, values, directed, remote=False, mapped=False) -> _Kit:
-    """The :class:`_Kit` for these types on the current device."""
+def kit(idt, ptr_dtype, values, directed, remote=False, mapped=False, levels=True) -> _Kit:
+    """The :class:`_Kit` for these types on the current device (``levels`` False: kernels
+    that write parents alone)."""
     import cupy
 
     return _kit(cupy.cuda.runtime.getDevice(), np.dtype(idt).str, np.dtype(ptr_dtype).str,
-                bool(values), bool(directed), bool(remote), bool(mapped))
+                bool(values), bool(directed), bool(remote), bool(mapped), bool(levels))
 
 
 class _Plan:
@@ -313,14 +315,15 @@ class _Plan:
     matrix and of the one the pull reads, in one dtype; the kernels; the pull's tables;
     the hub settings."""
 
-    def __init__(self, M, values, directed, transpose, mapped, nwords):
+    def __init__(self, M, values, directed, transpose, mapped, nwords, levels):
         T = M.T if directed and transpose else M
         self.ptr_dtype = np.promote_types(M.indptr.dtype, T.indptr.dtype)
         # in-degrees count the unexplored edges; a push-only search on a directed graph has
         # no transpose and counts out-degrees instead (the count only steers "auto")
         self.indptr, self.indices = M.indptr.astype(self.ptr_dtype, copy=False), M.indices
         self.tindptr, self.tindices = T.indptr.astype(self.ptr_dtype, copy=False), T.indices
-        self.k = kit(M.indices.dtype, self.ptr_dtype, values, directed, mapped=mapped)
+        self.k = kit(M.indices.dtype, self.ptr_dtype, values, directed, mapped=mapped,
+                     levels=levels)
         self.heads, self.wbase, self.live = T.pattern.derived(
             ("gpu_heads", self.ptr_dtype.str), lambda: self._heads(M.n, nwords))
         # Hubs (adjacency lists of >= BIG edges) are expanded by the whole grid in a second
@@ -383,11 +386,12 @@ class BitmapSearch(LevelSearch):
     def drives_itself(self) -> bool:
         return self.device_loop and self.k.cooperative
 
-    def __init__(self, M, source, values, transpose, parent_ids=None):
+    def __init__(self, M, source, values, transpose, parent_ids=None, levels=True):
         n, idt = M.n, M.indices.dtype
         self.mapped = parent_ids is not None
         self.pmap = parent_ids if self.mapped else _NULL
-        out_bytes = n * idt.itemsize * (2 if values else 1)
+        self.keeps_levels = bool(levels) or not values  # without parents, levels are all
+        out_bytes = n * idt.itemsize * (int(bool(values)) + int(self.keeps_levels))
         self._checkout = workspaces.checkout(n, idt, out_bytes)
         try:
             self.ws = self._checkout.__enter__()
@@ -412,9 +416,9 @@ class BitmapSearch(LevelSearch):
         ws, n, idt = self.ws, M.n, M.indices.dtype
         directed = not M.symmetric
         key = ("gpu_search", cupy.cuda.runtime.getDevice(), bool(values), directed,
-               bool(transpose), self.mapped)
+               bool(transpose), self.mapped, self.keeps_levels)
         plan = M.pattern.derived(key, lambda: _Plan(M, values, directed, transpose,
-                                                    self.mapped, ws.nwords))
+                                                    self.mapped, ws.nwords, self.keeps_levels))
         self.indptr, self.indices = plan.indptr, plan.indices
         self.tindptr, self.tindices = plan.tindptr, plan.tindices
         self.k, self.sms = plan.k, plan.k.sms
@@ -422,9 +426,11 @@ class BitmapSearch(LevelSearch):
         self.use_big, self.big = plan.use_big, plan.big
         self.big_u, self.big_p = ws.big_queue(plan.big_slots, plan.ptr_dtype)
         self._seen = self._sent = self._sent_counts = self._remote = None
-        # written where found, and elsewhere by the first pull or, if read before, _fill
-        self._levels = cupy.empty(n, dtype=idt)
+        # written where found, and elsewhere by the first pull or, if read before, _fill;
+        # a search for parents alone hands the kernels its parents as their (unwritten)
+        # levels argument
         self._parents = cupy.empty(n, dtype=idt) if values else None
+        self._levels = cupy.empty(n, dtype=idt) if self.keeps_levels else self._parents
         self._unfilled = True
         self.cur = 0  # index of the current visited bitmap
         self.qin = 0  # index of the current frontier queue
@@ -451,9 +457,10 @@ class BitmapSearch(LevelSearch):
 
     @property
     def levels(self):
-        """Levels so far, ``-1`` where not reached (see :class:`LevelSearch`)."""
+        """Levels so far, ``-1`` where not reached (see :class:`LevelSearch`); None in a
+        search for parents alone."""
         self._fill()
-        return self._levels
+        return self._levels if self.keeps_levels else None
 
     @property
     def parents(self):
@@ -619,6 +626,8 @@ class BitmapSearch(LevelSearch):
 
     def push_out(self, R, owners: int) -> None:
         levels = self.levels  # the entries' kernel reads the levels of unreached rows
+        if levels is None:
+            raise RuntimeError("push_out reads the levels: start the search with levels=True")
         if self._remote is None:
             self._remote = self._remote_setup(R, owners, levels.dtype)
         r, ws, grid = self._remote, self.ws, self.sms * 8

@@ -4,6 +4,8 @@
 //   typedef <int|long long> idx_t;   vertex ids (matrix indices, levels, parents, queues)
 //   typedef <int|long long> ptr_t;   edge offsets (indptr)
 //   #define WITH_PARENTS 0|1         also write parents
+//   #define WITH_LEVELS 0|1          write levels (0: parents only, a search whose caller
+//                                    wants the tree alone; `levels` is then never touched)
 //   #define DIRECTED 0|1             in-degrees come from tindptr (A.T), else from indptr
 //   #define REMOTE 0|1               bfs_push expands into a remote target space (spbfs.dist):
 //                                    claims on a bitmap over the global ids (targets already
@@ -27,6 +29,12 @@ typedef unsigned long long u64;
 #endif
 #ifndef PARENT_MAP
 #define PARENT_MAP 0
+#endif
+#ifndef WITH_LEVELS
+#define WITH_LEVELS 1
+#endif
+#if REMOTE && !WITH_LEVELS
+#error "the remote push reads the levels (bfs_push_entries)"
 #endif
 
 // A row of A.T for the pull: its first entry (-1 if empty) and its start relative to the
@@ -142,11 +150,21 @@ __device__ __forceinline__ void add_degrees(
 #endif
 }
 
+// v's level, unless the search keeps none (WITH_LEVELS 0).
+__device__ __forceinline__ void store_level(idx_t* __restrict__ levels, long long v, idx_t lev)
+{
+#if WITH_LEVELS
+    levels[v] = lev;
+#else
+    (void)levels, (void)v, (void)lev;
+#endif
+}
+
 // v not reached (yet): level and parent -1.
 __device__ __forceinline__ void set_unreached(long long v, idx_t* __restrict__ levels,
                                               idx_t* __restrict__ parents)
 {
-    levels[v] = (idx_t)-1;
+    store_level(levels, v, (idx_t)-1);
 #if WITH_PARENTS
     parents[v] = (idx_t)-1;
 #else
@@ -160,7 +178,7 @@ __device__ __forceinline__ void found(
     const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr, idx_t level,
     u64& my_mf, u64& my_mu)
 {
-    levels[v] = level;
+    store_level(levels, v, level);
 #if WITH_PARENTS
     parents[v] = u;
 #else
@@ -764,7 +782,7 @@ __device__ __forceinline__ void pull_level(const ptr_t* __restrict__ tindptr,
         const unsigned fb = __ballot_sync(0xffffffffu, found);
         if (lane == 0) vis_next[w] = word | fb;
         if (found) {
-            levels[v] = lev;
+            store_level(levels, v, lev);
 #if WITH_PARENTS
             parents[v] = parent_id(par, pmap);
 #else
@@ -880,7 +898,7 @@ __device__ __forceinline__ void reset_search(const ptr_t* __restrict__ indptr,
                                              long long stride)
 {
     if (t0 == 0 && source >= 0) {
-        levels[source] = 0;
+        store_level(levels, source, 0);
 #if WITH_PARENTS
         parents[source] = parent_id(source, pmap);
 #else
@@ -978,7 +996,7 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
         while (x) {
             const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
             x &= x - 1;
-            levels[v] = (idx_t)level;
+            store_level(levels, v, (idx_t)level);
             add_degrees(v, indptr, tindptr, my_mf, my_mu);
             if (queue) q_out[base++] = v;
         }

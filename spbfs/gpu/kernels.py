@@ -62,17 +62,19 @@ def _module(code: str, cooperative: bool = False):
 
 
 def bfs_module(idx_dtype, ptr_dtype, parents: bool, directed: bool, remote: bool = False,
-               parent_map: bool = False, loop_blocks: int = 0):
+               parent_map: bool = False, loop_blocks: int = 0, levels: bool = True):
     """The BFS kernels (``bfs_reset``, ``bfs_push``, ``bfs_pull``, ...) for these types;
     ``remote``: ``bfs_push`` expands into another vertex space (:mod:`spbfs.dist`);
-    ``parent_map``: parents are stored through a map of vertex ids (``PARENT_MAP``).
+    ``parent_map``: parents are stored through a map of vertex ids (``PARENT_MAP``);
+    ``levels`` False: no level is written (a search for its parents alone).
 
     ``loop_blocks`` > 0: the module of ``bfs_levels``, the whole level loop in one cooperative
     launch (its kernels are launched cooperatively), for ``loop_blocks`` blocks a
     multiprocessor."""
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"#define WITH_PARENTS {int(bool(parents))}\n#define DIRECTED {int(bool(directed))}\n"
-            f"#define REMOTE {int(bool(remote))}\n#define PARENT_MAP {int(bool(parent_map))}\n")
+            f"#define REMOTE {int(bool(remote))}\n#define PARENT_MAP {int(bool(parent_map))}\n"
+            f"#define WITH_LEVELS {int(bool(levels))}\n")
     if loop_blocks:
         head += f"#define LEVEL_LOOP 1\n#define LOOP_BLOCKS {int(loop_blocks)}\n"
     return _module(head + _source("bfs_kernels.cu"), cooperative=bool(loop_blocks))

@@ -13,8 +13,9 @@ from .validation import (
     format_result_block,
     summarize,
     traversed_edges,
+    tree_depths,
     validate,
 )
 
 __all__ = ["CHECKS", "ValidationError", "ValidationResult", "describe_failures",
-           "format_result_block", "summarize", "traversed_edges", "validate"]
+           "format_result_block", "summarize", "traversed_edges", "tree_depths", "validate"]

@@ -34,6 +34,7 @@ __all__ = [
     "format_result_block",
     "summarize",
     "traversed_edges",
+    "tree_depths",
     "validate",
 ]
 
@@ -214,6 +215,25 @@ def _depths(parents, source, xp):
         anc = nxt
     rooted = reached & (anc == source)
     return xp.where(rooted, dist, -1), reached & ~rooted
+
+
+def tree_depths(parents, source):
+    """The level of every vertex implied by a BFS parent array: its parent steps to
+    ``source``; -1 where unreached or where its chain does not reach ``source``.
+
+    What :func:`validate` checks levels against; a search that returns parents alone (the
+    Graph500 harness's) gets its levels from here.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tree_depths(np.array([0, 0, 1, -1]), 0).tolist()
+    [0, 1, 2, -1]
+    """
+    xp = _xp(parents)
+    parents = _as_index_array("parents", parents, xp)
+    source = _check_int("source", source, 0, int(parents.shape[0]) - 1)
+    return _depths(parents, source, xp)[0]
 
 
 def validate(u, v, source, parents, levels=None, *, raise_on_error=True, self_loops=True):

@@ -155,7 +155,7 @@ class MaskedSearch(LevelSearch):
 
 
 def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
-                 transpose: bool = True, parent_ids=None) -> LevelSearch:
+                 transpose: bool = True, parent_ids=None, levels: bool = True) -> LevelSearch:
     """Start a level-synchronous masked search from ``source`` (a context manager).
 
     Each :meth:`~LevelSearch.advance` is one masked ``vxm`` of the frontier over
@@ -183,6 +183,10 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
         backend's module): ``u * stride + offset`` for ``u < split``, else
         ``table[u - split]``; :mod:`spbfs.dist` maps a rank's search space to global ids.
         Values given to :meth:`claim` are stored as they are.
+    levels : bool
+        False with ``values``: only the parents are wanted.  An engine may then keep no
+        levels (``levels`` None): the GPU's bitmap kernels write 4 bytes a vertex less
+        (:meth:`~LevelSearch.push_out` needs them); the CPU's keep them as their visited set.
 
     Examples
     --------
@@ -206,6 +210,7 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
     source = -1 if source is None else int(source)
-    fast = backend_for(M.xp).bitmap_search(M, source, semiring, values, transpose, parent_ids)
+    fast = backend_for(M.xp).bitmap_search(M, source, semiring, values, transpose, parent_ids,
+                                           levels=levels or not values)
     return fast if fast is not None else MaskedSearch(M, source, semiring, values, transpose,
                                                       parent_ids)
