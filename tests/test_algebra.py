@@ -242,6 +242,44 @@ def test_mxm_plus_times_equals_scipy_including_cancellation(device):
     assert present[0, 0] and vals[0, 0] == 0  # a structural entry, as GraphBLAS keeps it
 
 
+def test_mxm_falls_back_when_cusparse_gives_up(monkeypatch):
+    """cuSPARSE's SpGEMM can run out of resources (``CuSparseError``) where the generic path
+    computes the product: mxm then takes that path; other errors propagate."""
+    from spbfs.semiring import _products
+
+    class CuSparseError(RuntimeError):
+        pass
+
+    real, tried = _products._native_product, []
+
+    def refused(A, B):
+        tried.append(1)
+        return real(_Refusing(CuSparseError), _Refusing(CuSparseError))
+
+    monkeypatch.setattr(_products, "_native_product", refused)
+    rng = np.random.default_rng(1)
+    A = sp.random(40, 30, density=0.1, random_state=rng, format="csr")
+    B = sp.random(30, 20, density=0.1, random_state=rng, format="csr")
+    got = _dense(sr.mxm(Matrix.from_any(A), Matrix.from_any(B), sr.plus_times))[0]
+    np.testing.assert_allclose(got, (A @ B).toarray())
+    assert tried
+    with pytest.raises(MemoryError):
+        real(_Refusing(MemoryError), _Refusing(MemoryError))
+
+
+class _Refusing:
+    """An operand whose product raises ``error``."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def to_scipy(self):
+        return self
+
+    def __matmul__(self, other):
+        raise self.error("CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def _spmm_reference(av, ap, X, semiring, allowed):
     """The dense block product row by row (the identity where a row is empty or the mask

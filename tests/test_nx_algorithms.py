@@ -253,18 +253,21 @@ def test_label_propagation_is_networkx_partition(name):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("gpu_min_entries", [0, None])
-def test_label_propagation_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
-    """With the GPU configured, a graph under ``LPA_GPU_MIN_ENTRIES`` runs on the host copy
-    (None: the default threshold), one over it on the GPU (0): NetworkX's partition both
-    ways."""
+def test_communities_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
+    """With the GPU configured, a graph under ``CLASS_STEPS_GPU_MIN_ENTRIES`` runs on the
+    host copy (None: the default threshold), one over it on the GPU (0): NetworkX's label
+    propagation partition, and Louvain's modularity within 1 % of NetworkX's, both ways."""
     import spbfs.nx._communities as communities
 
     if gpu_min_entries is not None:
-        monkeypatch.setattr(communities, "LPA_GPU_MIN_ENTRIES", gpu_min_entries)
+        monkeypatch.setattr(communities, "CLASS_STEPS_GPU_MIN_ENTRIES", gpu_min_entries)
     G = COMMUNITY_GRAPHS["powerlaw"]()
     with nx.config.backends.spbfs(device="gpu"):
         got = list(nx.community.label_propagation_communities(G, backend="spbfs"))
+        parts = nx.community.louvain_communities(G, seed=1, backend="spbfs")
     assert got == list(nx.community.label_propagation_communities(G))
+    expected = nx.community.modularity(G, nx.community.louvain_communities(G, seed=1))
+    assert nx.community.modularity(G, parts) >= 0.99 * expected
 
 
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))

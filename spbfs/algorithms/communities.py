@@ -35,6 +35,7 @@ from ..semiring import (
     monoids,
     mxm,
     plus_times,
+    pointer_matrix,
     reduce,
     select,
     vxm,
@@ -54,14 +55,13 @@ def _rng(seed):
     raise TypeError(f"seed must be None, an int or a numpy Generator, got {seed!r}")
 
 
-def _one_hot(labels, ncols, xp, values=None, indptr=None):
-    """``P[i, labels[i]] = values[i]`` (1 by default) as an ``n x ncols`` Matrix; a loop
-    making one per step passes the same ``values`` and ``indptr`` (``arange(n + 1)``)."""
+def _one_hot(labels, ncols, xp):
+    """``P[i, labels[i]] = 1`` as an ``n x ncols`` Matrix (with ``ncols = n``,
+    :func:`~spbfs.semiring.pointer_matrix` serves: a product through it is the backend's
+    kernel, its result canonical)."""
     n = int(labels.shape[0])
-    data = xp.ones(n, np.float64) if values is None else values
-    indptr = xp.arange(n + 1, dtype=np.int64) if indptr is None else indptr
-    return Matrix(indptr, labels.astype(np.int64), data, n, ncols=ncols, canonical=True,
-                  check=False)
+    return Matrix(xp.arange(n + 1, dtype=np.int64), labels.astype(np.int64),
+                  xp.ones(n, np.float64), n, ncols=ncols, canonical=True, check=False)
 
 
 def color_classes(A, seed=None, priority=None):
@@ -226,14 +226,13 @@ def label_propagation(A, max_sweeps=1000):
     # a sweep changes no label exactly when the labels it starts from are complete (each
     # vertex keeps a label among its most frequent ones), so NetworkX's test before every
     # sweep is the sweep itself
-    ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
     # each class's rows of P, taken once for every sweep (together, one copy of P)
     classes = [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes
                if rows.size]
     for _ in range(max_sweeps):
         changed = False
         for rows, sub in classes:
-            counts = mxm(sub, _one_hot(label, n, xp, ones, indptr), plus_times)
+            counts = mxm(sub, pointer_matrix(label), plus_times)
             rows_of = counts.entry_rows
             keeps, largest = _keeps_label(counts, rows_of, label[rows], xp, n)
             change = ~keeps & (largest >= 0)
@@ -249,7 +248,7 @@ def _labels_complete(P, label, has_nbrs, xp, n):
     """True when every vertex with neighbours holds one of its most frequent labels."""
     if not P.nnz:
         return True
-    counts = mxm(P, _one_hot(label, n, xp), plus_times)
+    counts = mxm(P, pointer_matrix(label), plus_times)
     keeps, _ = _keeps_label(counts, counts.entry_rows, label, xp, n)
     return bool((keeps | ~has_nbrs).all())
 
@@ -316,7 +315,8 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     resolution : float
         NetworkX's resolution ``gamma``.
     threshold : float
-        A level must raise the modularity by more than this to continue.
+        A level must raise the modularity by more than this to continue; so must a sweep
+        of a level's moves (a sweep that lowers it is undone, and the level's moves end).
     max_level : int, optional
         Most levels.
     seed : int or numpy Generator, optional
@@ -349,7 +349,7 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     mod = modularity_of(B, final, resolution, total)
     level = 0
     while True:
-        comm = _local_moves(B, resolution, total, rng, max_sweeps)
+        comm = _local_moves(B, resolution, total, rng, max_sweeps, threshold)
         uniq, comm = xp.unique(comm, return_inverse=True)
         comm = comm.ravel().astype(np.int64)
         new_mod = modularity_of(B, comm, resolution, total)
@@ -375,30 +375,35 @@ def modularity_of(B, comm, resolution, total):
     >>> modularity_of(B, np.array([0, 0]), 1.0, 2.0)
     0.0
     """
-    xp = B.xp
+    sigma = B.xp.bincount(comm, weights=_row_sums(B), minlength=int(comm.max()) + 1)
+    return _modularity(B, comm, sigma, resolution, total)
+
+
+def _modularity(B, comm, sigma, resolution, total):
+    """:func:`modularity_of` given each community's total degree ``sigma``."""
     inside = float(B.data[comm[B.entry_rows] == comm[B.indices]].sum())
-    sigma = xp.bincount(comm, weights=_row_sums(B), minlength=int(comm.max()) + 1)
     return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
 
 
-def _local_moves(B, resolution, total, rng, max_sweeps):
+def _local_moves(B, resolution, total, rng, max_sweeps, threshold):
     """Louvain's first phase on ``B``: colour class by colour class, each vertex to its best
-    neighbouring community; stops when a sweep moves nothing."""
+    neighbouring community.  It stops when a sweep raises the modularity by no more than
+    ``threshold``: vertices of a class that join one community together can undo each
+    other's gain, so sweeps need not settle; one that lowers the modularity is undone."""
     xp, n = B.xp, B.n
     k = _row_sums(B)
     comm = xp.arange(n, dtype=np.int64)
     sigma = k.copy()  # total degree of each community (indexed by community id < n)
     off = select(B, "offdiag")
-    classes = color_classes(off, rng)
-    ones, indptr = xp.ones(n, np.float64), xp.arange(n + 1, dtype=np.int64)
+    # each class's rows of B without its diagonal, taken once for every sweep
+    classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
+               for rows in color_classes(off, rng) if rows.size]
+    mod = _modularity(B, comm, sigma, resolution, total)
     for _ in range(max_sweeps):
         moved = 0
-        for rows in classes:
-            if not rows.size:
-                continue
-            sub = extract(off, rows.astype(off.indices.dtype))
-            links = mxm(sub, _one_hot(comm, n, xp, ones, indptr),  # w(v, C), v excluded
-                        plus_times)
+        before = comm.copy(), sigma.copy()
+        for rows, sub in classes:
+            links = mxm(sub, pointer_matrix(comm), plus_times)  # w(v, C), v excluded
             rows_of = links.entry_rows
             cols = links.indices.astype(np.int64)
             kv = k[rows]
@@ -421,6 +426,12 @@ def _local_moves(B, resolution, total, rng, max_sweeps):
                 moved += int(movers.size)
         if not moved:
             break
+        new_mod = _modularity(B, comm, sigma, resolution, total)
+        if new_mod < mod:
+            comm, sigma = before
+        if new_mod - mod <= threshold:
+            break
+        mod = new_mod
     return comm
 
 

@@ -38,11 +38,13 @@ _LPA_DOCS = ("NetworkX's greedy colouring (largest first, as Luby rounds with fi
              "priorities), update and stopping rules, a colour class at once: the same "
              "communities as NetworkX.  On a GPU only from 4M stored edges (smaller "
              "graphs run on the host copy).")
-#: Label propagation is hundreds of small steps (one colour class each); a GPU pays a few
-#: milliseconds a step, so below this many stored entries it runs on the host copy even
-#: when the GPU is configured.  Measured on one H100 and its host's 16 cores: CPU / GPU
-#: 0.69 / 1.07 s at 2.4M entries, 3.4 / 1.6 s at 9.9M, 22.4 / 2.7 s at 40M.
-LPA_GPU_MIN_ENTRIES = 4 << 20
+#: Label propagation and Louvain are hundreds to thousands of small steps (one colour class
+#: each); a GPU pays a few milliseconds a step, so below this many stored entries they run
+#: on the host copy even when the GPU is configured.  Measured on one H100 and its host's
+#: 16 cores, label propagation CPU / GPU: 0.69 / 1.07 s at 2.4M entries, 3.4 / 1.6 s at
+#: 9.9M, 22.4 / 2.7 s at 40M; Louvain at 2.4M entries 23.7 s on the GPU, 8.8 s on the
+#: 2-core VM (docs/benchmarks.md).
+CLASS_STEPS_GPU_MIN_ENTRIES = 4 << 20
 
 
 @dispatched(can_run=lambda a: True if not a["G"].is_multigraph()
@@ -59,7 +61,7 @@ def label_propagation_communities(G):
     """
     if not len(G):
         return {}.values()
-    gpu = G.on_gpu() and G.nnz >= LPA_GPU_MIN_ENTRIES
+    gpu = G.on_gpu() and G.nnz >= CLASS_STEPS_GPU_MIN_ENTRIES
     groups = _groups(G, label_propagation(G.csr(gpu)))
     return dict(enumerate(groups)).values()
 
@@ -75,7 +77,8 @@ def _louvain_can_run(arguments):
 
 @dispatched(can_run=_louvain_can_run, docs="Parallel Louvain (a colour class moves at once, "
             "levels by ``P.T @ B @ P``), seeded; the partition differs from NetworkX's "
-            "sequential one, its modularity is close (tested within 1%). Directed graphs, "
+            "sequential one, its modularity is close (tested within 1%). On a GPU only from "
+            "4M stored edges (smaller graphs run on the host copy). Directed graphs, "
             "multigraphs and negative weights run in NetworkX.")
 def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None,
                         seed=None):
@@ -92,11 +95,12 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise ValueError("max_level argument must be a positive integer or None")
     if not len(G):
         return []
+    gpu = G.on_gpu() and G.nnz >= CLASS_STEPS_GPU_MIN_ENTRIES
     if weight is None:
-        M = G.csr()
+        M = G.csr(gpu)
         M = M.with_values(M.xp.ones(M.nnz, np.float64))
     else:
-        M = G.weighted_csr(weight)
+        M = G.weighted_csr(weight, gpu)
     labels = louvain(M, resolution=resolution, threshold=threshold, max_level=max_level,
                      seed=_seed(seed))
     return _groups(G, labels)

@@ -303,9 +303,11 @@ class SpbfsGraph:
             return positions
         return self._once(("csr_positions", self.on_gpu()), build)
 
-    def weighted_csr(self, attr) -> Matrix:
-        """:meth:`weighted_matrix` on the configured device, columns sorted."""
-        gpu = self.on_gpu()
+    def weighted_csr(self, attr, gpu: bool | None = None) -> Matrix:
+        """:meth:`weighted_matrix` on the configured device (or as :meth:`csr` says for
+        ``gpu``), columns sorted."""
+        if gpu is None:
+            gpu = self.on_gpu()
         self.weights(attr)  # unsupported weights: NotImplementedError before anything else
         return self._once(("wcsr", attr, gpu),
                           lambda: self.weighted_matrix(attr, gpu).canonical())
