@@ -349,10 +349,9 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     mod = modularity_of(B, final, resolution, total)
     level = 0
     while True:
-        comm = _local_moves(B, resolution, total, rng, max_sweeps, threshold)
+        comm, new_mod = _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod)
         uniq, comm = xp.unique(comm, return_inverse=True)
         comm = comm.ravel().astype(np.int64)
-        new_mod = modularity_of(B, comm, resolution, total)
         final = comm[final]  # NetworkX keeps the last level, however small its gain
         if int(uniq.size) == B.n or new_mod - mod <= threshold:
             return final
@@ -385,11 +384,13 @@ def _modularity(B, comm, sigma, resolution, total):
     return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
 
 
-def _local_moves(B, resolution, total, rng, max_sweeps, threshold):
-    """Louvain's first phase on ``B``: colour class by colour class, each vertex to its best
-    neighbouring community.  It stops when a sweep raises the modularity by no more than
-    ``threshold``: vertices of a class that join one community together can undo each
-    other's gain, so sweeps need not settle; one that lowers the modularity is undone."""
+def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
+    """Louvain's first phase on ``B`` from its vertices as communities (modularity ``mod``):
+    colour class by colour class, each vertex to its best neighbouring community.  It stops
+    when a sweep raises the modularity by no more than ``threshold``: vertices of a class
+    that join one community together can undo each other's gain, so sweeps need not
+    settle; one that lowers the modularity is undone.  Returns the communities and their
+    modularity."""
     xp, n = B.xp, B.n
     k = _row_sums(B)
     comm = xp.arange(n, dtype=np.int64)
@@ -398,7 +399,6 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold):
     # each class's rows of B without its diagonal, taken once for every sweep
     classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
                for rows in color_classes(off, rng) if rows.size]
-    mod = _modularity(B, comm, sigma, resolution, total)
     for _ in range(max_sweeps):
         moved = 0
         before = comm.copy(), sigma.copy()
@@ -429,10 +429,11 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold):
         new_mod = _modularity(B, comm, sigma, resolution, total)
         if new_mod < mod:
             comm, sigma = before
-        if new_mod - mod <= threshold:
             break
-        mod = new_mod
-    return comm
+        gain, mod = new_mod - mod, new_mod
+        if gain <= threshold:
+            break
+    return comm, mod
 
 
 def _scatter_add(target, index, values, xp):
