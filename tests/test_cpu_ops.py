@@ -198,6 +198,51 @@ def test_eight_threads_one_matrix():
         assert all(pool.map(job, range(8)))
 
 
+def test_products_one_after_another_on_kept_scratch(monkeypatch):
+    """Small products reuse their thread's scratch: a run of them of several widths, value
+    types and masks (plain, complemented, none), from several threads, each as scipy gives;
+    a masked run stopped midway leaves nothing behind."""
+    rng = np.random.default_rng(5)
+    shapes = [(30, 20, 50), (30, 20, 7), (12, 40, 3000), (30, 20, 50), (90, 20, 50)]
+    cases = []
+    for m, k, n in shapes:
+        A = sp.random_array((m, k), density=0.5, rng=rng, format="csr")
+        B = sp.random_array((k, n), density=0.5, rng=rng, format="csr")
+        mask = sp.random_array((m, n), density=0.3, rng=rng, format="csr")
+        Ad = np.where(A.toarray() != 0, A.toarray(), np.inf)
+        Bd = np.where(B.toarray() != 0, B.toarray(), np.inf)
+        full = (Ad[:, :, None] + Bd[None, :, :]).min(axis=1)  # min_plus, inf: no entry
+        cases.append((A, B, mask, full))
+
+    def dense(C):
+        return np.where(C.to_scipy().toarray() != 0, C.to_scipy().toarray(), np.inf)
+
+    def run(_):
+        for A, B, mask, full in cases * 3:
+            allowed = mask.toarray() != 0
+            assert np.allclose(dense(sr.mxm(A, B, sr.min_plus)), full)
+            got = sr.mxm(A, B, sr.min_plus, mask, structural=True)
+            assert np.allclose(dense(got), np.where(allowed, full, np.inf))
+            got = sr.mxm(A, B, sr.min_plus, mask, structural=True, complement=True)
+            assert np.allclose(dense(got), np.where(allowed, np.inf, full))
+        return True
+
+    assert run(0)
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(run, range(4)))
+    # row 29 of a 30-row product leaves column 0 marked as row 59 of a 90-row one would
+    B = sp.identity(4, format="csr")
+    for rows, row in ((30, 29), (90, 59)):
+        A = sp.csr_array(([1.0], ([row], [0])), shape=(rows, 4))
+        assert sr.mxm(A, B, sr.min_plus).nnz == 1
+    A, B, mask, full = cases[0]
+    cp._SCRATCH.flags[:] = 2  # as if a masked run had stopped midway
+    cp._SCRATCH.clean = False
+    got = sr.mxm(A, B, sr.min_plus, mask, structural=True)
+    assert np.allclose(dense(got), np.where(mask.toarray() != 0, full, np.inf))
+    assert not cp._SCRATCH.flags.any() and cp._SCRATCH.clean
+
+
 @pytest.mark.parametrize("semiring", [sr.min_plus, sr.max_min, sr.any_first, sr.lor_land])
 @pytest.mark.parametrize("masked", [False, True])
 def test_iso_valued_products(semiring, masked):

@@ -1,9 +1,10 @@
 """Community detection: semi-synchronous label propagation and parallel Louvain.
 
 Both update one colour class of the graph at a time (vertices of a class are never
-neighbours, so they can move together without undoing each other's move).  Each colour of the
-colouring is a maximal independent set of the uncoloured vertices, found by Luby's rounds on
-priorities (per round a ``max_plus`` and an ``any_pair`` push of the contesting vertices).
+neighbours, so they can move together without undoing each other's move).  The colouring is
+the greedy one in an order of priorities, computed in Jones and Plassmann's rounds (per round
+the vertices whose neighbours before them are coloured take their colours and push them on:
+a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
 
 * Label propagation (NetworkX's rules and colouring, so NetworkX's result): a vertex takes
   the label most frequent among its neighbours (counts from one ``plus_times`` product of
@@ -28,12 +29,14 @@ import numpy as np
 from ..core.arrays import array_module
 from ..semiring import (
     Matrix,
+    Monoid,
+    Semiring,
     Vector,
-    any_pair,
     extract,
-    max_plus,
     monoids,
     mxm,
+    ops,
+    plus_pair,
     plus_times,
     pointer_matrix,
     reduce,
@@ -67,10 +70,14 @@ def _one_hot(labels, ncols, xp):
 def color_classes(A, seed=None, priority=None):
     """A proper colouring of an undirected graph, as lists of vertices per colour.
 
-    With fixed priorities every colour is the lexicographically first maximal independent
-    set of the uncoloured vertices, so the colouring is exactly the sequential greedy one in
-    priority order (highest first); ``networkx.greedy_color``'s ``largest_first`` is
-    :func:`largest_first`.
+    The sequential greedy colouring in priority order (highest first: each vertex takes the
+    smallest colour none of its neighbours before it holds), so every colour is the
+    lexicographically first maximal independent set of the vertices not coloured before;
+    ``networkx.greedy_color``'s ``largest_first`` is :func:`largest_first`.  Computed as
+    Jones and Plassmann do: in rounds, every vertex whose neighbours before it are all
+    coloured takes the lowest colour missing from the bits they sent it, then sends its own
+    colour bit (a ``bor`` push) and one count (a ``plus_pair`` push) to its neighbours after
+    it; each vertex's row is read once per push.
 
     Parameters
     ----------
@@ -96,33 +103,51 @@ def color_classes(A, seed=None, priority=None):
     """
     M = select(prepare(A).canonical(), "offdiag")
     xp, n = M.xp, M.n
-    Z = M.with_values(xp.zeros(M.nnz, np.float64))
     if priority is None:
         priority = _rng(seed).permutation(n)
     priority = xp.asarray(priority).astype(np.float64)
-    left = xp.ones(n, bool)
-    classes = []
-    idt = Z.indices.dtype
-    while bool(left.any()):
-        # one colour: a maximal independent set of the uncoloured vertices (Luby's rounds:
-        # local maxima of the priority join; they and their neighbours leave the contest).
-        # Each round pushes only the contesting vertices (sparse vectors).
-        contest = xp.flatnonzero(left)
-        chosen = []
-        while contest.size:
-            x = Vector.sparse(contest.astype(idt), priority[contest], size=n, sort=False)
-            best = vxm(x, Z, max_plus).to_dense(-np.inf)  # best contesting neighbour
-            win = contest[priority[contest] > best[contest]]
-            chosen.append(win)
-            near = vxm(Vector.sparse(win.astype(idt), size=n, sort=False), Z, any_pair)
-            out = xp.zeros(n, bool)
-            out[win] = True
-            out[near.to_sparse().indices] = True
-            contest = contest[~out[contest]]
-        found = xp.sort(xp.concatenate(chosen)) if chosen else xp.zeros(0, np.int64)
-        classes.append(found.astype(np.int64))
-        left[found] = False
-    return classes
+    rows_of, idt = M.entry_rows, M.indices.dtype
+    before = priority[M.indices] > priority[rows_of]  # entry (v, u): u is coloured before v
+    waiting = xp.bincount(rows_of[before], minlength=n)
+    after = select(M.with_values(~before), "nonzero")  # row u: its neighbours after it
+    colour = xp.full(n, -1, np.int64)
+    taken = []  # taken[w][v]: bit b set when a neighbour of v before it has colour 64 w + b
+    ready = xp.flatnonzero(waiting == 0).astype(idt)
+    while ready.size:
+        got = _lowest_free(taken, ready, xp)
+        colour[ready] = got
+        word = got >> 6
+        for w in xp.unique(word).tolist():  # one host read: the words this round sets
+            while w >= len(taken):
+                taken.append(xp.zeros(n, np.uint64))
+            here = word == w
+            bit = xp.left_shift(np.uint64(1), (got[here] & 63).astype(np.uint64))
+            told = vxm(Vector.sparse(ready[here], bit, size=n, sort=False), after,
+                       _BOR_FIRST).to_sparse()
+            taken[w][told.indices] |= told.values
+        told = vxm(Vector.sparse(ready, size=n, sort=False), after, plus_pair,
+                   dtype=np.int64).to_sparse()
+        waiting[told.indices] -= told.values
+        ready = told.indices[waiting[told.indices] == 0]
+    order = xp.argsort(colour, kind="stable")  # by colour, then vertex id
+    ends = xp.cumsum(xp.bincount(colour)).tolist() if n else []
+    return [order[lo:hi] for lo, hi in zip([0] + ends[:-1], ends, strict=True)]
+
+
+#: Bit sets of colours sent along arcs: ``bor`` of the senders' bits.
+_BOR_FIRST = Semiring(Monoid("bor", np.bitwise_or, lambda dt: 0, "(a | b)"), ops.first)
+
+
+def _lowest_free(taken, vertices, xp):
+    """Per vertex, the smallest colour whose bit is clear in its words of ``taken``."""
+    out = xp.full(vertices.size, -1, np.int64)
+    for w, bits in enumerate(taken):
+        free = ~bits[vertices]
+        open_ = (out < 0) & (free != 0)
+        low = xp.where(open_, free & (~free + np.uint64(1)), 1)  # the lowest clear bit
+        _, place = xp.frexp(low.astype(np.float64))  # 2**b = 0.5 * 2**(b + 1): exact
+        out = xp.where(open_, 64 * w + place.astype(np.int64) - 1, out)
+    return xp.where(out < 0, 64 * len(taken), out)
 
 
 def largest_first(A):

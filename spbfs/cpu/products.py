@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import types
 
 import numpy as np
@@ -174,10 +175,11 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
 
 @KERNEL
 def count(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, b_ptr, b_idx,
-          row_cnt, mark):
-    # entries per row of C<!M> = A B (or of C = A B without a mask: m_ptr empty rows)
+          row_cnt, mark, base):
+    # entries per row of C<!M> = A B (or of C = A B without a mask: m_ptr empty rows);
+    # row i marks with base + i (marks below base are stale: no reset between calls)
     for i in range(r0, r1):
-        stamp = i
+        stamp = base + i
         if complement:
             for p in range(U(m_ptr[i]), U(m_ptr[i + 1])):
                 if not use_ok or m_ok[p]:
@@ -195,10 +197,10 @@ def count(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, b_ptr, b
 
 @KERNEL
 def fill(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, x_val, b_ptr, b_idx,
-         a_val, c_ptr, c_idx, c_val, mark, acc):
+         a_val, c_ptr, c_idx, c_val, mark, acc, base):
     for i in range(r0, r1):
-        seen = i
-        banned = -2 - i
+        seen = base + i
+        banned = -2 - seen
         if complement:
             for p in range(U(m_ptr[i]), U(m_ptr[i + 1])):
                 if not use_ok or m_ok[p]:
@@ -376,13 +378,15 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
         nnz_m = m_idx.size
         out_val = np.empty(nnz_m, dtype)
         out_hit = np.empty(nnz_m, np.bool_)
-        work = [(np.zeros(ncols, np.int8), np.empty(ncols, dtype)) for _ in range(nparts)]
+        work = _scratch(ncols, dtype, nparts, 0, masked=True)
 
         def part(r0, r1, w):
             mod.masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, A.indptr, A.indices, x_val,
                        B.indptr, B.indices, b_val, out_val, out_hit, row_cnt, w[0], w[1],
                        SPGEMM_SEARCH)
         _dynamic(part, nparts, chunks, work)
+        if work[0][0] is _SCRATCH.flags:  # the kernel left the kept flags clear
+            _SCRATCH.clean = True
         c_ptr = _row_ptr(row_cnt)
         nnz = int(c_ptr[-1])
         c_idx = np.empty(nnz, m_idx.dtype)
@@ -391,20 +395,65 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
                                                 c_ptr, c_idx, c_val),
                    _ranges(n, m_ptr, nnz_m))
         return c_ptr, c_idx, c_val
-    work = [(np.full(ncols, -1, np.int64), np.empty(ncols, dtype)) for _ in range(nparts)]
+    work = _scratch(ncols, dtype, nparts, 2 * n, masked=False)
+    base = work[0][2]
     args = (m_ptr, m_idx, m_ok, use_ok, bool(complement and mask is not None))
     _dynamic(lambda r0, r1, w: mod.count(r0, r1, *args, A.indptr, A.indices, B.indptr,
-                                         B.indices, row_cnt, w[0]), nparts, chunks, work)
+                                         B.indices, row_cnt, w[0], base), nparts, chunks, work)
     c_ptr = _row_ptr(row_cnt)
     nnz = int(c_ptr[-1])
     c_idx = np.empty(nnz, B.indices.dtype)
     c_val = np.empty(nnz, dtype)
-    for w in work:
-        w[0][:] = -1
     _dynamic(lambda r0, r1, w: mod.fill(r0, r1, *args, A.indptr, A.indices, x_val, B.indptr,
-                                        B.indices, b_val, c_ptr, c_idx, c_val, w[0], w[1]),
-             nparts, chunks, work)
+                                        B.indices, b_val, c_ptr, c_idx, c_val, w[0], w[1],
+                                        base + n), nparts, chunks, work)
     return c_ptr, c_idx, c_val
+
+
+#: Columns up to which a one-range SpGEMM keeps its scratch between calls (per calling
+#: thread): a small product then costs its work, not fresh arrays as long as B is wide.
+KEPT_SCRATCH_COLUMNS = 1 << 20
+
+
+class _Kept(threading.local):
+    """A calling thread's SpGEMM scratch: the marks (every one below ``base``: stale), the
+    masked kernel's flags (all clear while ``clean``) and accumulators per dtype."""
+
+    def __init__(self):
+        self.mark = np.empty(0, np.int64)
+        self.base = 0
+        self.flags = np.empty(0, np.int8)
+        self.clean = True
+        self.acc = {}
+
+
+_SCRATCH = _Kept()
+
+
+def _scratch(ncols, dtype, nparts, stamps, masked):
+    """Per range of rows ``(flags or marks, accumulator, base)``: the masked kernel's flags
+    (zero) or the count and fill kernels' marks (below ``base``), which take ``stamps``
+    values from ``base`` on.  One range on at most :data:`KEPT_SCRATCH_COLUMNS` columns
+    reuses the calling thread's kept arrays; else they are new."""
+    if nparts > 1 or ncols > KEPT_SCRATCH_COLUMNS:
+        if masked:
+            return [(np.zeros(ncols, np.int8), np.empty(ncols, dtype), 0)
+                    for _ in range(nparts)]
+        return [(np.full(ncols, -1, np.int64), np.empty(ncols, dtype), 0)
+                for _ in range(nparts)]
+    kept = _SCRATCH
+    acc = kept.acc.get(dtype)
+    if acc is None or acc.size < ncols:
+        acc = kept.acc[dtype] = np.empty(max(ncols, 1024), dtype)
+    if masked:
+        if kept.flags.size < ncols or not kept.clean:  # a run stopped midway: flags unknown
+            kept.flags = np.zeros(max(ncols, 1024, kept.flags.size), np.int8)
+        kept.clean = False  # until the call returns
+        return [(kept.flags, acc, 0)]
+    if kept.mark.size < ncols:
+        kept.mark, kept.base = np.full(max(ncols, 1024), -1, np.int64), 0
+    base, kept.base = kept.base, kept.base + stamps
+    return [(kept.mark, acc, base)]
 
 
 #: Monoids whose sum of equal values is that value.
@@ -439,6 +488,8 @@ def _iso_value(A, B, semiring, dtype):
 def _flops(A, B) -> int:
     if A.nnz == 0:
         return 0
+    if (B.pattern.known("max_out_degree") or 2) <= 1:
+        return A.nnz  # at most one product per entry of A (a pointer matrix)
     return int(np.take(B.out_degree, A.indices).sum(dtype=np.int64))
 
 

@@ -34,8 +34,8 @@ def _seed(seed):
     return seed.getrandbits(63) if hasattr(seed, "getrandbits") else int(seed)
 
 
-_LPA_DOCS = ("NetworkX's greedy colouring (largest first, as Luby rounds with fixed "
-             "priorities), update and stopping rules, a colour class at once: the same "
+_LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann's "
+             "rounds), update and stopping rules, a colour class at once: the same "
              "communities as NetworkX.  On a GPU only from 4M stored edges (smaller "
              "graphs run on the host copy).")
 #: Label propagation and Louvain are hundreds to thousands of small steps (one colour class

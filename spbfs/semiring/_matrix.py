@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -440,5 +442,17 @@ def pointer_matrix(f) -> Matrix:
         return algebra.pointer_matrix(f)
     xp = array_module(f)
     n = int(f.size)
-    return Matrix(xp.arange(n + 1, dtype=index_dtype(n, n)), f, xp.ones(n, bool), n,
-                  canonical=True, check=False)
+    dtype = index_dtype(n, n)
+    indptr = _host_steps(n + 1, dtype) if xp is np else xp.arange(n + 1, dtype=dtype)
+    P = Matrix(indptr, f, xp.ones(n, bool), n, canonical=True, check=False)
+    P.pattern.assume("max_out_degree", min(n, 1))
+    return P
+
+
+@functools.lru_cache(maxsize=8)
+def _host_steps(size, dtype):
+    """A read-only ``arange(size)``, shared: a pointer matrix's row offsets (algorithms make
+    one per step, on the same few sizes)."""
+    out = np.arange(size, dtype=dtype)
+    out.flags.writeable = False
+    return out

@@ -136,6 +136,26 @@ class Pattern:
                     self._derived[key] = value
         return value
 
+    def assume(self, key, value):
+        """Record a value the builder knows, as :meth:`_once` would compute it (``key``:
+        ``"max_out_degree"``, ...).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> p = Pattern(np.array([0, 1, 2]), np.array([1, 0]), 2)
+        >>> p.assume("max_out_degree", 1)
+        >>> p.max_out_degree
+        1
+        """
+        with self._lock:
+            self._derived.setdefault(key, value)
+
+    def known(self, key):
+        """The value recorded under ``key`` (by :meth:`assume` or a first use), else None:
+        what costs nothing to ask."""
+        return self._derived.get(key)
+
     def derived(self, key, build):
         """A value that depends on this pattern alone, built by ``build()`` on first use and
         kept while the pattern lives (as its transpose is); ``key`` names it.
