@@ -242,6 +242,35 @@ COMMUNITY_GRAPHS = {
 }
 
 
+def _greedy_classes(G, priority):
+    """NetworkX's sequential greedy colouring, vertices by decreasing ``priority``, as
+    sorted vertex lists per colour."""
+    order = sorted(G, key=lambda v: -priority[v])
+    colours = nx.greedy_color(G, strategy=lambda graph, _: order)
+    classes = [[] for _ in range(max(colours.values(), default=-1) + 1)]
+    for v in sorted(colours):
+        classes[colours[v]].append(v)
+    return classes
+
+
+@pytest.mark.parametrize("device", ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)])
+@given(n=st.integers(1, 60), p=st.floats(0.0, 1.0), clique=st.booleans(),
+       seed=st.integers(0, 2**31 - 1))
+def test_color_classes_are_the_greedy_colouring(device, n, p, clique, seed):
+    """Jones and Plassmann's rounds give the sequential greedy colouring in priority order,
+    class for class; a 70-clique needs colours past the first 64-bit word."""
+    from conftest import on_device, to_host
+
+    from spbfs.algorithms.communities import color_classes
+
+    G = nx.complete_graph(70) if clique else nx.gnp_random_graph(n, p, seed=seed)
+    G.add_edges_from([(0, 0)] if len(G) else [])  # self-loops are ignored
+    priority = np.random.default_rng(seed).permutation(len(G))
+    A = nx.to_scipy_sparse_array(G, nodelist=range(len(G)), format="csr", dtype=np.float64)
+    got = [to_host(c).tolist() for c in color_classes(on_device(device, A), priority=priority)]
+    assert got == _greedy_classes(G, priority)
+
+
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
 def test_label_propagation_is_networkx_partition(name):
     G = COMMUNITY_GRAPHS[name]()

@@ -124,7 +124,7 @@ def isolates(A):
     M = prepare(A).canonical()
     xp = M.xp
     touched = M.out_degree > 0
-    if M.nnz:
+    if M.nnz and not M.pattern.symmetric:  # else a column's entries are its row's
         touched = touched | (reduce(M.unit(np.int64), monoids.plus,
                                     axis=0).to_dense(0) > 0)
     return xp.flatnonzero(~touched).astype(np.int64)

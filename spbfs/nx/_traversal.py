@@ -13,7 +13,7 @@ with ``nx.config.backends.spbfs.device``, on the GPU.
 from __future__ import annotations
 
 import gc
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import numpy as np
 
@@ -238,29 +238,37 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     paused = gc.isenabled()
     gc.disable()
     try:
-        parents, kids = [], []
-        for p, k, _ in _edges(G, source, reverse, depth_limit):
+        parents, kids, runs = [], [], []
+        for p, k, rows in _edges(G, source, reverse, depth_limit):
+            rows = to_numpy(rows)
+            runs += (np.flatnonzero(rows[1:] != rows[:-1]) + 1 + len(kids)).tolist()
+            runs.append(len(kids) + len(k))  # a level ends a parent's run
             parents += p
             kids += k
-        _fill_tree(T, source, parents, kids)
+        _fill_tree(T, source, parents, kids, runs)
     finally:
         if paused:
             gc.enable()
     return T
 
 
-def _fill_tree(T, source, parents, kids):
+def _fill_tree(T, source, parents, kids, runs):
     """The dicts of the DiGraph ``T`` (new) as ``add_edges_from`` leaves them for the tree
     edges ``parents[i] -> kids[i]`` in BFS order (every kid new, its parent added before
-    it), built in bulk: nodes in order of addition, one shared data dict per edge, each
-    parent's children in edge order."""
+    it), built in bulk by C loops: nodes in order of addition, one shared data dict per
+    edge, each kid's one parent, each parent's children in edge order (``runs``: where each
+    run of one parent's edges ends)."""
     nodes = [source, *kids]
-    T._node.update((v, T.node_attr_dict_factory()) for v in nodes)
-    T._succ.update((v, T.adjlist_inner_dict_factory()) for v in nodes)
-    T._pred.update((v, T.adjlist_inner_dict_factory()) for v in nodes)
-    succ, pred = T._succ, T._pred
-    for p, k in zip(parents, kids, strict=True):
-        succ[p][k] = pred[k][p] = T.edge_attr_dict_factory()
+    T._node.update(zip(nodes, iter(T.node_attr_dict_factory, None), strict=False))
+    T._succ.update(zip(nodes, iter(T.adjlist_inner_dict_factory, None), strict=False))
+    data = list(islice(iter(T.edge_attr_dict_factory, None), len(kids)))
+    T._pred[source] = T.adjlist_inner_dict_factory()
+    one_parent = zip(zip(parents, data, strict=True), strict=True)  # ((parent, data),) each
+    T._pred.update(zip(kids, map(T.adjlist_inner_dict_factory, one_parent), strict=True))
+    succ = T._succ
+    for lo, hi in pairwise([0, *runs]):
+        if hi > lo:
+            succ[parents[lo]].update(zip(kids[lo:hi], data[lo:hi], strict=True))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
