@@ -23,6 +23,7 @@ a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
 from __future__ import annotations
 
 import numbers
+from itertools import pairwise
 
 import numpy as np
 
@@ -131,7 +132,7 @@ def color_classes(A, seed=None, priority=None):
         ready = told.indices[waiting[told.indices] == 0]
     order = xp.argsort(colour, kind="stable")  # by colour, then vertex id
     ends = xp.cumsum(xp.bincount(colour)).tolist() if n else []
-    return [order[lo:hi] for lo, hi in zip([0] + ends[:-1], ends, strict=True)]
+    return [order[lo:hi] for lo, hi in pairwise([0, *ends])]
 
 
 #: Bit sets of colours sent along arcs: ``bor`` of the senders' bits.

@@ -488,7 +488,7 @@ def _iso_value(A, B, semiring, dtype):
 def _flops(A, B) -> int:
     if A.nnz == 0:
         return 0
-    if (B.pattern.known("max_out_degree") or 2) <= 1:
+    if B.pattern.known("max_out_degree") in (0, 1):
         return A.nnz  # at most one product per entry of A (a pointer matrix)
     return int(np.take(B.out_degree, A.indices).sum(dtype=np.int64))
 

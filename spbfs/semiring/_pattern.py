@@ -153,7 +153,15 @@ class Pattern:
 
     def known(self, key):
         """The value recorded under ``key`` (by :meth:`assume` or a first use), else None:
-        what costs nothing to ask."""
+        what costs nothing to ask.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> p = Pattern(np.array([0, 1, 2]), np.array([1, 0]), 2)
+        >>> p.known("max_out_degree") is None, p.max_out_degree, p.known("max_out_degree")
+        (True, 1, 1)
+        """
         return self._derived.get(key)
 
     def derived(self, key, build):
