@@ -112,21 +112,23 @@ def color_classes(A, seed=None, priority=None):
     waiting = xp.bincount(rows_of[before], minlength=n)
     after = select(M.with_values(~before), "nonzero")  # row u: its neighbours after it
     colour = xp.full(n, -1, np.int64)
-    taken = []  # taken[w][v]: bit b set when a neighbour of v before it has colour 64 w + b
+    taken = xp.zeros((1, n), np.uint64)  # taken[w, v]: bit b set when a neighbour of v
+    # before it has colour 64 w + b
     ready = xp.flatnonzero(waiting == 0).astype(idt)
     while ready.size:
         got = _lowest_free(taken, ready, xp)
         colour[ready] = got
-        word = got >> 6
-        for w in xp.unique(word).tolist():  # one host read: the words this round sets
-            while w >= len(taken):
-                taken.append(xp.zeros(n, np.uint64))
-            here = word == w
-            bit = xp.left_shift(np.uint64(1), (got[here] & 63).astype(np.uint64))
-            told = vxm(Vector.sparse(ready[here], bit, size=n, sort=False), after,
+        top = int(got.max()) // 64  # one host read: the last word this round sets
+        bit = xp.left_shift(np.uint64(1), (got & 63).astype(np.uint64))
+        for w in range(top + 1):
+            if w == taken.shape[0]:
+                taken = xp.concatenate([taken, xp.zeros((1, n), np.uint64)])
+            # a sender of another word sends 0, bor's identity
+            sent = bit if top == 0 else xp.where(got >> 6 == w, bit, np.uint64(0))
+            told = vxm(Vector.sparse(ready, sent, size=n, sort=False, check=False), after,
                        _BOR_FIRST).to_sparse()
-            taken[w][told.indices] |= told.values
-        told = vxm(Vector.sparse(ready, size=n, sort=False), after, plus_pair,
+            taken[w, told.indices] |= told.values
+        told = vxm(Vector.sparse(ready, size=n, sort=False, check=False), after, plus_pair,
                    dtype=np.int64).to_sparse()
         waiting[told.indices] -= told.values
         ready = told.indices[waiting[told.indices] == 0]
@@ -141,14 +143,14 @@ _BOR_FIRST = Semiring(Monoid("bor", np.bitwise_or, lambda dt: 0, "(a | b)"), ops
 
 def _lowest_free(taken, vertices, xp):
     """Per vertex, the smallest colour whose bit is clear in its words of ``taken``."""
-    out = xp.full(vertices.size, -1, np.int64)
-    for w, bits in enumerate(taken):
-        free = ~bits[vertices]
-        open_ = (out < 0) & (free != 0)
-        low = xp.where(open_, free & (~free + np.uint64(1)), 1)  # the lowest clear bit
-        _, place = xp.frexp(low.astype(np.float64))  # 2**b = 0.5 * 2**(b + 1): exact
-        out = xp.where(open_, 64 * w + place.astype(np.int64) - 1, out)
-    return xp.where(out < 0, 64 * len(taken), out)
+    free = ~taken[:, vertices]
+    has = free != 0
+    w = xp.argmax(has, axis=0)  # the first word with a clear bit (0 where none has)
+    free = xp.take_along_axis(free, w[None, :], axis=0)[0]
+    low = free & (~free + np.uint64(1))  # the lowest clear bit
+    _, place = xp.frexp(low.astype(np.float64))  # 2**b = 0.5 * 2**(b + 1): exact
+    out = 64 * w.astype(np.int64) + place.astype(np.int64) - 1
+    return xp.where(has.any(axis=0), out, 64 * taken.shape[0])
 
 
 def largest_first(A):

@@ -43,11 +43,13 @@ class Vector:
         self.absent = absent
 
     @classmethod
-    def sparse(cls, indices, values=None, *, size, sort=True):
+    def sparse(cls, indices, values=None, *, size, sort=True, check=True):
         """Build a sparse vector; ``values`` default to ``True``.
 
         Indices must be unique; they are sorted unless ``sort=False`` is given
-        by a caller that knows they already are.
+        by a caller that knows they already are, and checked to lie in ``[0, size)``
+        unless ``check=False`` is given by one that knows they do (the check reads
+        the indices' bounds on the host).
         """
         xp = array_module(indices, values)
         indices = xp.asarray(indices)
@@ -60,7 +62,7 @@ class Vector:
             raise ValueError(
                 f"values must have the shape of indices, {values.shape} != {indices.shape}"
             )
-        if indices.size and (int(indices.min()) < 0 or int(indices.max()) >= size):
+        if check and indices.size and (int(indices.min()) < 0 or int(indices.max()) >= size):
             raise ValueError(f"indices must lie in [0, {size})")
         if sort and indices.size > 1:
             order = xp.argsort(indices, kind="stable")
