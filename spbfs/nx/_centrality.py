@@ -217,15 +217,20 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     {0: 1.5, 1: 2.0, 2: 1.5}
     """
     index = G.index
-    targets = set(G.nodes if nbunch is None else (v for v in nbunch if v in index))
-    starts = set(G.nodes if sources is None else (v for v in sources if v in index))
+    every, every_row = G.node_set()  # set(G): NetworkX's order of targets
+    targets, t_rows = every, every_row
+    if nbunch is not None:
+        targets = dict.fromkeys({v for v in nbunch if v in index})
+        t_rows = np.fromiter(map(index.__getitem__, targets), np.int64, count=len(targets))
+    starts, s_rows = every, every_row
+    if sources is not None:
+        starts = {v for v in sources if v in index}
+        s_rows = np.fromiter(map(index.__getitem__, starts), np.int64, count=len(starts))
     weighted = distance is not None
     M = _matrix(G, distance)
     if weighted:
         G.weights(distance)
     n = len(G)
-    t_rows = np.fromiter(map(index.__getitem__, targets), np.int64, count=len(targets))
-    s_rows = np.fromiter(map(index.__getitem__, starts), np.int64, count=len(starts))
     value = np.zeros(n)
     if len(targets) < len(starts):  # NetworkX's transposed search: from the targets
         keep = np.zeros(n, bool)
@@ -239,4 +244,6 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     value = value[t_rows]
     out = value.tolist()
     deque(map(out.__setitem__, np.flatnonzero(value == 0).tolist(), repeat(0)), maxlen=0)
-    return dict(zip(targets, out, strict=True))
+    result = targets.copy()
+    result.update(zip(targets, out, strict=True))
+    return result

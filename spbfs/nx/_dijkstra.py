@@ -41,13 +41,14 @@ def _multi_source_matrix(M, rows):
     return Matrix(indptr, indices, data, M.n + 1, check=False)
 
 
-def dijkstra_search(G, rows, weight, cutoff=None, target=None):
+def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     """NetworkX's Dijkstra from ``rows`` (in push order) on an SpbfsGraph.
 
     Returns ``(order, dist, parent, kind)``: the rows NetworkX's dist dict holds in its
     order, float64 distances of all rows (``inf`` unreached), the row whose push gave each
-    row its final distance (-1 for sources and unreached rows) and the weights' kind
-    ("int" or "float").  With ``target`` (a row) the search stops there, as NetworkX's.
+    row its final distance (-1 for sources and unreached rows; None with ``parents=False``,
+    for lengths alone) and the weights' kind ("int" or "float").  With ``target`` (a row)
+    the search stops there, as NetworkX's.
 
     Examples
     --------
@@ -76,10 +77,11 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None):
     order = dijkstra_order(G._indptr, G._indices, w, d, rows, reached)
     if target is not None and reached[target]:
         order = order[:int(np.flatnonzero(order == target)[0]) + 1]
+    if not parents:
+        return order, d, None, kind
     rank = np.full(n, n, np.int64)
     rank[order] = np.arange(order.size)
-    parent = _first_parents(G, w, d, rank, rows)
-    return order, d, parent, kind
+    return order, d, _first_parents(G, w, d, rank, rows), kind
 
 
 def _first_parents(G, w, d, rank, sources):
@@ -145,7 +147,8 @@ def _multi(G, sources, target, cutoff, weight, want_paths=True):
     if target in sources:
         return 0, [target]
     t = G.index.get(target) if target is not None and target in G else None
-    order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t)
+    order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
+                                             want_paths or t is not None)
     if target is None:
         dist = _lengths(G, order, d, kind, first)
         return dist, (_paths(G, order, parent, first) if want_paths else None)

@@ -181,6 +181,27 @@ class SpbfsGraph:
         out.update(zip(self._nodes, values, strict=True))
         return out
 
+    def node_set(self):
+        """``(template, rows)``: ``{node: None}`` in the order of ``set(G)`` (the order of
+        NetworkX's results over ``set(G.nbunch_iter())``, as ``harmonic_centrality``'s)
+        and those nodes' rows, both kept with the graph.  A result is
+        ``template.copy()`` with its values set from ``zip(template, values)``.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> template, rows = convert_from_nx(nx.path_graph(["b", "a"])).node_set()
+        >>> list(template) == list(set(["b", "a"])), [["b", "a"][r] for r in rows] == list(template)
+        (True, True)
+        """
+        def build():
+            template = dict.fromkeys(set(self._nodes))
+            return template, np.fromiter(map(self.index.__getitem__, template), np.int64,
+                                         count=len(template))
+
+        return self._once(("node_set",), build)
+
     def entry_rows(self):
         """The row of every stored entry of the graph as converted (host int64).
 
