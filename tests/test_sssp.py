@@ -91,6 +91,25 @@ def test_many_sources_match_dijkstra(device, A, data, directed):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans())
+def test_nearest_source_matches_dijkstra_min_only(device, A, data, directed):
+    n = A.shape[0]
+    sources = data.draw(st.lists(st.integers(0, n - 1), max_size=6))
+    dist = spbfs.sssp(on_device(device, A), sources, directed=directed, min_only=True)
+    expected = csgraph.dijkstra(A, directed=directed, indices=sources, min_only=True)
+    np.testing.assert_allclose(to_host(dist), expected)
+
+
+def test_nearest_source_bad_input_names_the_argument():
+    A = sp.csr_array(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, 2.0, 0]]))
+    with pytest.raises(ValueError, match=r"source must lie in \[0, 3\), got 3"):
+        spbfs.sssp(A, [0, 3], min_only=True)
+    with pytest.raises(ValueError, match="return_predecessors is not available with min_only"):
+        spbfs.sssp(A, [0], min_only=True, return_predecessors=True)
+    np.testing.assert_array_equal(spbfs.sssp(A, 2, min_only=True), [np.inf, 2, 0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("k", [1, 64, 65, 130])
 @pytest.mark.parametrize("directed", [True, False])
 def test_many_sources_several_words(device, k, directed):

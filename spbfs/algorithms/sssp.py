@@ -17,7 +17,7 @@ from .msbfs import ALPHA, WORD, _search, check_sources
 __all__ = ["sssp"]
 
 
-def sssp(A, source, *, directed=True, return_predecessors=False):
+def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False):
     """Shortest path lengths from ``source``, or from each of an array of sources
     (non-negative edge weights).
 
@@ -47,6 +47,10 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     return_predecessors : bool
         Also return a shortest-path tree (``-1`` for the source and for
         unreachable vertices, like scipy's ``-9999`` but Graph500-style).
+    min_only : bool
+        With an array of sources, one search from all of them at once: each vertex's
+        distance to its nearest source, shape ``(n,)`` (scipy's ``min_only``; without
+        ``return_predecessors``).
 
     Returns
     -------
@@ -65,7 +69,8 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     ------
     ValueError
         If ``A`` has negative or NaN weights, or a source is out of range, or
-        ``source`` is an array that is not 1-D.
+        ``source`` is an array that is not 1-D, or ``min_only`` is asked with
+        ``return_predecessors``.
 
     Examples
     --------
@@ -79,13 +84,21 @@ def sssp(A, source, *, directed=True, return_predecessors=False):
     >>> spbfs.sssp(A, [0, 2])
     array([[ 0.,  3.,  1.],
            [inf,  2.,  0.]])
+    >>> spbfs.sssp(A, [0, 2], min_only=True)
+    array([0., 2., 0.])
     """
-    if _is_array(source):
+    if min_only and return_predecessors:
+        raise ValueError("return_predecessors is not available with min_only")
+    if _is_array(source) and not min_only:
         return _sssp_many(A, source, directed, return_predecessors)
     M = _float_weights(prepare(A, directed))
     n = M.n
-    source = check_source(source, n)
     xp = M.xp
+    if min_only:  # every source starts at 0: one search
+        source = check_sources(source if _is_array(source) else [source], n, xp,
+                               name="source")
+    else:
+        source = check_source(source, n)
     dist = xp.full(n, np.inf)
     dist[source] = 0.0
     changed = xp.zeros(n, bool)

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
-from ..semiring import Matrix
 from ._registry import dispatched
 from ._shortest import _length_to, _weight_is_name, dijkstra_order
 from ._traversal import paths_from_parents
@@ -29,16 +28,6 @@ BELLMAN_FORD_DOCS = ("Non-negative all-int or all-float weights (others, and cal
                      "one returned is Dijkstra's.")
 DIJKSTRA_DOCS = ("Same values, types, order and paths as NetworkX for non-negative all-int or "
                  "all-float weights; other weights and callables run in NetworkX.")
-
-
-def _multi_source_matrix(M, rows):
-    """``M`` with one more vertex (the last) joined to ``rows`` by zero-weight edges."""
-    xp = M.xp
-    indptr = xp.concatenate([M.indptr.astype(np.int64),
-                             xp.asarray([M.nnz + rows.size], np.int64)])
-    indices = xp.concatenate([M.indices.astype(np.int64), xp.asarray(rows, np.int64)])
-    data = xp.concatenate([M.data, xp.zeros(rows.size, M.data.dtype)])
-    return Matrix(indptr, indices, data, M.n + 1, check=False)
 
 
 def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
@@ -63,10 +52,7 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     M = G.weighted_csr(weight)
     n = len(G)
     rows = np.asarray(rows, np.int64)
-    if rows.size == 1:
-        d = to_numpy(sssp(M, int(rows[0])))
-    else:
-        d = to_numpy(sssp(_multi_source_matrix(M, M.xp.asarray(np.unique(rows))), n))[:n]
+    d = to_numpy(sssp(M, M.xp.asarray(rows), min_only=True))
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff

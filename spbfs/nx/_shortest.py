@@ -139,17 +139,19 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     rank = np.full(n, -1, np.int64)
     rank[by_d[gstart[single]]] = gstart[single]
 
-    # tight edges into members of groups with ties
-    deg = np.diff(indptr).astype(np.int64)
-    rows = np.repeat(np.arange(n), deg)
-    cols = indices.astype(np.int64)
-    k = np.arange(cols.size) - np.repeat(indptr[:-1].astype(np.int64), deg)
-    keep = reached[rows] & reached[cols] & (rows != cols) & ~is_source[cols]
-    keep[keep] = ~single[group[cols[keep]]]
-    keep[keep] = d[rows[keep]] + w[keep] == d[cols[keep]]
-    tu, tv, tk = rows[keep], cols[keep], k[keep]
+    # tight edges into members of groups with ties (one pass over the arcs finds those
+    # into the members; the rest is on them alone)
+    tied = np.zeros(n, bool)
+    tied[by_d[np.repeat(~single, gsize)]] = True
+    entry = np.flatnonzero(tied[indices])
+    indptr = indptr.astype(np.int64, copy=False)
+    rows = np.searchsorted(indptr, entry, side="right") - 1
+    cols = indices[entry].astype(np.int64)
+    keep = reached[rows] & (rows != cols) & ~is_source[cols]
+    keep[keep] = d[rows[keep]] + w[entry[keep]] == d[cols[keep]]
+    tu, tv, tk = rows[keep], cols[keep], entry[keep] - indptr[rows[keep]]
     ext = d[tu] < d[tv]
-    stride = int(deg.max()) + 1 if deg.size else 1
+    stride = int(np.diff(indptr).max()) + 1 if n else 1
 
     # group dependencies: a tie group waits for the tie groups its external parents are in
     dep = ext & ~single[group[tu]]
