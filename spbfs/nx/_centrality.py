@@ -4,9 +4,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-from itertools import repeat
-
 import numpy as np
 
 from ..algorithms.centrality_spectral import eigenvector_centrality as _eigenvector
@@ -242,8 +239,8 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
         value = inverse
     # in the targets' set order, as NetworkX; a node without any path keeps the int 0
     value = value[t_rows]
-    out = value.tolist()
-    deque(map(out.__setitem__, np.flatnonzero(value == 0).tolist(), repeat(0)), maxlen=0)
+    out = value.astype(object)
+    out[value == 0] = 0
     result = targets.copy()
-    result.update(zip(targets, out, strict=True))
+    result.update(zip(targets, out.tolist(), strict=True))
     return result

@@ -126,7 +126,8 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     is_source = np.zeros(n, bool)
     is_source[sources] = True
     verts = np.flatnonzero(reached)
-    by_d = verts[np.argsort(d[verts], kind="stable")]
+    # no stable sort needed: the order inside a group of equal distances is decided below
+    by_d = verts[np.argsort(d[verts])]
     ds = d[by_d]
     gstart = np.flatnonzero(np.concatenate(([True], ds[1:] != ds[:-1])))
     gsize = np.diff(np.append(gstart, by_d.size))
