@@ -18,6 +18,8 @@ FIFO they are in NetworkX's heap.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from ..algorithms.sssp import sssp
@@ -52,7 +54,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     lengths = {source: 0}
     for level, (children, _) in enumerate(
             bfs_levels_ordered(G, [G.index[source]], depth_limit=cutoff, whole=True), 1):
-        lengths.update(dict.fromkeys(G.labels(children), level))
+        lengths.update(zip(G.labels(children), repeat(level)))  # no dict per level
     return lengths
 
 
