@@ -125,8 +125,9 @@ def _target_path(G, parent, t, target, first):
     return path
 
 
-def _multi(G, sources, target, cutoff, weight, want_paths=True):
-    """NetworkX's ``multi_source_dijkstra`` on rows, with or without paths."""
+def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
+    """NetworkX's ``multi_source_dijkstra`` on rows: ``(dist, paths)`` (None for what is
+    not wanted), or one ``(length, path)`` with a ``target``."""
     import networkx as nx
 
     rows, first = _sources(G, sources)
@@ -134,10 +135,10 @@ def _multi(G, sources, target, cutoff, weight, want_paths=True):
         return 0, [target]
     t = G.index.get(target) if target is not None and target in G else None
     order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
-                                             want_paths or t is not None)
+                                             paths or t is not None)
     if target is None:
-        dist = _lengths(G, order, d, kind, first)
-        return dist, (_paths(G, order, parent, first) if want_paths else None)
+        return (_lengths(G, order, d, kind, first) if lengths else None,
+                _paths(G, order, parent, first) if paths else None)
     if t is None or order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     length = int(d[t]) if kind == "int" else float(d[t])
@@ -167,7 +168,7 @@ def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
     >>> nx.multi_source_dijkstra_path(nx.path_graph(3), {0}, backend="spbfs")
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
-    return _multi(G, sources, None, cutoff, weight)[1]
+    return _multi(G, sources, None, cutoff, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -180,7 +181,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     >>> nx.multi_source_dijkstra_path_length(nx.path_graph(3), {0}, backend="spbfs")
     {0: 0, 1: 1, 2: 2}
     """
-    return _multi(G, sources, None, cutoff, weight, want_paths=False)[0]
+    return _multi(G, sources, None, cutoff, weight, paths=False)[0]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -206,7 +207,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     >>> nx.single_source_dijkstra_path(nx.path_graph(3), 2, backend="spbfs")
     {2: [2], 1: [2, 1], 0: [2, 1, 0]}
     """
-    return _multi(G, {source}, None, cutoff, weight)[1]
+    return _multi(G, {source}, None, cutoff, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -219,7 +220,7 @@ def dijkstra_path(G, source, target, weight="weight"):
     >>> nx.dijkstra_path(nx.path_graph(3), 0, 2, backend="spbfs")
     [0, 1, 2]
     """
-    return _multi(G, {source}, target, None, weight)[1]
+    return _multi(G, {source}, target, None, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -260,7 +261,7 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
     for node in G:
-        yield node, _multi(G, {node}, None, cutoff, weight)[1]
+        yield node, _multi(G, {node}, None, cutoff, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -274,7 +275,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
     for node in G:
-        yield node, _multi(G, {node}, None, cutoff, weight, want_paths=False)[0]
+        yield node, _multi(G, {node}, None, cutoff, weight, paths=False)[0]
 
 
 # ---------------------------------------------------------------- Bellman-Ford
@@ -321,7 +322,7 @@ def single_source_bellman_ford_path(G, source, weight="weight"):
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
     _bf_source(G, source)
-    return _multi(G, {source}, None, None, weight)[1]
+    return _multi(G, {source}, None, None, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
@@ -335,7 +336,7 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     {0: 0, 1: 1, 2: 2}
     """
     _bf_source(G, source)
-    return _multi(G, {source}, None, None, weight, want_paths=False)[0]
+    return _multi(G, {source}, None, None, weight, paths=False)[0]
 
 
 @dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
@@ -375,7 +376,7 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
     for node in G:
-        yield node, _multi(G, {node}, None, None, weight)[1]
+        yield node, _multi(G, {node}, None, None, weight, lengths=False)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
@@ -389,7 +390,7 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
     for node in G:
-        yield node, _multi(G, {node}, None, None, weight, want_paths=False)[0]
+        yield node, _multi(G, {node}, None, None, weight, paths=False)[0]
 
 
 @dispatched(can_run=_weight_is_name, docs="Non-negative all-int or all-float weights have no "
