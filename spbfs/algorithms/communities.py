@@ -112,8 +112,8 @@ def color_classes(A, seed=None, priority=None):
     waiting = xp.bincount(rows_of[before], minlength=n)
     after = select(M.with_values(~before), "nonzero")  # row u: its neighbours after it
     colour = xp.full(n, -1, np.int64)
-    taken = xp.zeros((1, n), np.uint64)  # taken[w, v]: bit b set when a neighbour of v
-    # before it has colour 64 w + b
+    # taken[w, v]: bit b set when a neighbour of v before it has colour 64 w + b
+    taken = xp.zeros((1, n), np.uint64)
     ready = xp.flatnonzero(waiting == 0).astype(idt)
     while ready.size:
         got = _lowest_free(taken, ready, xp)

@@ -220,7 +220,7 @@ def dijkstra_path(G, source, target, weight="weight"):
     >>> nx.dijkstra_path(nx.path_graph(3), 0, 2, backend="spbfs")
     [0, 1, 2]
     """
-    return _multi(G, {source}, target, None, weight, lengths=False)[1]
+    return _multi(G, {source}, target, None, weight)[1]
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)

@@ -191,8 +191,9 @@ class SpbfsGraph:
         --------
         >>> import networkx as nx
         >>> from spbfs.nx import convert_from_nx
-        >>> template, rows = convert_from_nx(nx.path_graph(["b", "a"])).node_set()
-        >>> list(template) == list(set(["b", "a"])), [["b", "a"][r] for r in rows] == list(template)
+        >>> G = convert_from_nx(nx.path_graph(["b", "a"]))
+        >>> template, rows = G.node_set()
+        >>> list(template) == list({"b", "a"}), G.labels(rows) == list(template)
         (True, True)
         """
         def build():
