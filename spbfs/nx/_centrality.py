@@ -214,13 +214,14 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     {0: 1.5, 1: 2.0, 2: 1.5}
     """
     index = G.index
-    every, every_row = G.node_set()  # set(G): NetworkX's order of targets
-    targets, t_rows = every, every_row
-    if nbunch is not None:
+    if nbunch is None:
+        targets, t_rows = G.node_set()  # set(G): NetworkX's order of targets, kept
+    else:
         targets = dict.fromkeys({v for v in nbunch if v in index})
         t_rows = np.fromiter(map(index.__getitem__, targets), np.int64, count=len(targets))
-    starts, s_rows = every, every_row
-    if sources is not None:
+    if sources is None:
+        starts, s_rows = G.node_set()
+    else:
         starts = {v for v in sources if v in index}
         s_rows = np.fromiter(map(index.__getitem__, starts), np.int64, count=len(starts))
     weighted = distance is not None

@@ -239,8 +239,7 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     gc.disable()
     try:
         parents, kids, runs = [], [], []
-        for p, k, rows in _edges(G, source, reverse, depth_limit):
-            rows = to_numpy(rows)
+        for p, k, rows in _edges(G, source, reverse, depth_limit):  # rows: host arrays
             runs += (np.flatnonzero(rows[1:] != rows[:-1]) + 1 + len(kids)).tolist()
             runs.append(len(kids) + len(k))  # a level ends a parent's run
             parents += p
