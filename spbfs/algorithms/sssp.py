@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.arrays import to_numpy
 from ..core.validation import UNREACHED, check_source
-from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, reduce, vxm
+from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, pull_cheaper, reduce, vxm
 from ..semiring._matrix import csr_from_coo, index_dtype
 from ._shared import BETA, prepare
 from .bfs import bfs
@@ -24,7 +24,10 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     A frontier-based Bellman-Ford: each round pushes the vertices whose
     distance improved through ``min_plus`` (``y = x @ A`` with
     ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements.  It ends in
-    at most ``n`` rounds and usually in about the graph's hop diameter.
+    at most ``n`` rounds and usually in about the graph's hop diameter.  A round
+    pulls instead where the backend expects that to be cheaper
+    (:func:`spbfs.semiring.pull_cheaper`: on the GPU, matrices under about 2**25
+    entries and large frontiers).
 
     With an array of ``k`` sources the searches run as one iteration on a
     dense ``k x n`` block ``D``: each round takes the vertices whose distance
@@ -103,14 +106,19 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     dist[source] = 0.0
     changed = xp.zeros(n, bool)
     changed[source] = True
+    degree = M.out_degree
+    frontier_edges = int((degree * changed).sum())
     for _ in range(n):
-        # push the vertices whose distance improved; keep the improvements
-        frontier = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
-        y = vxm(frontier, M, min_plus).to_bitmap()
-        changed = y.present & (y.values < dist)
-        if not changed.any():
+        if frontier_edges == 0:
             break
+        # push (or pull, where the backend expects that to be cheaper) the vertices whose
+        # distance improved; keep the improvements
+        frontier = Vector(n, "bitmap", present=changed, values=dist)
+        direction = "pull" if pull_cheaper(M, frontier_edges) else "push"
+        y = vxm(frontier, M, min_plus, direction=direction).to_bitmap()
+        changed = y.present & (y.values < dist)
         dist = xp.where(changed, y.values, dist)
+        frontier_edges = int((degree * changed).sum())  # the round's one read on the host
     if not return_predecessors:
         return dist
     return dist, _predecessors(M, dist, source)

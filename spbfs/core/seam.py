@@ -42,6 +42,9 @@ spmv_scatter       push of a dense ``x`` over ``plus``: rows scattered into dens
 strong_components  strong components, numbered by the generic algorithm's rule or in the
                    order the search finishes them (scipy's): one depth-first search, not
                    forward-backward searches (``semiring._searched``)
+prefers_pull       a cost hint, not a product: whether pulling over a whole matrix costs less
+                   than pushing a frontier of so many edges (:func:`spbfs.semiring.pull_cheaper`;
+                   the GPU's: a push's fixed cost is that of pulling about 2**25 entries)
 weak_components    weak components numbered by their smallest vertex: one union-find pass
                    over the arcs, not FastSV's rounds of products (``semiring._searched``;
                    the GPU's: concurrent, links by compare-and-swap)

@@ -1,13 +1,15 @@
 """Weighted shortest paths: ``min_plus`` distances, NetworkX's Dijkstra order and paths.
 
-The distances come from :func:`spbfs.sssp` (several sources through one extra
-vertex joined to them by zero-weight edges).  NetworkX's Dijkstra pops vertices
-in the order :func:`~spbfs.nx._shortest.dijkstra_order` reproduces, and the
-path to ``v`` extends the path of the vertex whose push set ``v``'s final
-distance: the earliest-popped *tight* in-neighbour (``d[u] + w == d[v]``), one
-vectorised pass over the edges.  The Bellman-Ford family gives the same
-distances for the non-negative weights spbfs accepts (others run in NetworkX);
-see the caveats in :data:`BELLMAN_FORD_DOCS`.
+The distances come from :func:`spbfs.sssp` (several sources at once with
+``min_only``).  NetworkX's Dijkstra pops vertices in the order
+:func:`~spbfs.nx._shortest.dijkstra_order` reproduces, and the path to ``v``
+extends the path of the vertex whose push set ``v``'s final distance: the
+earliest-popped *tight* in-neighbour (``d[u] + w == d[v]``).  Every vertex's is
+found in one vectorised pass over the edges, on the graph's device; one
+target's path, hop by hop back over the in-edges of the path's vertices alone.
+The Bellman-Ford family gives the same distances for the non-negative weights
+spbfs accepts (others run in NetworkX); see the caveats in
+:data:`BELLMAN_FORD_DOCS`.
 """
 
 from __future__ import annotations
@@ -50,43 +52,61 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     """
     values, kind = G.weights(weight)
     M = G.weighted_csr(weight)
-    n = len(G)
     rows = np.asarray(rows, np.int64)
-    d = to_numpy(sssp(M, M.xp.asarray(rows), min_only=True))
+    dist = sssp(M, M.xp.asarray(rows), min_only=True)
+    d = to_numpy(dist)
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
     if target is not None and reached[target]:
         reached &= d <= d[target]
     reached[rows] = True
-    w = values.astype(np.float64)
-    order = dijkstra_order(G._indptr, G._indices, w, d, rows, reached)
+    order = dijkstra_order(G._indptr, G._indices, values, d, rows, reached)
     if target is not None and reached[target]:
         order = order[:int(np.flatnonzero(order == target)[0]) + 1]
     if not parents:
         return order, d, None, kind
+    return order, d, _first_parents(M, dist, order, rows), kind
+
+
+def _first_parents(M, dist, order, sources):
+    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
+    the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
+    xp, n = M.xp, M.n
+    rank = xp.full(n, n, np.int64)
+    rank[xp.asarray(order)] = xp.arange(order.size)
+    rows, cols = M.pattern.rows(), M.indices
+    tight = xp.flatnonzero(dist[rows] + M.data == dist[cols])   # few: the rest on those
+    r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
+    is_source = xp.zeros(n, bool)
+    is_source[xp.asarray(sources)] = True
+    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
+    # the first pop rank per column: sort (column, rank) keys, take each column's first
+    key = xp.sort(c[keep] * n + rank[r[keep]])
+    col = key // n
+    first = xp.ones(key.size, bool)
+    first[1:] = col[1:] != col[:-1]
+    parent = xp.full(n, -1, np.int64)
+    parent[col[first]] = xp.asarray(order)[key[first] % n]
+    return to_numpy(parent)
+
+
+def _path_rows(G, weight, order, d, t, sources):
+    """The rows of NetworkX's path to row ``t``: back from ``t``, each hop to the tight
+    in-neighbour popped first, reading the in-edges of the path's rows alone."""
+    n = len(G)
+    R = G.reverse(ordered=False)   # in-edges as rows (the graph itself when undirected)
+    values, _ = R.weights(weight)
     rank = np.full(n, n, np.int64)
     rank[order] = np.arange(order.size)
-    return order, d, _first_parents(G, w, d, rank, rows), kind
-
-
-def _first_parents(G, w, d, rank, sources):
-    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none)."""
-    n = len(G)
-    rows = G.matrix(False).pattern.rows()
-    cols = G._indices
-    tight = np.flatnonzero(d[rows] + w == d[cols])   # few: test the rest on those only
-    r, c = rows[tight], cols[tight].astype(np.int64)
-    is_source = np.zeros(n, bool)
-    is_source[sources] = True
-    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
-    r, c = r[keep], c[keep]
-    best = np.full(n, n, np.int64)   # the smallest pop rank of a tight in-neighbour
-    np.minimum.at(best, c, rank[r])
-    first = rank[r] == best[c]       # ranks are distinct: one per column
-    parent = np.full(n, -1, np.int64)
-    parent[c[first]] = r[first]
-    return parent
+    chain = [t]
+    while chain[-1] not in sources:
+        v = chain[-1]
+        lo, hi = R._indptr[v], R._indptr[v + 1]
+        u = R._indices[lo:hi].astype(np.int64)
+        u = u[(d[u] + values[lo:hi] == d[v]) & (rank[u] < n) & (u != v)]
+        chain.append(int(u[np.argmin(rank[u])]))
+    return chain[::-1]
 
 
 def _sources(G, sources):
@@ -116,12 +136,9 @@ def _paths(G, order, parent, first):
     return paths_from_parents(G, order, parent, first)
 
 
-def _target_path(G, parent, t, target, first):
-    chain = [t]
-    while parent[chain[-1]] >= 0:
-        chain.append(int(parent[chain[-1]]))
-    path = G.labels(np.array(chain[::-1], np.int64))
-    path[0], path[-1] = first[chain[-1]], target
+def _target_path(G, chain, target, first):
+    path = G.labels(np.array(chain, np.int64))
+    path[0], path[-1] = first[chain[0]], target
     return path
 
 
@@ -135,14 +152,14 @@ def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
         return 0, [target]
     t = G.index.get(target) if target is not None and target in G else None
     order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
-                                             paths or t is not None)
+                                             paths and target is None)
     if target is None:
         return (_lengths(G, order, d, kind, first) if lengths else None,
                 _paths(G, order, parent, first) if paths else None)
     if t is None or order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     length = int(d[t]) if kind == "int" else float(d[t])
-    return length, _target_path(G, parent, t, target, first)
+    return length, _target_path(G, _path_rows(G, weight, order, d, t, first), target, first)
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)

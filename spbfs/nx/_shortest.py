@@ -99,8 +99,8 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     ----------
     indptr, indices : ndarray
         CSR rows in NetworkX's adjacency order.
-    w : ndarray of float64
-        Edge weights in CSR order (non-negative).
+    w : ndarray of float64 or int64
+        Edge weights in CSR order (non-negative; ints that float64 holds exactly in sums).
     d : ndarray of float64
         Exact shortest distances from ``source`` (``inf`` unreached).
     source : int or 1-D array of int
@@ -133,14 +133,22 @@ def dijkstra_order(indptr, indices, w, d, source, reached):
     ds = d[by_d]
     gstart = np.flatnonzero(np.concatenate(([True], ds[1:] != ds[:-1])))
     gsize = np.diff(np.append(gstart, by_d.size))
-    if gsize.max() == 1:
+    # sources alone at distance 0 (no zero-weight edge from them): popped in push order
+    alone = (sources.size > 1 and gsize[0] == sources.size
+             and np.unique(sources).size == sources.size)
+    if alone:
+        by_d[:sources.size] = sources
+    single = gsize == 1
+    single[0] |= alone
+    if single.all():
         return by_d
     ngroups = gstart.size
     group = np.full(n, -1, np.int64)
     group[by_d] = np.repeat(np.arange(ngroups), gsize)
-    single = gsize == 1
     rank = np.full(n, -1, np.int64)
     rank[by_d[gstart[single]]] = gstart[single]
+    if alone:
+        rank[sources] = np.arange(sources.size)
 
     # tight edges into members of groups with ties (one pass over the arcs finds those
     # into the members; the rest is on them alone)
@@ -241,8 +249,7 @@ def _dijkstra_lengths(G, source, weight, cutoff):
     if cutoff is not None:
         reached &= d <= cutoff
     reached[s] = True
-    w = G.weights(weight)[0].astype(np.float64)
-    order = dijkstra_order(G._indptr, G._indices, w, d, s, reached)
+    order = dijkstra_order(G._indptr, G._indices, G.weights(weight)[0], d, s, reached)
     dist = d[order]
     values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
     values[0] = 0  # NetworkX's source distance is the int 0 for any weights

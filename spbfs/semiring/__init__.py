@@ -36,7 +36,7 @@ from ._named import (
     select_ops,
     unary,
 )
-from ._operators import mxv, vxm
+from ._operators import mxv, pull_cheaper, vxm
 from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel
@@ -51,6 +51,7 @@ __all__ = [
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
-    "plus_times", "pointer_matrix", "queue_meet", "queue_order", "reduce", "select",
+    "plus_times", "pointer_matrix", "pull_cheaper", "queue_meet", "queue_order", "reduce",
+    "select",
     "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -181,6 +181,38 @@ def _values(M, semiring):
     return M.data if "a" in semiring.multiply.uses else None
 
 
+def pull_cheaper(A, frontier_edges: int) -> bool:
+    """Whether a pull (``vxm`` of a bitmap, reading every entry of ``A``) is expected to
+    cost less than a push of a frontier with ``frontier_edges`` out-edges, for a product
+    that cannot stop early (``min_plus``, ``plus_times``): the backend's estimate, for an
+    algorithm that chooses each round's direction itself.  False where the backend states
+    none (the CPU: its push reads only the frontier's edges, and pulls are not faster per
+    entry there) and for a distributed matrix (its ranks choose for their blocks).
+
+    Parameters
+    ----------
+    A : sparse matrix/array or Matrix
+        The matrix of the product.
+    frontier_edges : int
+        The out-edges of the frontier (the entries a push reads).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> pull_cheaper(sp.csr_array(sp.eye(3)), 3)
+    False
+    """
+    if distributed(A) is not None:  # each rank chooses push or pull for its own blocks
+        return False
+    M = Matrix.from_any(A)
+    prefers = getattr(backend_for(M.xp), "prefers_pull", None)
+    return prefers is not None and prefers(M.nnz, int(frontier_edges))
+
+
 def push(M, x, semiring, mask, complement, dtype) -> Vector:
     """Unchecked push (SpMSpV) on a prepared Matrix and sparse Vector."""
     idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, _values(M, semiring), M.ncols,
