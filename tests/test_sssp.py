@@ -1,5 +1,7 @@
 """sssp against scipy's dijkstra."""
 
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -88,6 +90,22 @@ def test_many_sources_match_dijkstra(device, A, data, directed):
     _check_many(A, sources, dist, pred, directed)
     alone = spbfs.sssp(on_device(device, A), sources, directed=directed)
     np.testing.assert_array_equal(to_host(alone), to_host(dist))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("pull", [False, True])
+@given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans())
+def test_rounds_pushed_or_pulled_match_dijkstra(device, pull, A, data, directed):
+    """Every round in the direction the backend's hint names (a pull reads every entry)."""
+    from spbfs.semiring._backend import backend_for
+
+    M = on_device(device, A)
+    source = data.draw(st.integers(0, A.shape[0] - 1))
+    backend = backend_for(np if device == "numpy" else __import__("cupy"))
+    with mock.patch.object(backend, "prefers_pull", lambda nnz, edges: pull, create=True):
+        dist = spbfs.sssp(M, source, directed=directed)
+    expected = csgraph.dijkstra(A, directed=directed, indices=source)
+    np.testing.assert_allclose(to_host(dist), expected)
 
 
 @pytest.mark.parametrize("device", DEVICES)
