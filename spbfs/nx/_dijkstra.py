@@ -73,8 +73,9 @@ def _first_parents(M, dist, order, sources):
     """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
     the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
     xp, n = M.xp, M.n
+    order = xp.asarray(order)
     rank = xp.full(n, n, np.int64)
-    rank[xp.asarray(order)] = xp.arange(order.size)
+    rank[order] = xp.arange(order.size)
     rows, cols = M.pattern.rows(), M.indices
     tight = xp.flatnonzero(dist[rows] + M.data == dist[cols])   # few: the rest on those
     r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
@@ -87,7 +88,7 @@ def _first_parents(M, dist, order, sources):
     first = xp.ones(key.size, bool)
     first[1:] = col[1:] != col[:-1]
     parent = xp.full(n, -1, np.int64)
-    parent[col[first]] = xp.asarray(order)[key[first] % n]
+    parent[col[first]] = order[key[first] % n]
     return to_numpy(parent)
 
 
