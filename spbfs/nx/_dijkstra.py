@@ -106,6 +106,8 @@ def _path_rows(G, weight, order, d, t, sources):
         lo, hi = R._indptr[v], R._indptr[v + 1]
         u = R._indices[lo:hi].astype(np.int64)
         u = u[(d[u] + values[lo:hi] == d[v]) & (rank[u] < n) & (u != v)]
+        if not u.size:  # cannot happen for exact distances
+            raise NotImplementedError("could not reproduce NetworkX's Dijkstra path")
         chain.append(int(u[np.argmin(rank[u])]))
     return chain[::-1]
 

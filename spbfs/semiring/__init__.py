@@ -52,6 +52,5 @@ __all__ = [
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
     "plus_times", "pointer_matrix", "pull_cheaper", "queue_meet", "queue_order", "reduce",
-    "select",
-    "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]
