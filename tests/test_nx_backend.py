@@ -386,6 +386,8 @@ def test_graph_from_a_matrix():
     (lambda: SpbfsGraph(sp.csr_array((2, 2)), nodes=[1, 1]), "distinct"),
     (lambda: SpbfsGraph(sp.csr_array(([1], ([0], [1])), shape=(2, 2)), directed=False),
      "symmetric"),
+    (lambda: SpbfsGraph(sp.csr_array(([1, 2], ([0, 1], [1, 0])), shape=(2, 2)),
+                        directed=False), "values included"),
     (lambda: convert_from_nx({0: [1]}), "networkx graphs"),
 ])
 def test_bad_graph_input(make, error):

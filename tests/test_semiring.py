@@ -159,6 +159,47 @@ def test_mxv_is_vxm_of_transpose():
     np.testing.assert_allclose(y, A @ x)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@given(A=graphs(max_n=25, max_m=120), data=st.data())
+def test_other_values_on_a_symmetric_pattern_are_transposed(device, A, data):
+    """``with_values`` on a symmetric Matrix: values that differ between (i, j) and (j, i)
+    are read from the right entry whether pushed, pulled or through ``mxv``; values kept
+    symmetric (``unit``, ``astype``) leave the matrix its own transpose."""
+    S = sp.csr_array(A + A.T)
+    S.sum_duplicates()
+    S.sort_indices()
+    n = S.shape[0]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    w = rng.integers(1, 9, S.nnz).astype(np.float64)
+    D = on_device(device, sp.csr_array((w, S.indices, S.indptr), shape=(n, n)))
+    xp = semiring.Matrix.from_any(D).xp
+    M = semiring.Matrix(D.indptr, D.indices, xp.ones(S.nnz), n, symmetric=True)
+    W = M.with_values(D.data)
+    x = rng.integers(0, 5, n).astype(np.float64)
+    expected = x @ sp.csr_array((w, S.indices, S.indptr), shape=(n, n)).toarray()
+    xd = xp.asarray(x)
+    for direction in ("push", "pull"):
+        y = semiring.vxm(Vector.full(xd), W, semiring.plus_times, direction=direction)
+        np.testing.assert_allclose(to_host(y.to_dense(0.0)), expected)
+    dense = sp.csr_array((w, S.indices, S.indptr), shape=(n, n)).toarray()
+    np.testing.assert_allclose(to_host(semiring.mxv(W, xd, semiring.plus_times).to_dense(0.0)),
+                               dense @ x)
+    U, C = M.unit(), M.astype(np.int64)
+    assert M.T is M and U.T is U and C.T is C and W.T is not W
+
+
+def test_symmetrized_checks_other_values_on_a_symmetric_pattern():
+    """Rows in any order: values equal to their mirror's keep the matrix (its own
+    transpose); others are doubled (every edge both ways)."""
+    M = semiring.Matrix(np.array([0, 2, 3, 4]), np.array([2, 1, 0, 0]), np.ones(4), 3,
+                        symmetric=True)
+    same = M.with_values(np.array([5.0, 7.0, 7.0, 5.0])).symmetrized()
+    assert same.nnz == 4 and same.T is same
+    other = M.with_values(np.array([5.0, 7.0, 8.0, 5.0])).symmetrized()
+    assert other.nnz == 8
+    assert sorted(other.data.tolist()) == [5.0, 5.0, 5.0, 5.0, 7.0, 7.0, 8.0, 8.0]
+
+
 def test_full_dense_vector_and_dtype_override():
     A = sp.csr_array(np.array([[0, 1], [1, 0]]))
     y = semiring.vxm(np.array([2, 3]), A, semiring.plus_times, dtype=np.float32)

@@ -23,8 +23,7 @@ def _weighted(A, weight):
         return M.unit(np.float64)
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
-    if M.dtype != np.float64:
-        M = M.with_values(M.data.astype(np.float64))
+    M = M.astype(np.float64)
     if M.nnz and not math.isfinite(float(reduce(M, monoids.plus))):  # NaN or inf somewhere
         raise ValueError("A has NaN or infinite weights")
     return M

@@ -127,8 +127,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if M.dtype == np.bool_:
         weight = False  # every stored edge weighs 1 either way
     if weight:
-        if M.dtype != np.float64:  # float64 weights are used as they are: the transpose,
-            M = M.with_values(M.data.astype(np.float64))  # cached on M, keeps its values
+        # float64 weights are used as they are, so the transpose cached on M keeps its values
+        M = M.astype(np.float64)
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     start = None if nstart is None else _distribution(nstart, n, "nstart", xp)

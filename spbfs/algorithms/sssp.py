@@ -157,7 +157,7 @@ def _float_weights(M):
             raise ValueError("A has negative weights; sssp needs non-negative weights")
         if math.isnan(float(reduce(M, monoids.plus, dtype=np.float64))):
             raise ValueError("A has NaN weights; shortest paths need numbers")
-    return M if M.dtype == np.float64 else M.with_values(M.data.astype(np.float64))
+    return M.astype(np.float64)
 
 
 def _sssp_many(A, sources, directed, return_predecessors):

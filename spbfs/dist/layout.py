@@ -125,7 +125,7 @@ def _matrix(xp, indptr, indices, data, nrows, ncols, symmetric):
     if data is None:
         # a pattern: a zero-stride view of ones stands for the values
         data = xp.broadcast_to(xp.ones(1, bool), (indices.size,))
-    return Matrix._from_pattern(pattern, data)
+    return Matrix._from_pattern(pattern, data, values_symmetric=symmetric)
 
 
 def build(blocks, n, n_local, D, P, rank, xp, symmetric=True) -> Layout:

@@ -98,6 +98,16 @@ class DistMatrix:
         """Every stored value 1 (parallel arcs merged): as ``Matrix.unit``."""
         return DistMatrix(self.graph.with_unit_weights(dtype))
 
+    def astype(self, dtype):
+        """Values of ``dtype`` (as ``Matrix.astype``): itself when they already are; unit
+        values of another dtype as :meth:`unit`; weights are float64 only."""
+        dtype = np.dtype(dtype)
+        if dtype == self.dtype:
+            return self
+        if not self.graph.weighted:
+            return self.unit(dtype)
+        raise TypeError(f"a distributed graph holds float64 weights, not {dtype}")
+
     def symmetrized(self, values=True):
         """The graph with every arc usable both ways (itself when undirected)."""
         return self if self.symmetric else DistMatrix(self.graph.undirected())

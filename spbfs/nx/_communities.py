@@ -97,8 +97,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         return []
     gpu = G.on_gpu() and G.nnz >= CLASS_STEPS_GPU_MIN_ENTRIES
     if weight is None:
-        M = G.csr(gpu)
-        M = M.with_values(M.xp.ones(M.nnz, np.float64))
+        M = G.csr(gpu).unit(np.float64)
     else:
         M = G.weighted_csr(weight, gpu)
     labels = louvain(M, resolution=resolution, threshold=threshold, max_level=max_level,

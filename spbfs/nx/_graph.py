@@ -82,9 +82,9 @@ class SpbfsGraph:
                 raise ValueError(f"nodes has {len(nodes)} labels but A has {n} rows")
             if len(set(nodes)) != n:
                 raise ValueError("nodes must be distinct")
-        if not directed and not _is_symmetric(indptr, indices, n):
-            raise ValueError("directed=False needs A with a symmetric pattern "
-                             "(store every edge both ways)")
+        if not directed and not _is_symmetric(indptr, indices, n, data):
+            raise ValueError("directed=False needs a symmetric A, values included "
+                             "(store every edge both ways, with one weight)")
         self._setup(nodes, indptr, indices, directed=bool(directed), multigraph=False,
                     from_matrix=True)
         self._weights[weight] = _typed(weight, data)
@@ -379,7 +379,7 @@ class SpbfsGraph:
         """The pattern with edge attribute ``attr`` as float64 values."""
         values, _ = self.weights(attr)
         return self._once(("wmatrix", attr, gpu), lambda: self.matrix(gpu).with_values(
-            _to_device(values.astype(np.float64), gpu)))
+            _to_device(values.astype(np.float64), gpu), symmetric=not self._directed))
 
     def reverse(self, ordered=True) -> SpbfsGraph:
         """The graph with every edge reversed.
@@ -442,11 +442,16 @@ def _is_identity(nodes) -> bool:
     return set(map(type, nodes)) == {int} and nodes == list(range(n))
 
 
-def _is_symmetric(indptr, indices, n) -> bool:
+def _is_symmetric(indptr, indices, n, data) -> bool:
+    """Whether the pattern, and the values (summed per position), equal their transpose's."""
     P = sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n, n))
     P.sum_duplicates()
     P.data[:] = 1
-    return (P != P.T).nnz == 0
+    if (P != P.T).nnz:
+        return False
+    S = sp.csr_array((data, indices, indptr), shape=(n, n))
+    S.sum_duplicates()
+    return (S != S.T).nnz == 0
 
 
 def _adjacency(rows, index, identity, n):

@@ -38,7 +38,8 @@ class Matrix:
     ncols : int, optional
         Number of columns (default ``n``: square).
     symmetric : bool
-        The caller guarantees the pattern is symmetric (skips transposes).
+        The caller guarantees the matrix is symmetric, values included: it is its own
+        transpose (no transpose is built).
     canonical : bool
         The caller guarantees every row's columns strictly increase (skips that check
         where an operation needs sorted, duplicate-free rows; verified with ``check``).
@@ -72,20 +73,26 @@ class Matrix:
                           canonical=canonical)
         if check and canonical and not pattern._rows_sorted_and_unique():
             raise ValueError("Matrix(canonical=True): a row's columns do not strictly increase")
-        self._setup(pattern, data, None, data.dtype)
+        self._setup(pattern, data, None, data.dtype, values_symmetric=symmetric)
 
-    def _setup(self, pattern, data, gather, dtype):
+    def _setup(self, pattern, data, gather, dtype, values_symmetric=False):
         self._pattern = pattern
         self._data = data
         self._gather = gather  # (array or Matrix, gather map or None): values on demand
         self._dtype = np.dtype(dtype)
         self._transpose = None
+        # a symmetric pattern whose values equal their transpose's: the matrix is its own
+        # transpose (other values on a symmetric pattern get a transpose of their own)
+        self._self_transpose = bool(values_symmetric) and pattern.symmetric
 
     @classmethod
-    def _from_pattern(cls, pattern, data=None, *, gather=None, dtype=None) -> Matrix:
-        """A Matrix on an existing (checked) pattern; values given or gathered on demand."""
+    def _from_pattern(cls, pattern, data=None, *, gather=None, dtype=None,
+                      values_symmetric=False) -> Matrix:
+        """A Matrix on an existing (checked) pattern; values given or gathered on demand.
+        ``values_symmetric``: with a symmetric pattern, the values equal their transpose's."""
         self = cls.__new__(cls)
-        self._setup(pattern, data, gather, data.dtype if data is not None else dtype)
+        self._setup(pattern, data, gather, data.dtype if data is not None else dtype,
+                    values_symmetric)
         return self
 
     @property
@@ -186,12 +193,24 @@ class Matrix:
 
     @property
     def T(self) -> Matrix:
-        """The transpose, as a Matrix (its pattern is built once and shared)."""
-        if self.symmetric:
+        """The transpose, as a Matrix (its pattern is built once and shared); the matrix
+        itself when it is symmetric, values included.
+
+        Examples
+        --------
+        A symmetric pattern with other values in each direction:
+
+        >>> import numpy as np
+        >>> M = Matrix(np.array([0, 1, 2]), np.array([1, 0]), np.array([1.0, 2.0]), 2,
+        ...            symmetric=True)
+        >>> M.T is M, M.with_values(np.array([1.0, 5.0])).T.data.tolist()
+        (True, [5.0, 1.0])
+        """
+        if self._self_transpose:
             return self
         t = self._transpose
         if t is None:
-            tp, gather_map = self._pattern.transpose()
+            tp, gather_map = self._pattern.transpose(values=True)
             t = Matrix._from_pattern(tp, gather=(self, gather_map), dtype=self._dtype)
             t._transpose = self
             self._transpose = t
@@ -206,7 +225,7 @@ class Matrix:
     def transpose_values_at_hand(self) -> bool:
         """Whether ``T.data`` is read without a gather (symmetric, or already gathered)."""
         t = self._transpose
-        return self.symmetric or (t is not None and t.values_at_hand)
+        return self._self_transpose or (t is not None and t.values_at_hand)
 
     def canonical(self) -> Matrix:
         """This matrix with sorted column indices and no duplicates (duplicates summed, as
@@ -220,7 +239,22 @@ class Matrix:
 
         data = backend_for(self.xp).segment_reduce(monoids.plus, self.data[order], starts,
                                                    self._dtype)
-        return Matrix._from_pattern(pattern, data)
+        return Matrix._from_pattern(pattern, data, values_symmetric=self._self_transpose)
+
+    def astype(self, dtype) -> Matrix:
+        """The same matrix with its values cast to ``dtype``; itself when they already are.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> M = Matrix(np.array([0, 1, 1]), np.array([1]), np.array([7]), 2)
+        >>> M.astype(np.float64).data.tolist(), M.astype(M.dtype) is M
+        ([7.0], True)
+        """
+        dtype = np.dtype(dtype)
+        if dtype == self._dtype:
+            return self
+        return self.with_values(self.data.astype(dtype), symmetric=self._self_transpose)
 
     def unit(self, dtype=np.float64) -> Matrix:
         """The same pattern with every stored value 1 (of ``dtype``): an unweighted view.
@@ -232,13 +266,15 @@ class Matrix:
         >>> M.unit(np.int64).data.tolist()
         [1]
         """
-        return self.with_values(self.xp.ones(self.nnz, dtype))
+        return self.with_values(self.xp.ones(self.nnz, dtype), symmetric=True)
 
-    def with_values(self, data) -> Matrix:
-        """The same pattern with other values (``data`` in CSR order)."""
+    def with_values(self, data, *, symmetric=False) -> Matrix:
+        """The same pattern with other values (``data`` in CSR order); ``symmetric``: the
+        caller guarantees that, on a symmetric pattern, the values equal their transpose's
+        (the matrix is then its own transpose)."""
         if data.shape != (self.nnz,):
             raise ValueError(f"data must have shape ({self.nnz},), got {data.shape}")
-        return Matrix._from_pattern(self._pattern, data)
+        return Matrix._from_pattern(self._pattern, data, values_symmetric=symmetric)
 
     def to_scipy(self):
         """The matrix as a scipy (or cupyx) CSR matrix sharing the arrays.
@@ -281,18 +317,24 @@ class Matrix:
         per pattern).  ``values=False``: the caller reads only the pattern, so a symmetric
         pattern is enough (its values are then ``A``'s, not checked); otherwise the values
         must equal their transpose's too (checked on each call)."""
-        if self.symmetric:
+        if self._self_transpose or (self.symmetric and not values):
             return self
         sym, gather_map = self._pattern.symmetrized()
         if gather_map is None:  # the pattern is its own transpose
-            if not values:
-                return Matrix._from_pattern(sym, gather=(self, None), dtype=self._dtype)
-            _, to_transpose = self._pattern.transpose()
+            if not values:  # the caller reads only the pattern
+                return Matrix._from_pattern(sym, gather=(self, None), dtype=self._dtype,
+                                            values_symmetric=True)
+            _, to_transpose = self._pattern.transpose(values=True)
             data = self.data
-            if bool((data[to_transpose] == data).all()):
-                return Matrix._from_pattern(sym, data)
+            # the transpose's entries come in sorted order: compare A's in that order too
+            # (a pattern only found equal to its transpose has sorted rows already)
+            mine = (data[self.xp.argsort(self._pattern.keys(), kind="stable")]
+                    if self.symmetric else data)
+            if bool((data[to_transpose] == mine).all()):
+                return Matrix._from_pattern(sym, data, values_symmetric=True)
             sym, gather_map = self._pattern.doubled()
-        return Matrix._from_pattern(sym, gather=(self, gather_map), dtype=self._dtype)
+        return Matrix._from_pattern(sym, gather=(self, gather_map), dtype=self._dtype,
+                                    values_symmetric=True)
 
     @classmethod
     def from_any(cls, A, *, name: str = "A") -> Matrix:

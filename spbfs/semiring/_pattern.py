@@ -194,9 +194,10 @@ class Pattern:
         return self._once("nonempty_rows", lambda: self.xp.flatnonzero(self.out_degree).astype(
             self.indices.dtype))
 
-    def transpose(self):
-        """``(pattern of A.T, gather map)``; the map is None for a symmetric pattern."""
-        if self.symmetric:
+    def transpose(self, values=False):
+        """``(pattern of A.T, gather map)``; the map is None for a symmetric pattern, unless
+        ``values`` asks for the map that carries each entry's value to its mirror entry."""
+        if self.symmetric and not values:
             return self, None
         return self._once("transpose", self._build_transpose)
 
