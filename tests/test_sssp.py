@@ -101,7 +101,7 @@ def test_rounds_pushed_or_pulled_match_dijkstra(device, pull, A, data, directed)
 
     M = on_device(device, A)
     source = data.draw(st.integers(0, A.shape[0] - 1))
-    backend = backend_for(np if device == "numpy" else __import__("cupy"))
+    backend = backend_for(spbfs.semiring.Matrix.from_any(M).xp)
     with mock.patch.object(backend, "prefers_pull", lambda nnz, edges: pull, create=True):
         dist = spbfs.sssp(M, source, directed=directed)
     expected = csgraph.dijkstra(A, directed=directed, indices=source)

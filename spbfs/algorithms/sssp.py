@@ -107,8 +107,8 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     changed = xp.zeros(n, bool)
     changed[source] = True
     degree = M.out_degree
-    frontier_edges = int((degree * changed).sum())
     for _ in range(n):
+        frontier_edges = int((degree * changed).sum())  # the round's one read on the host
         if frontier_edges == 0:
             break
         # push (or pull, where the backend expects that to be cheaper) the vertices whose
@@ -118,7 +118,6 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         y = vxm(frontier, M, min_plus, direction=direction).to_bitmap()
         changed = y.present & (y.values < dist)
         dist = xp.where(changed, y.values, dist)
-        frontier_edges = int((degree * changed).sum())  # the round's one read on the host
     if not return_predecessors:
         return dist
     return dist, _predecessors(M, dist, source)

@@ -3,7 +3,7 @@
 :func:`spbfs.sssp` with every vertex as a source runs the ``n`` searches as one
 iteration on a dense ``n x n`` block, which is what these functions return
 anyway.  Paths come from the Dijkstra search of each source
-(:func:`~spbfs.nx._dijkstra.dijkstra_search`).
+(:func:`~spbfs.nx._shortest.dijkstra_search`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
-from ._dijkstra import dijkstra_search
 from ._registry import dispatched
-from ._shortest import _weight_is_name
+from ._shortest import _weight_is_name, dijkstra_search
 
 __all__ = []
 

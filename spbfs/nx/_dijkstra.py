@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.sssp import sssp
-from ..core.arrays import to_numpy
 from ._registry import dispatched
-from ._shortest import _length_to, _weight_is_name, dijkstra_order
+from ._shortest import _length_to, _lengths_dict, _weight_is_name, dijkstra_search
 from ._traversal import paths_from_parents
 
-__all__ = ["BELLMAN_FORD_DOCS", "dijkstra_search"]
+__all__ = ["BELLMAN_FORD_DOCS"]
 
 BELLMAN_FORD_DOCS = ("Non-negative all-int or all-float weights (others, and callables, run "
                      "in NetworkX): the same distances as NetworkX; dicts come in Dijkstra's "
@@ -30,66 +28,6 @@ BELLMAN_FORD_DOCS = ("Non-negative all-int or all-float weights (others, and cal
                      "one returned is Dijkstra's.")
 DIJKSTRA_DOCS = ("Same values, types, order and paths as NetworkX for non-negative all-int or "
                  "all-float weights; other weights and callables run in NetworkX.")
-
-
-def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
-    """NetworkX's Dijkstra from ``rows`` (in push order) on an SpbfsGraph.
-
-    Returns ``(order, dist, parent, kind)``: the rows NetworkX's dist dict holds in its
-    order, float64 distances of all rows (``inf`` unreached), the row whose push gave each
-    row its final distance (-1 for sources and unreached rows; None with ``parents=False``,
-    for lengths alone) and the weights' kind ("int" or "float").  With ``target`` (a row)
-    the search stops there, as NetworkX's.
-
-    Examples
-    --------
-    >>> import numpy as np, networkx as nx
-    >>> from spbfs.nx import convert_from_nx
-    >>> G = convert_from_nx(nx.path_graph(3), edge_attrs={"weight": 1})
-    >>> order, dist, parent, kind = dijkstra_search(G, np.array([0]), "weight")
-    >>> order.tolist(), dist.tolist(), parent.tolist(), kind
-    ([0, 1, 2], [0.0, 1.0, 2.0], [-1, 0, 1], 'int')
-    """
-    values, kind = G.weights(weight)
-    M = G.weighted_csr(weight)
-    rows = np.asarray(rows, np.int64)
-    dist = sssp(M, M.xp.asarray(rows), min_only=True)
-    d = to_numpy(dist)
-    reached = np.isfinite(d)
-    if cutoff is not None:
-        reached &= d <= cutoff
-    if target is not None and reached[target]:
-        reached &= d <= d[target]
-    reached[rows] = True
-    order = dijkstra_order(G._indptr, G._indices, values, d, rows, reached)
-    if target is not None and reached[target]:
-        order = order[:int(np.flatnonzero(order == target)[0]) + 1]
-    if not parents:
-        return order, d, None, kind
-    return order, d, _first_parents(M, dist, order, rows), kind
-
-
-def _first_parents(M, dist, order, sources):
-    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
-    the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
-    xp, n = M.xp, M.n
-    order = xp.asarray(order)
-    rank = xp.full(n, n, np.int64)
-    rank[order] = xp.arange(order.size)
-    rows, cols = M.pattern.rows(), M.indices
-    tight = xp.flatnonzero(dist[rows] + M.data == dist[cols])   # few: the rest on those
-    r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
-    is_source = xp.zeros(n, bool)
-    is_source[xp.asarray(sources)] = True
-    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
-    # the first pop rank per column: sort (column, rank) keys, take each column's first
-    key = xp.sort(c[keep] * n + rank[r[keep]])
-    col = key // n
-    first = xp.ones(key.size, bool)
-    first[1:] = col[1:] != col[:-1]
-    parent = xp.full(n, -1, np.int64)
-    parent[col[first]] = order[key[first] % n]
-    return to_numpy(parent)
 
 
 def _path_rows(G, weight, order, d, t, sources):
@@ -126,19 +64,6 @@ def _sources(G, sources):
     return np.fromiter(seen, np.int64, count=len(seen)), seen
 
 
-def _lengths(G, order, d, kind, first):
-    dist = d[order]
-    values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
-    labels = G.labels(order)
-    for i, row in enumerate(order[:len(first)].tolist()):
-        labels[i], values[i] = first[row], 0
-    return dict(zip(labels, values, strict=True))
-
-
-def _paths(G, order, parent, first):
-    return paths_from_parents(G, order, parent, first)
-
-
 def _target_path(G, chain, target, first):
     path = G.labels(np.array(chain, np.int64))
     path[0], path[-1] = first[chain[0]], target
@@ -157,8 +82,8 @@ def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
     order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
                                              paths and target is None)
     if target is None:
-        return (_lengths(G, order, d, kind, first) if lengths else None,
-                _paths(G, order, parent, first) if paths else None)
+        return (_lengths_dict(G, order, d, kind, first) if lengths else None,
+                paths_from_parents(G, order, parent, first) if paths else None)
     if t is None or order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     length = int(d[t]) if kind == "int" else float(d[t])

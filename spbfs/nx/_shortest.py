@@ -27,7 +27,7 @@ from ..core.arrays import to_numpy
 from ._registry import dispatched
 from ._traversal import bfs_levels_ordered, bidirectional_rows
 
-__all__ = ["dijkstra_order"]
+__all__ = ["dijkstra_order", "dijkstra_search"]
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -241,21 +241,82 @@ def _distances(G, source, weight):
     return to_numpy(sssp(G.weighted_csr(weight), source)), kind
 
 
-def _dijkstra_lengths(G, source, weight, cutoff):
-    """NetworkX's ``_dijkstra`` dist dict for one source on an SpbfsGraph."""
-    s = G.index[source]
-    d, kind = _distances(G, s, weight)
+def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
+    """NetworkX's Dijkstra from ``rows`` (in push order) on an SpbfsGraph.
+
+    Returns ``(order, dist, parent, kind)``: the rows NetworkX's dist dict holds in its
+    order, float64 distances of all rows (``inf`` unreached), the row whose push gave each
+    row its final distance (-1 for sources and unreached rows; None with ``parents=False``,
+    for lengths alone) and the weights' kind ("int" or "float").  With ``target`` (a row)
+    the search stops there, as NetworkX's.
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3), edge_attrs={"weight": 1})
+    >>> order, dist, parent, kind = dijkstra_search(G, np.array([0]), "weight")
+    >>> order.tolist(), dist.tolist(), parent.tolist(), kind
+    ([0, 1, 2], [0.0, 1.0, 2.0], [-1, 0, 1], 'int')
+    """
+    values, kind = G.weights(weight)
+    M = G.weighted_csr(weight)
+    rows = np.asarray(rows, np.int64)
+    dist = sssp(M, M.xp.asarray(rows), min_only=True)
+    d = to_numpy(dist)
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
-    reached[s] = True
-    order = dijkstra_order(G._indptr, G._indices, G.weights(weight)[0], d, s, reached)
+    if target is not None and reached[target]:
+        reached &= d <= d[target]
+    reached[rows] = True
+    order = dijkstra_order(G._indptr, G._indices, values, d, rows, reached)
+    if target is not None and reached[target]:
+        order = order[:int(np.flatnonzero(order == target)[0]) + 1]
+    if not parents:
+        return order, d, None, kind
+    return order, d, _first_parents(M, dist, order, rows), kind
+
+
+def _first_parents(M, dist, order, sources):
+    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
+    the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
+    xp, n = M.xp, M.n
+    order = xp.asarray(order)
+    rank = xp.full(n, n, np.int64)
+    rank[order] = xp.arange(order.size)
+    rows, cols = M.pattern.rows(), M.indices
+    tight = xp.flatnonzero(dist[rows] + M.data == dist[cols])   # few: the rest on those
+    r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
+    is_source = xp.zeros(n, bool)
+    is_source[xp.asarray(sources)] = True
+    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
+    # the first pop rank per column: sort (column, rank) keys, take each column's first
+    key = xp.sort(c[keep] * n + rank[r[keep]])
+    col = key // n
+    first = xp.ones(key.size, bool)
+    first[1:] = col[1:] != col[:-1]
+    parent = xp.full(n, -1, np.int64)
+    parent[col[first]] = order[key[first] % n]
+    return to_numpy(parent)
+
+
+def _lengths_dict(G, order, d, kind, first):
+    """NetworkX's Dijkstra dist dict: rows ``order`` with distances ``d`` (ints for int
+    weights), the starting rows (``first``: row -> the node object as given) at int 0."""
     dist = d[order]
     values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
-    values[0] = 0  # NetworkX's source distance is the int 0 for any weights
     labels = G.labels(order)
-    labels[0] = source
+    for i, row in enumerate(order[:len(first)].tolist()):
+        labels[i], values[i] = first[row], 0
     return dict(zip(labels, values, strict=True))
+
+
+def _dijkstra_lengths(G, source, weight, cutoff):
+    """NetworkX's ``_dijkstra`` dist dict for one source on an SpbfsGraph."""
+    s = G.index[source]
+    order, d, _, kind = dijkstra_search(G, [s], weight, cutoff, parents=False)
+    return _lengths_dict(G, order, d, kind, {s: source})
 
 
 def _weight_is_name(arguments):
