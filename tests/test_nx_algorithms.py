@@ -280,6 +280,28 @@ def test_label_propagation_is_networkx_partition(name):
     assert list(got) == expected
 
 
+@DEVICES
+@given(n=st.integers(1, 80), p=st.floats(0.0, 0.3), loops=st.sampled_from(["none", "some",
+       "all"]), seed=st.integers(0, 2**31 - 1))
+def test_label_propagation_matches_networkx_on_random_graphs(device, n, p, loops, seed):
+    """Sweeps look only at vertices whose neighbours changed label since their last look
+    (a self-loop makes a vertex its own neighbour), and the vertex ids are taken as the
+    answer at once when every vertex with neighbours has a self-loop: NetworkX's
+    partition either way (on a GPU, these small graphs too)."""
+    from unittest import mock
+
+    import spbfs.nx._communities as communities
+
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n, p, seed=seed)
+    if loops != "none":
+        G.add_edges_from((v, v) for v in G if loops == "all" or rng.random() < 0.3)
+    with (nx.config.backends.spbfs(device=device),
+          mock.patch.object(communities, "CLASS_STEPS_GPU_MIN_ENTRIES", 0)):
+        got = list(nx.community.label_propagation_communities(G, backend="spbfs"))
+    assert got == list(nx.community.label_propagation_communities(G))
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("gpu_min_entries", [0, None])
 def test_communities_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):

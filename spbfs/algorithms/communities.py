@@ -33,6 +33,7 @@ from ..semiring import (
     Monoid,
     Semiring,
     Vector,
+    any_pair,
     extract,
     monoids,
     mxm,
@@ -246,39 +247,49 @@ def label_propagation(A, max_sweeps=1000):
     xp, n = M.xp, M.n
     P = M.unit(np.float64)
     label = xp.arange(n, dtype=np.int64)
-    if _labels_complete(P, label, P.out_degree > 0, xp, n):
+    if _ids_complete(P):
         return label
     # the colouring depends on the pattern alone: built once per pattern, as its transpose
     classes = P.pattern.derived("label propagation colouring",
                                 lambda: color_classes(P, priority=largest_first(P)))
-    # a sweep changes no label exactly when the labels it starts from are complete (each
-    # vertex keeps a label among its most frequent ones), so NetworkX's test before every
-    # sweep is the sweep itself
     # each class's rows of P, taken once for every sweep (together, one copy of P)
     classes = [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes
                if rows.size]
+    # A vertex's choice depends on its own and its neighbours' labels only, and after it
+    # chooses it holds one of its most frequent labels: it can change again only once a
+    # neighbour's label changes.  So a sweep looks at the vertices marked since their last
+    # look (all at first), and it changes nothing (NetworkX's stop) once none are marked.
+    marked = xp.ones(n, bool)
     for _ in range(max_sweeps):
         changed = False
         for rows, sub in classes:
+            look = marked[rows]
+            if not bool(look.all()):
+                local = xp.flatnonzero(look)
+                if not local.size:
+                    continue
+                rows, sub = rows[local], extract(sub, local.astype(rows.dtype))
+            marked[rows] = False
             counts = mxm(sub, pointer_matrix(label), plus_times)
-            rows_of = counts.entry_rows
-            keeps, largest = _keeps_label(counts, rows_of, label[rows], xp, n)
+            keeps, largest = _keeps_label(counts, counts.entry_rows, label[rows], xp, n)
             change = ~keeps & (largest >= 0)
             if bool(change.any()):
-                label[rows[change]] = largest[change]
+                moved = rows[change]
+                label[moved] = largest[change]
+                told = vxm(Vector.sparse(moved, size=n, sort=False, check=False), P, any_pair)
+                marked[told.to_sparse().indices] = True
                 changed = True
         if not changed:
             return label
     raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
 
 
-def _labels_complete(P, label, has_nbrs, xp, n):
-    """True when every vertex with neighbours holds one of its most frequent labels."""
-    if not P.nnz:
-        return True
-    counts = mxm(P, pointer_matrix(label), plus_times)
-    keeps, _ = _keeps_label(counts, counts.entry_rows, label, xp, n)
-    return bool((keeps | ~has_nbrs).all())
+def _ids_complete(P):
+    """Whether the starting labels (the vertex ids) are already NetworkX's answer: each
+    vertex with neighbours holds one of its most frequent labels.  Its neighbours' labels
+    are distinct, each counted once, and its own is among them only through a self-loop;
+    so: every vertex with neighbours has a self-loop."""
+    return select(P, "diag").nnz == int((P.out_degree > 0).sum())
 
 
 def _doubled_loops(A):
