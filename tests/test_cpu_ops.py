@@ -13,6 +13,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import spbfs
 from spbfs import semiring as sr
 from spbfs.cpu import operators
 from spbfs.cpu import products as cp
@@ -198,10 +199,15 @@ def test_eight_threads_one_matrix():
         assert all(pool.map(job, range(8)))
 
 
-def test_products_one_after_another_on_kept_scratch(monkeypatch):
-    """Small products reuse their thread's scratch: a run of them of several widths, value
-    types and masks (plain, complemented, none), from several threads, each as scipy gives;
-    a masked run stopped midway leaves nothing behind."""
+@pytest.mark.parametrize("parts", [1, 3])
+def test_products_one_after_another_on_kept_scratch(monkeypatch, request, parts):
+    """Products reuse their thread's scratch, a set per range of rows run at once: a run of
+    them of several widths, value types and masks (plain, complemented, none), from several
+    threads, each as scipy gives; a masked run stopped midway leaves nothing behind."""
+    if parts > 1:  # every product split over threads
+        monkeypatch.setattr(cp, "PARALLEL_WORK", 1)
+        spbfs.set_num_threads(parts)
+        request.addfinalizer(lambda: spbfs.set_num_threads(None))
     rng = np.random.default_rng(5)
     shapes = [(30, 20, 50), (30, 20, 7), (12, 40, 3000), (30, 20, 50), (90, 20, 50)]
     cases = []
@@ -236,11 +242,13 @@ def test_products_one_after_another_on_kept_scratch(monkeypatch):
         A = sp.csr_array(([1.0], ([row], [0])), shape=(rows, 4))
         assert sr.mxm(A, B, sr.min_plus).nnz == 1
     A, B, mask, full = cases[0]
-    cp._SCRATCH.flags[:] = 2  # as if a masked run had stopped midway
+    for flags in cp._SCRATCH.flags:
+        flags[:] = 2  # as if a masked run had stopped midway
     cp._SCRATCH.clean = False
     got = sr.mxm(A, B, sr.min_plus, mask, structural=True)
     assert np.allclose(dense(got), np.where(mask.toarray() != 0, full, np.inf))
-    assert not cp._SCRATCH.flags.any() and cp._SCRATCH.clean
+    assert len(cp._SCRATCH.flags) >= parts and cp._SCRATCH.clean
+    assert not any(flags.any() for flags in cp._SCRATCH.flags)
 
 
 @pytest.mark.parametrize("semiring", [sr.min_plus, sr.max_min, sr.any_first, sr.lor_land])

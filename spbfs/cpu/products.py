@@ -370,8 +370,7 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
     else:
         m_ptr, m_idx, m_ok = np.zeros(n + 1, np.int64), _DUMMY, _DUMMY
     use_ok = not structural and mask is not None
-    flops = _flops(A, B)
-    nparts = _threads(flops)
+    nparts = _threads(_flops(A, B))
     chunks = split(n, nparts * RANGES_PER_THREAD if nparts > 1 else 1, A.indptr)
     row_cnt = np.empty(n, np.int64)
     if mask is not None and not complement:
@@ -385,7 +384,7 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
                        B.indptr, B.indices, b_val, out_val, out_hit, row_cnt, w[0], w[1],
                        SPGEMM_SEARCH)
         _dynamic(part, nparts, chunks, work)
-        if work[0][0] is _SCRATCH.flags:  # the kernel left the kept flags clear
+        if _SCRATCH.flags and work[0][0] is _SCRATCH.flags[0]:  # the kernel left them clear
             _SCRATCH.clean = True
         c_ptr = _row_ptr(row_cnt)
         nnz = int(c_ptr[-1])
@@ -410,21 +409,25 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
     return c_ptr, c_idx, c_val
 
 
-#: Columns up to which a one-range SpGEMM keeps its scratch between calls (per calling
-#: thread): a small product then costs its work, not fresh arrays as long as B is wide.
-KEPT_SCRATCH_COLUMNS = 1 << 20
+#: Scratch entries (columns times ranges of rows run at once) up to which a SpGEMM keeps its
+#: scratch between calls (per calling thread, at most 16 bytes an entry): a small product
+#: then costs its work, not fresh arrays set and paged in, as long as B is wide.  (On 16
+#: cores, fresh scratch made label propagation's colour classes, 30k-300k multiplies into
+#: 131k columns each, take 0.76 s on 16 threads against 0.46 s on one, docs/benchmarks.md.)
+KEPT_SCRATCH_ENTRIES = 1 << 21
 
 
 class _Kept(threading.local):
-    """A calling thread's SpGEMM scratch: the marks (every one below ``base``: stale), the
-    masked kernel's flags (all clear while ``clean``) and accumulators per dtype."""
+    """A calling thread's SpGEMM scratch, a set per range of rows a call runs at once: the
+    marks (every one below ``base``, one counter for all sets: stale), the masked kernel's
+    flags (all clear while ``clean``) and accumulators per dtype."""
 
     def __init__(self):
-        self.mark = np.empty(0, np.int64)
+        self.marks = []
         self.base = 0
-        self.flags = np.empty(0, np.int8)
+        self.flags = []
         self.clean = True
-        self.acc = {}
+        self.accs = []
 
 
 _SCRATCH = _Kept()
@@ -433,27 +436,36 @@ _SCRATCH = _Kept()
 def _scratch(ncols, dtype, nparts, stamps, masked):
     """Per range of rows ``(flags or marks, accumulator, base)``: the masked kernel's flags
     (zero) or the count and fill kernels' marks (below ``base``), which take ``stamps``
-    values from ``base`` on.  One range on at most :data:`KEPT_SCRATCH_COLUMNS` columns
-    reuses the calling thread's kept arrays; else they are new."""
-    if nparts > 1 or ncols > KEPT_SCRATCH_COLUMNS:
+    values from ``base`` on.  Up to :data:`KEPT_SCRATCH_ENTRIES` the calling thread's kept
+    arrays serve; else they are new."""
+    if nparts * ncols > KEPT_SCRATCH_ENTRIES:
         if masked:
             return [(np.zeros(ncols, np.int8), np.empty(ncols, dtype), 0)
                     for _ in range(nparts)]
         return [(np.full(ncols, -1, np.int64), np.empty(ncols, dtype), 0)
                 for _ in range(nparts)]
-    kept = _SCRATCH
-    acc = kept.acc.get(dtype)
-    if acc is None or acc.size < ncols:
-        acc = kept.acc[dtype] = np.empty(max(ncols, 1024), dtype)
+    kept, size = _SCRATCH, max(ncols, 1024)
+    while len(kept.accs) < nparts:
+        kept.accs.append({})
+    accs = []
+    for per_dtype in kept.accs[:nparts]:
+        acc = per_dtype.get(dtype)
+        if acc is None or acc.size < ncols:
+            acc = per_dtype[dtype] = np.empty(size, dtype)
+        accs.append(acc)
     if masked:
-        if kept.flags.size < ncols or not kept.clean:  # a run stopped midway: flags unknown
-            kept.flags = np.zeros(max(ncols, 1024, kept.flags.size), np.int8)
+        if not kept.clean:  # a run stopped midway: the flags are unknown
+            kept.flags = []
+        kept.flags += [np.zeros(0, np.int8)] * (nparts - len(kept.flags))
+        kept.flags[:nparts] = [f if f.size >= ncols else np.zeros(size, np.int8)
+                               for f in kept.flags[:nparts]]
         kept.clean = False  # until the call returns
-        return [(kept.flags, acc, 0)]
-    if kept.mark.size < ncols:
-        kept.mark, kept.base = np.full(max(ncols, 1024), -1, np.int64), 0
+        return list(zip(kept.flags[:nparts], accs, [0] * nparts, strict=True))
+    kept.marks += [np.zeros(0, np.int64)] * (nparts - len(kept.marks))
+    kept.marks[:nparts] = [m if m.size >= ncols else np.full(size, -1, np.int64)
+                           for m in kept.marks[:nparts]]
     base, kept.base = kept.base, kept.base + stamps
-    return [(kept.mark, acc, base)]
+    return list(zip(kept.marks[:nparts], accs, [base] * nparts, strict=True))
 
 
 #: Monoids whose sum of equal values is that value.
