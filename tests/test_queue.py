@@ -1,8 +1,10 @@
-"""spbfs.semiring.queue_order: the CPU queue kernel and the generic levels of products give
-scipy's breadth-first order and predecessors, on CSR rows in any storage order."""
+"""spbfs.semiring.queue_order: the CPU queue kernel, the GPU's kernels a level and the
+generic levels of products give scipy's breadth-first order and predecessors, on CSR rows
+in any storage order."""
 
 from __future__ import annotations
 
+import importlib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -13,7 +15,6 @@ from conftest import DEVICES, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-import spbfs.cpu.backend
 from spbfs import semiring
 
 
@@ -44,11 +45,51 @@ def test_order_and_parents_are_scipys(device, generic, case):
 
         M = csp.csr_matrix(sp.csr_matrix(A))
     with pytest.MonkeyPatch.context() as patch:
-        if generic:   # the levels of products (the GPU's path) on the CPU too
-            patch.delattr(spbfs.cpu.backend, "queue_order")
+        if generic:   # the levels of products: the path of a backend without the primitive
+            patch.delattr(_backend(device), "queue_order")
         order, parents = semiring.queue_order(M, s, null=-9999, dtype=np.int32)
     assert to_host(order).tolist() == want_order.tolist()
     assert to_host(parents).tolist() == want_pred.tolist()
+
+
+def _backend(device):
+    return importlib.import_module("spbfs.gpu.backend" if device == "cupy"
+                                   else "spbfs.cpu.backend")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+def test_gpu_kernels_on_a_graph_of_many_blocks(index_dtype):
+    """Levels of many thousand arcs (many blocks of threads, rows of no arcs in the
+    frontier), int64 parents: scipy's order and predecessors."""
+    import cupyx.scipy.sparse as csp
+
+    A = sp.random_array((6000, 6000), density=0.0008, format="csr", random_state=5)
+    A = sp.csr_matrix(A + sp.eye_array(6000, format="csr")[::-1])
+    want_order, want_pred = csg.breadth_first_order(A, 17)
+    A.indices, A.indptr = A.indices.astype(index_dtype), A.indptr.astype(index_dtype)
+    order, parents = semiring.queue_order(csp.csr_matrix(A), 17, null=-9999)
+    assert to_host(order).tolist() == want_order.tolist()
+    assert to_host(parents).tolist() == want_pred.tolist()
+
+
+@pytest.mark.gpu
+@given(case=unsorted_digraphs(), more=st.lists(st.integers(0, 24), max_size=4))
+def test_gpu_levels_from_several_sources_are_the_generic_levels(case, more):
+    """The GPU's ``queue_levels`` yields the levels of products of the generic path (run
+    on the CPU here), from a queue of several sources."""
+    import cupyx.scipy.sparse as csp
+
+    from spbfs.semiring._queue import levels_in_queue_order
+
+    A, s = case
+    sources = list(dict.fromkeys([s, *(v % A.shape[0] for v in more)]))
+
+    def levels(M):
+        return [(to_host(c).tolist(), to_host(p).tolist())
+                for c, p in levels_in_queue_order(semiring.Matrix.from_any(M), sources)]
+
+    assert levels(csp.csr_matrix(sp.csr_matrix(A))) == levels(A)
 
 
 def test_bad_arguments_name_themselves():
@@ -112,7 +153,7 @@ def test_meet_gives_networkxs_bidirectional_path(device, generic, case, target):
         F, R = csp.csr_matrix(sp.csr_matrix(A)), csp.csr_matrix(sp.csr_matrix(B))
     with pytest.MonkeyPatch.context() as patch:
         if generic:   # the levels of products (the GPU's path) on the CPU too
-            patch.delattr(spbfs.cpu.backend, "queue_meet")
+            patch.delattr(_backend("numpy"), "queue_meet")
         meet, forward, backward = semiring.queue_meet(F, R, s, t)
     try:
         want = nx.bidirectional_shortest_path(G, s, t)

@@ -33,8 +33,9 @@ ewise_csr          ``ewise_add`` / ``ewise_mult`` of two canonical CSR matrices
 select_csr         the entries of a CSR matrix an index-unary predicate keeps (given the
                    pattern's cache, tril / triu keep their row pointers there)
 peel               :func:`spbfs.semiring.peel` whole: a worklist instead of a product per round
-queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search, not a product
-                   and two sorts per level
+queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search (on the GPU,
+                   three kernels a level), not a product and two sorts per level
+queue_levels       the same search yielded level by level, from a queue of sources
 queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches towards each
                    other, not their levels of products
 spmv_scatter       push of a dense ``x`` over ``plus``: rows scattered into dense

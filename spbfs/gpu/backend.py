@@ -12,7 +12,8 @@ expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
 * pull: one thread per allowed output, scanning its in-edges and stopping at
   the first hit (``any``) or at the monoid's terminal value (``lor``, ...).
 
-``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`).
+``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`),
+``queue_order`` the queue search level by level (:mod:`spbfs.gpu.queue`).
 
 Examples
 --------
@@ -33,10 +34,11 @@ import numpy as np
 from ..core.seam import ANY_TERMINAL
 from . import kernels
 from .components import weak_components
+from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
-           "prefers_pull", "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes",
-           "weak_components"]
+           "prefers_pull", "queue_levels", "queue_order", "segment_reduce", "spmm", "spmspv",
+           "spmv", "unpack_bitplanes", "weak_components"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).
@@ -138,7 +140,7 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     nx = int(x_idx.size)
     if nx == 0:
         return cupy.zeros(0, np.int64), cupy.zeros(0, dtype)
-    offs, total = _edge_offsets(indptr, x_idx)
+    offs, total = kernels.edge_offsets(indptr, x_idx)
     if total == 0:
         return cupy.zeros(0, np.int64), cupy.zeros(0, dtype)
     data = _operand(data, "a" in op.uses)
@@ -155,17 +157,6 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
          use_mask, comp, y, present))
     idx = cupy.flatnonzero(present)
     return idx, y[idx]
-
-
-def _edge_offsets(indptr, rows):
-    """The prefix sum of the degrees of ``rows`` (``nrows + 1`` int64 entries) and its
-    total, read on the host: a thread per edge finds its row by binary search in it."""
-    import cupy
-
-    offs = cupy.empty(rows.size + 1, np.int64)
-    offs[0] = 0
-    cupy.cumsum((indptr[rows + 1] - indptr[rows]).astype(np.int64), out=offs[1:])
-    return offs, int(offs[-1])
 
 
 #: Warps per block of ``packed_pull`` (``TILE_WARPS`` in packed_kernels.cu).
@@ -205,7 +196,7 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     import cupy
 
     x_idx = cupy.ascontiguousarray(x_idx, np.int64)
-    offs, total = _edge_offsets(indptr, x_idx)
+    offs, total = kernels.edge_offsets(indptr, x_idx)
     if total == 0:
         return
     want = _dense_words(out.shape[1], want_idx, want_val)

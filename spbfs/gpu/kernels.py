@@ -93,6 +93,12 @@ def components_module(idx_dtype, ptr_dtype):
     return _module(head + _source("components_kernels.cu"))
 
 
+def queue_module(idx_dtype, ptr_dtype):
+    """The queue-order kernels (``queue_claim``, ``queue_first``, ``queue_take``)."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("queue_kernels.cu"))
+
+
 def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bool,
                     x_dtype, a_dtype, out_dtype, idx_dtype, ptr_dtype, xi_dtype):
     """Generic push/pull kernels (``sr_push``, ``sr_pull``) for one semiring and dtypes.
@@ -165,6 +171,17 @@ def blocks(work: int, cap: int | None = None, threads: int = 256) -> int:
     if cap is None:
         cap = sm_count() * 32
     return int(max(1, min((work + threads - 1) // threads, cap)))
+
+
+def edge_offsets(indptr, rows):
+    """The prefix sum of the degrees of ``rows`` (``nrows + 1`` int64 entries) and its
+    total, read on the host: a thread per edge finds its row by binary search in it."""
+    import cupy
+
+    offs = cupy.empty(rows.size + 1, np.int64)
+    offs[0] = 0
+    cupy.cumsum((indptr[rows + 1] - indptr[rows]).astype(np.int64), out=offs[1:])
+    return offs, int(offs[-1])
 
 
 @functools.cache

@@ -7,7 +7,8 @@ The generic path is one masked ``vxm`` over ``min_plus`` per level: the frontier
 minimum over a vertex's in-arcs names the parent the queue gives it, and sorting the level
 by that key gives the queue's order.  A backend with a ``queue_order`` primitive (the CPU:
 one queue kernel) searches in one call, so a search that reaches few vertices costs a few
-microseconds instead of a product per level.  :func:`queue_meet` grows two such queues
+microseconds instead of a product per level; the GPU's ``queue_order`` and ``queue_levels``
+run three kernels a level and no sort.  :func:`queue_meet` grows two such queues
 towards each other (NetworkX's bidirectional search), with a ``queue_meet`` primitive on the
 CPU likewise.
 """
@@ -188,8 +189,13 @@ def _levels(M, source, parents):
 def levels_in_queue_order(M, sources):
     """Yield ``(children, parents)`` (int64 device arrays) per level of the queue search of
     :func:`queue_order` started from the queue ``sources`` (distinct vertices, in queue
-    order): one masked ``min_plus`` product per level, each level sorted by its key."""
+    order): a backend's ``queue_levels`` (the GPU's kernels), else one masked ``min_plus``
+    product per level, each level sorted by its key."""
     xp, n = M.xp, M.n
+    kernel = getattr(backend_for(xp), "queue_levels", None)
+    if kernel is not None:
+        yield from kernel(M.indptr, M.indices, xp.asarray(np.asarray(sources, np.int64)))
+        return
     S = M.pattern.derived("storage positions", lambda: M.with_values(
         xp.arange(M.nnz, dtype=np.int64)))
     width = max(M.nnz, 1)
