@@ -10,7 +10,7 @@ a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
   the label most frequent among its neighbours (counts from one ``plus_times`` product of
   its rows with the one-hot label matrix), keeps its own label on a tie that includes it,
   else takes the largest.  It stops when every vertex holds one of its most frequent
-  labels.
+  labels; a sweep looks only at the vertices a neighbour's change marked.
 * Louvain: with ``B`` the symmetric weight matrix (self-loops doubled, so row sums are the
   weighted degrees ``k`` and ``sum(B) = 2m``), a vertex ``v`` of a class moves to the
   neighbouring community ``C`` maximising ``w(v, C) - resolution * k_v * Sigma_C / 2m``

@@ -410,7 +410,8 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
 
 
 #: Scratch entries (columns times ranges of rows run at once) up to which a SpGEMM keeps its
-#: scratch between calls (per calling thread, at most 16 bytes an entry): a small product
+#: scratch between calls, per calling thread (an entry: a mark or flag and an accumulator
+#: per value type; each kept set as wide as the widest call it served): a small product
 #: then costs its work, not fresh arrays set and paged in, as long as B is wide.  (On 16
 #: cores, fresh scratch made label propagation's colour classes, 30k-300k multiplies into
 #: 131k columns each, take 0.76 s on 16 threads against 0.46 s on one, docs/benchmarks.md.)

@@ -41,9 +41,9 @@ _LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann
 #: Label propagation and Louvain are hundreds to thousands of small steps (one colour class
 #: each); a GPU pays a few milliseconds a step, so below this many stored entries they run
 #: on the host copy even when the GPU is configured.  Measured on one H100 and its host's
-#: 16 cores, label propagation CPU / GPU: 0.69 / 1.07 s at 2.4M entries, 3.4 / 1.6 s at
-#: 9.9M, 22.4 / 2.7 s at 40M; Louvain at 2.4M entries 25.8 s on the GPU, 7.2 s on the
-#: 2-core VM (docs/benchmarks.md).
+#: 16 cores, label propagation CPU / GPU: 0.45-0.51 / 1.07-1.43 s at 2.4M entries,
+#: 2.9-3.0 / 1.4-1.8 s at 9.9M, 8.4-8.7 / 1.9-2.6 s at 20M; Louvain at 2.4M entries 25.8 s
+#: on the GPU, 7.2 s on the 2-core VM (docs/benchmarks.md).
 CLASS_STEPS_GPU_MIN_ENTRIES = 4 << 20
 
 

@@ -56,7 +56,9 @@ def _sets(G, strong):
 def _all_sets(G, strong):
     order, cuts = _groups(G, strong)
     labels = G.labels(order)
-    return [set(labels[a:b]) for a, b in pairwise(cuts)]
+    # a one-node component (most of a sparse graph's) as a set display: on the VM, 49k such
+    # sets took 8 ms against 19 ms as sets of one-item slices
+    return [set(labels[a:b]) if b - a > 1 else {labels[a]} for a, b in pairwise(cuts)]
 
 
 def _connected(G, strong):
