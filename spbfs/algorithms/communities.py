@@ -263,11 +263,10 @@ def label_propagation(A, max_sweeps=1000):
     for _ in range(max_sweeps):
         changed = False
         for rows, sub in classes:
-            look = marked[rows]
-            if not bool(look.all()):
-                local = xp.flatnonzero(look)
-                if not local.size:
-                    continue
+            local = xp.flatnonzero(marked[rows])  # its size: a class step's one extra read
+            if not local.size:
+                continue
+            if local.size < rows.size:
                 rows, sub = rows[local], extract(sub, local.astype(rows.dtype))
             marked[rows] = False
             counts = mxm(sub, pointer_matrix(label), plus_times)
