@@ -12,8 +12,9 @@ expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
 * pull: one thread per allowed output, scanning its in-edges and stopping at
   the first hit (``any``) or at the monoid's terminal value (``lor``, ...).
 
-``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`),
-``queue_order`` the queue search level by level (:mod:`spbfs.gpu.queue`).
+``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`);
+``queue_order`` and ``queue_levels`` run the queue search, three kernels a level
+(:mod:`spbfs.gpu.queue`).
 
 Examples
 --------
