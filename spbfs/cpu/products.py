@@ -428,10 +428,19 @@ class _Kept(threading.local):
         self.base = 0
         self.flags = []
         self.clean = True
-        self.accs = []
+        self.accs = {}
 
 
 _SCRATCH = _Kept()
+
+
+def _kept_sets(arrays, nparts, ncols, make):
+    """The first ``nparts`` arrays of the kept list ``arrays``, each replaced by ``make()``
+    where missing or narrower than ``ncols``."""
+    arrays += [None] * (nparts - len(arrays))
+    arrays[:nparts] = [a if a is not None and a.size >= ncols else make()
+                       for a in arrays[:nparts]]
+    return arrays[:nparts]
 
 
 def _scratch(ncols, dtype, nparts, stamps, masked):
@@ -446,27 +455,17 @@ def _scratch(ncols, dtype, nparts, stamps, masked):
         return [(np.full(ncols, -1, np.int64), np.empty(ncols, dtype), 0)
                 for _ in range(nparts)]
     kept, size = _SCRATCH, max(ncols, 1024)
-    while len(kept.accs) < nparts:
-        kept.accs.append({})
-    accs = []
-    for per_dtype in kept.accs[:nparts]:
-        acc = per_dtype.get(dtype)
-        if acc is None or acc.size < ncols:
-            acc = per_dtype[dtype] = np.empty(size, dtype)
-        accs.append(acc)
+    accs = _kept_sets(kept.accs.setdefault(np.dtype(dtype), []), nparts, ncols,
+                      lambda: np.empty(size, dtype))
     if masked:
         if not kept.clean:  # a run stopped midway: the flags are unknown
             kept.flags = []
-        kept.flags += [np.zeros(0, np.int8)] * (nparts - len(kept.flags))
-        kept.flags[:nparts] = [f if f.size >= ncols else np.zeros(size, np.int8)
-                               for f in kept.flags[:nparts]]
+        flags = _kept_sets(kept.flags, nparts, ncols, lambda: np.zeros(size, np.int8))
         kept.clean = False  # until the call returns
-        return list(zip(kept.flags[:nparts], accs, [0] * nparts, strict=True))
-    kept.marks += [np.zeros(0, np.int64)] * (nparts - len(kept.marks))
-    kept.marks[:nparts] = [m if m.size >= ncols else np.full(size, -1, np.int64)
-                           for m in kept.marks[:nparts]]
+        return list(zip(flags, accs, [0] * nparts, strict=True))
+    marks = _kept_sets(kept.marks, nparts, ncols, lambda: np.full(size, -1, np.int64))
     base, kept.base = kept.base, kept.base + stamps
-    return list(zip(kept.marks[:nparts], accs, [base] * nparts, strict=True))
+    return list(zip(marks, accs, [base] * nparts, strict=True))
 
 
 #: Monoids whose sum of equal values is that value.
