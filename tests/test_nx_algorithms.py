@@ -379,25 +379,3 @@ def test_should_run_local_depends_on_the_arguments():
         assert backend_interface.should_run("shortest_path", (G, 0, 3), {}) is not True
         assert backend_interface.should_run("closeness_centrality", (G,), {}) is True
         assert backend_interface.should_run("closeness_centrality", (G, 3), {}) is not True
-
-
-def test_most_frequent_label_with_one_reduction_and_with_two():
-    """Label propagation's per-row choice (largest count, then largest label) is the same
-    from the one packed reduction and from the two-reduction path used past 2**26 vertices."""
-    from spbfs.algorithms.communities import _most_frequent
-    from spbfs.semiring import Matrix
-
-    rng = np.random.default_rng(5)
-    dense = rng.integers(0, 4, (30, 12)) * (rng.random((30, 12)) < 0.5)
-    dense[3] = 0  # an empty row: -inf and -1
-    C = Matrix.from_any(sp.csr_array(dense.astype(np.float64)))
-    rows_of = C.entry_rows
-    top, col = _most_frequent(C, rows_of, np, 30, 12)
-    top2, col2 = _most_frequent(C, rows_of, np, 30, 2 ** 27)
-    expected_top = np.where(dense.max(axis=1) > 0, dense.max(axis=1), -np.inf)
-    expected_col = np.where(dense.max(axis=1) > 0,
-                            11 - np.argmax(dense[:, ::-1] == dense.max(axis=1)[:, None], axis=1),
-                            -1)
-    for t, c in ((top, col), (top2, col2)):
-        np.testing.assert_array_equal(t, expected_top)
-        np.testing.assert_array_equal(c, expected_col)

@@ -7,10 +7,10 @@ the vertices whose neighbours before them are coloured take their colours and pu
 a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
 
 * Label propagation (NetworkX's rules and colouring, so NetworkX's result): a vertex takes
-  the label most frequent among its neighbours (counts from one ``plus_times`` product of
-  its rows with the one-hot label matrix), keeps its own label on a tie that includes it,
-  else takes the largest.  It stops when every vertex holds one of its most frequent
-  labels; a sweep looks only at the vertices a neighbour's change marked.
+  the label most frequent among its neighbours (``row_mode`` over its class's rows of the
+  pattern), keeps its own label on a tie that includes it, else takes the largest.  It
+  stops when every vertex holds one of its most frequent labels; a sweep looks only at
+  the vertices a neighbour's change marked.
 * Louvain: with ``B`` the symmetric weight matrix (self-loops doubled, so row sums are the
   weighted degrees ``k`` and ``sum(B) = 2m``), a vertex ``v`` of a class moves to the
   neighbouring community ``C`` maximising ``w(v, C) - resolution * k_v * Sigma_C / 2m``
@@ -42,6 +42,7 @@ from ..semiring import (
     plus_times,
     pointer_matrix,
     reduce,
+    row_mode,
     select,
     vxm,
 )
@@ -186,37 +187,6 @@ def _row_best(C, rows_of, xp, n_rows, key):
     return col, best
 
 
-def _most_frequent(counts, rows_of, xp, n_rows, ncols):
-    """Per row of ``counts`` (a count per column): the largest count (-inf for an empty
-    row) and the largest column holding it (-1).  One ``max`` reduction of ``count *
-    (ncols + 1) + column`` while those keys are exact in float64 (counts of at most
-    ``ncols`` each), else two (:func:`_row_best`)."""
-    if not counts.nnz:
-        return xp.full(n_rows, -np.inf), xp.full(n_rows, -1, np.int64)
-    width = ncols + 1
-    if width * width >= 2 ** 53:
-        _, top = _row_best(counts, rows_of, xp, n_rows, counts.data)
-        key = xp.where(counts.data == top[rows_of], counts.indices.astype(np.float64), -np.inf)
-        return top, _row_best(counts, rows_of, xp, n_rows, key)[0]
-    key = counts.data * width + counts.indices.astype(np.float64)
-    best = reduce(counts.with_values(key), monoids.max, axis=1).to_dense(-1.0).astype(np.int64)
-    found = best >= 0
-    return (xp.where(found, (best // width).astype(np.float64), -np.inf),
-            xp.where(found, best % width, -1))
-
-
-def _keeps_label(counts, rows_of, own_label, xp, ncols):
-    """Per row of the neighbour-label ``counts``: whether its own label (``own_label``) is
-    among its most frequent ones, and the largest most frequent label (-1 for an empty
-    row): NetworkX's rule for keeping a label, and the label it takes otherwise."""
-    n_rows = int(own_label.shape[0])
-    top, largest = _most_frequent(counts, rows_of, xp, n_rows, ncols)
-    mine = counts.indices.astype(np.int64) == own_label[rows_of]
-    own = xp.zeros(n_rows, np.float64)
-    own[rows_of[mine]] = counts.data[mine]
-    return own == top, largest
-
-
 def label_propagation(A, max_sweeps=1000):
     """Labels of NetworkX's semi-synchronous label propagation: its colouring (greedy,
     largest first), update and stopping rules, initial labels the vertex ids; one colour
@@ -249,38 +219,49 @@ def label_propagation(A, max_sweeps=1000):
     label = xp.arange(n, dtype=np.int64)
     if _ids_complete(P):
         return label
-    # the colouring depends on the pattern alone: built once per pattern, as its transpose
-    classes = P.pattern.derived("label propagation colouring",
-                                lambda: color_classes(P, priority=largest_first(P)))
-    # each class's rows of P, taken once for every sweep (together, one copy of P)
-    classes = [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes
-               if rows.size]
+    # the colouring and each class's rows of P depend on the pattern alone: built once
+    classes, class_of = P.pattern.derived("label propagation classes",
+                                          lambda: _class_rows(P))
     # A vertex's choice depends on its own and its neighbours' labels only, and after it
     # chooses it holds one of its most frequent labels: it can change again only once a
     # neighbour's label changes.  So a sweep looks at the vertices marked since their last
     # look (all at first), and it changes nothing (NetworkX's stop) once none are marked.
+    # ``todo`` (on the host) tells which classes hold a marked vertex.
     marked = xp.ones(n, bool)
-    for _ in range(max_sweeps):
-        changed = False
-        for rows, sub in classes:
-            local = xp.flatnonzero(marked[rows])  # its size: a class step's one extra read
-            if not local.size:
-                continue
-            if local.size < rows.size:
-                rows, sub = rows[local], extract(sub, local.astype(rows.dtype))
-            marked[rows] = False
-            counts = mxm(sub, pointer_matrix(label), plus_times)
-            keeps, largest = _keeps_label(counts, counts.entry_rows, label[rows], xp, n)
-            change = ~keeps & (largest >= 0)
-            if bool(change.any()):
-                moved = rows[change]
-                label[moved] = largest[change]
-                told = vxm(Vector.sparse(moved, size=n, sort=False, check=False), P, any_pair)
-                marked[told.to_sparse().indices] = True
-                changed = True
-        if not changed:
+    todo = np.ones(len(classes), bool)
+    for sweep in range(max_sweeps + 1):
+        if not todo.any():
             return label
+        if sweep == max_sweeps:
+            break
+        for c in range(len(classes)):
+            if not todo[c]:
+                continue
+            todo[c] = False
+            rows, sub = classes[c]
+            mine = label[rows]
+            largest, top, own = row_mode(sub, label, own=mine, mask=marked[rows])
+            change = own < top   # NetworkX keeps its label when it ties for the top
+            marked[rows] = False
+            label[rows] = xp.where(change, largest, mine)
+            moved = rows[change]   # its size: the one host read of a step that changes none
+            if moved.size:
+                told = vxm(Vector.sparse(moved, size=n, sort=False, check=False), P,
+                           any_pair).to_sparse().indices
+                marked[told] = True
+                todo[xp.unique(class_of[told]).tolist()] = True
     raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
+
+
+def _class_rows(P):
+    """The colour classes of NetworkX's label propagation colouring (greedy, largest
+    first), each as ``(rows, P[rows])``, and the class of each vertex."""
+    xp = P.xp
+    classes = [rows for rows in color_classes(P, priority=largest_first(P)) if rows.size]
+    class_of = xp.empty(P.n, np.int64)
+    for c, rows in enumerate(classes):
+        class_of[rows] = c
+    return [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes], class_of
 
 
 def _ids_complete(P):

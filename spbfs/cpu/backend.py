@@ -3,6 +3,7 @@ arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`
 
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
+from .mode import row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel
 from .products import (
@@ -24,5 +25,5 @@ from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
            "masked_dot", "packed_pull", "packed_push", "peel", "queue_meet", "queue_order",
-           "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
+           "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
            "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]

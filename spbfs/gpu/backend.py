@@ -14,7 +14,8 @@ expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
 
 ``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`);
 ``queue_order`` and ``queue_levels`` run the queue search, three kernels a level
-(:mod:`spbfs.gpu.queue`).
+(:mod:`spbfs.gpu.queue`); ``row_mode`` counts each row's values, a warp or a block a row
+(:mod:`spbfs.gpu.mode`).
 
 Examples
 --------
@@ -35,10 +36,12 @@ import numpy as np
 from ..core.seam import ANY_TERMINAL
 from . import kernels
 from .components import weak_components
+from .mode import row_mode
 from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "index_unary", "masked_dot", "packed_pull", "packed_push",
-           "prefers_pull", "queue_levels", "queue_order", "segment_reduce", "spmm", "spmspv",
+           "prefers_pull", "queue_levels", "queue_order", "row_mode",
+           "segment_reduce", "spmm", "spmspv",
            "spmv", "unpack_bitplanes", "weak_components"]
 
 _THREADS = 256

@@ -93,6 +93,12 @@ def components_module(idx_dtype, ptr_dtype):
     return _module(head + _source("components_kernels.cu"))
 
 
+def mode_module(idx_dtype, ptr_dtype):
+    """The most-frequent-value kernels (``mode_rows``, ``mode_heavy``)."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("mode_kernels.cu"))
+
+
 def queue_module(idx_dtype, ptr_dtype):
     """The queue-order kernels (``queue_claim``, ``queue_first``, ``queue_take``)."""
     head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"

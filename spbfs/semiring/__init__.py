@@ -18,6 +18,7 @@ array([2., 3.])
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract
 from ._matrix import Matrix, pointer_matrix
+from ._mode import row_mode
 from ._named import (
     NAMED,
     any_first,
@@ -52,5 +53,5 @@ __all__ = [
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
     "plus_times", "pointer_matrix", "pull_cheaper", "queue_meet", "queue_order", "reduce",
-    "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "row_mode", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -1,0 +1,169 @@
+"""spbfs.semiring.row_mode: the CPU kernel, the GPU's kernels (a warp per row, a block and a
+hash table per long row) and the generic sorted runs give the most frequent value of each
+row (the largest on a tie) and the counts a plain Counter gives."""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import DEVICES, to_host
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbfs import semiring
+
+
+def _expected(A, x, own, mask, null=-1):
+    """Row by row with a Counter (the oracle)."""
+    A = sp.csr_array(A)
+    value, count, own_count = [], [], []
+    for i in range(A.shape[0]):
+        c = Counter(x[A.indices[A.indptr[i]:A.indptr[i + 1]]].tolist())
+        if not c or (mask is not None and not mask[i]):
+            value.append(null), count.append(0), own_count.append(0)
+            continue
+        top = max(c.values())
+        value.append(max(v for v, k in c.items() if k == top))
+        count.append(top)
+        own_count.append(c.get(int(own[i]), 0))
+    return value, count, own_count
+
+
+@st.composite
+def rows_and_values(draw):
+    """An ``m x n`` CSR in any column order (duplicates kept), values with ties, own values
+    and a mask."""
+    m, n = draw(st.integers(1, 12)), draw(st.integers(1, 12))
+    nnz = draw(st.integers(0, 6 * m))
+    rows = np.sort(np.array(draw(st.lists(st.integers(0, m - 1), min_size=nnz, max_size=nnz)),
+                            np.int64))
+    cols = np.array(draw(st.lists(st.integers(0, n - 1), min_size=nnz, max_size=nnz)), np.int32)
+    indptr = np.zeros(m + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
+    A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(m, n))
+    A.has_sorted_indices = False
+    labels = st.integers(-3, 4)
+    x = np.array(draw(st.lists(labels, min_size=n, max_size=n)), np.int64)
+    own = np.array(draw(st.lists(labels, min_size=m, max_size=m)), np.int64)
+    mask = draw(st.none() | st.lists(st.booleans(), min_size=m, max_size=m).map(np.array))
+    return A, x, own, mask
+
+
+def _backend(device):
+    return importlib.import_module("spbfs.gpu.backend" if device == "cupy"
+                                   else "spbfs.cpu.backend")
+
+
+def _to(device, a):
+    if device == "numpy" or a is None:
+        return a
+    import cupy
+
+    return cupy.asarray(a)
+
+
+def _device_matrix(device, A, index_dtype=np.int32):
+    if device == "numpy":
+        return A
+    import cupyx.scipy.sparse as csp
+
+    A = sp.csr_matrix(A, dtype=np.float64)
+    A.indices, A.indptr = A.indices.astype(index_dtype), A.indptr.astype(index_dtype)
+    return csp.csr_matrix(A)
+
+
+def _run(device, generic, A, x, own, mask, null=-1):
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:   # the sorted runs: the path of a backend without the primitive
+            patch.delattr(_backend(device), "row_mode")
+        out = semiring.row_mode(_device_matrix(device, A), _to(device, x), own=_to(device, own),
+                                mask=_to(device, mask), null=null)
+    return [None if a is None else to_host(a).tolist() for a in out]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=rows_and_values())
+def test_row_mode_matches_a_counter(device, generic, case):
+    A, x, own, mask = case
+    assert _run(device, generic, A, x, own, mask, null=-7) == list(_expected(A, x, own, mask,
+                                                                              null=-7))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_row_mode_without_own_gives_no_own_counts(device):
+    A = sp.csr_array(np.array([[1, 1, 0], [0, 0, 0]]))
+    value, count, own_count = _run(device, False, A, np.array([3, 3, 1]), None, None)
+    assert (value, count, own_count) == ([3, -1], [2, 0], None)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+def test_row_mode_on_long_rows(device, index_dtype):
+    """Rows around the GPU's warp width, its tile limit and far beyond (a block per row, a
+    hash table per row), with few labels (long runs, ties) and many (short runs)."""
+    rng = np.random.default_rng(5)
+    n = 20000
+    degrees = [0, 1, 31, 32, 33, 63, 255, 256, 257, 1000, 4097, 15000]
+    blocks = [rng.choice(n, d, replace=d > n) for d in degrees]
+    indptr = np.concatenate([[0], np.cumsum([b.size for b in blocks])])
+    A = sp.csr_array((np.ones(indptr[-1]), np.concatenate(blocks), indptr),
+                     shape=(len(degrees), n))
+    wide = np.array([-(2**40), 0, 2**40])   # a range no dense count array covers
+    for spread in (np.arange(3), np.arange(50), np.arange(10**6), wide):
+        x, own = rng.choice(spread, n), rng.choice(spread, len(degrees))
+        mask = rng.random(len(degrees)) < 0.8
+        for m in (None, mask):
+            got = _run_index(device, A, x, own, m, index_dtype)
+            assert got == list(_expected(A, x, own, m)), (spread, m)
+
+
+def _run_index(device, A, x, own, mask, index_dtype):
+    M = _device_matrix(device, A, index_dtype)
+    out = semiring.row_mode(M, _to(device, x), own=_to(device, own), mask=_to(device, mask))
+    return [to_host(a).tolist() for a in out]
+
+
+def test_row_mode_rejects_bad_arguments():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(ValueError, match="x must be a 1-D array of length 3"):
+        semiring.row_mode(A, np.arange(2))
+    with pytest.raises(TypeError, match="x must be of kind"):
+        semiring.row_mode(A, np.ones(3))
+    with pytest.raises(ValueError, match="own must be"):
+        semiring.row_mode(A, np.arange(3), own=np.arange(4))
+    with pytest.raises(TypeError, match="mask must be of kind"):
+        semiring.row_mode(A, np.arange(3), mask=np.ones(3, np.int8))
+    with pytest.raises(TypeError, match="null must be an integer"):
+        semiring.row_mode(A, np.arange(3), null=0.5)
+
+
+@pytest.mark.gpu
+def test_row_mode_wants_operands_on_the_matrix_device():
+    import cupy
+
+    A = _device_matrix("cupy", sp.csr_array(np.eye(3)))
+    with pytest.raises(TypeError, match="x must live on the same device as A"):
+        semiring.row_mode(A, np.arange(3))
+    with pytest.raises(TypeError, match="mask must live"):
+        semiring.row_mode(A, cupy.arange(3), mask=np.ones(3, bool))
+
+
+def test_row_mode_from_eight_threads():
+    """Each calling thread counts in its own kept scratch: eight threads at once give each
+    call's own answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    cases = []
+    for k in range(16):
+        A = sp.random_array((300, 400), density=0.05, rng=rng, format="csr")
+        cases.append((A, rng.integers(0, 5 + 40 * k, 400), rng.integers(0, 20, 300)))
+    expected = [list(_expected(A, x, own, None)) for A, x, own in cases]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda c: _run("numpy", False, c[0], c[1], c[2], None), cases * 4))
+    assert got == expected * 4
