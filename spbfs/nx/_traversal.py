@@ -13,7 +13,7 @@ with ``nx.config.backends.spbfs.device``, on the GPU.
 from __future__ import annotations
 
 import gc
-from itertools import islice, pairwise
+from itertools import chain, islice, pairwise
 
 import numpy as np
 
@@ -205,7 +205,7 @@ _NO_SORT = not_supported(sort_neighbors=None)
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
             "NetworkX.")
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
-    """NetworkX's ``bfs_edges`` on an :class:`~spbfs.nx.SpbfsGraph` (a generator).
+    """NetworkX's ``bfs_edges`` on an :class:`~spbfs.nx.SpbfsGraph` (a lazy iterator).
 
     Examples
     --------
@@ -214,8 +214,10 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     >>> list(nx.bfs_edges(G, 1, backend="spbfs"))
     [(1, 0), (1, 2), (2, 3)]
     """
-    for parents, kids, _ in _edges(G, source, reverse, depth_limit):
-        yield from zip(parents, kids, strict=True)
+    # an iterator of C loops (the levels are still searched lazily): a generator resumed
+    # once per edge costs more than the search on a large graph
+    return chain.from_iterable(zip(parents, kids, strict=True)
+                               for parents, kids, _ in _edges(G, source, reverse, depth_limit))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
@@ -281,8 +283,8 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     >>> list(nx.bfs_predecessors(nx.path_graph(4), 1, backend="spbfs"))
     [(0, 1), (2, 1), (3, 2)]
     """
-    for parents, kids, _ in _edges(G, source, False, depth_limit):
-        yield from zip(kids, parents, strict=True)
+    return chain.from_iterable(zip(kids, parents, strict=True)
+                               for parents, kids, _ in _edges(G, source, False, depth_limit))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
