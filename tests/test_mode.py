@@ -120,12 +120,64 @@ def test_row_mode_on_long_rows(device, index_dtype):
         for m in (None, mask):
             got = _run_index(device, A, x, own, m, index_dtype)
             assert got == list(_expected(A, x, own, m)), (spread, m)
+    # weights (small integers: exact in any order) and a cost per value
+    A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
+    x, own = rng.integers(0, 40, n), rng.integers(0, 40, len(degrees))
+    cost, scale = rng.integers(0, 9, 40) / 4, rng.integers(0, 3, len(degrees)) / 2
+    M = _device_matrix(device, A, index_dtype)
+    got = semiring.row_mode(M, _to(device, x), own=_to(device, own), weighted=True,
+                            cost=_to(device, cost), scale=_to(device, scale))
+    assert [to_host(a).tolist() for a in got] == list(
+        _expected_weighted(A, x, own, None, cost, scale))
 
 
 def _run_index(device, A, x, own, mask, index_dtype):
     M = _device_matrix(device, A, index_dtype)
     out = semiring.row_mode(M, _to(device, x), own=_to(device, own), mask=_to(device, mask))
     return [to_host(a).tolist() for a in out]
+
+
+def _expected_weighted(A, x, own, mask, cost, scale):
+    """The weighted oracle: each value's total weight less ``scale[i] * cost[value]``."""
+    A = sp.csr_array(A)
+    value, score, own_total = [], [], []
+    for i in range(A.shape[0]):
+        lo, hi = A.indptr[i], A.indptr[i + 1]
+        totals = {}
+        for j, w in zip(A.indices[lo:hi].tolist(), A.data[lo:hi].tolist(), strict=True):
+            totals[int(x[j])] = totals.get(int(x[j]), 0.0) + w
+        if not totals or (mask is not None and not mask[i]):
+            value.append(-1), score.append(0.0), own_total.append(0.0)
+            continue
+        scores = {v: t - scale[i] * cost[v] for v, t in totals.items()}
+        top = max(scores.values())
+        value.append(max(v for v, t in scores.items() if t == top))
+        score.append(top)
+        own_total.append(totals.get(int(own[i]), 0.0))
+    return value, score, own_total
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=rows_and_values(), seed=st.integers(0, 2**32 - 1))
+def test_weighted_row_mode_with_a_cost_matches_the_totals(device, generic, case, seed):
+    """Weights (small integers, so every order of summing is exact) and a per-value cost
+    scaled per row (halves): the value of the largest score, as Louvain asks it."""
+    A, x, own, mask = case
+    rng = np.random.default_rng(seed)
+    x, own = x + 3, own + 3   # values index the cost
+    A = A.copy()
+    A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
+    cost = rng.integers(0, 5, 8) / 2
+    scale = rng.integers(0, 3, A.shape[0]) / 2
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:
+            patch.delattr(_backend(device), "row_mode")
+        out = semiring.row_mode(_device_matrix(device, A), _to(device, x), own=_to(device, own),
+                                mask=_to(device, mask), weighted=True, cost=_to(device, cost),
+                                scale=_to(device, scale))
+    assert [to_host(a).tolist() for a in out] == list(
+        _expected_weighted(A, x, own, mask, cost, scale))
 
 
 def test_row_mode_rejects_bad_arguments():
@@ -140,6 +192,10 @@ def test_row_mode_rejects_bad_arguments():
         semiring.row_mode(A, np.arange(3), mask=np.ones(3, np.int8))
     with pytest.raises(TypeError, match="null must be an integer"):
         semiring.row_mode(A, np.arange(3), null=0.5)
+    with pytest.raises(ValueError, match="cost and scale must be given together"):
+        semiring.row_mode(A, np.arange(3), cost=np.ones(3))
+    with pytest.raises(ValueError, match="cost must have an entry for every value read: 2"):
+        semiring.row_mode(A, np.arange(3), cost=np.ones(2), scale=np.ones(3))
 
 
 @pytest.mark.gpu

@@ -14,8 +14,8 @@ a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
 * Louvain: with ``B`` the symmetric weight matrix (self-loops doubled, so row sums are the
   weighted degrees ``k`` and ``sum(B) = 2m``), a vertex ``v`` of a class moves to the
   neighbouring community ``C`` maximising ``w(v, C) - resolution * k_v * Sigma_C / 2m``
-  (``w(v, C)``: one product of ``B`` with the one-hot community matrix) when that beats
-  staying.  When no move helps, the communities become the vertices of ``P.T @ B @ P``
+  (a weighted ``row_mode`` of the class's rows with ``Sigma`` as the cost) when that
+  beats staying.  When no move helps, the communities become the vertices of ``P.T @ B @ P``
   (two products) and the next level starts; it stops when a level raises the modularity by
   no more than ``threshold``.
 """
@@ -35,13 +35,10 @@ from ..semiring import (
     Vector,
     any_pair,
     extract,
-    monoids,
     mxm,
     ops,
     plus_pair,
     plus_times,
-    pointer_matrix,
-    reduce,
     row_mode,
     select,
     vxm,
@@ -173,18 +170,6 @@ def largest_first(A):
     priority = xp.empty(n, np.int64)
     priority[order] = xp.arange(n, 0, -1)
     return priority
-
-
-def _row_best(C, rows_of, xp, n_rows, key):
-    """Per row of the sparse ``C``: the largest ``key`` (-inf for an empty row) and the
-    largest column holding it (-1): two ``max`` reductions."""
-    if not C.nnz:
-        return xp.full(n_rows, -1, np.int64), xp.full(n_rows, -np.inf)
-    best = reduce(C.with_values(key.astype(np.float64)), monoids.max, axis=1).to_dense(-np.inf)
-    at = key == best[rows_of]
-    cols = xp.where(at, C.indices.astype(np.float64), -1.0)
-    col = reduce(C.with_values(cols), monoids.max, axis=1).to_dense(-1.0).astype(np.int64)
-    return col, best
 
 
 def label_propagation(A, max_sweeps=1000):
@@ -422,20 +407,13 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
         moved = 0
         before = comm.copy(), sigma.copy()
         for rows, sub in classes:
-            links = mxm(sub, pointer_matrix(comm), plus_times)  # w(v, C), v excluded
-            rows_of = links.entry_rows
-            cols = links.indices.astype(np.int64)
             kv = k[rows]
             own = comm[rows]
-            # leaving: the own community's total without v
-            sig = sigma[cols] - xp.where(cols == own[rows_of], kv[rows_of], 0.0)
-            gain = links.data - resolution * kv[rows_of] * sig / total
-            stay = xp.zeros(rows.size)
-            mine = cols == own[rows_of]
-            stay[rows_of[mine]] = gain[mine]
-            stay = xp.where(xp.bincount(rows_of[mine], minlength=rows.size) > 0, stay,
-                            -resolution * kv * (sigma[own] - kv) / total)
-            best_col, best = _row_best(links, rows_of, xp, rows.size, gain)
+            # the best neighbouring community by w(v, C) - gamma k_v Sigma_C / 2m; v's own
+            # is scored with v still in its Sigma, below staying's score (tested next)
+            best_col, best, w_own = row_mode(sub, comm, own=own, weighted=True, cost=sigma,
+                                             scale=resolution * kv / total)
+            stay = w_own - resolution * kv * (sigma[own] - kv) / total  # v leaving its own
             go = (best_col >= 0) & (best > stay + 1e-12) & (best_col != own)
             if bool(go.any()):
                 movers = rows[go]

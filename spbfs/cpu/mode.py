@@ -1,7 +1,7 @@
 """The CPU backend's ``row_mode`` (:func:`spbfs.semiring.row_mode`): one pass over each
-row counting its values in a dense array over their range (or, for a very wide range,
-sorting a copy of the row), where the generic path sorts every entry's ``(row, value)``
-pair together."""
+row totalling its values in a dense array over their range, then one over the values it
+met (or, for counts over a very wide range, sorting a copy of the row), where the generic
+path sorts every entry's ``(row, value)`` pair together."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from .products import _scratch
 
 __all__ = ["row_mode"]
 
-
-#: The widest range of values counted in a dense array (one slot per value); wider
-#: ranges sort each row instead.
+#: The widest range of values totalled in a dense array (one slot per value); counts over
+#: wider ranges sort each row instead (and totals with weights or a cost take the generic
+#: path).
 DENSE_RANGE = 1 << 24
 
 
@@ -36,30 +36,37 @@ def _value_range(ip, ix, x, mask):
 
 
 @kernel
-def _dense_counts(ip, ix, x, own, mask, low, seen, base, tally, value, count, own_count):
-    """Row ``r`` counts value ``v`` in ``tally[v - low]``, reset where ``seen[v - low]``
-    is not its stamp ``base + r`` (every entry of ``seen`` below ``base``: stale)."""
+def _dense_totals(ip, ix, data, x, own, mask, cost, scale, low, seen, base, tally, met,
+                  value, score, own_total):
+    """Row ``r`` adds each entry's weight (``data``; 1 where empty) to ``tally[v - low]``,
+    reset where ``seen[v - low]`` is not its stamp ``base + r`` (every entry of ``seen``
+    below ``base``: stale), listing the slots it meets in ``met``; then scores them (less
+    ``scale[r] * cost[v]`` where ``cost`` is not empty)."""
     span = seen.size
     for r in range(ip.size - 1):
         if ip[r + 1] == ip[r] or (mask.size and not mask[r]):
             continue
         stamp = base + r
-        best, top = x[ix[ip[r]]], 0
+        nmet = 0
         for p in range(ip[r], ip[r + 1]):
-            v = x[ix[p]]
-            slot = v - low
+            slot = x[ix[p]] - low
             if seen[slot] != stamp:
                 seen[slot] = stamp
-                tally[slot] = 0
-            tally[slot] += 1
-            c = tally[slot]
-            if c > top or (c == top and v > best):
-                best, top = v, c
+                tally[slot] = 0.0
+                met[nmet] = slot
+                nmet += 1
+            tally[slot] += data[p] if data.size else 1.0
+        best, top = low + met[0], -np.inf
+        for k in range(nmet):
+            v = low + met[k]
+            s = tally[met[k]] - (scale[r] * cost[v] if cost.size else 0.0)
+            if s > top or (s == top and v > best):
+                best, top = v, s
         value[r] = best
-        count[r] = top
+        score[r] = top
         if own.size:
             slot = own[r] - low
-            own_count[r] = tally[slot] if 0 <= slot < span and seen[slot] == stamp else 0
+            own_total[r] = tally[slot] if 0 <= slot < span and seen[slot] == stamp else 0.0
 
 
 @kernel
@@ -90,34 +97,53 @@ def _sorted_counts(ip, ix, x, own, mask, widest, value, count, own_count):
 
 
 _NONE_INT = np.empty(0, np.int64)
+_NONE_FLOAT = np.empty(0, np.float64)
 _NONE_BOOL = np.empty(0, bool)
 
 
-def row_mode(indptr, indices, x, own, mask, value, count, own_count):
-    """:func:`spbfs.semiring.row_mode` on CSR arrays (``x``, ``own``: int64; ``mask``:
-    bool or None), into ``value`` / ``count`` / ``own_count``; returns True (done).
+def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own_total):
+    """:func:`spbfs.semiring.row_mode` on CSR arrays (``data``: the weights or None; ``x``,
+    ``own``: int64; ``mask``: bool or None; ``cost``, ``scale``: float64 or None), into
+    ``value`` / ``score`` / ``own_total``.  Returns False (the generic path) where a value
+    read falls outside ``cost``, or for weights or a cost over a range too wide to total
+    densely; True when done.
 
     Examples
     --------
     >>> import numpy as np
     >>> value, count = np.full(2, -1), np.zeros(2, np.int64)
-    >>> row_mode(np.array([0, 3, 3]), np.array([0, 1, 2]), np.array([4, 6, 4]), None, None,
-    ...          value, count, None)
+    >>> row_mode(np.array([0, 3, 3]), np.array([0, 1, 2]), None, np.array([4, 6, 4]), None,
+    ...          None, None, None, value, count, None)
     True
     >>> value.tolist(), count.tolist()
     ([4, -1], [2, 0])
     """
     own = _NONE_INT if own is None else own
     mask = _NONE_BOOL if mask is None else mask
-    own_count = _NONE_INT if own_count is None else own_count
     low, high, widest = _value_range(indptr, indices, x, mask)
     if high < low:  # every row empty or masked out
         return True
-    if int(high) - int(low) < DENSE_RANGE:
-        span = int(high) - int(low) + 1
-        (seen, tally, base), = _scratch(span, np.int64, 1, indptr.size - 1, False)
-        _dense_counts(indptr, indices, x, own, mask, low, seen[:span], base, tally[:span],
-                      value, count, own_count)
-    else:
-        _sorted_counts(indptr, indices, x, own, mask, widest, value, count, own_count)
+    low, high = int(low), int(high)
+    if cost is not None and (low < 0 or high >= cost.size):
+        return False
+    if high - low >= DENSE_RANGE:
+        if data is not None or cost is not None:
+            return False
+        _sorted_counts(indptr, indices, x, own, mask, widest, value, score,
+                       _NONE_INT if own_total is None else own_total)
+        return True
+    span = high - low + 1
+    (seen, tally, base), = _scratch(span, np.float64, 1, indptr.size - 1, False)
+    totals = score if score.dtype == np.float64 else np.zeros(score.size)
+    own_totals = own_total if own_total is None or own_total.dtype == np.float64 else (
+        np.zeros(own_total.size))
+    _dense_totals(indptr, indices, _NONE_FLOAT if data is None else np.asarray(data, np.float64),
+                  x, own, mask, _NONE_FLOAT if cost is None else cost,
+                  _NONE_FLOAT if scale is None else scale, np.int64(low), seen[:span], base,
+                  tally[:span], np.empty(widest, np.int64), value, totals,
+                  _NONE_FLOAT if own_totals is None else own_totals)
+    if totals is not score:
+        score[:] = totals
+        if own_total is not None:
+            own_total[:] = own_totals
     return True

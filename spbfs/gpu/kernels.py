@@ -93,9 +93,12 @@ def components_module(idx_dtype, ptr_dtype):
     return _module(head + _source("components_kernels.cu"))
 
 
-def mode_module(idx_dtype, ptr_dtype):
-    """The most-frequent-value kernels (``mode_rows``, ``mode_heavy``)."""
-    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+def mode_module(idx_dtype, ptr_dtype, score_dtype, weighted: bool, costed: bool):
+    """The most-frequent-value kernels (``mode_rows``, ``mode_heavy``): counts, or totals
+    of weights, less a cost per value or not."""
+    head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+            f"typedef {ctype(score_dtype)} score_t;\n#define WEIGHTED {int(bool(weighted))}\n"
+            f"#define COSTED {int(bool(costed))}\n")
     return _module(head + _source("mode_kernels.cu"))
 
 

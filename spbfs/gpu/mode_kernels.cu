@@ -1,40 +1,67 @@
-// The most frequent value over each row of a CSR matrix (spbfs.semiring.row_mode):
-// value[r] = the value of x over row r's columns that occurs most often (the largest on a
-// tie), count[r] its count, own_count[r] the count of own[r].  Rows masked out or without
-// entries are left as the caller filled them.
+// The most frequent (or heaviest) value over each row of a CSR matrix
+// (spbfs.semiring.row_mode): each value of x over row r's columns totals its entries'
+// weights (1 each without WEIGHTED), its score is that total less scale[r] * cost[v]
+// (COSTED); value[r] = the value of the highest score (the largest on a tie), score[r] that
+// score, own_total[r] the total of own[r].  Rows masked out or without entries are left as
+// the caller filled them.
 //
 // mode_rows: a warp per row of at most `heavy` entries.  Up to 32 entries, one match of the
-// lanes' values counts them; longer rows count each entry's value against every tile of 32
-// (quadratic in the row, cheap up to `heavy`).
-// mode_heavy: a block per longer row, counting in a hash table of 2 slots per entry (the
-// row's own region of `keys` / `counts`, cleared first), then one pass over the table.
+// lanes' values groups them; longer rows compare each entry's value with every tile of 32
+// (quadratic in the row, cheap up to `heavy`).  Both add in the row's order.
+// mode_heavy: a block per longer row, totalling in a hash table of 2 slots per entry (the
+// row's own region of `keys` / `totals`, cleared first), then one pass over the table.
 //
-// typedefs prepended: idx_t (column index), ptr_t (row pointer).
+// prepended: typedefs idx_t (column index), ptr_t (row pointer), score_t (long long for
+// counts, double otherwise); WEIGHTED and COSTED (0 or 1).
 
 #define EMPTY_KEY ((long long)0x8000000000000000LL)
 #define FULL_MASK 0xffffffffu
+#define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))   // NVRTC has no math.h
 
-__device__ __forceinline__ bool beats(long long c1, long long v1, long long c2, long long v2) {
-    return c1 > c2 || (c1 == c2 && v1 > v2);
+__device__ __forceinline__ bool beats(double s1, long long v1, double s2, long long v2) {
+    return s1 > s2 || (s1 == s2 && v1 > v2);
 }
 
-// every lane ends with the warp's best (count, value) and the largest own count
-__device__ __forceinline__ void warp_best(long long& count, long long& value, long long& mine) {
+__device__ __forceinline__ double weight_of(const double* data, ptr_t p) {
+#if WEIGHTED
+    return data[p];
+#else
+    return 1.0;
+#endif
+}
+
+__device__ __forceinline__ double score_of(double total, long long v, const double* cost,
+                                           const double* scale, long long r) {
+#if COSTED
+    return total - scale[r] * cost[v];
+#else
+    return total;
+#endif
+}
+
+// every lane ends with the warp's best (score, value), and with the own value's total
+// where a lane holds it (`has`; every lane that holds it holds the same total)
+__device__ __forceinline__ void warp_best(double& score, long long& value, double& mine,
+                                          int& has) {
     for (int offset = 16; offset > 0; offset >>= 1) {
-        long long c = __shfl_xor_sync(FULL_MASK, count, offset);
+        double s = __shfl_xor_sync(FULL_MASK, score, offset);
         long long v = __shfl_xor_sync(FULL_MASK, value, offset);
-        long long m = __shfl_xor_sync(FULL_MASK, mine, offset);
-        if (beats(c, v, count, value)) { count = c; value = v; }
-        if (m > mine) mine = m;
+        double m = __shfl_xor_sync(FULL_MASK, mine, offset);
+        int h = __shfl_xor_sync(FULL_MASK, has, offset);
+        if (beats(s, v, score, value)) { score = s; value = v; }
+        if (h && !has) { mine = m; has = 1; }
     }
 }
 
 extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
+                                     const double* __restrict__ data,
                                      const long long* __restrict__ x,
                                      const long long* __restrict__ own, int has_own,
                                      const bool* __restrict__ mask, int has_mask,
+                                     const double* __restrict__ cost,
+                                     const double* __restrict__ scale,
                                      long long nrows, long long heavy,
-                                     long long* value, long long* count, long long* own_count) {
+                                     long long* value, score_t* score, score_t* own_total) {
     long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int lane = threadIdx.x & 31;
     if (r >= nrows || (has_mask && !mask[r])) return;   // whole warps leave together
@@ -42,35 +69,50 @@ extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* 
     long long d = (long long)(ip[r + 1] - lo);
     if (d == 0 || d > heavy) return;
     long long mine_value = has_own ? own[r] : EMPTY_KEY;
-    long long best_count = 0, best_value = EMPTY_KEY, mine = 0;
+    double best_score = NEG_INF, mine = 0.0;
+    long long best_value = EMPTY_KEY;
+    int has = 0;
     if (d <= 32) {
         long long v = lane < d ? x[ix[lo + lane]] : EMPTY_KEY;
+        double w = lane < d ? weight_of(data, lo + lane) : 0.0;
         unsigned same = __match_any_sync(FULL_MASK, v);
+        double total = 0.0;
+        for (int s = 0; s < 32; ++s) {
+            double ws = __shfl_sync(FULL_MASK, w, s);
+            if ((same >> s) & 1u) total += ws;
+        }
         if (lane < d) {
-            best_count = __popc(same);
+            best_score = score_of(total, v, cost, scale, r);
             best_value = v;
-            if (v == mine_value) mine = best_count;
+            if (v == mine_value) { mine = total; has = 1; }
         }
     } else {
         for (long long base = 0; base < d; base += 32) {
             long long k = base + lane;
             long long v = k < d ? x[ix[lo + k]] : EMPTY_KEY;
-            long long c = 0;
+            double total = 0.0;
             for (long long tile = 0; tile < d; tile += 32) {
-                long long w = tile + lane < d ? x[ix[lo + tile + lane]] : EMPTY_KEY;
-                for (int s = 0; s < 32; ++s) c += (__shfl_sync(FULL_MASK, w, s) == v);
+                bool in = tile + lane < d;
+                long long u = in ? x[ix[lo + tile + lane]] : EMPTY_KEY;
+                double w = in ? weight_of(data, lo + tile + lane) : 0.0;
+                for (int s = 0; s < 32; ++s) {
+                    long long us = __shfl_sync(FULL_MASK, u, s);
+                    double ws = __shfl_sync(FULL_MASK, w, s);
+                    if (us == v) total += ws;
+                }
             }
             if (k < d) {
-                if (beats(c, v, best_count, best_value)) { best_count = c; best_value = v; }
-                if (v == mine_value) mine = c;
+                double sc = score_of(total, v, cost, scale, r);
+                if (beats(sc, v, best_score, best_value)) { best_score = sc; best_value = v; }
+                if (v == mine_value) { mine = total; has = 1; }
             }
         }
     }
-    warp_best(best_count, best_value, mine);
+    warp_best(best_score, best_value, mine, has);
     if (lane == 0) {
         value[r] = best_value;
-        count[r] = best_count;
-        if (has_own) own_count[r] = mine;
+        score[r] = (score_t)best_score;
+        if (has_own) own_total[r] = (score_t)mine;
     }
 }
 
@@ -79,15 +121,20 @@ __device__ __forceinline__ unsigned long long slot_of(long long v, unsigned long
 }
 
 extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
+                                      const double* __restrict__ data,
                                       const long long* __restrict__ x,
                                       const long long* __restrict__ own, int has_own,
                                       const bool* __restrict__ mask, int has_mask,
+                                      const double* __restrict__ cost,
+                                      const double* __restrict__ scale,
                                       long long nrows, long long heavy,
-                                      long long* keys, int* counts,
-                                      long long* value, long long* count, long long* own_count) {
+                                      long long* keys, double* totals,
+                                      long long* value, score_t* score, score_t* own_total) {
     __shared__ long long rows[256];
     __shared__ int nheavy;
-    __shared__ long long warp_count[8], warp_value[8], warp_mine[8];
+    __shared__ double warp_score[8], warp_mine[8];
+    __shared__ long long warp_value[8];
+    __shared__ int warp_has[8];
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     for (long long base = (long long)blockIdx.x * blockDim.x; base < nrows;
          base += (long long)gridDim.x * blockDim.x) {
@@ -103,10 +150,10 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
             long long d = (long long)(ip[row + 1] - lo);
             unsigned long long size = 2ULL * d;
             long long* key = keys + 2 * (long long)(lo - ip[0]);
-            int* cnt = counts + 2 * (long long)(lo - ip[0]);
+            double* tot = totals + 2 * (long long)(lo - ip[0]);
             for (long long k = tid; k < (long long)size; k += blockDim.x) {
                 key[k] = EMPTY_KEY;
-                cnt[k] = 0;
+                tot[k] = 0.0;
             }
             __syncthreads();
             for (long long k = tid; k < d; k += blockDim.x) {
@@ -117,7 +164,7 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
                                                           (unsigned long long)EMPTY_KEY,
                                                           (unsigned long long)v);
                     if (seen == EMPTY_KEY || seen == v) {
-                        atomicAdd(cnt + s, 1);
+                        atomicAdd(tot + s, weight_of(data, lo + k));
                         break;
                     }
                     s = s + 1 == size ? 0 : s + 1;
@@ -125,31 +172,36 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
             }
             __syncthreads();
             long long mine_value = has_own ? own[row] : EMPTY_KEY;
-            long long best_count = 0, best_value = EMPTY_KEY, mine = 0;
+            double best_score = NEG_INF, mine = 0.0;
+            long long best_value = EMPTY_KEY;
+            int has = 0;
             for (long long k = tid; k < (long long)size; k += blockDim.x) {
                 long long v = __ldcg(key + k);   // past L1: the table was written by atomics
                 if (v == EMPTY_KEY) continue;
-                long long c = __ldcg(cnt + k);
-                if (beats(c, v, best_count, best_value)) { best_count = c; best_value = v; }
-                if (v == mine_value) mine = c;
+                double total = __ldcg(tot + k);
+                double sc = score_of(total, v, cost, scale, row);
+                if (beats(sc, v, best_score, best_value)) { best_score = sc; best_value = v; }
+                if (v == mine_value) { mine = total; has = 1; }
             }
-            warp_best(best_count, best_value, mine);
+            warp_best(best_score, best_value, mine, has);
             if (lane == 0) {
-                warp_count[warp] = best_count;
+                warp_score[warp] = best_score;
                 warp_value[warp] = best_value;
                 warp_mine[warp] = mine;
+                warp_has[warp] = has;
             }
             __syncthreads();
             if (warp == 0) {
                 int warps = blockDim.x >> 5;
-                best_count = lane < warps ? warp_count[lane] : 0;
+                best_score = lane < warps ? warp_score[lane] : NEG_INF;
                 best_value = lane < warps ? warp_value[lane] : EMPTY_KEY;
-                mine = lane < warps ? warp_mine[lane] : 0;
-                warp_best(best_count, best_value, mine);
+                mine = lane < warps ? warp_mine[lane] : 0.0;
+                has = lane < warps ? warp_has[lane] : 0;
+                warp_best(best_score, best_value, mine, has);
                 if (lane == 0) {
                     value[row] = best_value;
-                    count[row] = best_count;
-                    if (has_own) own_count[row] = mine;
+                    score[row] = (score_t)best_score;
+                    if (has_own) own_total[row] = (score_t)mine;
                 }
             }
             __syncthreads();

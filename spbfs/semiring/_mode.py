@@ -1,12 +1,15 @@
-"""The most frequent value over each row: ``row_mode``.
+"""The most frequent (or heaviest) value over each row: ``row_mode``.
 
 Per row ``i`` of a sparse ``A``, the values ``x[j]`` of its stored columns ``j`` form a
 multiset; ``row_mode`` gives the value that occurs most often in it (the largest on a tie),
-how often, and how often a given value ``own[i]`` occurs.  Label propagation takes a
-vertex's new label from exactly this (the product of ``A`` with the one-hot label matrix,
-then an arg-max per row); a backend with a ``row_mode`` primitive counts each row in one
-pass (the CPU: one kernel; the GPU: a warp per row, a block and a hash table per long row),
-where the generic path sorts the ``(row, value)`` pairs of the entries and reads the runs.
+how often, and how often a given value ``own[i]`` occurs.  With ``weighted`` each entry adds
+its value ``A[i, j]`` instead of 1, and a per-value ``cost`` scaled per row is taken off
+each value's total before the best is chosen.  Label propagation takes a vertex's new label
+from the counts; Louvain takes a vertex's best community from the weighted form
+(``w(v, C) - gamma k_v Sigma_C / 2m``).  The generic path sorts the ``(row, value)`` pairs
+of the entries and reads their runs; a backend with a ``row_mode`` primitive counts each
+row in one pass (the CPU: one kernel; the GPU, for counts: a warp per row, a block and a
+hash table per long row).
 """
 
 from __future__ import annotations
@@ -20,35 +23,46 @@ from ._matrix import Matrix
 __all__ = ["row_mode"]
 
 
-def row_mode(A, x, *, own=None, mask=None, null=-1):
-    """The most frequent value of ``x`` over each row's stored columns.
+def row_mode(A, x, *, own=None, mask=None, null=-1, weighted=False, cost=None, scale=None):
+    """The most frequent value of ``x`` over each row's stored columns (or the one of
+    largest total weight, less a cost).
 
     Parameters
     ----------
     A : scipy/cupyx sparse matrix, 2-D array or Matrix
-        ``m x n``; only its pattern is read (duplicates count as often as stored).
+        ``m x n``; its pattern is read (duplicates count as often as stored), its values
+        too with ``weighted``.
     x : 1-D integer array, length ``n``
         The value of each column (a label), above the dtype's smallest value.
     own : 1-D integer array, length ``m``, optional
-        A value per row whose count is returned too (a vertex's own label).
+        A value per row whose total is returned too (a vertex's own label).
     mask : 1-D bool array, length ``m``, optional
-        Rows to compute; the others get ``null`` and counts of 0.
+        Rows to compute; the others get ``null`` and totals of 0.
     null : int
         The value of a row without entries (or masked out).
+    weighted : bool
+        Each entry adds ``A[i, j]`` to its value's total (else 1).
+    cost, scale : 1-D float arrays, optional
+        Given together: value ``v``'s score in row ``i`` is its total less
+        ``scale[i] * cost[v]`` (``cost`` has an entry for every value read; ``scale`` one
+        per row).  Without them the score is the total.
 
     Returns
     -------
     value : array of int64, length ``m``
-        The most frequent value (the largest among those tied), ``null`` for empty rows.
-    count : array of int64
-        How often ``value`` occurs in the row (0 for empty rows).
-    own_count : array of int64, or None
-        How often ``own[i]`` occurs in row ``i`` (None without ``own``).
+        The value of the highest score (the largest among those tied), ``null`` for empty
+        rows.
+    score : array
+        ``value``'s score (0 for empty rows): int64 counts unless ``weighted`` or ``cost``,
+        else float64.
+    own_total : array, or None
+        The total (no cost taken off) of ``own[i]`` in row ``i`` (None without ``own``).
 
     Raises
     ------
     ValueError, TypeError
-        An argument of the wrong length, kind or device.
+        An argument of the wrong length, kind or device, ``cost`` without ``scale`` (or the
+        reverse), or a value read outside ``cost``.
 
     Examples
     --------
@@ -59,6 +73,15 @@ def row_mode(A, x, *, own=None, mask=None, null=-1):
     >>> value, count, own_count = semiring.row_mode(A, x, own=np.array([5, 5, 5]))
     >>> value.tolist(), count.tolist(), own_count.tolist()
     ([7, 9, -1], [2, 1, 0], [1, 1, 0])
+
+    Weights, and a cost of 1.5 per unit of scale on value 2:
+
+    >>> W = sp.csr_array(np.array([[2.0, 1.0, 1.0], [0.5, 3.0, 0.0]]))
+    >>> value, score, _ = semiring.row_mode(W, np.array([1, 2, 2]), weighted=True,
+    ...                                     cost=np.array([0.0, 0.0, 1.5]),
+    ...                                     scale=np.array([1.0, 1.0]))
+    >>> value.tolist(), score.tolist()
+    ([1, 2], [2.0, 1.5])
     """
     M = Matrix.from_any(A, name="A")
     xp = M.xp
@@ -67,15 +90,25 @@ def row_mode(A, x, *, own=None, mask=None, null=-1):
     mask = None if mask is None else _operand(mask, M.nrows, "mask", "b", xp)
     if not isinstance(null, (int, np.integer)):
         raise TypeError(f"null must be an integer, got {null!r}")
+    if (cost is None) != (scale is None):
+        raise ValueError("cost and scale must be given together")
+    if cost is not None:
+        if getattr(cost, "ndim", None) != 1:
+            raise ValueError("cost must be a 1-D array")
+        cost = _operand(cost, cost.shape[0], "cost", "fiu", xp)
+        scale = _operand(scale, M.nrows, "scale", "fiu", xp)
+    counts = not weighted and cost is None
     value = xp.full(M.nrows, null, np.int64)
-    count = xp.zeros(M.nrows, np.int64)
-    own_count = None if own is None else xp.zeros(M.nrows, np.int64)
+    score = xp.zeros(M.nrows, np.int64 if counts else np.float64)
+    own_total = None if own is None else xp.zeros(M.nrows, score.dtype)
     if M.nnz:
         kernel = getattr(backend_for(xp), "row_mode", None)
-        if kernel is None or not kernel(M.indptr, M.indices, x, own, mask, value, count,
-                                        own_count):
-            _runs(M, x, own, mask, value, count, own_count)
-    return value, count, own_count
+        data = M.data if weighted else None
+        done = kernel is not None and kernel(M.indptr, M.indices, data, x, own, mask, cost,
+                                             scale, value, score, own_total)
+        if not done:
+            _runs(M, x, own, mask, data, cost, scale, value, score, own_total)
+    return value, score, own_total
 
 
 def _operand(arr, size, name, kinds, xp):
@@ -85,30 +118,46 @@ def _operand(arr, size, name, kinds, xp):
         raise ValueError(f"{name} must be a 1-D array of length {size}, got shape {arr.shape}")
     if arr.dtype.kind not in kinds:
         raise TypeError(f"{name} must be of kind {kinds!r}, got dtype {arr.dtype}")
-    return arr.astype(np.int64, copy=False) if kinds != "b" else arr
+    if kinds == "b":
+        return arr
+    return arr.astype(np.int64 if kinds == "iu" else np.float64, copy=False)
 
 
-def _runs(M, x, own, mask, value, count, own_count):
-    """The generic path: the entries' ``(row, value)`` pairs sorted, their runs counted,
-    and per row the run of the largest ``(count, value)``."""
+def _check_cost(low, high, cost):
+    """ValueError unless the values read, ``low .. high``, all index ``cost``."""
+    if low < 0 or high >= cost.shape[0]:
+        raise ValueError("cost must have an entry for every value read: "
+                         f"{low if low < 0 else high} is outside [0, {cost.shape[0]})")
+
+
+def _runs(M, x, own, mask, data, cost, scale, value, score, own_total):
+    """The generic path: the entries' ``(row, value)`` pairs sorted, their runs totalled,
+    and per row the run of the largest ``(score, value)``."""
     xp = M.xp
     rows, vals = M.entry_rows.astype(np.int64), x[M.indices]
+    weights = None if data is None else data.astype(np.float64)
     if mask is not None:
         keep = mask[rows]
         rows, vals = rows[keep], vals[keep]
+        weights = None if weights is None else weights[keep]
     if not rows.size:
         return
+    if cost is not None:
+        _check_cost(int(vals.min()), int(vals.max()), cost)
     order = xp.lexsort(xp.stack([vals, rows]))
     rows, vals = rows[order], vals[order]
-    ends = xp.flatnonzero(xp.concatenate([(rows[1:] != rows[:-1]) | (vals[1:] != vals[:-1]),
-                                          xp.ones(1, bool)]))
-    run_rows, run_vals = rows[ends], vals[ends]
-    run_counts = xp.diff(ends, prepend=-1)
-    if own_count is not None:
+    starts = xp.concatenate([xp.ones(1, bool),
+                             (rows[1:] != rows[:-1]) | (vals[1:] != vals[:-1])])
+    run_of = xp.cumsum(starts) - 1
+    run_rows, run_vals = rows[starts], vals[starts]
+    totals = xp.bincount(run_of, weights=None if weights is None else weights[order],
+                         minlength=int(run_rows.size)).astype(score.dtype, copy=False)
+    if own_total is not None:
         mine = run_vals == own[run_rows]
-        own_count[run_rows[mine]] = run_counts[mine]
-    best = xp.lexsort(xp.stack([run_vals, run_counts, run_rows]))  # the last run per row
+        own_total[run_rows[mine]] = totals[mine]
+    scores = totals if cost is None else totals - scale[run_rows] * cost[run_vals]
+    best = xp.lexsort(xp.stack([run_vals, scores, run_rows]))  # the last run per row
     last = best[xp.flatnonzero(xp.concatenate([run_rows[best][1:] != run_rows[best][:-1],
                                                xp.ones(1, bool)]))]
     value[run_rows[last]] = run_vals[last]
-    count[run_rows[last]] = run_counts[last]
+    score[run_rows[last]] = scores[last]
