@@ -214,11 +214,9 @@ def label_propagation(A, max_sweeps=1000):
     # ``todo`` (on the host) tells which classes hold a marked vertex.
     marked = xp.ones(n, bool)
     todo = np.ones(len(classes), bool)
-    for sweep in range(max_sweeps + 1):
+    for _ in range(max_sweeps):
         if not todo.any():
             return label
-        if sweep == max_sweeps:
-            break
         for c in range(len(classes)):
             if not todo[c]:
                 continue
@@ -235,6 +233,8 @@ def label_propagation(A, max_sweeps=1000):
                            any_pair).to_sparse().indices
                 marked[told] = True
                 todo[xp.unique(class_of[told]).tolist()] = True
+    if not todo.any():
+        return label
     raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
 
 

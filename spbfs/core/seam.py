@@ -38,8 +38,9 @@ queue_order        :func:`spbfs.semiring.queue_order` whole: one queue search (o
 queue_levels       the same search yielded level by level, from a queue of sources
 queue_meet         :func:`spbfs.semiring.queue_meet` whole: two queue searches towards each
                    other, not their levels of products
-row_mode           :func:`spbfs.semiring.row_mode` whole: each row's values counted in one pass
-                   (the GPU: a warp or a block a row), not a sort of every entry's pair
+row_mode           :func:`spbfs.semiring.row_mode` whole: each row's values counted (or their
+                   weights totalled, less a cost) in one pass (the GPU: a warp or a block a
+                   row), not a sort of every entry's pair
 spmv_scatter       push of a dense ``x`` over ``plus``: rows scattered into dense
                    accumulators that start at the identity (no presence, no frontier list)
 strong_components  strong components, numbered by the generic algorithm's rule or in the

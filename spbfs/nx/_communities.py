@@ -39,11 +39,11 @@ _LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann
              "communities as NetworkX.  On a GPU only from 4M stored edges (smaller "
              "graphs run on the host copy).")
 #: Label propagation and Louvain are hundreds to thousands of small steps (one colour class
-#: each); a GPU pays a few milliseconds a step, so below this many stored entries they run
-#: on the host copy even when the GPU is configured.  Measured on one H100 and its host's
-#: 16 cores, label propagation CPU / GPU: 0.45-0.51 / 1.07-1.43 s at 2.4M entries,
-#: 2.9-3.0 / 1.4-1.8 s at 9.9M, 8.4-8.7 / 1.9-2.6 s at 20M; Louvain at 2.4M entries 25.8 s
-#: on the GPU, 7.2 s on the 2-core VM (docs/benchmarks.md).
+#: each); a GPU pays launches and host reads for each, so below this many stored entries
+#: they run on the host copy even when the GPU is configured.  Measured on one H100 and its
+#: host's 16 cores, label propagation GPU / CPU: 0.14-0.16 / 0.14-0.15 s at 2.4M entries,
+#: 0.21 / 0.20-0.31 s at 4.8M; Louvain at 2.4M entries 10.0-10.3 s on the GPU, 3.6-5.0 s
+#: on the host (docs/benchmarks.md).
 CLASS_STEPS_GPU_MIN_ENTRIES = 4 << 20
 
 
