@@ -1,6 +1,7 @@
 """spbfs.semiring.row_mode: the CPU kernel, the GPU's kernels (a warp per row, a block and a
 hash table per long row) and the generic sorted runs give the most frequent value of each
-row (the largest on a tie) and the counts a plain Counter gives."""
+row (the largest on a tie) and the counts a plain Counter gives, and with weights and a
+cost per value the totals and scores a plain sum gives."""
 
 from __future__ import annotations
 
@@ -76,12 +77,15 @@ def _device_matrix(device, A, index_dtype=np.int32):
     return csp.csr_matrix(A)
 
 
-def _run(device, generic, A, x, own, mask, null=-1):
+def _run(device, generic, A, x, own, mask, index_dtype=np.int32, **options):
+    """``row_mode`` on the device (``generic``: without the backend's primitive), as lists;
+    ``options``: ``null``, ``weighted``, or ``cost`` and ``scale`` (host arrays)."""
+    options = {k: _to(device, v) if isinstance(v, np.ndarray) else v for k, v in options.items()}
     with pytest.MonkeyPatch.context() as patch:
         if generic:   # the sorted runs: the path of a backend without the primitive
             patch.delattr(_backend(device), "row_mode")
-        out = semiring.row_mode(_device_matrix(device, A), _to(device, x), own=_to(device, own),
-                                mask=_to(device, mask), null=null)
+        out = semiring.row_mode(_device_matrix(device, A, index_dtype), _to(device, x),
+                                own=_to(device, own), mask=_to(device, mask), **options)
     return [None if a is None else to_host(a).tolist() for a in out]
 
 
@@ -90,8 +94,8 @@ def _run(device, generic, A, x, own, mask, null=-1):
 @given(case=rows_and_values())
 def test_row_mode_matches_a_counter(device, generic, case):
     A, x, own, mask = case
-    assert _run(device, generic, A, x, own, mask, null=-7) == list(_expected(A, x, own, mask,
-                                                                              null=-7))
+    assert _run(device, generic, A, x, own, mask, null=-7) == list(
+        _expected(A, x, own, mask, null=-7))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -118,23 +122,15 @@ def test_row_mode_on_long_rows(device, index_dtype):
         x, own = rng.choice(spread, n), rng.choice(spread, len(degrees))
         mask = rng.random(len(degrees)) < 0.8
         for m in (None, mask):
-            got = _run_index(device, A, x, own, m, index_dtype)
+            got = _run(device, False, A, x, own, m, index_dtype)
             assert got == list(_expected(A, x, own, m)), (spread, m)
     # weights (small integers: exact in any order) and a cost per value
     A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
     x, own = rng.integers(0, 40, n), rng.integers(0, 40, len(degrees))
     cost, scale = rng.integers(0, 9, 40) / 4, rng.integers(0, 3, len(degrees)) / 2
-    M = _device_matrix(device, A, index_dtype)
-    got = semiring.row_mode(M, _to(device, x), own=_to(device, own), weighted=True,
-                            cost=_to(device, cost), scale=_to(device, scale))
-    assert [to_host(a).tolist() for a in got] == list(
-        _expected_weighted(A, x, own, None, cost, scale))
-
-
-def _run_index(device, A, x, own, mask, index_dtype):
-    M = _device_matrix(device, A, index_dtype)
-    out = semiring.row_mode(M, _to(device, x), own=_to(device, own), mask=_to(device, mask))
-    return [to_host(a).tolist() for a in out]
+    got = _run(device, False, A, x, own, None, index_dtype, weighted=True, cost=cost,
+               scale=scale)
+    assert got == list(_expected_weighted(A, x, own, None, cost, scale))
 
 
 def _expected_weighted(A, x, own, mask, cost, scale):
@@ -170,14 +166,8 @@ def test_weighted_row_mode_with_a_cost_matches_the_totals(device, generic, case,
     A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
     cost = rng.integers(0, 5, 8) / 2
     scale = rng.integers(0, 3, A.shape[0]) / 2
-    with pytest.MonkeyPatch.context() as patch:
-        if generic:
-            patch.delattr(_backend(device), "row_mode")
-        out = semiring.row_mode(_device_matrix(device, A), _to(device, x), own=_to(device, own),
-                                mask=_to(device, mask), weighted=True, cost=_to(device, cost),
-                                scale=_to(device, scale))
-    assert [to_host(a).tolist() for a in out] == list(
-        _expected_weighted(A, x, own, mask, cost, scale))
+    got = _run(device, generic, A, x, own, mask, weighted=True, cost=cost, scale=scale)
+    assert got == list(_expected_weighted(A, x, own, mask, cost, scale))
 
 
 def test_row_mode_rejects_bad_arguments():
