@@ -39,6 +39,22 @@ def pytest_collection_modifyitems(config, items):
 
 
 @st.composite
+def unsorted_csr(draw, nrows, ncols, max_nnz):
+    """An ``nrows x ncols`` scipy CSR (ones) whose rows keep their entries in the order
+    drawn: unsorted columns, duplicates (and, square, self-loops) included."""
+    nnz = draw(st.integers(0, max_nnz))
+    rows = np.sort(np.array(draw(st.lists(st.integers(0, nrows - 1), min_size=nnz,
+                                          max_size=nnz)), np.int64))
+    cols = np.array(draw(st.lists(st.integers(0, ncols - 1), min_size=nnz, max_size=nnz)),
+                    np.int32)
+    indptr = np.zeros(nrows + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=nrows), out=indptr[1:])
+    A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(nrows, ncols))
+    A.has_sorted_indices = False
+    return A
+
+
+@st.composite
 def graphs(draw, max_n=40, max_m=200, weights="int"):
     """A random square scipy CSR matrix: self-loops, duplicates, explicit zeros, isolated
     vertices and int32 or int64 index arrays all occur."""

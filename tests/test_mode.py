@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import DEVICES, to_host
+from conftest import DEVICES, to_host, unsorted_csr
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,14 +39,7 @@ def rows_and_values(draw):
     """An ``m x n`` CSR in any column order (duplicates kept), values with ties, own values
     and a mask."""
     m, n = draw(st.integers(1, 12)), draw(st.integers(1, 12))
-    nnz = draw(st.integers(0, 6 * m))
-    rows = np.sort(np.array(draw(st.lists(st.integers(0, m - 1), min_size=nnz, max_size=nnz)),
-                            np.int64))
-    cols = np.array(draw(st.lists(st.integers(0, n - 1), min_size=nnz, max_size=nnz)), np.int32)
-    indptr = np.zeros(m + 1, np.int64)
-    np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
-    A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(m, n))
-    A.has_sorted_indices = False
+    A = draw(unsorted_csr(m, n, 6 * m))
     labels = st.integers(-3, 4)
     x = np.array(draw(st.lists(labels, min_size=n, max_size=n)), np.int64)
     own = np.array(draw(st.lists(labels, min_size=m, max_size=m)), np.int64)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
-from conftest import DEVICES, to_host
+from conftest import DEVICES, to_host, unsorted_csr
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,15 +22,7 @@ from spbfs import semiring
 def unsorted_digraphs(draw):
     """A CSR whose rows keep their arcs in a random order, duplicates and loops included."""
     n = draw(st.integers(1, 25))
-    m = draw(st.integers(0, 4 * n))
-    rows = np.sort(np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)),
-                           np.int64))
-    cols = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int32)
-    indptr = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    A = sp.csr_array((np.ones(m), cols, indptr), shape=(n, n))
-    A.has_sorted_indices = False
-    return A, draw(st.integers(0, n - 1))
+    return draw(unsorted_csr(n, n, 4 * n)), draw(st.integers(0, n - 1))
 
 
 @pytest.mark.parametrize("device", DEVICES)

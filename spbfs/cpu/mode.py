@@ -1,7 +1,7 @@
 """The CPU backend's ``row_mode`` (:func:`spbfs.semiring.row_mode`): one pass over each
 row totalling its values in a dense array over their range, then one over the values it
-met (or, for counts over a very wide range, sorting a copy of the row), where the generic
-path sorts every entry's ``(row, value)`` pair together."""
+met, where the generic path sorts every entry's ``(row, value)`` pair together (and still
+does for a range of values too wide for a dense array)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,15 @@ from .products import _scratch
 
 __all__ = ["row_mode"]
 
-#: The widest range of values totalled in a dense array (one slot per value); counts over
-#: wider ranges sort each row instead (and totals with weights or a cost take the generic
-#: path).
+#: The widest range of values totalled in a dense array (one slot per value); wider
+#: ranges take the generic path.
 DENSE_RANGE = 1 << 24
 
 
 @kernel
 def _value_range(ip, ix, x, mask):
     """The smallest and largest value the rows ``mask`` keeps read (an empty ``mask``:
-    every row), ``low > high`` where none, and the longest such row."""
+    every row), ``low > high`` where none, and the longest such row (its slots' list)."""
     low, high, widest = x.dtype.type(0), x.dtype.type(-1), 0
     for r in range(ip.size - 1):
         if ip[r + 1] == ip[r] or (mask.size and not mask[r]):
@@ -69,33 +68,6 @@ def _dense_totals(ip, ix, data, x, own, mask, cost, scale, low, seen, base, tall
             own_total[r] = tally[slot] if 0 <= slot < span and seen[slot] == stamp else 0.0
 
 
-@kernel
-def _sorted_counts(ip, ix, x, own, mask, widest, value, count, own_count):
-    buf = np.empty(widest, x.dtype)
-    for r in range(ip.size - 1):
-        lo, hi = ip[r], ip[r + 1]
-        if hi == lo or (mask.size and not mask[r]):
-            continue
-        d = hi - lo
-        for k in range(d):
-            buf[k] = x[ix[lo + k]]
-        b = buf[:d]
-        b.sort()
-        best, top, mine, run = b[0], 0, 0, 0
-        for k in range(d):
-            run += 1
-            if k == d - 1 or b[k + 1] != b[k]:
-                if run >= top:  # ascending values: the largest of a tie comes last
-                    best, top = b[k], run
-                if own.size and b[k] == own[r]:
-                    mine = run
-                run = 0
-        value[r] = best
-        count[r] = top
-        if own.size:
-            own_count[r] = mine
-
-
 _NONE_INT = np.empty(0, np.int64)
 _NONE_FLOAT = np.empty(0, np.float64)
 _NONE_BOOL = np.empty(0, bool)
@@ -105,8 +77,8 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
     """:func:`spbfs.semiring.row_mode` on CSR arrays (``data``: the weights or None; ``x``,
     ``own``: int64; ``mask``: bool or None; ``cost``, ``scale``: float64 or None), into
     ``value`` / ``score`` / ``own_total``.  Returns False (the generic path) where a value
-    read falls outside ``cost``, or for weights or a cost over a range too wide to total
-    densely; True when done.
+    read falls outside ``cost`` or the values span too wide a range to total densely; True
+    when done.
 
     Examples
     --------
@@ -127,11 +99,7 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
     if cost is not None and (low < 0 or high >= cost.size):
         return False
     if high - low >= DENSE_RANGE:
-        if data is not None or cost is not None:
-            return False
-        _sorted_counts(indptr, indices, x, own, mask, widest, value, score,
-                       _NONE_INT if own_total is None else own_total)
-        return True
+        return False
     span = high - low + 1
     (seen, tally, base), = _scratch(span, np.float64, 1, indptr.size - 1, False)
     totals = score if score.dtype == np.float64 else np.zeros(score.size)
