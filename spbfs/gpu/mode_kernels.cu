@@ -39,6 +39,16 @@ __device__ __forceinline__ double score_of(double total, long long v, const doub
 #endif
 }
 
+// a value's total taken into the running best, and into the own value's total
+__device__ __forceinline__ void consider(double total, long long v, const double* cost,
+                                         const double* scale, long long r, long long mine_value,
+                                         double& best_score, long long& best_value,
+                                         double& mine, int& has) {
+    double sc = score_of(total, v, cost, scale, r);
+    if (beats(sc, v, best_score, best_value)) { best_score = sc; best_value = v; }
+    if (v == mine_value) { mine = total; has = 1; }
+}
+
 // every lane ends with the warp's best (score, value), and with the own value's total
 // where a lane holds it (`has`; every lane that holds it holds the same total)
 __device__ __forceinline__ void warp_best(double& score, long long& value, double& mine,
@@ -81,11 +91,8 @@ extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* 
             double ws = __shfl_sync(FULL_MASK, w, s);
             if ((same >> s) & 1u) total += ws;
         }
-        if (lane < d) {
-            best_score = score_of(total, v, cost, scale, r);
-            best_value = v;
-            if (v == mine_value) { mine = total; has = 1; }
-        }
+        if (lane < d)
+            consider(total, v, cost, scale, r, mine_value, best_score, best_value, mine, has);
     } else {
         for (long long base = 0; base < d; base += 32) {
             long long k = base + lane;
@@ -101,11 +108,9 @@ extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* 
                     if (us == v) total += ws;
                 }
             }
-            if (k < d) {
-                double sc = score_of(total, v, cost, scale, r);
-                if (beats(sc, v, best_score, best_value)) { best_score = sc; best_value = v; }
-                if (v == mine_value) { mine = total; has = 1; }
-            }
+            if (k < d)
+                consider(total, v, cost, scale, r, mine_value, best_score, best_value, mine,
+                         has);
         }
     }
     warp_best(best_score, best_value, mine, has);
@@ -178,10 +183,8 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
             for (long long k = tid; k < (long long)size; k += blockDim.x) {
                 long long v = __ldcg(key + k);   // past L1: the table was written by atomics
                 if (v == EMPTY_KEY) continue;
-                double total = __ldcg(tot + k);
-                double sc = score_of(total, v, cost, scale, row);
-                if (beats(sc, v, best_score, best_value)) { best_score = sc; best_value = v; }
-                if (v == mine_value) { mine = total; has = 1; }
+                consider(__ldcg(tot + k), v, cost, scale, row, mine_value, best_score,
+                         best_value, mine, has);
             }
             warp_best(best_score, best_value, mine, has);
             if (lane == 0) {
