@@ -19,6 +19,7 @@ from ..semiring import Vector, max_plus, plus_pair
 from ..semiring._operators import push
 from ._cluster import select_nodes
 from ._registry import dispatched
+from ._subgraph import copy_keeping, subgraph_copy
 
 __all__ = []
 
@@ -186,13 +187,16 @@ def _core_subgraph(G, keep, k, core, offset=0):
     core = _core_array(G, core)
     if k is None:
         k = max(core.values()) + offset
-    nodes = [v for v, c in zip(core, keep(np.fromiter(core.values(), np.int64,
-                                                       count=len(core)), k), strict=True) if c]
+    chosen = keep(np.fromiter(core.values(), np.int64, count=len(core)), k)
+    if list(core) == G.nodes:
+        return subgraph_copy(G, np.flatnonzero(chosen))
+    # a given core_number dict of other keys or order: NetworkX's own subgraph of its nodes
+    nodes = [v for v, c in zip(core, chosen, strict=True) if c]
     return G.networkx_graph().subgraph(nodes).copy()
 
 
-_SUBGRAPH = ("Core numbers by parallel peeling; the subgraph is NetworkX's own "
-             "``G.subgraph(nodes).copy()`` of the converted graph (attributes kept).")
+_SUBGRAPH = ("Core numbers by parallel peeling; the subgraph is built as NetworkX's "
+             "``G.subgraph(nodes).copy()`` builds it (same order, attributes copied).")
 
 
 @dispatched(docs=_SUBGRAPH)
@@ -259,13 +263,20 @@ def k_truss(G, k):
             "G.remove_edges_from(nx.selfloop_edges(G)).")
     kept = _k_truss(M, k)
     n = len(G)
+    # the kept pattern is canonical, so its keys ascend: each entry is looked up in them
     keys = to_numpy(kept.entry_rows).astype(np.int64) * n + to_numpy(kept.indices)
     rows = G.entry_rows()
     cols = G._indices.astype(np.int64)
-    upper = cols > rows
-    rows, cols = rows[upper], cols[upper]
-    dropped = ~np.isin(rows * n + cols, keys)
-    H = G.networkx_graph().copy()
-    H.remove_edges_from(zip(G.labels(rows[dropped]), G.labels(cols[dropped]), strict=True))
-    H.remove_nodes_from(G.labels(np.flatnonzero(to_numpy(kept.out_degree) == 0)))
+    probe = rows * n + cols
+    found = np.searchsorted(keys, probe)
+    entries = np.zeros(probe.size, bool)
+    if keys.size:
+        entries = keys[np.minimum(found, keys.size - 1)] == probe
+    nodes = np.flatnonzero(to_numpy(kept.out_degree) > 0)
+    H = copy_keeping(G, entries, nodes)
+    if H is None:  # a Graph subclass: NetworkX's own copy, less what k_truss dropped
+        H = G.networkx_graph().copy()
+        upper = ~entries & (cols > rows)
+        H.remove_edges_from(zip(G.labels(rows[upper]), G.labels(cols[upper]), strict=True))
+        H.remove_nodes_from(G.labels(np.flatnonzero(to_numpy(kept.out_degree) == 0)))
     return H
