@@ -105,7 +105,7 @@ def mode_module(idx_dtype, ptr_dtype, score_dtype, weighted: bool, costed: bool)
 def queue_module(idx_dtype, ptr_dtype):
     """The queue-order kernels (``queue_claim``, ``queue_first``, ``queue_take``)."""
     head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
-    return _module(head + _source("queue_kernels.cu"))
+    return _module(head + _source("frontier.cuh") + _source("queue_kernels.cu"))
 
 
 def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bool,
@@ -120,7 +120,7 @@ def semiring_module(add_expr: str, mul_expr: str, is_any: bool, has_terminal: bo
             f"typedef {ctype(ptr_dtype)} ptr_t;\ntypedef {ctype(xi_dtype)} xi_t;\n"
             f"#define IS_ANY {int(bool(is_any))}\n#define HAS_TERMINAL {int(bool(has_terminal))}\n"
             f"#define SR_ADD(a, b) ({add_expr})\n#define SR_MUL(x, a, i, j) ({mul_expr})\n")
-    return _module(head + _source("semiring_kernels.cu"))
+    return _module(head + _source("frontier.cuh") + _source("semiring_kernels.cu"))
 
 
 def segment_module(add_expr: str, dtype):
@@ -235,7 +235,7 @@ def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
     ``edge_bits``: the stored ``uint64`` word of an edge is ANDed into its hits."""
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"typedef {ctype(out_dtype)} out_t;\n#define EDGE_BITS {int(bool(edge_bits))}\n")
-    return _module(head + _source("packed_kernels.cu"))
+    return _module(head + _source("frontier.cuh") + _source("packed_kernels.cu"))
 
 
 def bitplane_module(out_dtype):

@@ -2,7 +2,7 @@
 // for every wanted bit s of want[j], out[s * ss + j * sj] = some i with A[i, j] stored and
 // bit s of x[i] set (and of the edge's word when EDGE_BITS).  ss, sj: the output's strides
 // in elements.
-// Prepended: typedefs idx_t, ptr_t, out_t; #define EDGE_BITS 0|1.
+// Prepended: typedefs idx_t, ptr_t, out_t; #define EDGE_BITS 0|1; frontier.cuh.
 
 typedef unsigned long long word_t;
 
@@ -30,15 +30,11 @@ packed_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
 {
     const long long step = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
-        long long lo = 0, hi = nx;  // the last k with offs[k] <= e
-        while (hi - lo > 1) {
-            const long long mid = (lo + hi) >> 1;
-            if (offs[mid] <= e) lo = mid; else hi = mid;
-        }
-        const long long i = x_idx[lo];
-        const long long p = (long long)indptr[i] + (e - offs[lo]);
+        const long long k = arc_row(offs, nx, e);
+        const long long i = x_idx[k];
+        const long long p = (long long)indptr[i] + (e - offs[k]);
         const long long j = (long long)indices[p];
-        word_t h = x_val[lo] & ((volatile word_t*)want)[j];
+        word_t h = x_val[k] & ((volatile word_t*)want)[j];
 #if EDGE_BITS
         h &= data[p];
 #endif

@@ -3,18 +3,7 @@
 // the arc's storage position): e in [0, offs[nq]), offs the prefix sum of the frontier's
 // degrees.  A vertex not seen yet takes the frontier vertex of its lowest-numbered arc as
 // its parent, and the next level lists those vertices by that number.
-// Prepended: typedefs idx_t (column ids) and ptr_t (row offsets).
-
-// The frontier position of arc number e: the last i with offs[i] <= e.
-__device__ __forceinline__ long long arc_row(const long long* offs, long long nq, long long e)
-{
-    long long lo = 0, hi = nq;  // offs[lo] <= e < offs[hi]
-    while (hi - lo > 1) {
-        long long mid = (lo + hi) >> 1;
-        if (offs[mid] <= e) lo = mid; else hi = mid;
-    }
-    return lo;
-}
+// Prepended: typedefs idx_t (column ids) and ptr_t (row offsets), and frontier.cuh.
 
 __device__ __forceinline__ long long arc_target(const ptr_t* indptr, const idx_t* indices,
                                                 const long long* q, const long long* offs,

@@ -7,6 +7,7 @@
 //   #define HAS_TERMINAL 0|1          pull stops once the sum equals `term`
 //   #define SR_ADD(a, b) (...)        the monoid, from Monoid.c_expr
 //   #define SR_MUL(x, a, i, j) (...)  the multiply, from BinaryOp.c_expr
+// and then frontier.cuh.
 
 __device__ __forceinline__ T sr_add(T a, T b) { return (T)(SR_ADD(a, b)); }
 
@@ -54,7 +55,7 @@ __device__ __forceinline__ void atomic_combine(T* addr, T val)
 }
 
 // One thread per edge of the frontier's rows: edge e belongs to frontier entry k with
-// offs[k] <= e < offs[k + 1] (binary search in the prefix sum of frontier degrees).
+// offs[k] <= e < offs[k + 1] (arc_row, frontier.cuh).
 extern "C" __global__ void
 sr_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         const a_t* __restrict__ data, const xi_t* __restrict__ x_idx,
@@ -64,16 +65,12 @@ sr_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
-        long long lo = 0, hi = nx;  // find the last k with offs[k] <= e
-        while (hi - lo > 1) {
-            const long long mid = (lo + hi) >> 1;
-            if (offs[mid] <= e) lo = mid; else hi = mid;
-        }
-        const long long i = (long long)x_idx[lo];
-        const long long p = (long long)indptr[i] + (e - offs[lo]);
+        const long long k = arc_row(offs, nx, e);
+        const long long i = (long long)x_idx[k];
+        const long long p = (long long)indptr[i] + (e - offs[k]);
         const long long j = (long long)indices[p];
         if (use_mask && (mask[j] == (bool)complement)) continue;
-        const T val = sr_mul(x_val[lo], data[p], i, j);
+        const T val = sr_mul(x_val[k], data[p], i, j);
 #if IS_ANY
         y[j] = val;
 #else
