@@ -18,6 +18,7 @@ import argparse
 import gc
 import platform
 import time
+from itertools import repeat
 
 import networkx as nx
 import numpy as np
@@ -61,16 +62,21 @@ def best(fn, repeat, pause_gc=False):
 def rebuild(result):
     """A call building a fresh container of ``result``'s shape and size, in C loops only,
     from parts already held as Python objects: a lower bound on what any backend pays to
-    hand NetworkX its answer.  A dict: a copy of its hash table (no key hashed) plus, for
-    numeric values, the new value objects from an array (``tolist``), or for list values a
-    copy of each list; a list of tuples, sets or lists: one new inner container each
-    (``zip`` / ``map``); a graph: NetworkX's own constructor on its edges."""
+    hand NetworkX its answer.  A dict: a copy of a ``{key: None}`` table (no key hashed, no
+    table regrown), then each key's value set (one shared object for numbers, which makes
+    none; a new list for lists).  Setting a value looks its key up, which hashes a tuple key
+    anew (1.2M edge keys: a third of a second), so the tuple keys are new ones made
+    together beforehand, as a backend keeps them.  A list of tuples, sets or lists: one new
+    inner container each (``zip`` / ``map``); a graph: NetworkX's own constructor on its
+    edges."""
     if isinstance(result, dict):
-        values = list(result.values())
+        keys, values = list(result), list(result.values())
+        if keys and isinstance(keys[0], tuple):
+            keys = [tuple([*key]) for key in keys]
+        template = dict.fromkeys(keys)
         if values and isinstance(values[0], list):
-            return lambda: (result.copy(), list(map(list, values)))
-        array = np.asarray(values) if values and isinstance(values[0], (int, float)) else None
-        return lambda: (result.copy(), array.tolist() if array is not None else None)
+            return lambda: _filled(template, keys, map(list, values))
+        return lambda: _filled(template, keys, repeat(values[0] if values else None))
     if isinstance(result, (list, set)):
         parts, kind = list(result), type(result)
         if parts and isinstance(parts[0], tuple):
@@ -84,6 +90,12 @@ def rebuild(result):
         edges, kind = list(result.edges), type(result)
         return lambda: kind(edges)
     return lambda: result
+
+
+def _filled(template, keys, values):
+    out = template.copy()
+    out.update(zip(keys, values, strict=False))  # values may be an endless repeat
+    return out
 
 
 def typed(d):
