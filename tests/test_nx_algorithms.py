@@ -321,6 +321,24 @@ def test_communities_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
     assert nx.community.modularity(G, parts) >= 0.99 * expected
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("gpu_min_entries", [0, None])
+def test_core_numbers_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
+    """With the GPU configured, a graph under ``PEELING_GPU_MIN_ENTRIES`` peels on the host
+    copy (None: the default threshold), one over it on the GPU (0): NetworkX's core numbers
+    and k-core both ways."""
+    import spbfs.nx._structure as structure
+
+    if gpu_min_entries is not None:
+        monkeypatch.setattr(structure, "PEELING_GPU_MIN_ENTRIES", gpu_min_entries)
+    G = COMMUNITY_GRAPHS["powerlaw"]()
+    with nx.config.backends.spbfs(device="gpu"):
+        got = nx.core_number(G, backend="spbfs")
+        core = nx.k_core(G, backend="spbfs")
+    assert list(got.items()) == list(nx.core_number(G).items())
+    assert list(core.edges) == list(nx.k_core(G).edges)
+
+
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
 @pytest.mark.parametrize("seed", [1, 7])
 def test_louvain_modularity_within_one_percent_of_networkx(name, seed):

@@ -62,22 +62,25 @@ def core_number(A, directed=False):
            else xp.zeros(n, np.int64))
     core = xp.full(n, -1, np.int64)
     alive = xp.ones(n, bool)
+    rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
     k = 0
     while True:
-        left = int(alive.sum())
-        if not left:
+        rest = rest[alive[rest]]
+        if not rest.size:
             return core
-        k = max(k, int(deg[alive].min()))
-        while True:
-            peel = xp.flatnonzero(alive & (deg <= k))
-            if not peel.size:
-                break
+        left = deg[rest]
+        k = max(k, int(left.min()))
+        peel = rest[left <= k]
+        while peel.size:
             core[peel] = k
             alive[peel] = False
-            x = Vector.sparse(peel.astype(S.indices.dtype), xp.ones(peel.size, np.int64),
-                              size=n)
+            x = Vector.sparse(peel.astype(S.indices.dtype, copy=False),
+                              xp.ones(peel.size, np.int64), size=n, sort=False, check=False)
             lost = vxm(x, S, plus_times, dtype=np.int64).to_sparse()
             deg[lost.indices] -= lost.values
+            # only a vertex whose degree just fell can fall to k now
+            near = lost.indices
+            peel = near[alive[near] & (deg[near] <= k)]
 
 
 def k_truss(A, k):

@@ -154,7 +154,16 @@ def topological_generations(G):
                                     "iteration")
 
 
-@dispatched(docs="Parallel peeling, one ``plus_times`` product per round.")
+#: Core numbers peel in hundreds of small rounds (197 levels, 335 rounds on the scale-17
+#: graph); a GPU pays launches and host reads for each, so below this many stored entries
+#: they run on the host copy even when the GPU is configured.  Measured on one H100 and
+#: its host (docs/benchmarks.md), host / GPU: 0.13-0.14 / 0.49-0.50 s at 2.4M entries,
+#: 0.19-0.26 / 0.41-0.58 s at 4.9M, 0.53-0.65 / 0.59 s at 9.9M, 1.25-1.35 / 0.70 s at 20M.
+PEELING_GPU_MIN_ENTRIES = 8 << 20
+
+
+@dispatched(docs="Parallel peeling, one ``plus_times`` product per round. On a GPU only "
+            "from 8M stored edges (smaller graphs run on the host copy).")
 def core_number(G):
     """NetworkX's ``core_number``.
 
@@ -166,7 +175,7 @@ def core_number(G):
     """
     import networkx as nx
 
-    M = G.csr()
+    M = G.csr(G.on_gpu() and G.nnz >= PEELING_GPU_MIN_ENTRIES)
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "
