@@ -13,7 +13,7 @@ with ``nx.config.backends.spbfs.device``, on the GPU.
 from __future__ import annotations
 
 import gc
-from itertools import chain, islice, pairwise
+from itertools import chain, islice, pairwise, repeat
 
 import numpy as np
 
@@ -266,10 +266,14 @@ def _fill_tree(T, source, parents, kids, runs):
     T._pred[source] = T.adjlist_inner_dict_factory()
     one_parent = zip(zip(parents, data, strict=True), strict=True)  # ((parent, data),) each
     T._pred.update(zip(kids, map(T.adjlist_inner_dict_factory, one_parent), strict=True))
-    succ = T._succ
-    for lo, hi in pairwise([0, *runs]):
-        if hi > lo:
-            succ[parents[lo]].update(zip(kids[lo:hi], data[lo:hi], strict=True))
+    # each parent's children: one run of its edges (a parent is expanded once), its new
+    # dict taking the run's pairs in turn
+    ends = np.asarray(runs, np.int64)
+    starts = np.concatenate([[0], ends[:-1]])
+    ran = ends > starts
+    children = map(dict, map(islice, repeat(zip(kids, data, strict=True)),
+                             (ends - starts)[ran].tolist()))
+    T._succ.update(zip(map(parents.__getitem__, starts[ran].tolist()), children, strict=True))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
