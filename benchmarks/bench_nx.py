@@ -65,14 +65,17 @@ def rebuild(result):
     hand NetworkX its answer.  A dict: a copy of a ``{key: None}`` table (no key hashed, no
     table regrown), then each key's value set (one shared object for numbers, which makes
     none; a new list for lists).  Setting a value looks its key up, which hashes a tuple key
-    anew (1.2M edge keys: a third of a second), so the tuple keys are new ones made
-    together beforehand (int labels too), as a backend keeps them.  A list of tuples, sets
-    or lists: one new inner container each (``zip`` / ``map``); a graph: NetworkX's own
-    constructor on its edges."""
+    anew (1.2M edge keys: a third of a second); int keys and the ints in tuple keys are
+    new ones made together beforehand, as a backend makes them from row numbers (the
+    graph's own node objects lie scattered, and reading them in a result's order costs
+    more).  A list of tuples, sets or lists: one new inner container each (``zip`` /
+    ``map``); a graph: NetworkX's own constructor on its edges."""
     if isinstance(result, dict):
         keys, values = list(result), list(result.values())
         if keys and isinstance(keys[0], tuple):
             keys = list(zip(*map(_fresh, zip(*keys, strict=True)), strict=True))
+        else:
+            keys = _fresh(keys)
         template = dict.fromkeys(keys)
         if values and isinstance(values[0], list):
             return lambda: _filled(template, keys, map(list, values))
@@ -93,8 +96,7 @@ def rebuild(result):
 
 
 def _fresh(column):
-    """A column of tuple keys as new objects made together (ints anew, as a backend makes
-    them from row numbers; other labels as they are)."""
+    """Labels as new objects made together where they are ints; others as they are."""
     array = np.asarray(column)
     return array.tolist() if array.dtype.kind in "iu" else list(column)
 
