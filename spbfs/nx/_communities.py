@@ -61,7 +61,7 @@ def label_propagation_communities(G):
     """
     if not len(G):
         return {}.values()
-    gpu = G.on_gpu() and G.nnz >= CLASS_STEPS_GPU_MIN_ENTRIES
+    gpu = G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES)
     groups = _groups(G, label_propagation(G.csr(gpu)))
     return dict(enumerate(groups)).values()
 
@@ -95,7 +95,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise ValueError("max_level argument must be a positive integer or None")
     if not len(G):
         return []
-    gpu = G.on_gpu() and G.nnz >= CLASS_STEPS_GPU_MIN_ENTRIES
+    gpu = G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES)
     if weight is None:
         M = G.csr(gpu).unit(np.float64)
     else:

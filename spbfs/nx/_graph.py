@@ -294,9 +294,12 @@ class SpbfsGraph:
             value = self._derived[key] = build()
         return value
 
-    def on_gpu(self) -> bool:
-        """Whether calls on this graph run on the GPU (``nx.config.backends.spbfs.device``)."""
-        return _config.use_gpu(self.nnz)
+    def on_gpu(self, min_entries: int = 0) -> bool:
+        """Whether calls on this graph run on the GPU (``nx.config.backends.spbfs.device``);
+        with ``min_entries``, only graphs of at least that many stored entries do (an
+        algorithm of many small rounds, each costing a GPU launches and host reads, runs
+        smaller ones on the host copy)."""
+        return _config.use_gpu(self.nnz) and self.nnz >= min_entries
 
     def matrix(self, gpu: bool) -> Matrix:
         """The pattern as a :class:`~spbfs.semiring.Matrix` (boolean values)."""

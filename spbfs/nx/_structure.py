@@ -175,7 +175,7 @@ def core_number(G):
     """
     import networkx as nx
 
-    M = G.csr(G.on_gpu() and G.nnz >= PEELING_GPU_MIN_ENTRIES)
+    M = G.csr(G.on_gpu(PEELING_GPU_MIN_ENTRIES))
     if M.nnz and bool((M.entry_rows == M.indices).any()):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "

@@ -76,6 +76,9 @@ def _nested(keys, labels, values, counts):
 
 
 def _build(G, orig, rows, nodes, entries):
+    """A new graph of ``orig``'s class on the rows ``rows`` (labels ``nodes``, in that order)
+    and the entries between them that ``entries`` keeps (all where None), its dicts ordered
+    and shared as NetworkX's ``copy`` leaves them."""
     k = rows.size
     position = np.full(len(G), -1, np.int64)
     position[rows] = np.arange(k)
