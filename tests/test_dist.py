@@ -84,6 +84,13 @@ def test_algorithms_on_a_distributed_graph_match_scipy(P):
     _ok(r, "algorithms", P)
 
 
+@pytest.mark.parametrize("P", [1, 3])
+def test_component_labels_past_256_and_many_source_layout(P):
+    """Labels of a graph with more than 256 components are scipy's (no wrap in a narrow
+    prefix sum), and many-source levels come back ``(k, n)`` as on one device."""
+    _ok(_launch(P, ALGEBRA, "components", timeout=300), "components", P)
+
+
 def test_exception_on_one_rank_ends_the_job():
     r = launch(3, "raise")
     assert r.returncode != 0

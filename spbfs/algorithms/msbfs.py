@@ -133,7 +133,8 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     levels : ndarray, shape (k, n)
         ``levels[s, v]``: hops from ``sources[s]`` to ``v``; -1 where
         unreachable.  int32 unless the graph needs int64 indices.  numpy for
-        CPU input, cupy for GPU input.
+        CPU input, cupy for GPU input, a :class:`~spbfs.dist.arrays.DistRows` of shape
+        ``(k, n)`` for a distributed graph (``G.gather`` gives the ``(k, n)`` array).
     parents : ndarray, shape (k, n), optional
         ``parents[s, sources[s]] == sources[s]``; -1 where unreachable.
 
@@ -163,21 +164,9 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
     if getattr(M, "drives_searches", False):   # a distributed graph's: (n, k) blocks
-        src = check_sources(sources, n, np)
-        one = None if return_parents else M.one_rank()
-        if one is not None:   # one rank: these searches on its local matrix
-            L, ids, block = one
-            return block(bfs_many(L, ids(src), directed=True, direction=direction,
-                                  alpha=alpha, beta=beta))
-        blocks = [_word_levels(M, src[g:g + WORD]) if src[g:g + WORD].size >= WORDS_FROM
-                  and not return_parents else
-                  _one_by_one(M, src[g:g + WORD], return_parents, direction, alpha, beta)
-                  for g in range(0, max(int(src.size), 1), WORD)]
-        if len(blocks) == 1:
-            return blocks[0]
-        if return_parents:
-            return tuple(xp.concatenate(part, axis=1) for part in zip(*blocks, strict=True))
-        return xp.concatenate(blocks, axis=1)
+        out = _distributed(M, check_sources(sources, n, np), return_parents, direction,
+                           alpha, beta)
+        return tuple(part.T for part in out) if return_parents else out.T   # (k, n) rows
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more
     k = int(src.size)
@@ -202,6 +191,25 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
         levels = levels[take]
         parents = parents[take] if return_parents else None
     return (levels, parents) if return_parents else levels
+
+
+def _distributed(M, src, return_parents, direction, alpha, beta):
+    """The searches from ``src`` on a distributed graph: ``(n, k)`` blocks, column ``i``
+    for ``src[i]``."""
+    one = None if return_parents else M.one_rank()
+    if one is not None:   # one rank: these searches on its local matrix
+        L, ids, block = one
+        return block(bfs_many(L, ids(src), directed=True, direction=direction,
+                              alpha=alpha, beta=beta))
+    blocks = [_word_levels(M, src[g:g + WORD]) if src[g:g + WORD].size >= WORDS_FROM
+              and not return_parents else
+              _one_by_one(M, src[g:g + WORD], return_parents, direction, alpha, beta)
+              for g in range(0, max(int(src.size), 1), WORD)]
+    if len(blocks) == 1:
+        return blocks[0]
+    if return_parents:
+        return tuple(M.xp.concatenate(part, axis=1) for part in zip(*blocks, strict=True))
+    return M.xp.concatenate(blocks, axis=1)
 
 
 def _one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):

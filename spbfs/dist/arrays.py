@@ -19,7 +19,7 @@ import operator
 
 import numpy as np
 
-__all__ = ["DistArray", "DistNamespace", "transfer_dtype"]
+__all__ = ["DistArray", "DistNamespace", "DistRows", "transfer_dtype"]
 
 #: Element-wise functions of numpy/cupy that DistNamespace applies to each rank's part.
 ELEMENTWISE = ("abs", "minimum", "maximum", "isfinite", "isnan", "isinf", "logical_and",
@@ -80,6 +80,16 @@ class DistArray:
         self.local = local
         self._delegates = delegates
 
+    def _like(self, local, delegates=None):
+        """A DistArray of this kind (and graph) holding ``local``."""
+        return type(self)(self.graph, local, delegates)
+
+    @property
+    def T(self):
+        """A block ``(n, k)`` as :class:`DistRows` ``(k, n)`` (no copy); a 1-D array as
+        it is."""
+        return DistRows(self.graph, self.local, self._delegates) if self.ndim == 2 else self
+
     # ---------------------------------------------------------------- array facts
     @property
     def dtype(self):
@@ -120,11 +130,11 @@ class DistArray:
     def astype(self, dtype, copy=True):
         dtype = np.dtype(dtype)
         d = None if self._delegates is None else self._delegates.astype(dtype)
-        return DistArray(self.graph, self.local.astype(dtype, copy=copy), d)
+        return self._like(self.local.astype(dtype, copy=copy), d)
 
     def copy(self):
         d = None if self._delegates is None else self._delegates.copy()
-        return DistArray(self.graph, self.local.copy(), d)
+        return self._like(self.local.copy(), d)
 
     def delegate_values(self):
         """The delegates' values by delegate number, the same on every rank (one allreduce
@@ -145,6 +155,8 @@ class DistArray:
         if isinstance(other, DistArray):
             if other.graph.partition is not self.graph.partition:
                 raise ValueError("the DistArrays belong to differently partitioned graphs")
+            if other.ndim == 2 and self.ndim == 2 and type(other) is not type(self):
+                raise ValueError("a (k, n) DistRows combines with DistRows only: use .T")
             return other.local, other._delegates
         if getattr(other, "ndim", 0) != 0 or isinstance(other, (list, tuple)):
             raise TypeError("a DistArray combines with scalars and DistArrays of its graph "
@@ -159,11 +171,11 @@ class DistArray:
         if self._delegates is not None and o_del is not None:
             da, db = (o_del, self._delegates) if reflected else (self._delegates, o_del)
             d = fn(da, db)
-        return DistArray(self.graph, fn(a, b), d)
+        return self._like(fn(a, b), d)
 
     def _unary(self, fn):
         d = None if self._delegates is None else fn(self._delegates)
-        return DistArray(self.graph, fn(self.local), d)
+        return self._like(fn(self.local), d)
 
     def __neg__(self):
         return self._unary(operator.neg)
@@ -238,6 +250,65 @@ class DistArray:
         if v % G.P == G.rank:
             self.local[v // G.P] = value
         self._delegates = None
+
+
+class DistRows(DistArray):
+    """``k`` rows of one value per vertex, shape ``(k, n)``, as the single-device
+    many-source searches return them (``levels[i]``: the search from ``sources[i]``).
+
+    Each rank keeps its vertices' values as a ``(n_local, k)`` block (``local``), as a
+    :class:`DistArray` block does; ``.T`` is that block (no copy), ``rows[i]`` the 1-D
+    DistArray of row ``i``, and :meth:`~spbfs.dist.DistGraph.gather` returns a ``(k, n)``
+    array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import spbfs
+    >>> from spbfs.dist import DistGraph
+    >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+    >>> levels = spbfs.bfs(G, [0, 2])
+    >>> levels.shape, G.gather(levels).tolist(), G.gather(levels[1]).tolist()
+    ((2, 3), [[0, 1, 2], [2, 1, 0]], [2, 1, 0])
+    """
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> tuple:
+        return (int(self.local.shape[1]), self.graph.n)
+
+    def __len__(self) -> int:
+        return int(self.local.shape[1])
+
+    @property
+    def T(self):
+        return DistArray(self.graph, self.local, self._delegates)
+
+    def __repr__(self) -> str:
+        return (f"DistRows(k={len(self)}, n={self.graph.n}, rank={self.graph.rank}, "
+                f"dtype={self.dtype}, local={self.local!r})")
+
+    def sum(self, axis=None):
+        """Sum over every entry, or over the rows (``axis=0``: one value per vertex)."""
+        if axis is None:
+            return super().sum()
+        if axis not in (0, -2):
+            raise ValueError("DistRows sum over everything or over the rows (axis=0)")
+        return self.T.sum(axis=1)
+
+    def __getitem__(self, key):
+        if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
+            raise TypeError(f"DistRows are indexed by one row number, got "
+                            f"{type(key).__name__}")
+        k = len(self)
+        if not -k <= int(key) < k:
+            raise IndexError(f"row {int(key)} out of range for {k} rows")
+        d = None if self._delegates is None else self._delegates[:, int(key)]
+        return DistArray(self.graph, self.local[:, int(key)], d)
+
+    def __setitem__(self, key, value):
+        raise TypeError("DistRows are read-only: write the (n, k) block .T")
 
 
 def _host(a):
@@ -437,7 +508,7 @@ class DistNamespace:
         """Inclusive prefix sums in vertex-id order (one exclusive scan and one allreduce of
         ``n / P`` values over the ranks)."""
         G, xp = self.graph, self.base
-        tdt = transfer_dtype(a.dtype) if a.dtype == np.bool_ else a.dtype
+        tdt = np.cumsum(np.zeros(0, a.dtype)).dtype   # numpy's: bool and small ints as int64
         width = -(-G.n // G.P)   # the most vertices a rank owns
         own = xp.zeros(width, tdt)
         if G.n_local:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..semiring import Matrix
 from . import _local, layout
+from .arrays import DistRows
 from .comm import Communicator, device_conflict
 from .partition import BLOCKS, destination, local_count
 
@@ -743,6 +744,7 @@ class DistGraph:
         >>> G.gather(dist.bfs(G, 0)).tolist()
         [0, 1, 2]
         """
+        rows = isinstance(local, DistRows)       # (k, n): the vertex axis last
         local = getattr(local, "local", local)   # a DistArray: this rank's part
         parts = self.comm.gather(self.comm.to_host(local), root=root)
         if parts is None:
@@ -751,7 +753,7 @@ class DistGraph:
                        parts[0].dtype if parts else np.int64)
         for r, part in enumerate(parts):
             out[r::self.P] = part
-        return out
+        return np.ascontiguousarray(out.T) if rows else out
 
     def fetch(self, ids, *arrays):
         """Values of owned-vertex arrays at arbitrary global ``ids`` (collective).

@@ -1,13 +1,13 @@
 """The distributed semiring operations and the algorithms on them, against the
 single-process results; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE [PLANE]]``.
 
-Modes: ``ops`` (vxm / mxv over named and user-defined semirings, masks and their
-complement, reduce, ewise_add / ewise_mult, the pointer-matrix scatter, mxm with a dense
-block, select), ``algorithms`` (spbfs.bfs, sssp, pagerank, betweenness_centrality, katz,
-eigenvector, hits, degree centrality and connected_components on a DistGraph against
-scipy-built matrices: Kronecker and random graphs, directed and undirected, weighted,
-balanced, random and all-on-rank-0 slices, thresholds 0, small, default and above every
-degree).
+Modes: ``components`` (labels of a graph of about 1,000 components), ``ops`` (vxm / mxv over
+named and user-defined semirings, masks and their complement, reduce, ewise_add /
+ewise_mult, the pointer-matrix scatter, mxm with a dense block, select), ``algorithms``
+(spbfs.bfs, sssp, pagerank, betweenness_centrality, katz, eigenvector, hits, degree
+centrality and connected_components on a DistGraph against scipy-built matrices: Kronecker
+and random graphs, directed and undirected, weighted, balanced, random and all-on-rank-0
+slices, thresholds 0, small, default and above every degree).
 Rank 0 prints ``OK <mode> P=<P>`` at the end.
 """
 
@@ -95,13 +95,13 @@ def mode_algorithms():
                 lv, pa = spbfs.bfs(G, many, return_parents=True)
                 lv, pa = G.gather(lv), G.gather(pa)
                 if rank == 0:
-                    assert lv.shape == (n, 3) and np.array_equal(lv.T, host(spbfs.bfs(A, many)))
-                    assert all(pa[s, i] == s for i, s in enumerate(many))
+                    assert lv.shape == (3, n) and np.array_equal(lv, host(spbfs.bfs(A, many)))
+                    assert all(pa[i, s] == s for i, s in enumerate(many))
                 # levels only: 64 searches per bit-packed level loop (two groups, a repeat)
                 many = np.random.default_rng(k).integers(0, n, 70).tolist() + [int(U[0])] * 2
                 lv = G.gather(spbfs.bfs(G, many))
                 if rank == 0:
-                    assert np.array_equal(lv.T, host(spbfs.bfs(A, many))), (name, directed, how)
+                    assert np.array_equal(lv, host(spbfs.bfs(A, many))), (name, directed, how)
                 for weight in (True, False):
                     pr = G.gather(spbfs.pagerank(G, weight=weight, tol=1e-10))
                     if rank == 0:
@@ -141,6 +141,30 @@ def mode_algorithms():
         A = oracle(U, V, np.ones(U.size), n, False)
         assert np.array_equal(d, host(spbfs.sssp(A, int(U[0]))))
     return runs
+
+
+def mode_components():
+    """Labels of a graph with about 1,000 components (most of them isolated vertices),
+    every threshold, directed and undirected, weak and levels from many sources."""
+    U, V = generate.kronecker(11, 2, seed=3)
+    n = 1 << 11
+    W = np.ones(U.size)
+    for directed in (False, True):
+        A = oracle(U, V, W, n, directed)
+        k_ref, lab_ref = spbfs.connected_components(A, directed=directed)
+        assert k_ref > 512
+        for k, (how, th) in enumerate((("random", 0), ("rank0", 8), ("balanced", 128),
+                                       ("random", 10**9))):
+            G = build(U, V, W, n, how, th, directed, weighted=False, seed=k)
+            k_g, lab = spbfs.connected_components(G, directed=directed)
+            lab = G.gather(lab)
+            if rank == 0:
+                assert k_g == k_ref and np.array_equal(lab, host(lab_ref)), (directed, th)
+                assert np.unique(lab).size == k_ref
+            many = [int(U[0]), 1, int(V[3])]
+            lv = G.gather(spbfs.bfs(G, many))
+            if rank == 0:
+                assert lv.shape == (3, n) and np.array_equal(lv, host(spbfs.bfs(A, many)))
 
 
 def mode_ops():
