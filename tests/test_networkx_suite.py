@@ -75,13 +75,20 @@ MODULES = {
     "algorithms/centrality/tests/test_harmonic_centrality.py": {"harmonic_centrality"},
     "algorithms/tests/test_core.py": {"core_number", "k_core", "k_shell", "k_crust",
                                        "k_truss"},
-    "algorithms/tests/test_isolate.py": {"isolates", "number_of_isolates"},
+    "algorithms/tests/test_isolate.py": {"isolates", "number_of_isolates", "is_isolate"},
     "algorithms/tests/test_link_prediction.py": {
         "jaccard_coefficient", "adamic_adar_index", "resource_allocation_index",
         "common_neighbor_centrality"},
     "algorithms/tests/test_reciprocity.py": {"reciprocity", "overall_reciprocity"},
     "algorithms/community/tests/test_label_propagation.py": {"label_propagation_communities"},
     "algorithms/community/tests/test_louvain.py": {"louvain_communities"},
+    "algorithms/tree/tests/test_recognition.py": {
+        "is_tree", "is_forest", "is_arborescence", "is_branching"},
+    "classes/tests/test_function.py": {"number_of_selfloops", "is_negatively_weighted"},
+    "algorithms/tests/test_regular.py": {"is_regular", "is_k_regular"},
+    "algorithms/tests/test_dominating.py": {"is_dominating_set"},
+    "algorithms/tests/test_triads.py": {"is_triad"},
+    "algorithms/tests/test_tournament.py": {"is_tournament", "score_sequence"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

@@ -1,0 +1,72 @@
+"""The NetworkX functions of spbfs/nx/_recognition.py, _matrices.py, _cuts.py, _efficiency.py,
+_operators_nx.py and _misc.py against NetworkX itself, on graphs that the NetworkX test
+modules do not cover (labels that are not row numbers, self-loops, isolated nodes, both
+directions)."""
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+
+def _graphs():
+    G = nx.gnm_random_graph(40, 90, seed=3)
+    G.add_edges_from([(5, 5), (7, 7)])
+    G.add_node(99)
+    D = nx.gnm_random_graph(40, 120, seed=4, directed=True)
+    D.add_edge(3, 3)
+    L = nx.relabel_nodes(nx.gnm_random_graph(30, 50, seed=5), {i: f"n{i}" for i in range(30)})
+    T = nx.random_labeled_tree(25, seed=6) if hasattr(nx, "random_labeled_tree") \
+        else nx.random_tree(25, seed=6)
+    A = nx.bfs_tree(T, 0)
+    return {"graph": G, "digraph": D, "labels": L, "tree": T, "arborescence": A,
+            "forest": nx.disjoint_union(T, nx.path_graph(4)),
+            "tournament": nx.tournament.random_tournament(12, seed=7),
+            "cycle": nx.cycle_graph(9), "cycle_dir": nx.cycle_graph(9, nx.DiGraph)}
+
+
+GRAPHS = _graphs()
+
+
+def same(f, *args, **kwargs):
+    """Call ``f`` through spbfs and in NetworkX: the same value and type."""
+    got = f(*args, backend="spbfs", **kwargs)
+    want = f(*args, **kwargs)
+    assert type(got) is type(want)
+    assert got == want, (got, want)
+    return got
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_recognition(name):
+    G = GRAPHS[name]
+    for f in (nx.is_tree, nx.is_forest, nx.number_of_selfloops, nx.is_regular,
+              nx.is_negatively_weighted, nx.is_triad):
+        same(f, G)
+    if G.is_directed():
+        for f in (nx.is_arborescence, nx.is_branching, nx.is_tournament,
+                  nx.tournament.score_sequence):
+            same(f, G)
+    else:
+        for k in (0, 2, 3):
+            same(nx.is_k_regular, G, k)
+    nodes = list(G)
+    for n in nodes[:3] + nodes[-2:]:
+        same(nx.is_isolate, G, n)
+    for bunch in (nodes[::2], nodes[::3], nodes, ["nope", *nodes[:5]]):
+        same(nx.is_dominating_set, G, bunch)
+
+
+def test_negative_weights_and_errors():
+    G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": -1})])
+    same(nx.is_negatively_weighted, G)
+    same(nx.is_negatively_weighted, G, (1, 2))
+    same(nx.is_negatively_weighted, G, (1, 0))
+    same(nx.is_negatively_weighted, G, weight="other")
+    with pytest.raises(nx.NetworkXError):
+        nx.is_negatively_weighted(G, (0, 2), backend="spbfs")
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.is_tree(nx.Graph(), backend="spbfs")
+    with pytest.raises(KeyError):
+        nx.is_isolate(G, 7, backend="spbfs")
+    same(nx.is_tournament, nx.DiGraph([(0, 1), (1, 0), (2, 0)]))
+    assert same(nx.is_triad, nx.DiGraph([(0, 1), (1, 2), (2, 2)])) is False
