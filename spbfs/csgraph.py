@@ -31,10 +31,13 @@ import numpy as np
 import scipy
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
+from scipy.sparse.csgraph import _tools as _scipy_tools
+from scipy.sparse.csgraph._flow import MaximumFlowResult
 
 from .algorithms.components import as_graph
 from .algorithms.components import connected_components as _connected_components
 from .algorithms.components import min_first_scan as _min_first
+from .algorithms.laplacian import laplacian
 from .core.arrays import array_module, is_cupy, to_numpy
 from .core.validation import SCIPY_NULL, check_source
 from .semiring import (
@@ -51,8 +54,14 @@ from .semiring import (
 )
 from .semiring._pattern import index_dtype
 
-__all__ = ["bellman_ford", "breadth_first_order", "breadth_first_tree", "connected_components",
-           "dijkstra", "floyd_warshall", "johnson", "shortest_path"]
+__all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth_first_tree",
+           "connected_components", "construct_dist_matrix", "csgraph_from_dense",
+           "csgraph_from_masked", "csgraph_masked_from_dense", "csgraph_to_dense",
+           "csgraph_to_masked", "depth_first_order", "depth_first_tree", "dijkstra",
+           "floyd_warshall", "johnson", "laplacian", "maximum_bipartite_matching",
+           "maximum_flow", "min_weight_full_bipartite_matching", "minimum_spanning_tree",
+           "reconstruct_path", "reverse_cuthill_mckee", "shortest_path", "structural_rank",
+           "yen"]
 
 #: Stored entries of the block-diagonal matrix that runs a batch of sources together.
 BATCH_ENTRIES = 1 << 22
@@ -751,3 +760,713 @@ def _levels(T, roots):
         frontier = found
     return level
 
+
+
+# ----------------------------------------------------------------------------- host helpers
+def _host(a):
+    """A numpy view of a numpy or cupy array."""
+    return to_numpy(a) if is_cupy(a) else np.asarray(a)
+
+
+def _like(M, a):
+    """``a`` (numpy) on M's device."""
+    if M.on_gpu:
+        import cupy
+
+        return cupy.asarray(a)
+    return a
+
+
+def _csr_out(G, arrays, shape, on_gpu=False):
+    """A CSR result in scipy's class for input ``G``: a cupyx ``csr_matrix`` for GPU input,
+    a ``csr_matrix`` for a scipy sparse matrix, a ``csr_array`` otherwise."""
+    if on_gpu:
+        import cupy
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix(tuple(cupy.asarray(a) for a in arrays), shape=shape)
+    if sp.issparse(G) and not isinstance(G, sp.sparray):
+        return sp.csr_matrix(arrays, shape=shape)
+    return sp.csr_array(arrays, shape=shape)
+
+
+def _scipy_sparse(graph, what="graph"):
+    """A scipy sparse matrix/array of ``graph`` (a cupyx one copied to the host), and
+    whether it came from the GPU; anything else is returned as it is."""
+    if is_cupy(graph) or type(graph).__module__.startswith("cupyx"):
+        get = getattr(graph, "get", None)
+        if get is not None:
+            return get(), True
+    return graph, False
+
+
+# ----------------------------------------------------------------------------- depth first
+def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
+    """Depth-first order from ``i_start``, as ``scipy.sparse.csgraph.depth_first_order``.
+
+    A compiled sequential search (:func:`spbfs.cpu.dfs.depth_first`; depth-first order
+    is sequential by nature, so GPU input runs on a host copy and the results go back
+    to the device).  The order and predecessors are exactly scipy's: each step follows
+    the first arc, in scipy's scan order (undirected: a row of ``A``, then the same row
+    of ``A.T``), to a vertex not yet visited.
+
+    Parameters
+    ----------
+    csgraph : sparse matrix/array, 2-D array (or list, masked array), or Matrix
+    i_start : int
+    directed : bool
+    return_predecessors : bool
+
+    Returns
+    -------
+    node_array : ndarray of int32
+    predecessors : ndarray of int32, optional
+        -9999 for ``i_start`` and unreached vertices.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> order, pred = csgraph.depth_first_order(G, 0)
+    >>> order.tolist(), pred.tolist()
+    ([0, 1, 3, 2], [-9999, 0, 0, 1])
+    """
+    from .cpu.dfs import depth_first
+
+    G = as_graph(csgraph)
+    M = _matrix(G, True)
+    source = check_source(i_start, M.n, "i_start")
+    n = M.n
+    if directed:
+        first = second = M
+    elif getattr(G, "format", None) == "csc":
+        first, second = M.T, M
+    else:
+        first, second = M, M.T
+    order = np.full(n, SCIPY_NULL, np.int32)
+    pred = np.full(n, SCIPY_NULL, np.int32)
+    count = depth_first(_host(first.indptr), _host(first.indices), _host(second.indptr),
+                        _host(second.indices), not directed, source, order, pred)
+    node_array = _like(M, order[:count])
+    return (node_array, _like(M, pred)) if return_predecessors else node_array
+
+
+def depth_first_tree(csgraph, i_start, directed=True):
+    """The depth-first tree from ``i_start``, as ``scipy.sparse.csgraph.depth_first_tree``.
+
+    The tree of :func:`depth_first_order` (scipy's), built as
+    :func:`breadth_first_tree` builds its tree: ``csgraph[parent, child]`` for every
+    tree edge (undirected: the smaller direction, zero or absent counting as inf).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> X = sp.csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.depth_first_tree(X, 0, directed=False).toarray().astype(int)
+    array([[0, 8, 0, 0],
+           [0, 0, 2, 0],
+           [0, 0, 0, 6],
+           [0, 0, 0, 0]])
+    """
+    G = as_graph(csgraph)
+    _, pred = depth_first_order(G, i_start, directed, True)
+    return _tree(G, pred, directed)
+
+
+# ----------------------------------------------------------------------------- spanning tree
+def minimum_spanning_tree(csgraph, overwrite=False):
+    """A minimum spanning forest, as ``scipy.sparse.csgraph.minimum_spanning_tree``.
+
+    Borůvka rounds in a kernel (:func:`spbfs.cpu.spanning.boruvka`; GPU input runs
+    on a host copy): each tree takes its lightest outgoing edge, edges compared by
+    ``(weight, stored position)``, the forest Kruskal's algorithm gives when equal
+    weights are taken in stored order.  The graph is undirected (an entry either way
+    is an edge); the result holds each kept entry where it is stored, zero weights
+    dropped (as scipy's).  ``overwrite`` is accepted; the input is never modified.
+
+    Returns
+    -------
+    span_tree : csr_array or csr_matrix of float64 (scipy's class rule, see
+        :func:`breadth_first_tree`)
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> X = sp.csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.minimum_spanning_tree(X).toarray().astype(int)
+    array([[0, 0, 0, 3],
+           [0, 0, 2, 5],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    from .cpu.spanning import boruvka
+
+    G = as_graph(csgraph)
+    M = _matrix(G, True)
+    n = M.n
+    ip, ix = _host(M.indptr), _host(M.indices)
+    w = _host(M.data).astype(np.float64, copy=False)
+    rows = np.repeat(np.arange(n, dtype=ix.dtype), np.diff(ip))
+    keep = np.zeros(ix.size, np.bool_)
+    boruvka(n, rows, ix, w, keep)
+    keep &= w != 0
+    indptr = np.zeros(n + 1, np.int32)
+    np.cumsum(np.bincount(rows[keep], minlength=n), out=indptr[1:])
+    arrays = (w[keep], ix[keep].astype(np.int32), indptr)
+    return _csr_out(G, arrays, (n, n), M.on_gpu)
+
+
+# ----------------------------------------------------------------------------- reordering
+def reverse_cuthill_mckee(graph, symmetric_mode=False):
+    """The reverse Cuthill-McKee order, as ``scipy.sparse.csgraph.reverse_cuthill_mckee``.
+
+    The pattern of ``A + A.T`` (an ``ewise_add`` over ``plus``; entries that cancel
+    are dropped, as scipy's sum drops them) unless ``symmetric_mode``, then breadth-first
+    levels with each vertex's new neighbours sorted by degree, each component started
+    from its vertex of least degree (:func:`spbfs.cpu.ordering.cuthill_mckee`; the
+    order depends on the order before, so it is a compiled sequential search; GPU input
+    runs on a host copy), reversed.  The permutation is scipy's.
+
+    Parameters
+    ----------
+    graph : CSR or CSC sparse matrix/array
+    symmetric_mode : bool
+        The pattern is known to be symmetric: use it as it is.
+
+    Returns
+    -------
+    perm : ndarray (the index dtype)
+
+    Raises
+    ------
+    TypeError
+        For input that is not sparse CSR or CSC.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.reverse_cuthill_mckee(G)
+    array([3, 2, 1, 0], dtype=int32)
+    """
+    from .cpu.ordering import cuthill_mckee
+    from .semiring import ewise_add
+
+    graph, on_gpu = _scipy_sparse(graph)
+    if not sp.issparse(graph):
+        raise TypeError("Input graph must be sparse")
+    if graph.format not in ("csc", "csr"):
+        raise TypeError("Input must be in CSC or CSR sparse format.")
+    n = graph.shape[0]
+    if symmetric_mode:
+        ip, ix = np.asarray(graph.indptr), np.asarray(graph.indices)
+        idt = ix.dtype
+    else:
+        A = graph.tocsr() if graph.format == "csc" else graph
+        M = Matrix.from_any(A, name="graph")
+        S = ewise_add(M, M.T, ops.plus)
+        ip, ix = _host(S.indptr), _host(S.indices)
+        nonzero = _host(S.data) != 0
+        if not nonzero.all():
+            rows = np.repeat(np.arange(n), np.diff(ip))
+            ip = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(rows[nonzero], minlength=n), out=ip[1:])
+            ix = ix[nonzero]
+        idt = np.int32 if max(n, ix.size) < 2 ** 31 else np.int64
+    rows = np.repeat(np.arange(n), np.diff(ip))
+    degree = np.diff(ip).astype(idt)
+    degree[rows[ix == rows]] += 1   # a row holding its diagonal counts it once more
+    order = np.zeros(n, dtype=idt)
+    if n:
+        cuthill_mckee(ip, ix, degree, np.argsort(degree), order)
+    perm = order[::-1]
+    if on_gpu:
+        import cupy
+
+        return cupy.asarray(perm)
+    return perm
+
+
+# ----------------------------------------------------------------------------- matching
+def _bipartite_csr(graph):
+    """scipy's checks of a bipartite graph argument; its CSR form (host)."""
+    graph, on_gpu = _scipy_sparse(graph)
+    if not sp.issparse(graph):
+        raise TypeError("graph must be sparse")
+    if graph.format not in ("csr", "csc", "coo"):
+        raise TypeError("graph must be in CSC, CSR, or COO format.")
+    return graph, on_gpu
+
+
+def _matching(ip, ix, nrows, ncols):
+    from .cpu.matching import hopcroft_karp
+
+    x = np.empty(nrows, np.int32)
+    y = np.empty(ncols, np.int32)
+    hopcroft_karp(np.asarray(ip), np.asarray(ix), ncols, x, y)
+    return x, y
+
+
+def maximum_bipartite_matching(graph, perm_type="row"):
+    """A maximum matching of a bipartite graph, as
+    ``scipy.sparse.csgraph.maximum_bipartite_matching``.
+
+    Hopcroft-Karp in a kernel (:func:`spbfs.cpu.matching.hopcroft_karp`: rounds of
+    breadth-first layers from the unmatched rows, then depth-first augmenting paths
+    along them); the matching is scipy's.  GPU input runs on a host copy.
+
+    Parameters
+    ----------
+    graph : CSR, CSC or COO sparse matrix/array
+        Rows are one side, columns the other; every stored entry (zeros too) is an edge.
+    perm_type : {"row", "column"}
+        "row": for each column, its row; "column": for each row, its column (-1:
+        unmatched).
+
+    Returns
+    -------
+    perm : ndarray of int32
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[1, 1], [1, 0], [0, 1]])
+    >>> csgraph.maximum_bipartite_matching(G, perm_type="column")
+    array([ 0, -1,  1], dtype=int32)
+    """
+    graph, on_gpu = _bipartite_csr(graph)
+    graph = graph.tocsr()
+    nrows, ncols = graph.shape
+    x, y = _matching(graph.indptr, graph.indices, nrows, ncols)
+    perm = x if perm_type == "column" else y
+    if on_gpu:
+        import cupy
+
+        return cupy.asarray(perm)
+    return perm
+
+
+def structural_rank(graph):
+    """The structural rank, as ``scipy.sparse.csgraph.structural_rank``: the size of a
+    maximum matching of rows to columns (:func:`maximum_bipartite_matching`).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> csgraph.structural_rank(sp.csr_array([[1, 0, 2, 0], [2, 0, 4, 0]]))
+    np.int64(2)
+    """
+    graph, _ = _scipy_sparse(graph)
+    if not sp.issparse(graph):
+        raise TypeError("Input must be sparse")
+    if graph.format != "csr":
+        if graph.format not in ("csc", "coo"):
+            warnings.warn("Input matrix should be in CSC, CSR, or COO matrix format",
+                          sp.SparseEfficiencyWarning, stacklevel=2)
+        graph = sp.csr_array(graph)
+    if graph.shape[0] > graph.shape[1]:
+        graph = graph.T.tocsr()
+    return np.sum(maximum_bipartite_matching(graph) >= 0)
+
+
+def min_weight_full_bipartite_matching(biadjacency, maximize=False):
+    """A minimum weight full matching, as
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``.
+
+    Every vertex of the smaller side is matched, at least total weight (``maximize``:
+    most).  A Hopcroft-Karp matching first proves a full matching exists
+    (``ValueError('no full matching exists')`` otherwise), then successive shortest
+    augmenting paths in a kernel (:func:`spbfs.cpu.matching.min_weight_full`: a
+    Dijkstra search over reduced costs from each row; sequential by nature, so GPU
+    input runs on a host copy).  As scipy: explicit zeros warn and, like infinite
+    weights, are not edges.
+
+    Returns
+    -------
+    row_ind, col_ind : ndarray
+        The matched pairs, ``row_ind`` sorted.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[5, 8, 0], [0, 7, 3]])
+    >>> row, col = csgraph.min_weight_full_bipartite_matching(G)
+    >>> row.tolist(), col.tolist()
+    ([0, 1], [0, 2])
+    """
+    from .cpu.matching import min_weight_full
+
+    B, on_gpu = _bipartite_csr(biadjacency)
+    if not (np.issubdtype(B.dtype, np.number) or B.dtype == np.dtype(np.bool_)):
+        raise ValueError("expected a matrix containing numerical entries, "
+                         f"got {B.dtype}")
+    B = B.astype(np.double)
+    if maximize:
+        B = -B
+    if not np.all(B.data):
+        warnings.warn("explicit zero weights are removed before matching", UserWarning,
+                      stacklevel=2)
+    B.data[np.isposinf(B.data)] = 0
+    B.eliminate_zeros()
+    i, j = B.shape
+    a = np.arange(min(i, j))
+    T = B.T.tocsr() if j < i else B.tocsr()
+    nrows, ncols = T.shape
+    x, _ = _matching(T.indptr, T.indices, nrows, ncols)
+    if np.sum(x != -1) != min(i, j):
+        raise ValueError("no full matching exists")
+    b = np.empty(nrows, np.int32)
+    if not min_weight_full(np.asarray(T.indptr), np.asarray(T.indices),
+                           np.asarray(T.data, np.float64), ncols, b):
+        raise ValueError("no full matching exists")
+    if j < i:
+        order = np.argsort(b)
+        out = (b[order], a[order])
+    else:
+        out = (a, b)
+    if on_gpu:
+        import cupy
+
+        return tuple(cupy.asarray(o) for o in out)
+    return out
+
+
+# ----------------------------------------------------------------------------- flow
+_FLOW_METHODS = ("edmonds_karp", "dinic")
+
+
+def maximum_flow(csgraph, source, sink, *, method="dinic"):
+    """A maximum flow from ``source`` to ``sink``, as ``scipy.sparse.csgraph.maximum_flow``.
+
+    Integer capacities in a CSR matrix.  The residual graph (every arc with its reverse,
+    the reverse holding zero capacity unless stored) and both of scipy's methods run in
+    kernels (:mod:`spbfs.cpu.flow`): ``"edmonds_karp"`` (shortest augmenting paths, a
+    breadth-first search each) and ``"dinic"`` (breadth-first levels, then blocking
+    flows by depth-first search); the augmenting paths, hence the flows, are scipy's.
+    GPU input runs on a host copy.
+
+    Returns
+    -------
+    res : scipy.sparse.csgraph's ``MaximumFlowResult``
+        ``flow_value`` and ``flow``: antisymmetric, on the residual graph's pattern, a
+        ``csr_matrix`` for ``csr_matrix`` input, a ``csr_array`` otherwise.
+
+    Raises
+    ------
+    TypeError
+        Input that is not a CSR sparse matrix.
+    ValueError
+        Non-integer capacities, a non-square graph, ``source == sink``, vertices out of
+        range or an unknown method.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 5, 0], [0, 0, 3], [0, 0, 0]])
+    >>> res = csgraph.maximum_flow(G, 0, 2)
+    >>> int(res.flow_value)
+    3
+    >>> res.flow.toarray()
+    array([[ 0,  3,  0],
+           [-3,  0,  3],
+           [ 0, -3,  0]], dtype=int32)
+    """
+    from .cpu.flow import dinic, edmonds_karp, residual_graph
+
+    original = csgraph
+    csgraph, on_gpu = _scipy_sparse(csgraph)
+    if not (sp.issparse(csgraph) and csgraph.format == "csr"):
+        raise TypeError("graph must be in CSR format")
+    if not issubclass(csgraph.dtype.type, np.integer):
+        raise ValueError("graph capacities must be integers")
+    if source == sink:
+        raise ValueError("source and sink vertices must differ")
+    if csgraph.shape[0] != csgraph.shape[1]:
+        raise ValueError("graph must be specified as a square matrix.")
+    n = csgraph.shape[0]
+    if source < 0 or source >= n:
+        raise ValueError(f"source value ({source}) must be between 0 and {n - 1}")
+    if sink < 0 or sink >= n:
+        raise ValueError(f"sink value ({sink}) must be between 0 and {n - 1}")
+    if method not in _FLOW_METHODS:
+        raise ValueError(f"{method} method is not supported yet.")
+    if not csgraph.has_sorted_indices:
+        csgraph = csgraph.sorted_indices()
+    ip = np.asarray(csgraph.indptr)
+    ix = np.asarray(csgraph.indices)
+    data = np.asarray(csgraph.data).astype(np.int32, copy=False)
+    M = Matrix(ip, ix, np.zeros(ix.size, np.bool_), n, check=False)
+    T = M.T
+    rip, rix, cap, reverse = residual_graph(ip, ix, data, _host(T.indptr),
+                                            _host(T.indices))
+    flow = np.zeros(rix.size, np.int32)
+    run = edmonds_karp if method == "edmonds_karp" else dinic
+    run(rip, rix, cap, reverse, int(source), int(sink), flow)
+    matrix = _csr_out(original if not on_gpu else csgraph, (flow, rix, rip), (n, n), on_gpu)
+    value = flow[rip[source]:rip[source + 1]].sum()
+    return MaximumFlowResult(value, matrix)
+
+
+# ----------------------------------------------------------------------------- k shortest paths
+def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
+        unweighted=False):
+    """The ``K`` shortest loopless paths from ``source`` to ``sink``, as
+    ``scipy.sparse.csgraph.yen``.
+
+    Yen's algorithm: each new path branches from a vertex (the spur) of the previous
+    one, found by a shortest-path search (:func:`dijkstra`'s frontier Bellman-Ford over
+    ``min_plus``) in the graph without the root path's vertices and without the arcs
+    out of the spur that the paths found so far take; the candidates are kept in
+    scipy's order (by length, a new one before equal ones), so the paths are scipy's.
+    Negative weights work; a negative cycle raises ``NegativeCycleError`` (undirected:
+    any negative edge).
+
+    Returns
+    -------
+    dist_array : ndarray of float64, shape (M,)
+        The lengths of the ``M <= K`` paths found.
+    predecessors : ndarray of int32, shape (M, N), optional
+        Row ``i``: each vertex's predecessor on path ``i`` (-9999 off the path).
+
+    Raises
+    ------
+    ValueError
+        ``source`` or ``sink`` outside ``[0, N)``.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> dist, pred = csgraph.yen(G, 0, 3, K=2, return_predecessors=True)
+    >>> dist
+    array([2., 5.])
+    >>> pred
+    array([[-9999,     0, -9999,     1],
+           [-9999, -9999,     0,     2]], dtype=int32)
+    """
+    M = _matrix(csgraph, directed)
+    n = M.n
+    if source < 0 or source >= n or sink < 0 or sink >= n:
+        raise ValueError("For csgraph with shape (N, N), must have 0 <= source < N and "
+                         f"0 <= sink < N. Got N={n}, source={source}, sink={sink}.")
+    source, sink, K = int(source), int(sink), int(K)
+    w, lowest = _weights(M, unweighted)
+    w = _host(w)
+    ip, ix = _host(M.indptr), _host(M.indices)
+    H = M if not M.on_gpu else Matrix(ip, ix, w, n, check=False)
+    negative = lowest < 0
+    if negative:  # a negative cycle anywhere raises, as scipy's Johnson reweighting
+        _Search(H, w, False, True, bool(directed), np.inf, zero=True).run(
+            H.with_values(w), np.arange(n), 1, sources_for_error=np.arange(n),
+            need_parents=False)
+    dist = np.full(max(K, 0), np.inf)
+    preds = np.full((max(K, 0), n), SCIPY_NULL, np.int32)
+    if K > 0:
+        _yen(H, ip, ix, w, negative, source, sink, dist, preds)
+    found = int(np.sum(dist < np.inf))
+    dist_out, pred_out = _like(M, dist[:found]), _like(M, preds[:found])
+    return (dist_out, pred_out) if return_predecessors else dist_out
+
+
+def _spur_search(H, w, negative, spur):
+    """Distances and predecessors from ``spur`` with weights ``w`` (inf: no arc)."""
+    search = _Search(H, w, False, negative, True, np.inf, zero=bool((w == 0).any()))
+    d, parent = search.run(H.with_values(w), np.asarray([spur]), 1,
+                           sources_for_error=np.asarray([spur]), need_parents=True)
+    pred = np.where(parent >= 0, parent, SCIPY_NULL).astype(np.int32)
+    return d, pred
+
+
+def _yen(H, ip, ix, w0, negative, source, sink, dist, preds):
+    K, n = preds.shape
+    d, pred = _spur_search(H, w0, negative, source)
+    if not np.isfinite(d[sink]):
+        return
+    dist[0] = d[sink]
+    node = sink
+    while node != SCIPY_NULL:
+        preds[0, node] = pred[node]
+        node = pred[node]
+    candidates = []          # (distance, path from sink to source, spur), by distance
+    capacity = K
+    last_spur = source
+    for k in range(1, K):
+        prev = preds[k - 1]
+        spur = sink
+        root = dist[k - 1]
+        while spur != last_spur:
+            before = int(prev[spur])
+            arcs = slice(ip[before], ip[before + 1])
+            edge = w0[arcs][ix[arcs] == spur]
+            if not edge.size or not np.isfinite(edge.min()):
+                raise ValueError(f"No edge between nodes {before} and {spur}")
+            root -= edge.min()
+            spur = before
+            w = w0.copy()
+            out = slice(ip[spur], ip[spur + 1])
+            for j in range(k):  # paths sharing the root path up to the spur
+                node = spur
+                while preds[j, node] == prev[node]:
+                    if node == source:
+                        w[out][preds[j][ix[out]] == spur] = np.inf
+                        break
+                    node = int(preds[j, node])
+            node = int(prev[spur])
+            while node != SCIPY_NULL:  # the root path's vertices but the spur are gone
+                w[ip[node]:ip[node + 1]] = np.inf
+                node = int(prev[node])
+            d, pred = _spur_search(H, w, negative, spur)
+            total = d[sink] + root
+            if total != np.inf:
+                _insert(candidates, capacity, total, prev, pred, spur, sink)
+        if not candidates:
+            break
+        total, path, last_spur = candidates.pop(0)
+        capacity -= 1
+        dist[k] = total
+        row = preds[k]
+        row[path[:-1]] = path[1:]
+
+
+def _insert(candidates, capacity, total, prev, pred, spur, sink):
+    """Keep at most ``capacity`` candidates by distance, a new one before equal ones."""
+    if len(candidates) >= capacity and total >= candidates[-1][0]:
+        return
+    path = []
+    node = sink
+    while node != spur:
+        path.append(node)
+        node = int(pred[node])
+    while node != SCIPY_NULL:
+        path.append(node)
+        node = int(prev[node])
+    at = next((i for i, c in enumerate(candidates) if c[0] >= total), len(candidates))
+    candidates.insert(at, (total, np.asarray(path, np.int64), spur))
+    del candidates[capacity:]
+
+
+# ----------------------------------------------------------------------------- conversions
+def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
+    """A CSR graph from a dense array, as ``scipy.sparse.csgraph.csgraph_from_dense``
+    (scipy's own conversion; CPU).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> csgraph.csgraph_from_dense(np.array([[0, 2.0], [np.inf, 0]])).toarray()
+    array([[0., 2.],
+           [0., 0.]])
+    """
+    return _scipy_tools.csgraph_from_dense(graph, null_value=null_value, nan_null=nan_null,
+                                           infinity_null=infinity_null)
+
+
+def csgraph_to_dense(csgraph, null_value=0):
+    """A dense array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_dense``
+    (scipy's own conversion; CPU).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> csgraph.csgraph_to_dense(sp.csr_array([[0, 2.0], [0, 0]]), null_value=np.inf)
+    array([[inf,  2.],
+           [inf, inf]])
+    """
+    return _scipy_tools.csgraph_to_dense(csgraph, null_value=null_value)
+
+
+def csgraph_masked_from_dense(graph, null_value=0, nan_null=True, infinity_null=True,
+                              copy=True):
+    """A masked array of a dense graph, as
+    ``scipy.sparse.csgraph.csgraph_masked_from_dense`` (scipy's own conversion; CPU).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> csgraph.csgraph_masked_from_dense(np.array([[0, 2.0], [1.0, 0]])).mask.tolist()
+    [[True, False], [False, True]]
+    """
+    return _scipy_tools.csgraph_masked_from_dense(graph, null_value=null_value,
+                                                  nan_null=nan_null,
+                                                  infinity_null=infinity_null, copy=copy)
+
+
+def csgraph_from_masked(graph):
+    """A CSR graph from a masked array, as ``scipy.sparse.csgraph.csgraph_from_masked``
+    (scipy's own conversion; CPU).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> G = np.ma.masked_equal(np.array([[0, 2.0], [1.0, 0]]), 0)
+    >>> csgraph.csgraph_from_masked(G).nnz
+    2
+    """
+    return _scipy_tools.csgraph_from_masked(graph)
+
+
+def csgraph_to_masked(csgraph):
+    """A masked array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_masked``
+    (scipy's own conversion; CPU).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> csgraph.csgraph_to_masked(sp.csr_array([[0, 2.0], [0, 0]])).mask.tolist()
+    [[True, False], [True, True]]
+    """
+    return _scipy_tools.csgraph_to_masked(csgraph)
+
+
+def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf):
+    """Path lengths from a predecessor matrix, as
+    ``scipy.sparse.csgraph.construct_dist_matrix`` (scipy's own; CPU).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs import csgraph
+    >>> G = np.array([[0, 1.0, 3.0], [0, 0, 1.0], [0, 0, 0]])
+    >>> dist, pred = csgraph.shortest_path(G, return_predecessors=True)
+    >>> csgraph.construct_dist_matrix(G, pred)
+    array([[ 0.,  1.,  2.],
+           [inf,  0.,  1.],
+           [inf, inf,  0.]])
+    """
+    return _scipy_tools.construct_dist_matrix(graph, predecessors, directed=directed,
+                                              null_value=null_value)
+
+
+def reconstruct_path(csgraph, predecessors, directed=True):
+    """The tree of a predecessor list, as ``scipy.sparse.csgraph.reconstruct_path``
+    (scipy's own on the CPU; cupy input: the vectorised form :func:`breadth_first_tree`
+    uses, on the device).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1.0, 2.0], [0, 0, 1.0], [0, 0, 0]])
+    >>> pred = np.array([-9999, 0, 1], dtype=np.int32)
+    >>> csgraph.reconstruct_path(G, pred).toarray()
+    array([[0., 1., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]])
+    """
+    if is_cupy(predecessors):
+        return _tree(as_graph(csgraph), predecessors, directed)
+    return _scipy_tools.reconstruct_path(csgraph, predecessors, directed=directed)

@@ -6,11 +6,12 @@ points ``scipy.sparse.csgraph.<name>`` at spbfs's function of that name before t
 modules are imported (so their ``from scipy.sparse.csgraph import shortest_path`` gets
 spbfs's) and counts the calls per test.  Every assertion is scipy's.
 
-Deselected tests (parameters spbfs does not support) are listed in ``DESELECTED`` with the
-reason; with scipy 1.17 there are none.  Tests of functions spbfs does not provide
-(``depth_first_tree``, ``yen``) still run, against scipy's own code: ``SCIPY_ONLY`` names
-them; the test checks that they make no call to spbfs, and that the others reach every
-replaced function.
+Every public function of scipy.sparse.csgraph is replaced (``NegativeCycleError`` is
+scipy's own class in both).  Deselected tests (parameters spbfs does not support) are
+listed in ``DESELECTED`` with the reason; with scipy 1.17 there are none.  The only tests
+that make no call to spbfs test scipy's private helpers (``SCIPY_ONLY``); the test checks
+that they make none, that every other test makes at least one, and that the suite reaches
+every replaced function.
 """
 
 import json
@@ -25,21 +26,25 @@ import scipy.sparse.csgraph
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE / "scipy_suite"
-MODULES = ("test_traversal.py", "test_shortest_path.py", "test_connected_components.py")
+MODULES = ("test_traversal.py", "test_shortest_path.py", "test_connected_components.py",
+           "test_spanning_tree.py", "test_reordering.py", "test_flow.py", "test_matching.py",
+           "test_graph_laplacian.py")
 
 #: ``node id -> reason``: parameters spbfs does not support (none with scipy 1.17; a
 #: newer scipy's tests of, say, dijkstra's ``return_sparse_dist`` would go here).
 DESELECTED: dict[str, str] = {}
 
-#: Tests that exercise only scipy functions spbfs does not replace: they must not call
-#: spbfs.  (With scipy 1.17 every other test does; the check below asks it of the
-#: connected-components module and of every replaced function, so a newer scipy's extra
-#: tests of other functions do not break it.)
-SCIPY_ONLY = re.compile(r"depth_first|::test_yen_")
+#: Tests of scipy's private helpers (the flow module's residual-graph builders): they must
+#: not call spbfs.  Every other test must.
+SCIPY_ONLY = re.compile(r"test_flow\.py::test_(add_reverse_edges|make_edge_pointers|make_tails)\[")
 
 #: spbfs functions the suite must reach through ``scipy.sparse.csgraph``.
 MUST_CALL = ("breadth_first_tree", "connected_components", "shortest_path", "dijkstra",
-             "bellman_ford", "johnson")
+             "bellman_ford", "johnson", "yen", "depth_first_tree", "minimum_spanning_tree",
+             "laplacian", "reverse_cuthill_mckee", "structural_rank",
+             "maximum_bipartite_matching", "min_weight_full_bipartite_matching",
+             "maximum_flow", "construct_dist_matrix", "csgraph_from_dense",
+             "csgraph_to_dense", "csgraph_masked_from_dense")
 
 
 def test_scipy_csgraph_suite(tmp_path):
@@ -66,11 +71,13 @@ def test_scipy_csgraph_suite(tmp_path):
     assert not re.search(r"\d+ (failed|errors?)\b", out), out
     data = json.loads(report.read_text())
     per_test = data["per_test"]
-    assert len(per_test) >= 100, sorted(per_test)  # the modules were collected
+    assert len(per_test) >= 1000, len(per_test)  # the modules were collected
+    for name in MODULES:
+        assert any(node.startswith(name) for node in per_test), f"{name} ran no test"
     for node, calls in per_test.items():
         if SCIPY_ONLY.search(node):
             assert calls == 0, f"{node} is listed as scipy-only but called spbfs"
-        elif node.startswith("test_connected_components.py"):
+        else:
             assert calls > 0, f"{node} never reached spbfs: the adapter did not apply"
     for name in MUST_CALL:
         assert data["calls"][name] > 0, f"scipy's tests never reached spbfs.csgraph.{name}"

@@ -19,7 +19,17 @@ import pytest
 
 #: scipy.sparse.csgraph names answered by spbfs.csgraph during the suite.
 REPLACED = ("breadth_first_order", "breadth_first_tree", "connected_components",
-            "shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall")
+            "shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall", "yen",
+            "depth_first_order", "depth_first_tree", "minimum_spanning_tree", "laplacian",
+            "reverse_cuthill_mckee", "structural_rank", "maximum_bipartite_matching",
+            "min_weight_full_bipartite_matching", "maximum_flow", "construct_dist_matrix",
+            "reconstruct_path", "csgraph_from_dense", "csgraph_to_dense",
+            "csgraph_masked_from_dense", "csgraph_from_masked", "csgraph_to_masked")
+
+#: scipy's private modules whose names a test module imports directly
+#: (``test_traversal.py``: ``from .._laplacian import laplacian``): pointed at spbfs too.
+#: spbfs's own wrappers of scipy's conversions hold scipy's functions from before.
+PRIVATE = {"_laplacian": ("laplacian",), "_min_spanning_tree": ("minimum_spanning_tree",)}
 
 _calls = dict.fromkeys(REPLACED, 0)
 _per_test: dict = {}
@@ -35,12 +45,18 @@ def _counted(name, func):
 
 
 def pytest_configure(config):
+    import importlib
+
     import scipy.sparse.csgraph as scipy_csgraph
 
     import spbfs.csgraph as ours
 
     for name in REPLACED:
         setattr(scipy_csgraph, name, _counted(name, getattr(ours, name)))
+    for module, names in PRIVATE.items():
+        private = importlib.import_module(f"scipy.sparse.csgraph.{module}")
+        for name in names:
+            setattr(private, name, getattr(scipy_csgraph, name))
 
 
 @pytest.hookimpl(hookwrapper=True)
