@@ -89,6 +89,10 @@ MODULES = {
     "algorithms/tests/test_dominating.py": {"is_dominating_set"},
     "algorithms/tests/test_triads.py": {"is_triad"},
     "algorithms/tests/test_tournament.py": {"is_tournament", "score_sequence"},
+    "algorithms/tests/test_cuts.py": {
+        "cut_size", "volume", "normalized_cut_size", "conductance", "edge_expansion",
+        "mixing_expansion", "node_expansion", "boundary_expansion"},
+    "algorithms/tests/test_boundary.py": {"edge_boundary", "node_boundary"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

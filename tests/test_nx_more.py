@@ -3,6 +3,7 @@ _operators_nx.py and _misc.py against NetworkX itself, on graphs that the Networ
 modules do not cover (labels that are not row numbers, self-loops, isolated nodes, both
 directions)."""
 
+import numpy as np
 import pytest
 
 nx = pytest.importorskip("networkx")
@@ -70,3 +71,38 @@ def test_negative_weights_and_errors():
         nx.is_isolate(G, 7, backend="spbfs")
     same(nx.is_tournament, nx.DiGraph([(0, 1), (1, 0), (2, 0)]))
     assert same(nx.is_triad, nx.DiGraph([(0, 1), (1, 2), (2, 2)])) is False
+
+
+def _weighted(G, seed, kind):
+    rng = np.random.default_rng(seed)
+    H = G.copy()
+    for *_, d in H.edges(data=True):
+        d["weight"] = float(rng.random()) * 3 if kind == "float" else int(rng.integers(1, 9))
+    return H
+
+
+@pytest.mark.parametrize("kind", ["float", "int"])
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels"])
+def test_cuts(name, kind):
+    G = _weighted(GRAPHS[name], 11, kind)
+    nodes = list(G)
+    S, T = nodes[1:25:2], nodes[::3]
+    comp = [n for n in nodes if n not in set(S)]
+    for weight in (None, "weight"):
+        for f in (nx.cut_size, nx.normalized_cut_size, nx.conductance, nx.edge_expansion,
+                  nx.mixing_expansion):
+            same(f, G, S, comp, weight=weight)
+            if not G.is_directed():
+                same(f, G, S, weight=weight)
+        same(nx.volume, G, S, weight=weight)
+        same(nx.volume, G, [*S, "absent"], weight=weight)
+    same(nx.node_expansion, G, S)
+    same(nx.boundary_expansion, G, S)
+    same(nx.node_boundary, G, S)
+    same(nx.node_boundary, G, S, T)
+    for args in ((S,), (S, T), (T, S), (nodes, nodes[:4])):
+        for data in (False, True, "weight", "other"):
+            got = list(nx.edge_boundary(G, *args, data=data, backend="spbfs"))
+            assert got == list(nx.edge_boundary(G, *args, data=data))
+    with pytest.raises(nx.NetworkXError):
+        nx.node_expansion(G, ["absent"], backend="spbfs")
