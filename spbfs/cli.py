@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)")
     b.add_argument("file")
     b.add_argument("--source", type=int, required=True,
-                   help="source vertex: an id as in the file, also when ids get relabelled")
+                   help="source vertex: an id as written in the file (Matrix Market: 1-based; "
+                   "edge lists: as written), also when ids get relabelled")
     b.add_argument("--parents", action="store_true", help="also compute the BFS tree")
     b.add_argument("--undirected", action="store_true", help="use every edge both ways")
     b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
@@ -108,13 +109,15 @@ def _write_results(args, record):
         print(f"wrote {args.plot}", file=sys.stderr)
 
 
-def _source_vertex(source, ids, n, path):
-    """The vertex of ``--source`` (an original id when ``ids`` maps relabelled vertices)."""
+def _source_vertex(source, ids, n, path, base=0):
+    """The vertex of ``--source``, an id as written in the file: ``ids`` maps relabelled
+    vertices to the file's ids, else the file's ids are ``base .. base + n - 1``."""
     if ids is None:
-        if not 0 <= source < n:
+        if not base <= source < base + n:
             raise ValueError(f"--source {source} is not a vertex of {path} "
-                             f"(ids 0..{n - 1})")
-        return source
+                             f"(ids {base}..{base + n - 1}"
+                             + (", 1-based as Matrix Market writes them)" if base else ")"))
+        return source - base
     if 0 <= source < 1 << 63:
         vertex = int(np.searchsorted(ids, source))
         if vertex < ids.size and ids[vertex] == source:
@@ -124,51 +127,87 @@ def _source_vertex(source, ids, n, path):
                      if ids.size else f"--source {source}: {path} has no vertices")
 
 
+def _edge_count(A, path):
+    """``edges: ...`` of ``spbfs bfs``: the stored entries, and for a symmetric Matrix Market
+    file how they relate to the file's entries."""
+    from .io import is_matrix_market
+
+    if is_matrix_market(path):
+        import scipy.io
+
+        _, _, entries, _, _, symmetry = scipy.io.mminfo(path)
+        if symmetry != "general":
+            return (f"{A.nnz} (directed edges i -> j stored: the file's {entries} {symmetry} "
+                    "entries with the other triangle filled in)")
+    return f"{A.nnz}"
+
+
 def _bfs(args):
-    from .algorithms.bfs import bfs
-    from .graph500.harness import resolve_device
-    from .io import read_graph
+    from .algorithms.bfs import bfs, prepare
+    from .graph500.harness import resolve_device, warm_up
+    from .io import id_base, read_graph
 
     if args.output and not os.path.isdir(os.path.dirname(args.output) or "."):
         raise FileNotFoundError(f"--output {args.output}: no such directory")
     A, ids = read_graph(args.file, return_ids=True)
-    source = _source_vertex(args.source, ids, A.shape[0], args.file)
-    if resolve_device(args.device) == "gpu":
+    base = id_base(args.file)
+    if ids is not None:
+        ids = ids + base  # the file's ids (Matrix Market: 1-based)
+    source = _source_vertex(args.source, ids, A.shape[0], args.file, base)
+    gpu = resolve_device(args.device) == "gpu"
+    if gpu:
         import cupyx.scipy.sparse as csp
 
         A = csp.csr_matrix(A)
     t0 = time.perf_counter()
-    result = bfs(A, source, return_parents=args.parents, directed=not args.undirected)
+    M = prepare(A, directed=not args.undirected)
+    preparing = time.perf_counter() - t0
+    loading = warm_up(M, return_parents=args.parents)
+    t0 = time.perf_counter()
+    result = bfs(M, source, return_parents=args.parents, directed=not args.undirected)
+    if gpu:
+        import cupy
+
+        cupy.cuda.get_current_stream().synchronize()
     elapsed = time.perf_counter() - t0
     levels, parents = result if args.parents else (result, None)
     if not isinstance(levels, np.ndarray):
         levels = levels.get()
         parents = None if parents is None else parents.get()
     reached = int((levels >= 0).sum())
-    print(f"vertices: {A.shape[0]}  edges: {A.nnz}  source: {args.source}")
-    print(f"reached: {reached}  depth: {int(levels.max())}  time: {elapsed:.6f} s")
+    print(f"vertices: {A.shape[0]}  edges: {_edge_count(A, args.file)}  source: {args.source}")
+    print(f"reached: {reached}  depth: {int(levels.max())}  time: {elapsed:.6f} s "
+          "(the search alone)")
+    print(f"set-up, not in time: loading the search kernels {loading:.3f} s, preparing "
+          f"the matrix {preparing:.3f} s")
     if ids is not None:
         print(f"relabelled: ids up to {ids[-1]} mapped to vertices 0..{ids.size - 1} "
               f"(--source {args.source} is vertex {source})"
               + ("" if args.output else "; use --output to save the levels and the id map"))
+    elif base:
+        print(f"ids: 1-based, as Matrix Market writes them (--source {args.source} is vertex "
+              f"{source}; vertex i is the file's id i + 1)")
     if args.output:
         # np.savez appends .npz to a name without it; name the file it really writes.
         output = args.output if args.output.endswith(".npz") else args.output + ".npz"
         arrays = {"levels": levels} if parents is None else {"levels": levels, "parents": parents}
         np.savez(output, **arrays)
         print(f"wrote {output}")
+        if ids is None and base:
+            ids = np.arange(base, base + A.shape[0], dtype=np.int64)
         if ids is not None:
             id_path = ids_path(output)
             np.save(id_path, ids)
-            print(f"wrote {id_path}: the id map (original id of each vertex of {output})")
+            print(f"wrote {id_path}: the id map (the file's id of each vertex of {output})")
 
 
 def ids_path(output):
     """Where ``spbfs bfs --output OUTPUT`` writes the id map of a relabelled graph.
 
-    Next to the output: ``<output stem>.ids.npy``.  It holds ``ids`` of
-    :func:`spbfs.io.read_graph`: ``ids[i]`` is the original id of vertex
-    ``i``, the index into the saved ``levels`` and the value in ``parents``.
+    Next to the output: ``<output stem>.ids.npy``.  It holds the file's ids
+    of the vertices: ``ids[i]`` is the id written in the file for vertex
+    ``i``, the index into the saved ``levels`` and the value in ``parents``
+    (Matrix Market files, whose ids are 1-based, get one too: ``ids[i] == i + 1``).
 
     Parameters
     ----------

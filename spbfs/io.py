@@ -8,7 +8,7 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["needs_relabel", "read_graph"]
+__all__ = ["id_base", "is_matrix_market", "needs_relabel", "read_graph"]
 
 # Horizontal white space: what ``bytes.split()`` splits on, less the newline.
 _H = rb"[ \t\r\x0b\x0c]"
@@ -25,6 +25,44 @@ _SLACK = 1024
 
 class _BadLine(Exception):
     pass
+
+
+def is_matrix_market(path):
+    """Whether :func:`read_graph` reads ``path`` as Matrix Market (by its name).
+
+    ``.mtx``, ``.mtx.gz`` and ``.mtx.bz2`` (any case) are Matrix Market; every
+    other file is an edge list.
+
+    Examples
+    --------
+    >>> is_matrix_market("g.MTX.gz"), is_matrix_market("g.txt")
+    (True, False)
+    """
+    return os.fspath(path).lower().endswith((".mtx", ".mtx.gz", ".mtx.bz2"))
+
+
+def id_base(path):
+    """The id that ``path`` writes for vertex 0 of :func:`read_graph`'s matrix.
+
+    Matrix Market indices are 1-based: the file's id ``i`` is vertex
+    ``i - 1``.  An edge list's ids are taken as written: id ``i`` is vertex
+    ``i`` (unless the file is relabelled; then ``ids`` maps them).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+
+    Returns
+    -------
+    int
+        1 for a Matrix Market file, 0 for an edge list.
+
+    Examples
+    --------
+    >>> id_base("graph.mtx"), id_base("graph.mtx.bz2"), id_base("snap.txt")
+    (1, 1, 0)
+    """
+    return 1 if is_matrix_market(path) else 0
 
 
 def needs_relabel(n, k):
@@ -59,8 +97,8 @@ def read_graph(path, *, relabel=None, return_ids=False):
     """Read a graph file as a scipy CSR array.
 
     ``.mtx`` (optionally ``.gz``/``.bz2``) goes through :func:`scipy.io.mmread`
-    (a symmetric Matrix Market file comes back with both triangles; the
-    0-based row/column index is the vertex id).  Any other file is an edge
+    (a symmetric Matrix Market file comes back with both triangles; vertex
+    ``i`` is the file's 1-based index ``i + 1``, see :func:`id_base`).  Any other file is an edge
     list: one edge ``u v`` (or ``u v weight``) per line, whitespace
     separated, lines starting with ``#`` or ``%`` ignored (SNAP style);
     vertex ids are integers in ``0 .. 2**63 - 1`` and ``n = max id + 1``.
@@ -90,7 +128,8 @@ def read_graph(path, *, relabel=None, return_ids=False):
     ids : numpy.ndarray of int64 or None
         Only with ``return_ids=True``: ``ids[i]`` is the original id of
         vertex ``i`` (sorted, so ``np.searchsorted(ids, original)`` maps
-        back); ``None`` when no relabelling happened.
+        back); for Matrix Market its 0-based index (``ids + id_base(path)``
+        are the file's ids); ``None`` when no relabelling happened.
 
     Raises
     ------
@@ -131,8 +170,7 @@ def read_graph(path, *, relabel=None, return_ids=False):
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"graph file not found: {path}")
-    name = path.lower()
-    if name.endswith((".mtx", ".mtx.gz", ".mtx.bz2")):
+    if is_matrix_market(path):
         u, v, w, n = _read_matrix_market(path)
     else:
         u, v, w, n = _read_edge_list(path)

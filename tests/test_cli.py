@@ -44,14 +44,142 @@ def graph_files(tmp_path):
 
 def test_bfs_command_on_files(graph_files, tmp_path, capsys):
     A, mtx, txt = graph_files
-    for path in (mtx, txt):
+    for path, source in ((mtx, "4"), (txt, "3")):  # vertex 3: Matrix Market's id 4
         out = tmp_path / "out.npz"
-        assert main(["bfs", str(path), "--source", "3", "--parents", "--undirected",
+        assert main(["bfs", str(path), "--source", source, "--parents", "--undirected",
                      "--output", str(out)]) == 0
         saved = np.load(out)
         np.testing.assert_array_equal(saved["levels"], oracle_levels(A, 3, directed=False))
         assert saved["parents"][3] == 3
     assert "reached:" in capsys.readouterr().out
+
+
+# Edges 1 -> 2 -> 3 as written in each format the command reads: "ids as written in the
+# file" (Matrix Market's are 1-based; an edge list's are taken as they are, so "1 2" in an
+# edge list leaves its vertex 0 isolated).
+_PATH_FORMATS = {
+    "mtx": ("g.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n"),
+    "mtx.gz": ("g.mtx.gz", "%%MatrixMarket matrix coordinate real general\n3 3 2\n"
+                           "1 2 1.0\n2 3 1.0\n"),
+    "mtx.bz2": ("g.mtx.bz2", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n"
+                             "1 2 1\n2 3 1\n"),
+    "edge list": ("g.txt", "# FromNodeId ToNodeId\n1 2\n2 3\n"),
+    "weighted edge list": ("g.tsv", "1\t2\t0.5\n2\t3\t2.0\n"),
+    "relabelled edge list": ("g.el", "1 2\n2 3\n1099511627776 1099511627776\n"),
+    "relabelled mtx": ("big.mtx", "%%MatrixMarket matrix coordinate pattern general\n"
+                                  "1099511627776 1099511627776 3\n1 2\n2 3\n"
+                                  "1099511627776 1099511627776\n"),
+}
+
+
+def _write(path, text):
+    import bz2
+    import gzip
+
+    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
+    with opener(path, "wt") as f:
+        f.write(text)
+
+
+@pytest.mark.parametrize("fmt", list(_PATH_FORMATS))
+def test_bfs_source_and_results_in_the_files_ids(tmp_path, capsys, fmt):
+    name, text = _PATH_FORMATS[fmt]
+    path = tmp_path / name
+    _write(path, text)
+    out = tmp_path / "o.npz"
+    assert main(["bfs", str(path), "--source", "1", "--parents", "--output", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert "source: 1" in stdout and "reached: 3  depth: 2" in stdout, stdout
+    saved = np.load(out)
+    id_map = tmp_path / "o.ids.npy"
+    if fmt == "edge list" or fmt == "weighted edge list":
+        ids = np.arange(saved["levels"].size)  # ids as written: vertex i is id i
+        assert not id_map.exists()
+    else:
+        ids = np.load(id_map)  # the file's id of each vertex
+        assert f"wrote {id_map}" in stdout
+    by_id = dict(zip(ids.tolist(), saved["levels"].tolist(), strict=True))
+    assert {i: by_id[i] for i in (1, 2, 3)} == {1: 0, 2: 1, 3: 2}
+    parent_ids = {int(ids[v]): int(ids[p]) for v, p in enumerate(saved["parents"]) if p >= 0}
+    assert parent_ids == {1: 1, 2: 1, 3: 2}
+    # the last id as written is a vertex with no out-edge; 0 is a vertex of none but the
+    # edge lists whose ids are dense
+    assert main(["bfs", str(path), "--source", "3"]) == 0
+    assert "reached: 1  depth: 0" in capsys.readouterr().out
+    code = main(["bfs", str(path), "--source", "0"])
+    err = capsys.readouterr().err
+    if fmt in ("edge list", "weighted edge list"):
+        assert code == 0
+    else:
+        assert code == 2 and "--source 0" in err, err
+        if fmt in ("mtx", "mtx.gz", "mtx.bz2"):
+            assert "ids 1..3, 1-based as Matrix Market writes them" in err
+
+
+def test_bfs_prints_matrix_market_ids(tmp_path, capsys):
+    path = tmp_path / "g.mtx"
+    path.write_text(_PATH_FORMATS["mtx"][1])
+    assert main(["bfs", str(path), "--source", "2"]) == 0
+    assert "(--source 2 is vertex 1; vertex i is the file's id i + 1)" in capsys.readouterr().out
+
+
+def test_bfs_time_is_the_search_alone(tmp_path):
+    """The search is timed alone; loading the kernels is reported on its own line."""
+    import re
+
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n")
+    proc = run_cli("bfs", str(path), "--source", "0", "--parents")
+    assert proc.returncode == 0, proc.stderr
+    searched = float(re.search(r"time: ([0-9.]+) s \(the search alone\)", proc.stdout)[1])
+    loading = float(re.search(r"set-up, not in time: loading the search kernels ([0-9.]+) s",
+                              proc.stdout)[1])
+    assert searched < loading, proc.stdout
+
+
+def _kernel_signatures():
+    import sys
+
+    import numba
+
+    return {(name, key): set(map(str, value.signatures))
+            for name, module in list(sys.modules.items()) if name.startswith("spbfs")
+            for key, value in vars(module).items()
+            if isinstance(value, numba.core.registry.CPUDispatcher)}
+
+
+@pytest.mark.parametrize("kind", ["graph500", "directed file", "undirected file"])
+def test_warm_up_loads_every_kernel_the_search_takes(kind):
+    """After warm_up(M) a search of M loads (or compiles) no kernel."""
+    from spbfs.algorithms.bfs import bfs, prepare
+    from spbfs.graph500.generate import kronecker
+    from spbfs.graph500.harness import build_undirected, warm_up
+
+    u, v = kronecker(12, seed=5)
+    if kind == "graph500":
+        M, options = build_undirected(u, v, 1 << 12), {"return_levels": False}
+    else:
+        A = sp.coo_array((np.ones(u.size), (u, v)), shape=(1 << 12,) * 2).tocsr()
+        M, options = prepare(A, directed=kind == "directed file"), {}
+    assert warm_up(M, return_parents=True, **options) > 0
+    before = _kernel_signatures()
+    bfs(M, int(u[0]), return_parents=True, **options)
+    assert _kernel_signatures() == before
+
+
+def test_graph500_construction_includes_kernel_loading(monkeypatch):
+    import io
+    import time
+
+    import spbfs.graph500.harness as harness
+
+    def slow_warm_up(M, **options):
+        time.sleep(0.3)
+        return 0.3
+
+    monkeypatch.setattr(harness, "warm_up", slow_warm_up)
+    stats = harness.run_graph500(6, roots=2, device="cpu", out=io.StringIO(), progress=False)
+    assert stats["construction_time"] >= 0.3 and stats["max_time"] < 0.3
 
 
 def test_readers_agree(graph_files):
