@@ -61,7 +61,7 @@ MODULES = {
     "algorithms/components/tests/test_weakly_connected.py": {
         "weakly_connected_components", "number_weakly_connected_components",
         "is_weakly_connected"},
-    "algorithms/link_analysis/tests/test_pagerank.py": {"pagerank"},
+    "algorithms/link_analysis/tests/test_pagerank.py": {"pagerank", "google_matrix"},
     "algorithms/link_analysis/tests/test_hits.py": {"hits"},
     "algorithms/tests/test_cluster.py": {
         "triangles", "clustering", "average_clustering", "transitivity", "square_clustering"},
@@ -88,11 +88,18 @@ MODULES = {
     "algorithms/tests/test_regular.py": {"is_regular", "is_k_regular"},
     "algorithms/tests/test_dominating.py": {"is_dominating_set"},
     "algorithms/tests/test_triads.py": {"is_triad"},
-    "algorithms/tests/test_tournament.py": {"is_tournament", "score_sequence"},
+    "algorithms/tests/test_tournament.py": {
+        "is_tournament", "score_sequence", "tournament_matrix"},
     "algorithms/tests/test_cuts.py": {
         "cut_size", "volume", "normalized_cut_size", "conductance", "edge_expansion",
         "mixing_expansion", "node_expansion", "boundary_expansion"},
     "algorithms/tests/test_boundary.py": {"edge_boundary", "node_boundary"},
+    "linalg/tests/test_graphmatrix.py": {"adjacency_matrix"},
+    "linalg/tests/test_laplacian.py": {"laplacian_matrix", "normalized_laplacian_matrix"},
+    "linalg/tests/test_modularity.py": {"modularity_matrix", "directed_modularity_matrix"},
+    "linalg/tests/test_bethehessian.py": {"bethe_hessian_matrix"},
+    "tests/test_convert_scipy.py": {"to_scipy_sparse_array"},
+    "tests/test_convert_numpy.py": {"to_numpy_array"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

@@ -106,3 +106,51 @@ def test_cuts(name, kind):
             assert got == list(nx.edge_boundary(G, *args, data=data))
     with pytest.raises(nx.NetworkXError):
         nx.node_expansion(G, ["absent"], backend="spbfs")
+
+
+def same_array(f, *args, **kwargs):
+    got = f(*args, backend="spbfs", **kwargs)
+    want = f(*args, **kwargs)
+    assert type(got) is type(want)
+    if hasattr(want, "format"):
+        assert got.format == want.format
+        got, want = got.toarray(), want.toarray()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("kind", ["float", "int"])
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tournament"])
+def test_matrices(name, kind):
+    G = _weighted(GRAPHS[name], 12, kind)
+    nodes = list(G)
+    perm = nodes[::-1]
+    part = nodes[1::3]
+    for nodelist in (None, perm, part):
+        for weight in ("weight", None, "other"):
+            same_array(nx.to_scipy_sparse_array, G, nodelist=nodelist, weight=weight)
+            same_array(nx.adjacency_matrix, G, nodelist=nodelist, weight=weight)
+            same_array(nx.to_numpy_array, G, nodelist=nodelist, weight=weight)
+            same_array(nx.laplacian_matrix, G, nodelist=nodelist, weight=weight)
+            same_array(nx.normalized_laplacian_matrix, G, nodelist=nodelist, weight=weight)
+            if G.is_directed():
+                same_array(nx.directed_modularity_matrix, G, nodelist=nodelist, weight=weight)
+            else:
+                same_array(nx.modularity_matrix, G, nodelist=nodelist, weight=weight)
+        if nodelist is not part:  # NetworkX fails on part of the nodes
+            same_array(nx.google_matrix, G, nodelist=nodelist)
+    for fmt in ("coo", "csc", "lil", "dok"):
+        same_array(nx.to_scipy_sparse_array, G, format=fmt)
+        same_array(nx.to_scipy_sparse_array, G, nodelist=perm, format=fmt)
+    same_array(nx.to_numpy_array, G, dtype=np.int32, nonedge=-1)
+    same_array(nx.google_matrix, G, personalization=dict.fromkeys(nodes[:5], 2),
+               dangling=dict.fromkeys(nodes[3:9], 1))
+    if G.is_directed():
+        same_array(nx.tournament.tournament_matrix, G)
+    else:
+        same_array(nx.bethe_hessian_matrix, G)
+        same_array(nx.bethe_hessian_matrix, G, r=1.5, nodelist=perm)
+    with pytest.raises(nx.NetworkXError, match="duplicates"):
+        nx.to_scipy_sparse_array(G, nodelist=[*nodes, nodes[0]], backend="spbfs")
+    with pytest.raises(nx.NetworkXError, match="not in G"):
+        nx.to_scipy_sparse_array(G, nodelist=["absent"], backend="spbfs")

@@ -1,0 +1,349 @@
+"""Graph matrices: the adjacency matrix (sparse or dense), Laplacians, modularity and Bethe
+Hessian matrices, the Google matrix and the tournament matrix.
+
+The adjacency matrix is built from the converted CSR arrays: NetworkX's coordinate list
+(its edges in ``G.edges`` order, an undirected graph's mirrored, each self-loop's weight
+taken off once) made by array operations instead of a Python loop over the edges, then
+handed to scipy as NetworkX hands its own; the matrices made from it follow NetworkX's
+formulas on it, so values (float rounding included), dtypes and formats equal NetworkX's.
+"""
+
+from __future__ import annotations
+
+from itertools import filterfalse, repeat
+
+import numpy as np
+
+from ._graph import _edge_values
+from ._recognition import no_multigraph, raw_weights
+from ._registry import dispatched
+
+__all__ = []
+
+_NONE = object()
+
+
+def _weights(G, attr):
+    """``raw_weights``, read from the graph ``G`` was converted from when ``attr`` was not
+    converted (functions NetworkX dispatches without converting it, which still read it)."""
+    if attr is None or attr in G._weights or G._from_matrix:
+        return raw_weights(G, attr)
+    orig = G.networkx_graph()
+    adj = orig._succ if orig.is_directed() else orig._adj
+    values, why = _edge_values(list(map(adj.__getitem__, G.nodes)), attr, 1, False)
+    if values is None:
+        raise NotImplementedError(why)
+    return values
+
+
+def _positions(G, nodelist):
+    """NetworkX's checks of ``nodelist`` and the position of each row in it (-1: left out)."""
+    import networkx as nx
+
+    n = len(G)
+    if nodelist is None:
+        return np.arange(n), n
+    nlen = len(nodelist)
+    if nlen == 0:
+        raise nx.NetworkXError("nodelist has no nodes")
+    index = G.index
+    if nlen != len(set(filter(G.__contains__, nodelist))):
+        missing = next(filterfalse(G.__contains__, nodelist), _NONE)
+        if missing is not _NONE:
+            raise nx.NetworkXError(f"Node {missing} in nodelist is not in G")
+        raise nx.NetworkXError("nodelist contains duplicates.")
+    pos = np.full(n, -1, np.int64)
+    pos[np.fromiter(map(index.__getitem__, nodelist), np.int64, count=nlen)] = np.arange(nlen)
+    return pos, nlen
+
+
+def _coordinates(G, nodelist, weight):
+    """NetworkX's ``(data, (row, col))`` lists of ``to_scipy_sparse_array``, as arrays, and
+    the matrix size."""
+    import networkx as nx
+
+    if not len(G):
+        raise nx.NetworkXError("Graph has no nodes or edges")
+    pos, nlen = _positions(G, nodelist)
+    w = _weights(G, weight)
+    entries = G.edge_entries()
+    rows = pos[G.entry_rows()[entries]]
+    cols = pos[G._indices[entries].astype(np.int64)]
+    keep = (rows >= 0) & (cols >= 0)
+    rows, cols, data = rows[keep], cols[keep], w[entries][keep]
+    if G.is_directed():
+        return data, rows, cols, nlen
+    loop = rows == cols
+    return (np.concatenate([data, data, -data[loop]]),
+            np.concatenate([rows, cols, rows[loop]]),
+            np.concatenate([cols, rows, rows[loop]]), nlen)
+
+
+def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
+    """NetworkX's ``to_scipy_sparse_array`` of ``G`` (an :class:`SpbfsGraph`)."""
+    import networkx as nx
+    import scipy.sparse as sp
+
+    data, rows, cols, nlen = _coordinates(G, nodelist, weight)
+    A = sp.coo_array((data, (rows, cols)), shape=(nlen, nlen), dtype=dtype)
+    try:
+        return A.asformat(format)
+    except ValueError as err:
+        raise nx.NetworkXError(f"Unknown sparse matrix format: {format}") from err
+
+
+def _sparse_can_run(arguments):
+    G = arguments["G"]
+    if G.is_multigraph():
+        return ("multigraphs run in NetworkX: spbfs merges parallel edges, whose weights "
+                "NetworkX adds")
+    nodelist = arguments.get("nodelist")
+    if nodelist is not None and arguments.get("format", "csr") not in ("csr", "csc") \
+            and len(nodelist) < len(G):
+        return ("a nodelist of part of G in a format that keeps NetworkX's entry order "
+                "(that of its filtered subgraph view) runs in NetworkX")
+    return True
+
+
+_BUILT = ("NetworkX's coordinate list made from the converted arrays by array operations, "
+          "then scipy's matrix of it as in NetworkX; multigraphs run in NetworkX.")
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def to_scipy_sparse_array(G, nodelist=None, dtype=None, weight="weight", format="csr"):
+    """NetworkX's ``to_scipy_sparse_array``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.to_scipy_sparse_array(nx.path_graph(3), backend="spbfs").toarray()
+    array([[0, 1, 0],
+           [1, 0, 1],
+           [0, 1, 0]])
+    """
+    return adjacency(G, nodelist, dtype, weight, format)
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def adjacency_matrix(G, nodelist=None, dtype=None, weight="weight"):
+    """NetworkX's ``adjacency_matrix``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.adjacency_matrix(nx.DiGraph([(0, 1)]), backend="spbfs").toarray()
+    array([[0, 1],
+           [0, 0]])
+    """
+    return adjacency(G, nodelist, dtype, weight)
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def laplacian_matrix(G, nodelist=None, weight="weight"):
+    """NetworkX's ``laplacian_matrix``: ``D - A``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.laplacian_matrix(nx.path_graph(3), backend="spbfs").toarray()
+    array([[ 1, -1,  0],
+           [-1,  2, -1],
+           [ 0, -1,  1]])
+    """
+    import scipy.sparse as sp
+
+    A = adjacency(G, nodelist, weight=weight)
+    n, m = A.shape
+    D = sp.dia_array((A.sum(axis=1), 0), shape=(m, n)).tocsr()
+    return D - A
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def normalized_laplacian_matrix(G, nodelist=None, weight="weight"):
+    """NetworkX's ``normalized_laplacian_matrix``: ``D^-1/2 (D - A) D^-1/2``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.normalized_laplacian_matrix(nx.complete_graph(2), backend="spbfs").toarray()
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
+    import scipy.sparse as sp
+
+    A = adjacency(G, nodelist, weight=weight)
+    n, _ = A.shape
+    diags = A.sum(axis=1)
+    D = sp.dia_array((diags, 0), shape=(n, n)).tocsr()
+    L = D - A
+    with np.errstate(divide="ignore"):
+        diags_sqrt = 1.0 / np.sqrt(diags)
+    diags_sqrt[np.isinf(diags_sqrt)] = 0
+    DH = sp.dia_array((diags_sqrt, 0), shape=(n, n)).tocsr()
+    return DH @ (L @ DH)
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def modularity_matrix(G, nodelist=None, weight=None):
+    """NetworkX's ``modularity_matrix`` (undirected graphs): ``A - k k^T / 2m``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.modularity_matrix(nx.complete_graph(2), backend="spbfs")
+    array([[-0.5,  0.5],
+           [ 0.5, -0.5]])
+    """
+    A = adjacency(G, nodelist, weight=weight)
+    k = A.sum(axis=1)
+    m = k.sum() * 0.5
+    return A - np.outer(k, k) / (2 * m)
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT)
+def directed_modularity_matrix(G, nodelist=None, weight=None):
+    """NetworkX's ``directed_modularity_matrix``: ``A - k_out k_in^T / m``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.directed_modularity_matrix(nx.DiGraph([(0, 1), (1, 0), (1, 2)]), backend="spbfs")
+    array([[-0.33333333,  0.66666667, -0.33333333],
+           [ 0.33333333, -0.66666667,  0.33333333],
+           [ 0.        ,  0.        ,  0.        ]])
+    """
+    A = adjacency(G, nodelist, weight=weight)
+    k_in = A.sum(axis=0)
+    k_out = A.sum(axis=1)
+    return A - np.outer(k_out, k_in) / k_in.sum()
+
+
+@dispatched(can_run=_sparse_can_run, docs=_BUILT + " ``r`` from the pattern's degrees.")
+def bethe_hessian_matrix(G, r=None, nodelist=None):
+    """NetworkX's ``bethe_hessian_matrix`` (undirected graphs): ``(r^2 - 1) I - r A + D``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bethe_hessian_matrix(nx.path_graph(3), r=2, backend="spbfs").toarray()
+    array([[ 4., -2.,  0.],
+           [-2.,  5., -2.],
+           [ 0., -2.,  4.]])
+    """
+    import scipy.sparse as sp
+
+    if r is None:  # nx.degree: a self-loop counts twice
+        d = np.diff(G._indptr).astype(np.int64)
+        loops = G.entry_rows() == G._indices
+        d += np.bincount(G.entry_rows()[loops], minlength=len(G))
+        r = int((d * d).sum()) / int(d.sum()) - 1
+    A = adjacency(G, nodelist, weight="weight")
+    n, m = A.shape
+    D = sp.dia_array((A.sum(axis=1), 0), shape=(m, n)).tocsr()
+    eye = sp.eye_array(m, n, format="csr")
+    return (r**2 - 1) * eye - r * A + D
+
+
+def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0):
+    """NetworkX's ``to_numpy_array`` of a graph that is not a multigraph."""
+    import networkx as nx
+
+    if nodelist is None:
+        pos, nlen = np.arange(len(G)), len(G)
+    else:
+        nodeset = set(nodelist)
+        missing = nodeset - G.index.keys()
+        if missing:
+            raise nx.NetworkXError(f"Nodes {missing} in nodelist is not in G")
+        nlen = len(nodelist)
+        if len(nodeset) < nlen:
+            raise nx.NetworkXError("nodelist contains duplicates.")
+        pos = np.full(len(G), -1, np.int64)
+        pos[np.fromiter(map(G.index.__getitem__, nodelist), np.int64, count=nlen)] = \
+            np.arange(nlen)
+    A = np.full((nlen, nlen), fill_value=nonedge, dtype=dtype, order=order)
+    if nlen == 0 or G.nnz == 0:
+        return A
+    rows, cols = pos[G.entry_rows()], pos[G._indices.astype(np.int64)]
+    keep = (rows >= 0) & (cols >= 0)
+    A[rows[keep], cols[keep]] = _weights(G, weight)[keep]
+    return A
+
+
+def _dense_can_run(arguments):
+    G = arguments["G"]
+    if G.is_multigraph():
+        return "multigraphs run in NetworkX (multigraph_weight over parallel edges)"
+    dtype = arguments.get("dtype")
+    if dtype is not None and np.dtype(dtype).names:
+        return "structured dtypes run in NetworkX"
+    return True
+
+
+@dispatched(can_run=_dense_can_run, docs="The converted arrays scattered into the dense "
+            "array; multigraphs and structured dtypes run in NetworkX.")
+def to_numpy_array(G, nodelist=None, dtype=None, order=None, multigraph_weight=sum,
+                   weight="weight", nonedge=0.0):
+    """NetworkX's ``to_numpy_array``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.to_numpy_array(nx.path_graph(3), backend="spbfs")
+    array([[0., 1., 0.],
+           [1., 0., 1.],
+           [0., 1., 0.]])
+    """
+    return dense(G, nodelist, dtype, order, weight, nonedge)
+
+
+@dispatched(can_run=_dense_can_run, docs="The dense adjacency array of ``to_numpy_array``, "
+            "then NetworkX's formula; multigraphs run in NetworkX.")
+def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="weight",
+                  dangling=None):
+    """NetworkX's ``google_matrix``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.google_matrix(nx.DiGraph([(0, 1)]), backend="spbfs")
+    array([[0.075, 0.925],
+           [0.5  , 0.5  ]])
+    """
+    if nodelist is None:
+        nodelist = G.nodes
+    A = dense(G, nodelist, weight=weight)
+    N = len(G)
+    if N == 0:
+        return A
+    if personalization is None:
+        p = np.repeat(1.0 / N, N)
+    else:
+        p = np.array(list(map(personalization.get, nodelist, repeat(0))), dtype=float)
+        if p.sum() == 0:
+            raise ZeroDivisionError
+        p /= p.sum()
+    if dangling is None:
+        dangling_weights = p
+    else:
+        dangling_weights = np.array(list(map(dangling.get, nodelist, repeat(0))), dtype=float)
+        dangling_weights /= dangling_weights.sum()
+    dangling_nodes = np.where(A.sum(axis=1) == 0)[0]
+    A[dangling_nodes] = dangling_weights
+    A /= A.sum(axis=1)[:, np.newaxis]
+    return alpha * A + (1 - alpha) * p
+
+
+@dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX.")
+def tournament_matrix(G):
+    """NetworkX's ``tournament_matrix`` (directed graphs): ``A - A.T``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.tournament.tournament_matrix(nx.DiGraph([(0, 1)]), backend="spbfs").toarray()
+    array([[ 0,  1],
+           [-1,  0]])
+    """
+    A = adjacency(G)
+    return A - A.T
