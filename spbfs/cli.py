@@ -19,29 +19,72 @@ def _positive_int(text):
     return value
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default, where it has one to show (not a flag's
+    False, not None, not where the help already says it)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (action.default not in (None, False, argparse.SUPPRESS) and action.option_strings
+                and "default" not in text):
+            text += " (default: %(default)s)"
+        return text
+
+
+def _version():
+    from importlib import metadata
+
+    try:
+        return metadata.version("spbfs")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        from . import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``spbfs`` command.
+
+    Every option's help shows its default.
 
     Examples
     --------
     >>> build_parser().parse_args(["bfs", "g.mtx", "--source", "3"]).source
     3
+    >>> "(default: 16)" in build_parser()._subparsers._group_actions[0].choices[
+    ...     "graph500"].format_help()
+    True
     """
-    parser = argparse.ArgumentParser(prog="spbfs", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    formatter = _Formatter
+    parser = argparse.ArgumentParser(
+        prog="spbfs", formatter_class=formatter,
+        description="Breadth-first search as sparse linear algebra: the Graph500 benchmark "
+                    "(spbfs graph500) and a search of a graph file (spbfs bfs).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    g = sub.add_parser("graph500", help="run the Graph500 BFS benchmark")
-    g.add_argument("--scale", type=_positive_int, required=True, help="log2 of the vertex count")
-    g.add_argument("--edgefactor", type=_positive_int, default=16)
-    g.add_argument("--roots", type=_positive_int, default=64, help="number of searches")
-    g.add_argument("--seed", type=int, default=1)
-    g.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
+    g = sub.add_parser("graph500", help="run the Graph500 BFS benchmark",
+                       description="Generate a Graph500 Kronecker graph, build it (kernel 1), "
+                       "run searches from random roots (kernel 2), validate each, and print "
+                       "the reference result block.", formatter_class=formatter)
+    g.add_argument("--scale", type=_positive_int, required=True,
+                   help="log2 of the vertex count (the graph has 2**SCALE vertices)")
+    g.add_argument("--edgefactor", type=_positive_int, default=16,
+                   help="edge tuples per vertex (the graph has EDGEFACTOR * 2**SCALE)")
+    g.add_argument("--roots", type=_positive_int, default=64,
+                   help="number of searches, from distinct random vertices with an edge "
+                   "(fewer when the graph has fewer such vertices: the output says so)")
+    g.add_argument("--seed", type=int, default=1,
+                   help="seed of the edge generator and of the choice of roots")
+    g.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto",
+                   help="where to run: auto takes the GPU when CuPy sees one")
     g.add_argument("--dist", action="store_true",
                    help="distributed run over MPI (launch with mpiexec -n P python -m mpi4py)")
     g.add_argument("--threshold", type=int, default=None,
-                   help="--dist: degree above which a vertex is a delegate")
+                   help="with --dist only: degree above which a vertex is a delegate "
+                   "(default: chosen from the graph)")
     g.add_argument("--data-plane", choices=("auto", "nccl", "mpi"), default="auto",
-                   help="--dist on GPUs: NCCL or host-staged MPI")
+                   help="with --dist on GPUs: NCCL or host-staged MPI")
     g.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     g.add_argument("--json", metavar="FILE",
                    help="write the results (block, every search's time, edges, TEPS, levels "
@@ -51,21 +94,32 @@ def build_parser() -> argparse.ArgumentParser:
                    "TEPS over the roots to FILE.png (needs matplotlib: pip install "
                    "'spbfs[plot]')")
 
-    b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)")
-    b.add_argument("file")
+    b = sub.add_parser("bfs", help="BFS on a graph file (.mtx or edge list)",
+                       description="Breadth-first search of a graph file from one source; "
+                       "prints the vertices reached, the depth and the search's time.",
+                       formatter_class=formatter)
+    b.add_argument("file", help="Matrix Market (.mtx, .mtx.gz, .mtx.bz2) or an edge list "
+                   "(u v [weight] per line, # and %% comments)")
     b.add_argument("--source", type=int, required=True,
                    help="source vertex: an id as written in the file (Matrix Market: 1-based; "
                    "edge lists: as written), also when ids get relabelled")
     b.add_argument("--parents", action="store_true", help="also compute the BFS tree")
     b.add_argument("--undirected", action="store_true", help="use every edge both ways")
-    b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
-    b.add_argument("--output", help="write levels (and parents) to this .npz file; when the "
-                   "file's ids are relabelled, also the id map to <stem>.ids.npy next to it")
+    b.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu",
+                   help="where to search: auto takes the GPU when CuPy sees one")
+    b.add_argument("--output", metavar="FILE.npz",
+                   help="write levels (and parents) to this .npz file; when the file's ids "
+                   "are not 0..n-1 (Matrix Market, or relabelled), also the id map to "
+                   "<stem>.ids.npy next to it")
     return parser
 
 
 def _graph500(args):
     # Checked before the run, not after minutes of searching.
+    if args.threshold is not None and not args.dist:
+        raise ValueError("--threshold is an option of distributed runs: use it with --dist")
+    if args.data_plane != "auto" and not args.dist:
+        raise ValueError("--data-plane is an option of distributed runs: use it with --dist")
     if args.plot:
         from .graph500.plot import require_matplotlib
 

@@ -349,3 +349,90 @@ def test_graph500_no_progress_writes_nothing_on_stderr():
                    "--no-progress")
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.splitlines()[-1].startswith("2 searches, 2 validated")
+
+
+def test_version_and_help_show_every_default(capsys):
+    import spbfs
+    from spbfs.cli import build_parser
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.strip() == f"spbfs {spbfs.__version__}"
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for command in ("graph500", "bfs"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "``" not in text and ":func:" not in text and ":class:" not in text
+        actions = [a for a in commands[command]._actions if a.dest != "help"]
+        assert all(a.help for a in actions), [a.dest for a in actions if not a.help]
+        for action in actions:
+            if action.default not in (None, False):
+                assert f"(default: {action.default})" in text, (command, action.dest)
+    assert "(default: chosen from the graph)" in " ".join(
+        commands["graph500"].format_help().split())
+
+
+def test_graph500_says_when_fewer_roots_ran(capsys):
+    assert main(["graph500", "--scale", "5", "--roots", "2000", "--device", "cpu",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    ran = int(out.splitlines()[-1].split()[0])
+    assert 0 < ran < 2000
+    assert (f"note: 2000 roots asked for, {ran} searched: the graph has {ran} vertices "
+            "with an edge other than a self-loop") in out
+
+
+@pytest.mark.parametrize("option", [["--threshold", "8"], ["--data-plane", "mpi"]])
+def test_dist_options_without_dist_are_refused(capsys, option):
+    assert main(["graph500", "--scale", "5", "--device", "cpu", *option]) == 2
+    err = capsys.readouterr().err
+    assert f"spbfs: error: {option[0]} is an option of distributed runs: use it with --dist" in err
+
+
+def test_graph500_refuses_a_scale_that_cannot_fit():
+    proc = run_cli("graph500", "--scale", "40", "--device", "cpu")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("spbfs: error: --scale 40 needs at least 1.04 PiB of host "
+                                  "memory"), proc.stderr
+    assert "largest scale that may fit is" in proc.stderr
+    assert "Unable to allocate" not in proc.stderr
+
+
+def test_memory_check_names_the_largest_scale():
+    from spbfs.graph500.harness import check_memory, memory_needed
+
+    check_memory(10, available=memory_needed(10))
+    with pytest.raises(MemoryError, match="largest scale that may fit is 10,"):
+        check_memory(12, available=memory_needed(10) + 1)
+
+
+def test_bfs_on_a_symmetric_matrix_market_file_names_its_edge_count(tmp_path, capsys):
+    path = tmp_path / "s.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n2 1\n3 2\n3 3\n")
+    assert main(["bfs", str(path), "--source", "1"]) == 0
+    assert ("edges: 5 (directed edges i -> j stored: the file's 3 symmetric entries with the "
+            "other triangle filled in)") in capsys.readouterr().out
+    general = tmp_path / "g.mtx"
+    general.write_text(_PATH_FORMATS["mtx"][1])
+    assert main(["bfs", str(general), "--source", "1"]) == 0
+    assert "edges: 2  source: 1" in capsys.readouterr().out
+
+
+def test_plot_names_which_median_it_draws():
+    from spbfs.graph500.plot import search_label, typical_search
+    from spbfs.graph500.validation import summarize
+
+    for count in (5, 6):
+        times = np.linspace(1.0, 2.0, count)
+        doc = {"searches": [{"TEPS": 100 / t} for t in times]}
+        index = typical_search(doc)
+        label = search_label(doc, index)
+        median = summarize(10, 16, 1.0, times, np.full(count, 100), True)["median_TEPS"]
+        if count % 2:
+            assert label == "the median-TEPS search"
+            assert doc["searches"][index]["TEPS"] == pytest.approx(median)
+        else:
+            assert "lower of the two middle TEPS" in label and "median_TEPS lies between" in label
+            middle = sorted(s["TEPS"] for s in doc["searches"])[count // 2 - 1:count // 2 + 1]
+            assert doc["searches"][index]["TEPS"] == middle[0] < median < middle[1]

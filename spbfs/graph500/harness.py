@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -18,8 +19,8 @@ from . import validation as graph500
 from .generate import kronecker, kronecker_edge_count
 
 __all__ = [
-    "build_undirected", "choose_roots", "gpu_available", "resolve_device",
-    "run_graph500", "warm_up",
+    "build_undirected", "check_memory", "choose_roots", "gpu_available", "memory_needed",
+    "resolve_device", "run_graph500", "warm_up",
 ]
 
 #: A search whose edge count is below this fraction of the median is flagged in the output.
@@ -61,6 +62,108 @@ def resolve_device(device: str) -> str:
     if device == "gpu" and not gpu_available():
         raise RuntimeError("device='gpu' but CuPy cannot see a CUDA GPU")
     return device
+
+
+def memory_needed(scale, edgefactor=16, device="cpu") -> int:
+    """Bytes a Graph500 run of this size holds at least at once on ``device``.
+
+    A lower bound: on the CPU the edge list (two int64 arrays of
+    ``m = edgefactor * 2**scale`` tuples), both directions of it while kernel 1
+    builds the CSR (two more int64 arrays of ``2 m``), and the CSR (``2 m``
+    indices and flags, ``n + 1`` offsets); on the GPU the edge list and the CSR
+    with int32 ids where they fit.  Measured peaks are about twice the CPU bound
+    (scale 18: 114 bytes an edge tuple), so a run near the bound may still fail.
+
+    Parameters
+    ----------
+    scale, edgefactor : int
+    device : {"cpu", "gpu"}
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> round(memory_needed(20) / 2**30, 2)   # 2**20 vertices, 16 * 2**20 edge tuples
+    0.91
+    """
+    n = 1 << scale
+    m = kronecker_edge_count(scale, edgefactor)
+    ids = np.dtype(index_dtype(n)).itemsize
+    offsets = (n + 1) * np.dtype(index_dtype(n, 2 * m)).itemsize
+    if device == "gpu":
+        return 2 * m * ids + 2 * m * ids + offsets
+    return 2 * m * 8 + 4 * m * 8 + 2 * m * (ids + 1) + offsets
+
+
+def _available_memory(device):
+    """Free bytes on ``device`` (the host: MemAvailable), or None where unknown."""
+    if device == "gpu":
+        import cupy
+
+        free, _ = cupy.cuda.runtime.memGetInfo()
+        return int(free) + int(cupy.get_default_memory_pool().free_bytes())
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _size(nbytes):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if nbytes < 1024 or unit == "EiB":
+            return f"{nbytes:.3g} {unit}"
+        nbytes /= 1024
+    return None  # pragma: no cover
+
+
+def check_memory(scale, edgefactor=16, device="cpu", available=None):
+    """Refuse a run that cannot fit, before allocating anything.
+
+    Raises :class:`MemoryError` when the bound of :func:`memory_needed` exceeds
+    the memory available, saying what the scale needs, what is available and the
+    largest scale whose bound fits; returns quietly where the available memory is
+    unknown.
+
+    Parameters
+    ----------
+    scale, edgefactor : int
+    device : {"cpu", "gpu"}
+    available : int, optional
+        Bytes available (default: the host's ``MemAvailable``, or the GPU's free
+        memory).
+
+    Examples
+    --------
+    >>> try:
+    ...     check_memory(40, available=2**37)
+    ... except MemoryError as e:
+    ...     print(str(e)[:69])
+    --scale 40 needs at least 1.04 PiB of host memory (edge list, its two
+    """
+    if available is None:
+        available = _available_memory(device)
+    needed = memory_needed(scale, edgefactor, device)
+    if available is None or needed <= available:
+        return
+    fits = scale
+    while fits > 1 and memory_needed(fits, edgefactor, device) > available:
+        fits -= 1
+    where = "GPU memory" if device == "gpu" else "host memory"
+    parts = ("edge list and CSR" if device == "gpu" else
+             "edge list, its two directions while the CSR is built, the CSR")
+    raise MemoryError(f"--scale {scale} needs at least {_size(needed)} of {where} ({parts}), "
+                      f"{_size(available)} are available; the largest scale that may fit is "
+                      f"{fits}, measured peaks are about twice this bound (or run over "
+                      "several machines: --dist)")
 
 
 def build_undirected(u, v, n) -> Matrix:
@@ -202,8 +305,13 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     Parameters
     ----------
     scale, edgefactor, roots, seed : int
-        Graph500 parameters.
+        Graph500 parameters.  ``roots`` distinct vertices with an edge other than a
+        self-loop are searched, all of them when the graph has fewer (a ``note:``
+        line then says how many ran and why).
     device : {"cpu", "gpu", "auto"}
+        ``"auto"``: the GPU when CuPy sees one.  A run whose memory bound
+        (:func:`memory_needed`) exceeds what the device has free raises
+        :class:`MemoryError` before allocating (:func:`check_memory`).
     out : file, optional
         Where the block goes (default ``sys.stdout``).
     progress : bool
@@ -240,6 +348,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
     """
     out = out or sys.stdout
     device = resolve_device(device)
+    check_memory(scale, edgefactor, device)
     xp = np
     if device == "gpu":
         import cupy as xp
@@ -300,6 +409,10 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
         out.write(f"note: {small} of {len(nedges)} search keys lie in small components "
                   f"(nedge < {SMALL_COMPONENT_FRACTION:g} x median), as the specification's "
                   "sampling allows; they dominate harmonic_mean_TEPS (see median_TEPS)\n")
+    if len(keys) < roots:
+        out.write(f"note: {roots} roots asked for, {len(keys)} searched: the graph has "
+                  f"{len(keys)} vertices with an edge other than a self-loop, and each root "
+                  "is a distinct one of them\n")
     out.write(results.summary_line(stats, len(failed)) + "\n")
     if record is not None:
         parameters = {"scale": scale, "edgefactor": edgefactor, "roots": roots, "seed": seed,

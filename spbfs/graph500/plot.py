@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 __all__ = ["DIRECTION_COLORS", "direction_label", "plot_run", "require_matplotlib",
-           "typical_search"]
+           "search_label", "typical_search"]
 
 #: Bar colour of each direction label (:func:`direction_label`).
 DIRECTION_COLORS = {"source": "#7f7f7f", "push": "#1f77b4", "pull": "#ff7f0e",
@@ -76,7 +76,9 @@ def direction_label(direction):
 
 
 def typical_search(doc):
-    """Index of the search with the median TEPS (the lower one for an even count).
+    """Index of the search with the median TEPS (the lower one for an even count:
+    then the block's ``median_TEPS`` lies between it and the next, see
+    :func:`search_label`).
 
     Examples
     --------
@@ -86,6 +88,31 @@ def typical_search(doc):
     teps = [s["TEPS"] for s in doc["searches"]]
     order = np.argsort(teps, kind="stable")
     return int(order[(len(order) - 1) // 2])
+
+
+def search_label(doc, index):
+    """How the figure names search ``index``: the median one says which median it is.
+
+    With an odd number of searches the median-TEPS search is the block's
+    ``median_TEPS``.  With an even number the block's median lies between the two
+    middle searches (the harmonic mean of their TEPS, as the reference code
+    averages time per edge); :func:`typical_search` draws the lower one.
+
+    Examples
+    --------
+    >>> doc = {"searches": [{"TEPS": 3.0}, {"TEPS": 1.0}, {"TEPS": 2.0}]}
+    >>> search_label(doc, 2), search_label(doc, 0)
+    ('the median-TEPS search', 'search 0')
+    >>> doc["searches"].append({"TEPS": 6.0})
+    >>> print(search_label(doc, 2))
+    search 2, the lower of the two middle TEPS (the block's median_TEPS lies between them)
+    """
+    if index != typical_search(doc):
+        return f"search {index}"
+    if len(doc["searches"]) % 2:
+        return "the median-TEPS search"
+    return (f"search {index}, the lower of the two middle TEPS (the block's median_TEPS "
+            "lies between them)")
 
 
 def _levels_panel(ax, doc, index):
@@ -106,7 +133,7 @@ def _levels_panel(ax, doc, index):
     ax.set_ylabel("vertices found (frontier size)")
     source = {"trace": "directions from the level loop's trace",
               "dist": "directions per block, from dist.bfs"}.get(doc.get("direction_source"), "")
-    which = "the median-TEPS search" if index == typical_search(doc) else f"search {index}"
+    which = search_label(doc, index)
     ax.set_title(f"{which}, root {s['root']}: {s['TEPS'] / 1e9:.3g} GTEPS, "
                  f"{s['time'] * 1e3:.3g} ms\n({source})", fontsize=9)
     from matplotlib.patches import Patch
