@@ -100,6 +100,8 @@ MODULES = {
     "linalg/tests/test_bethehessian.py": {"bethe_hessian_matrix"},
     "tests/test_convert_scipy.py": {"to_scipy_sparse_array"},
     "tests/test_convert_numpy.py": {"to_numpy_array"},
+    "algorithms/tests/test_efficiency.py": {
+        "efficiency", "global_efficiency", "local_efficiency"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

@@ -154,3 +154,29 @@ def test_matrices(name, kind):
         nx.to_scipy_sparse_array(G, nodelist=[*nodes, nodes[0]], backend="spbfs")
     with pytest.raises(nx.NetworkXError, match="not in G"):
         nx.to_scipy_sparse_array(G, nodelist=["absent"], backend="spbfs")
+
+
+@pytest.mark.parametrize("name", ["graph", "labels", "tree", "cycle", "forest"])
+def test_efficiency(name, monkeypatch):
+    from spbfs.nx import _efficiency
+
+    G = GRAPHS[name]
+    same(nx.global_efficiency, G)
+    same(nx.local_efficiency, G)
+    monkeypatch.setattr(_efficiency, "BATCH_ENTRIES", 3 * len(G))  # several batches
+    monkeypatch.setattr(_efficiency, "BLOCK_NODES", 7)
+    G = G.copy()  # no cached conversion
+    same(nx.global_efficiency, G)
+    same(nx.local_efficiency, G)
+    nodes = list(G)
+    for u, v in zip(nodes[:6], nodes[-6:], strict=True):
+        same(nx.efficiency, G, u, v)
+
+
+def test_local_efficiency_of_large_neighbourhoods():
+    G = nx.gnp_random_graph(60, 0.3, seed=8)  # neighbourhoods of both NetworkX orders
+    G.add_edge(4, 4)
+    same(nx.local_efficiency, G)
+    same(nx.global_efficiency, G)
+    L = nx.relabel_nodes(G, {i: (i * 37) % 101 for i in G})
+    same(nx.local_efficiency, L)
