@@ -4,7 +4,9 @@ duplicates merged, self-loops dropped; integer weights in [1, 64], the same both
 
 Each case runs scipy, then spbfs, on the same arguments; the best of ``--repeat`` runs
 after one warm-up call each (spbfs' first call on a matrix also builds its cached form).
-Results are checked equal (orders, predecessors, labels up to renaming, distances).
+Results are checked equal (orders, predecessors, labels up to renaming, distances, flows,
+matchings and permutations; spanning forests and full matchings by their total weight, which
+equal weights leave free to differ in their edges).
 
 Usage: python benchmarks/bench_csgraph.py [--scales 14 16 18] [--repeat 3] [--skip WORD ...]
 """
@@ -31,7 +33,9 @@ def graph(scale, seed=1):
     A = ((A + A.T) != 0).astype(np.float64).tocsr()
     A.data = np.random.default_rng(seed).integers(1, 65, A.nnz).astype(np.float64)
     A = sp.triu(A, 1).tocsr()
-    return (A + A.T).tocsr()
+    A = (A + A.T).tocsr()
+    A.indices, A.indptr = A.indices.astype(np.int32), A.indptr.astype(np.int32)  # scipy's yen
+    return A
 
 
 def best(fn, repeat):
@@ -92,7 +96,66 @@ def cases(A, roots, scale):
          {"indices": roots[0], "limit": 40.0}, close),
         ("bellman_ford, 1 source", "bellman_ford", (A,), {"indices": roots[0]}, close),
         ("johnson, 1 source", "johnson", (directed,), {"indices": dag_root}, close),
+        ("yen, K=4", "yen", (A, roots[0], roots[1], 4), {}, close),
+        ("depth_first_order undirected", "depth_first_order", (A, roots[0]),
+         {"directed": False}, close),
+        ("depth_first_order directed", "depth_first_order", (directed, dag_root), {}, close),
+        ("depth_first_tree", "depth_first_tree", (A, roots[0]), {"directed": False},
+         lambda a, b: (a != b).nnz == 0),
+        ("minimum_spanning_tree", "minimum_spanning_tree", (A,), {}, same_forest_weight),
+        ("reverse_cuthill_mckee", "reverse_cuthill_mckee", (A,), {}, close),
+        ("maximum_bipartite_matching", "maximum_bipartite_matching", (A,), {}, close),
+        ("structural_rank", "structural_rank", (A,), {}, close),
+        ("min_weight_full_bipartite_matching", "min_weight_full_bipartite_matching",
+         (with_diagonal(A),), {}, same_matching_cost(with_diagonal(A))),
+        ("maximum_flow dinic", "maximum_flow", (capacities(A), roots[0], roots[1]),
+         {"method": "dinic"}, same_flow),
+        ("maximum_flow edmonds_karp", "maximum_flow", (capacities(A), roots[0], roots[1]),
+         {"method": "edmonds_karp"}, same_flow),
+        ("laplacian", "laplacian", (A,), {}, same_sparse),
+        ("laplacian normed, out-degree", "laplacian", (A,),
+         {"normed": True, "use_out_degree": True}, same_sparse),
     ]
+
+
+def same_forest_weight(a, b):
+    """Spanning forests of equal size and weight (equal weights may pick other edges)."""
+    return a.nnz == b.nnz and np.isclose(a.sum(), b.sum())
+
+
+def same_sparse(a, b):
+    return abs(a.tocsr() - b.tocsr()).max() <= 1e-12
+
+
+def same_flow(a, b):
+    return a.flow_value == b.flow_value and (a.flow != b.flow).nnz == 0
+
+
+def capacities(A):
+    """A's weights as int32 capacities (maximum_flow wants integers), cached per matrix."""
+    cache = _derived.setdefault(("cap", id(A)), None)
+    if cache is None:
+        cache = _derived[("cap", id(A))] = A.astype(np.int32)
+    return cache
+
+
+def with_diagonal(A):
+    """A plus a weighted diagonal: a full matching exists (the diagonal), cached."""
+    cache = _derived.get(("diag", id(A)))
+    if cache is None:
+        n = A.shape[0]
+        diag = sp.diags_array(np.random.default_rng(3).integers(1, 65, n).astype(float))
+        cache = _derived[("diag", id(A))] = (A + diag).tocsr()
+    return cache
+
+
+def same_matching_cost(B):
+    def same(a, b):
+        return np.isclose(B[a[0], a[1]].sum(), B[b[0], b[1]].sum())
+    return same
+
+
+_derived: dict = {}
 
 
 def main():
