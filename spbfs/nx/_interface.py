@@ -71,6 +71,25 @@ def _bind(name, args, kwargs):
     return entry, bound.arguments
 
 
+def _backend_requested(depth=6):
+    """Whether the NetworkX call being dispatched names this backend (``backend="spbfs"``).
+
+    Read from NetworkX's dispatcher frame (its ``backend`` keyword), a few frames up;
+    False where there is none (a direct call of ``can_run``, another NetworkX version).
+    """
+    import sys
+
+    frame = sys._getframe(2)
+    for _ in range(depth):
+        if frame is None:
+            return False
+        if (frame.f_code.co_name == "_call_if_any_backends_installed"
+                and frame.f_globals.get("__name__") == "networkx.utils.backends"):
+            return frame.f_locals.get("backend") == "spbfs"
+        frame = frame.f_back
+    return False
+
+
 class BackendInterface:
     """NetworkX's view of the ``spbfs`` backend (``networkx.backends`` entry point).
 
@@ -93,7 +112,24 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs):
-        """True, or a string saying why this call must run in NetworkX."""
+        """True, or a string saying why this call must run in NetworkX.
+
+        NetworkX drops that string from the ``NotImplementedError`` it raises
+        for a call made with ``backend="spbfs"`` (it logs it at DEBUG level
+        only), so for such a call the decline is raised here, with the reason in
+        its message; under automatic dispatch the string goes back to NetworkX,
+        which then runs its own code.
+        """
+        reason = BackendInterface._can_run(name, args, kwargs)
+        if isinstance(reason, str) and _backend_requested():
+            raise NotImplementedError(
+                f"'{name}' is not implemented by 'spbfs' backend for the given arguments, "
+                f"because: {reason}. No other backends will be attempted, because the "
+                "backend was specified with the `backend='spbfs'` keyword argument.")
+        return reason
+
+    @staticmethod
+    def _can_run(name, args, kwargs):
         entry, arguments = _bind(name, args, kwargs)
         if entry is None:
             return f"spbfs does not implement {name}"
