@@ -102,6 +102,8 @@ MODULES = {
     "tests/test_convert_numpy.py": {"to_numpy_array"},
     "algorithms/tests/test_efficiency.py": {
         "efficiency", "global_efficiency", "local_efficiency"},
+    "algorithms/operators/tests/test_unary.py": {"complement", "reverse"},
+    "algorithms/operators/tests/test_binary.py": {"difference"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

@@ -180,3 +180,39 @@ def test_local_efficiency_of_large_neighbourhoods():
     same(nx.global_efficiency, G)
     L = nx.relabel_nodes(G, {i: (i * 37) % 101 for i in G})
     same(nx.local_efficiency, L)
+
+
+def _ordered(G):
+    """A graph's dicts as nested lists: equal when the orders are equal too."""
+    out = [type(G), G.graph, list(G._node.items()),
+           [(u, list(nbrs.items())) for u, nbrs in G._adj.items()]]
+    if G.is_directed():
+        out.append([(u, list(nbrs.items())) for u, nbrs in G._pred.items()])
+    return out
+
+
+def same_graph(f, *args, **kwargs):
+    got = f(*args, backend="spbfs", **kwargs)
+    want = f(*args, **kwargs)
+    assert _ordered(got) == _ordered(want)
+    if not got.is_directed():  # one dict per edge, shared by its two entries
+        for u, v in list(got.edges)[:50]:
+            assert got._adj[u][v] is got._adj[v][u]
+    return got
+
+
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tree", "tournament"])
+def test_operators(name):
+    G = _weighted(GRAPHS[name], 13, "int")
+    G.graph["title"] = "g"
+    nx.set_node_attributes(G, {n: {"tag": [i]} for i, n in enumerate(G) if i % 3})
+    same_graph(nx.complement, G)
+    if G.is_directed():
+        R = same_graph(nx.reverse, G)
+        u, v = next(iter(R.edges))
+        assert R[u][v] is not G[v][u] and R[u][v] == G[v][u]  # deep copies
+    H = G.copy()
+    H.remove_edges_from(list(G.edges)[::3])
+    H = nx.relabel_nodes(H, dict(zip(list(H)[::-1], list(H)[::-1], strict=True)))
+    same_graph(nx.difference, G, H)
+    same_graph(nx.difference, H, G)
