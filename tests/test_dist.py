@@ -216,3 +216,12 @@ def test_gpu_ranks_run_the_distributed_operations(mode, P):
         pytest.skip(f"needs {P} GPUs")
     r = _launch(P, ALGEBRA, mode, "gpu", "nccl", timeout=300)
     _ok(r, mode, P)
+
+
+@pytest.mark.parametrize("P", [1, 2, 3, 4])
+def test_every_algorithm_on_a_distributed_graph_is_the_single_device_twin(P):
+    """Every public algorithm on a DistGraph gives the single-device answer
+    (``tests/mpi/check_twin.py``): a graph with vertices of degree 0, directed and
+    undirected, all edges on rank 0 or split unevenly, thresholds 0, 8, 128 and above
+    every degree."""
+    _ok(_launch(P, "check_twin.py", "twin", timeout=300), "twin", P)

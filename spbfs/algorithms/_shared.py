@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core.seam import LevelSearch
 from ..semiring import Matrix
 
-__all__ = ["ALPHA", "BETA", "beamer_pull", "prepare"]
+__all__ = ["ALPHA", "BETA", "beamer_pull", "by_masks", "prepare"]
 
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
 #: pull -> push when the frontier has fewer than n / BETA vertices.  A level-search engine
@@ -55,3 +55,17 @@ def beamer_pull(pulling, nf, prev_nf, mf, unexplored_edges, n, alpha, beta) -> b
     if pulling:
         return nf >= n / beta
     return mf > unexplored_edges / alpha and nf > prev_nf
+
+
+def by_masks(M) -> bool:
+    """Whether ``M``'s vertex arrays take element-wise work, reductions and the
+    operations only, not lists of vertex ids (a distributed graph's: its arrays are
+    spread over ranks): then the algorithms keep vertex sets as boolean masks.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> by_masks(prepare(sp.eye(2, format="csr")))
+    False
+    """
+    return bool(getattr(M, "distributed", False))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import to_numpy
-from ._shared import prepare
+from ..core.arrays import array_module, to_numpy
+from ..semiring import min_plus, monoids, mxm, reduce
+from ._shared import by_masks, prepare
 from .msbfs import bfs_many
 from .sssp import sssp
 
@@ -71,6 +72,8 @@ def reach_sums(A, sources=None, *, weight=False, reverse=False, keep=None):
         M = M.T.canonical()
     n = M.n
     src = _check_rows(sources, n, "sources")
+    if by_masks(M):
+        return _reach_sums_by_blocks(M, src, weight, keep)
     keep = np.ones(n, bool) if keep is None else np.asarray(to_numpy(keep), bool)
     xp = M.xp
     keep = xp.asarray(keep)
@@ -97,6 +100,53 @@ def reach_sums(A, sources=None, *, weight=False, reverse=False, keep=None):
     return tuple(map(to_numpy, into)), tuple(map(to_numpy, out))
 
 
+def _reach_sums_by_blocks(M, src, weight, keep):
+    """:func:`reach_sums` on a matrix whose vertex arrays take element-wise work only (a
+    distributed graph's): each batch's distances as an ``(n, k)`` block, folded along
+    its rows (per vertex) and its columns (per source).  Hop counts come from the
+    many-source search, weighted distances from Bellman-Ford on the whole block (one
+    ``min_plus`` product through the transpose per round, until no distance falls).
+    The per-vertex sums are vertex arrays, the per-source ones host arrays."""
+    xp, n = M.xp, M.n
+    keep = xp.ones(n, bool) if keep is None else xp.asarray(to_numpy(keep).astype(bool))
+    into = [xp.zeros(n) for _ in range(3)]
+    out = [np.zeros(src.size) for _ in range(3)]
+    if weight and M.nnz and float(reduce(M, monoids.min)) < 0:
+        raise ValueError("A has negative weights; distances need non-negative ones")
+    for lo in range(0, src.size, BATCH):
+        block = src[lo:lo + BATCH]
+        if weight:
+            D = _distances_block(M, block)
+        else:
+            levels = bfs_many(M, block).T   # (n, k)
+            D = xp.where(levels >= 0, levels, np.inf).astype(np.float64)
+        finite = xp.isfinite(D) & keep[:, None]
+        Dz = xp.where(finite, D, 0.0)
+        inv = xp.where(finite & (D > 0), 1.0 / xp.where(D > 0, D, 1.0), 0.0)
+        rows = slice(lo, lo + block.size)
+        for i, part in enumerate((finite.astype(np.float64), Dz, inv)):
+            into[i] = into[i] + part.sum(axis=1)
+            out[i][rows] += to_numpy(part.column_sums())
+    return tuple(into), tuple(out)
+
+
+def _distances_block(M, sources):
+    """Weighted distances from ``sources`` (host ids) as an ``(n, k)`` block (Bellman-Ford
+    on the whole block)."""
+    xp, n = M.xp, M.n
+    M = M.astype(np.float64)
+    k = int(sources.size)
+    D = xp.full((n, k), np.inf)
+    D[sources, np.arange(k)] = 0.0
+    MT = M.T
+    for _ in range(n):
+        relaxed = xp.minimum(D, mxm(MT, D, min_plus))
+        if not (relaxed < D).any():
+            break
+        D = relaxed
+    return D
+
+
 def closeness_centrality(A, wf_improved=True, weight=False):
     """Closeness centrality (of distances into each vertex), as
     ``networkx.closeness_centrality``.
@@ -115,6 +165,9 @@ def closeness_centrality(A, wf_improved=True, weight=False):
     Returns
     -------
     ndarray of float64 (host)
+        On a distributed graph a DistArray (the searches run 64 sources at a time over
+        the ranks: ``n / 64`` many-source searches in all, each rank holding an ``(n / P,
+        64)`` block).
 
     Examples
     --------
@@ -137,8 +190,9 @@ def closeness_from_sums(count, total, n, wf_improved=True):
     >>> closeness_from_sums(np.array([3.0]), np.array([2.0]), 3)
     array([1.])
     """
+    xp = array_module(count)
     ok = (total > 0) & (n > 1)
-    c = np.where(ok, (count - 1.0) / np.where(ok, total, 1.0), 0.0)
+    c = xp.where(ok, (count - 1.0) / xp.where(ok, total, 1.0), 0.0)
     if wf_improved and n > 1:
         c = c * ((count - 1.0) / (n - 1))  # NetworkX's rounding: c *= s
     return c
@@ -159,6 +213,9 @@ def harmonic_centrality(A, sources=None, weight=False):
     Returns
     -------
     ndarray of float64 (host)
+        On a distributed graph a DistArray (the searches run 64 sources at a time over
+        the ranks: ``n / 64`` many-source searches in all, each rank holding an ``(n / P,
+        64)`` block).
 
     Examples
     --------

@@ -10,6 +10,7 @@ import numpy as np
 from ..semiring import (
     Vector,
     ewise_add,
+    ewise_mult,
     monoids,
     mxm,
     ops,
@@ -19,7 +20,7 @@ from ..semiring import (
     select,
     vxm,
 )
-from ._shared import prepare
+from ._shared import by_masks, prepare
 
 __all__ = ["core_number", "k_truss"]
 
@@ -55,11 +56,13 @@ def core_number(A, directed=False):
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
     P = M.unit(np.int64)
-    if M.nnz and bool((M.entry_rows == M.indices).any()):
+    if M.nnz and _has_loops(M):
         raise ValueError("A has self-loops; core numbers are defined without them")
     S = ewise_add(P, P.T, ops.plus) if directed else P
     deg = (reduce(S, monoids.plus, axis=1).to_dense(0).astype(np.int64) if S.nnz
            else xp.zeros(n, np.int64))
+    if by_masks(M):
+        return _cores_by_masks(S, deg)
     core = xp.full(n, -1, np.int64)
     alive = xp.ones(n, bool)
     rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
@@ -81,6 +84,33 @@ def core_number(A, directed=False):
             # only a vertex whose degree just fell can fall to k now
             near = lost.indices
             peel = near[alive[near] & (deg[near] <= k)]
+
+
+def _has_loops(M):
+    """Whether ``M`` stores a diagonal entry."""
+    if by_masks(M):   # no entry arrays: select the diagonal (no communication)
+        return select(M, "diag").nnz > 0
+    return bool((M.entry_rows == M.indices).any())
+
+
+def _cores_by_masks(S, deg):
+    """:func:`core_number`'s peeling with the leaving set as a boolean mask (a distributed
+    graph's vertex arrays): one ``plus_times`` product per round."""
+    xp, n = S.xp, S.n
+    core = xp.full(n, -1, np.int64)
+    alive = xp.ones(n, bool)
+    most = np.iinfo(np.int64).max
+    k = 0
+    while alive.any():
+        k = max(k, int(xp.where(alive, deg, most).min()))
+        peel = alive & (deg <= k)
+        while peel.any():
+            core = xp.where(peel, k, core)
+            alive = alive & ~peel
+            x = Vector(n, "bitmap", present=peel, values=xp.ones(n, np.int64))
+            deg = deg - vxm(x, S, plus_times, dtype=np.int64).to_dense(0)
+            peel = alive & (deg <= k)
+    return core
 
 
 def k_truss(A, k):
@@ -120,9 +150,11 @@ def k_truss(A, k):
     """
     M = prepare(A).canonical()
     xp = M.xp
-    if M.nnz and bool((M.entry_rows == M.indices).any()):
+    if M.nnz and _has_loops(M):
         raise ValueError("A has self-loops; the k-truss is defined without them")
     P = M.unit(np.float64)
+    if by_masks(M):
+        return _truss_by_masks(M, P, float(k) - 2.0)
     PT = P.T.canonical()
     if not (P.nnz == PT.nnz and bool(xp.array_equal(P.indptr, PT.indptr))
             and bool(xp.array_equal(P.indices, PT.indices))):
@@ -131,6 +163,20 @@ def k_truss(A, k):
     while P.nnz:
         support = ewise_add(P.with_values(xp.zeros(P.nnz)),
                             mxm(P, P, plus_pair, P, structural=True), ops.plus).canonical()
+        keep = select(support, "valuege", need)
+        if keep.nnz == P.nnz:
+            break
+        P = keep.unit(np.float64)
+    return P
+
+
+def _truss_by_masks(M, P, need):
+    """:func:`k_truss` on a distributed graph: the same rounds, an edge without triangles
+    simply absent from the masked product (no explicit zeros to add)."""
+    if not (M.symmetric or P.nnz == P.T.nnz == ewise_mult(P, P.T, ops.pair).nnz):
+        raise ValueError("A must be symmetric (an undirected graph)")
+    while P.nnz and need > 0:
+        support = mxm(P, P, plus_pair, P, structural=True)
         keep = select(support, "valuege", need)
         if keep.nnz == P.nnz:
             break

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..semiring import Vector, plus_pair, vxm
-from ._shared import prepare
+from ._shared import by_masks, prepare
 
 __all__ = ["is_directed_acyclic_graph", "topological_generations"]
 
@@ -43,6 +43,8 @@ def topological_generations(A):
     xp, n = M.xp, M.n
     M = M.unit(np.int64)
     indeg = M.in_degree.astype(np.int64)
+    if by_masks(M):
+        return _generations_by_masks(M, indeg)
     gen = xp.full(n, -1, np.int64)
     current = xp.flatnonzero(indeg == 0)
     g = 0
@@ -54,6 +56,22 @@ def topological_generations(A):
         indeg[lost.indices] -= lost.values
         touched = lost.indices
         current = touched[(indeg[touched] == 0) & (gen[touched] < 0)].astype(np.int64)
+        g += 1
+    return gen
+
+
+def _generations_by_masks(M, indeg):
+    """:func:`topological_generations` with the generation as a boolean mask (a
+    distributed graph's vertex arrays): one ``plus_pair`` product per generation."""
+    xp, n = M.xp, M.n
+    gen = xp.full(n, -1, np.int64)
+    current = indeg == 0
+    g = 0
+    while current.any():
+        gen = xp.where(current, g, gen)
+        x = Vector(n, "bitmap", present=current, values=xp.ones(n, np.int64))
+        indeg = indeg - vxm(x, M, plus_pair, dtype=np.int64).to_dense(0)
+        current = (indeg == 0) & (gen < 0)
         g += 1
     return gen
 

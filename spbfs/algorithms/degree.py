@@ -113,6 +113,8 @@ def isolates(A):
     Returns
     -------
     ndarray of int64
+        On a distributed graph: the same array on every rank (a list of vertices, not a
+        vertex array).
 
     Examples
     --------
@@ -124,7 +126,7 @@ def isolates(A):
     M = prepare(A).canonical()
     xp = M.xp
     touched = M.out_degree > 0
-    if M.nnz and not M.pattern.symmetric:  # else a column's entries are its row's
+    if M.nnz and not M.symmetric:  # else a column's entries are its row's
         touched = touched | (reduce(M.unit(np.int64), monoids.plus,
                                     axis=0).to_dense(0) > 0)
     return xp.flatnonzero(~touched).astype(np.int64)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import to_numpy
 from ..semiring import Matrix, ewise_add, mxm, ops, plus_times, select
-from ._shared import prepare
+from ._shared import by_masks, prepare
 from .degree import degrees
 from .msbfs import bfs_many
 
@@ -40,12 +41,27 @@ def _pattern(A):
     def operands():
         U = M.unit(np.float64)
         return U, select(U, "offdiag")
+    if by_masks(M):   # a distributed graph keeps no pattern object
+        return operands()
     return M.pattern.derived("link prediction operands", operands)
 
 
-def _at_pairs(W, P, u, v):
-    """``(W @ P)[u[i], v[i]]`` for every pair."""
+def _query(P):
+    """The array module of the pairs and the scores: the matrix's, or for one whose
+    vertex arrays are spread over ranks the module each rank holds (the pairs and
+    scores are the same on every rank)."""
+    xp = P.xp
+    return getattr(xp, "base", xp) if by_masks(P) else xp
+
+
+def _at_pairs(W, P, u, v, scale=None):
+    """``(W @ P)[u[i], v[i]]`` for every pair (``W`` with column ``w`` times
+    ``scale[w]`` when given)."""
     xp, n = P.xp, P.n
+    if by_masks(P):
+        return _at_pairs_by_blocks(W, P, u, v, scale)
+    if scale is not None:
+        W = _scaled(W, scale)
     if not u.size:
         return xp.zeros(0, np.float64)
     uniq, inverse = xp.unique(u * n + v, return_inverse=True)
@@ -55,6 +71,31 @@ def _at_pairs(W, P, u, v):
     Q = Matrix(indptr, qv, xp.zeros(uniq.size, np.float64), n, check=False)
     C = ewise_add(Q, mxm(W, P, plus_times, Q, structural=True), ops.plus).canonical()
     return C.data[inverse.ravel()]
+
+
+def _at_pairs_by_blocks(W, P, u, v, scale):
+    """:func:`_at_pairs` on a matrix whose vertex arrays take element-wise work only (a
+    distributed graph's): for up to 64 distinct ``u`` at a time, the block of their
+    indicator columns goes through ``W.T`` (row ``w``: ``W[u_i, w]``) and ``P.T`` (row
+    ``v``: ``(W @ P)[u_i, v]``), and each pair reads its entry: two block products per 64
+    distinct ``u``, ``O(nnz)`` each."""
+    xp, hq, n = P.xp, _query(P), P.n
+    out = hq.zeros(u.size, np.float64)
+    if not u.size:
+        return out
+    sources, slot = np.unique(to_numpy(u), return_inverse=True)
+    slot = slot.ravel()
+    for lo in range(0, sources.size, 64):
+        group = sources[lo:lo + 64]
+        X = xp.zeros((n, group.size), np.float64)
+        X[group, np.arange(group.size)] = 1.0
+        Y = mxm(W.T, X, plus_times)
+        if scale is not None:
+            Y = Y * scale[:, None]
+        Z = mxm(P.T, Y, plus_times)
+        mine = (slot >= lo) & (slot < lo + 64)
+        out[hq.asarray(mine)] = Z[to_numpy(v)[mine], slot[mine] - lo]
+    return out
 
 
 def _scaled(P, scale):
@@ -85,7 +126,7 @@ def common_neighbors(A, u, v):
     array([2., 2.])
     """
     _, P = _pattern(A)
-    u, v = _pairs(u, v, P.n, P.xp)
+    u, v = _pairs(u, v, P.n, _query(P))
     return _at_pairs(P, P, u, v)
 
 
@@ -112,7 +153,7 @@ def jaccard_coefficient(A, u, v):
     array([1. , 0.5])
     """
     M, P = _pattern(A)
-    xp = P.xp
+    xp = _query(P)
     u, v = _pairs(u, v, P.n, xp)
     common = _at_pairs(P, P, u, v)
     full = _at_pairs(M, M.T, u, v)  # |N(u) ∩ N(v)| with the pair and loops counted
@@ -144,10 +185,10 @@ def resource_allocation_index(A, u, v):
     """
     M, P = _pattern(A)
     xp = P.xp
-    u, v = _pairs(u, v, P.n, xp)
+    u, v = _pairs(u, v, P.n, _query(P))
     deg = degrees(M, directed=False).astype(np.float64)
     inv = xp.where(deg > 0, 1.0 / xp.where(deg > 0, deg, 1.0), 0.0)
-    return _at_pairs(_scaled(P, inv), P, u, v)
+    return _at_pairs(P, P, u, v, scale=inv)
 
 
 def adamic_adar_index(A, u, v):
@@ -174,14 +215,14 @@ def adamic_adar_index(A, u, v):
     """
     M, P = _pattern(A)
     xp = P.xp
-    u, v = _pairs(u, v, P.n, xp)
+    u, v = _pairs(u, v, P.n, _query(P))
     deg = degrees(M, directed=False).astype(np.float64)
     ok = deg > 1  # a common neighbour of u != v has degree >= 2
     inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), 0.0)
-    score = _at_pairs(_scaled(P, inv), P, u, v)
+    score = _at_pairs(P, P, u, v, scale=inv)
     # (u, u) whose u has a neighbour of degree 1: NetworkX's 1 / log(1)
     leaf_next = mxm(P, (deg == 1).astype(np.float64)[:, None], plus_times)[:, 0] > 0
-    return xp.where((u == v) & leaf_next[u], np.inf, score)
+    return _query(P).where((u == v) & leaf_next[u], np.inf, score)
 
 
 def common_neighbor_centrality(A, u, v, alpha=0.8):
@@ -217,7 +258,7 @@ def common_neighbor_centrality(A, u, v, alpha=0.8):
     array([2.])
     """
     M, P = _pattern(A)
-    xp, n = P.xp, P.n
+    xp, n = _query(P), P.n
     u, v = _pairs(u, v, n, xp)
     if bool((u == v).any()):
         raise ValueError("Self loops are not supported")
@@ -230,6 +271,6 @@ def common_neighbor_centrality(A, u, v, alpha=0.8):
     for lo in range(0, int(sources.size), 64):
         levels = bfs_many(M, sources[lo:lo + 64])
         mine = (slot >= lo) & (slot < lo + 64)
-        d = levels[slot[mine] - lo, v[mine]]
+        d = levels[slot[mine] - lo, v[mine]]   # distributed: read from the owners
         dist[mine] = xp.where(d >= 0, d, np.inf)
     return alpha * common + (1 - alpha) * n / dist

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..semiring import extract, monoids, mxm, plus_pair, reduce, select
-from ._shared import prepare
+from ..semiring import ewise_mult, extract, monoids, mxm, ops, plus_pair, reduce, select
+from ._shared import by_masks, prepare
 
 __all__ = ["triangles"]
 
@@ -78,6 +78,8 @@ def triangles(A):
     """
     M = prepare(A).canonical()  # square, duplicates merged
     xp, n = M.xp, M.n
+    if by_masks(M):
+        return _triangles_by_masks(M)
     MT = M.T.canonical()
     if not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
             and bool(xp.array_equal(M.indices, MT.indices))):
@@ -95,6 +97,30 @@ def triangles(A):
     out = xp.empty(n, np.int64)
     out[perm] = xp.rint(counts).astype(np.int64)
     return out
+
+
+def _triangles_by_masks(M):
+    """:func:`triangles` on a matrix whose vertex arrays take element-wise work only (a
+    distributed graph's): the same two masked products on the lower triangle of the degree
+    order, without renumbering: ``L`` keeps the entries ``(a, b)`` whose key ``deg * n +
+    id`` is larger at ``a`` (:meth:`~spbfs.dist.matrix.DistMatrix.select_ends`)."""
+    xp, n = M.xp, M.n
+    P = select(M.unit(np.float64), "offdiag")
+    if not M.symmetric and not _symmetric_pattern(P):
+        raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
+                         "the pattern of A.T; pass A + A.T for the undirected version of a "
+                         "directed graph")
+    key = M.unit(np.float64).out_degree.astype(np.int64) * n + xp.arange(n)
+    L = P.select_ends(key, np.greater)
+    C1 = mxm(L, L.T, plus_pair, L, structural=True)
+    C2 = mxm(L, L, plus_pair, L, structural=True)
+    counts = (_sums(C1, 1, n, xp) + _sums(C1, 0, n, xp) + _sums(C2, 0, n, xp))
+    return xp.rint(counts).astype(np.int64)
+
+
+def _symmetric_pattern(P):
+    """Whether ``P``'s pattern equals its transpose's (the entries both hold are all)."""
+    return P.nnz == P.T.nnz == ewise_mult(P, P.T, ops.pair).nnz
 
 
 def _sums(C, axis, n, xp):

@@ -34,9 +34,9 @@ from ..semiring._backend import backend_for
 from ..semiring._transform import _scalar
 from .arrays import DistArray, transfer_dtype
 
-__all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "level_search", "matrix", "mxm", "mxv",
-           "pointer_matrix", "reduce", "select",
-           "reduce_vector", "vxm"]
+__all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "from_row_block", "level_search",
+           "matrix", "mxm", "mxv", "pointer_matrix", "reduce", "reduce_vector", "row_block",
+           "select", "select_ends", "vxm"]
 
 #: A rank pulls when its part of ``x`` reaches more arcs than this share of its local ones
 #: (a monoid with an early exit, ``any``/``lor``, stops a pull sooner: a lower share); a
@@ -251,7 +251,7 @@ def vxm(x, A, semiring, *, mask=None, complement=False, dtype=None) -> Vector:
 
 
 def _product(G, v, semiring, allowed, complement, dtype):
-    xp, lay, monoid = G.xp, G.layout, semiring.monoid
+    lay, monoid = G.layout, semiring.monoid
     present = _space(G, v.present, False)
     xv = Vector(lay.local.n, "bitmap", present=present, values=_space(G, v.values, 0))
     share = PULL_SHARE if monoid.terminal is None else PULL_SHARE_EARLY_EXIT
@@ -295,6 +295,8 @@ def mxm(A, B, semiring, mask=None, *, complement=False):
     [[1.0, 1.0], [2.0, 2.0], [1.0, 1.0]]
     """
     _check_semiring(semiring)
+    if _is_matrix(B):
+        return _sparse_mxm(A, B, semiring, mask, complement)
     if semiring.monoid.ufunc is None:
         raise NotImplementedError("a distributed block product needs a monoid with a "
                                   "numpy ufunc (not any)")
@@ -390,14 +392,19 @@ def select(A, op, thunk=0, mask=None, **unused):
                             False))
     H = copy.copy(G)
     H.layout = Layout(kept[0], kept[1], G.layout.n_pad, G.layout.d_words * 32)
-    H._cache, H.directed, H._transpose = {}, True, None
+    # a symmetric matrix stays symmetric under a predicate on values alone, or on the
+    # diagonal (its values are symmetric: each edge stored both ways with its value)
+    symmetric = M.symmetric and (not _reads_indices(op) or (
+        op.name in ("diag", "offdiag") and thunk == 0))
+    H._cache, H.directed = {}, not symmetric
+    H._transpose = H if symmetric else None
     return type(M)(H)
 
 
 def _remote(G, xv, semiring, dtype):
     """The products through ``remote``, sent to and combined at the owners: this rank's
     owned entries received, as a bitmap ``(present, values)``."""
-    xp, c = G.xp, G.comm
+    c = G.comm
     R, owner, target = G.remote_compact()
     y = _vxm(xv, R, semiring, dtype=dtype).to_sparse()
     counts = np.bincount(c.to_host(owner[y.indices]), minlength=G.P).astype(np.int64)
@@ -579,11 +586,16 @@ def ewise_add(u, v, op, mask=None, complement=False) -> Vector:
     >>> G.gather(y.to_dense(0)).tolist()
     [10, 11, 12]
     """
+    if _is_matrix(u) or _is_matrix(v):
+        return _matrix_ewise(u, v, op, True, mask, complement)
     return _ewise(u, v, op, True, mask, complement)
 
 
 def ewise_mult(u, v, op, mask=None, complement=False) -> Vector:
-    """Intersection of two distributed vectors with ``op``."""
+    """Intersection of two distributed vectors (or matrices: a distributed matrix) with
+    ``op``."""
+    if _is_matrix(u) or _is_matrix(v):
+        return _matrix_ewise(u, v, op, False, mask, complement)
     return _ewise(u, v, op, False, mask, complement)
 
 
@@ -624,3 +636,164 @@ def level_search(A, source, semiring, values):
     if source is None or source < 0:
         raise ValueError("a distributed search needs a source vertex")
     return DistSearch(matrix(A).graph, int(source), values)
+
+
+# ------------------------------------------------------------------------- sparse results
+# Operations whose result is a sparse matrix (element-wise on two matrices, sparse products,
+# selections by the values at an entry's ends) work on each rank's *row block*: the stored
+# arcs of the vertices it owns, whole rows by global column id
+# (:meth:`~spbfs.dist.matrix.DistMatrix.row_block`, one all-to-all-v of the arcs).  Each
+# rank runs the single-device operation on its row block; the result, rows by global id,
+# becomes a distributed graph of the same partition (:func:`from_row_block`).
+
+def _is_matrix(x) -> bool:
+    return not isinstance(x, (DistArray, Vector)) and hasattr(x, "__spbfs_matrix__")
+
+
+def row_block(A):
+    """``A``'s rows owned by this rank as a single-device Matrix ``(n_local, n)`` (global
+    column ids, canonical: parallel arcs summed) (:meth:`DistMatrix.row_block`)."""
+    return matrix(A).row_block()
+
+
+def from_row_block(like, C, symmetric=False):
+    """The distributed matrix whose rows owned here are the rows of the single-device
+    ``C`` ``(n_local, n)`` (values kept as float64 weights), on the partition of ``like``
+    (a DistMatrix or DistGraph); ``symmetric``: the result is known to equal its transpose.
+    Collective: one construction (:meth:`DistGraph.from_edges`)."""
+    M = matrix(like)
+    G = M.graph
+    xp = G.xp
+    C = C.canonical()
+    rows = xp.repeat(xp.arange(C.nrows, dtype=np.int64) * G.P + G.rank,
+                     xp.diff(C.indptr).astype(np.int64))
+    cols = C.indices.astype(np.int64)
+    w = C.data.astype(np.float64)
+    H = type(G).from_edges(rows, cols, G.n, weights=w, threshold=G.threshold, comm=G.comm,
+                           directed=True, like=G)
+    if symmetric:
+        H.directed, H._transpose = False, H
+    return type(M)(H)
+
+
+def _local_mask(mask):
+    if mask is None:
+        return None
+    if not _is_matrix(mask):
+        raise TypeError("a sparse product on distributed matrices takes a distributed "
+                        f"matrix as its mask, not {type(mask).__name__}")
+    return row_block(mask)
+
+
+def _matrix_ewise(A, B, op, union, mask, complement):
+    from ..semiring import ewise_add as _add
+    from ..semiring import ewise_mult as _mult
+
+    a, b = row_block(A), row_block(B)
+    fn = _add if union else _mult
+    C = fn(a, b, op, mask=_local_mask(mask), complement=complement, structural=True)
+    symmetric = matrix(A).symmetric and matrix(B).symmetric and mask is None
+    return from_row_block(A, C, symmetric)
+
+
+def _rows_of(M, rows):
+    """The rows ``rows`` (local ids, any order, repeats allowed) of the single-device
+    ``M`` as CSR arrays ``(indptr, indices, data)``."""
+    xp = M.xp
+    rows = rows.astype(np.int64)
+    start = M.indptr[:-1][rows].astype(np.int64)
+    lens = M.indptr[1:][rows].astype(np.int64) - start
+    indptr = xp.zeros(rows.size + 1, np.int64)
+    xp.cumsum(lens, out=indptr[1:])
+    total = int(indptr[-1])
+    at = xp.arange(total, dtype=np.int64) - xp.repeat(indptr[:-1] - start, lens)
+    return indptr, M.indices[at], M.data[at]
+
+
+def _ghost_rows(G, B, need):
+    """The rows ``need`` (ascending distinct global ids) of the distributed matrix whose
+    row block here is ``B``: a single-device Matrix ``(len(need), n)``, fetched from their
+    owners (a request and a reply by all-to-all-v)."""
+    from ..semiring import Matrix
+    from . import _local
+
+    xp, c, P = G.xp, G.comm, G.P
+    if P == 1:
+        ip, ix, d = _rows_of(B, need)
+        return Matrix(ip, ix, d, need.size, ncols=G.n, canonical=True, check=False)
+    order, counts = _local.bin_by(need % P, P)
+    asked = need[order]
+    q, rc = c.alltoallv(asked // P, counts)
+    ip, ix, d = _rows_of(B, q)
+    lens = xp.diff(ip)
+    per_rank = np.zeros(P, np.int64)
+    if q.size:   # the entries for each asking rank: its requests are contiguous
+        ends = np.cumsum(rc)
+        at = c.to_host(ip)
+        per_rank = at[ends] - at[np.concatenate([[0], ends[:-1]])]
+    got_lens, _ = c.alltoallv(lens, rc)
+    (cols, vals), _ = c.alltoallv_many([ix.astype(np.int64), d], per_rank)
+    indptr = xp.zeros(asked.size + 1, np.int64)
+    xp.cumsum(got_lens, out=indptr[1:])
+    R = Matrix(indptr, cols, vals, asked.size, ncols=G.n, canonical=True, check=False)
+    back = xp.empty_like(order)
+    back[order] = xp.arange(order.size, dtype=order.dtype)   # asked[back] == need
+    ip, ix, d = _rows_of(R, back)
+    return Matrix(ip, ix, d, need.size, ncols=G.n, canonical=True, check=False)
+
+
+def _sparse_mxm(A, B, semiring, mask, complement):
+    """``C<mask> = A B`` for distributed matrices: each rank's rows of ``C`` from its rows
+    of ``A`` and the rows of ``B`` they reach (fetched from their owners once per rank),
+    by the single-device product; only the rows the mask keeps ask for anything."""
+    from ..semiring import Matrix
+    from ..semiring import mxm as _product
+
+    if complement:
+        raise NotImplementedError("a sparse product of distributed matrices takes no "
+                                  "complemented mask")
+    MA = matrix(A)
+    G, xp = MA.graph, MA.graph.xp
+    a, b = MA.row_block(), row_block(B)
+    m = _local_mask(mask)
+    if m is not None:   # rows without mask entries need no row of B
+        live = xp.repeat(xp.diff(m.indptr) > 0, xp.diff(a.indptr).astype(np.int64))
+    else:
+        live = xp.ones(a.nnz, bool)
+    need = xp.unique(a.indices[live].astype(np.int64))
+    ghost = _ghost_rows(G, b, need)
+    compact = xp.searchsorted(need, a.indices.astype(np.int64))
+    keep = live
+    indptr = xp.zeros(a.nrows + 1, np.int64)
+    rows = xp.repeat(xp.arange(a.nrows, dtype=np.int64), xp.diff(a.indptr).astype(np.int64))
+    xp.cumsum(xp.bincount(rows[keep], minlength=a.nrows), out=indptr[1:])
+    al = Matrix(indptr, compact[keep].astype(np.int64), a.data[keep], a.nrows,
+                ncols=max(int(need.size), 1) if need.size else 1, canonical=True, check=False)
+    if not need.size:   # nothing to multiply: an empty result
+        ghost = Matrix(xp.zeros(2, np.int64), xp.zeros(0, np.int64), xp.zeros(0, b.dtype), 1,
+                       ncols=G.n, check=False)
+    C = _product(al, ghost, semiring, m, structural=True)
+    MB = matrix(B)   # A A (masked by a symmetric mask) of a symmetric A is symmetric
+    symmetric = (MA.symmetric and MB.graph is MA.graph
+                 and (mask is None or matrix(mask).symmetric))
+    return from_row_block(A, C, symmetric)
+
+
+def select_ends(A, key, op):
+    """The stored entries ``(u, v)`` of a distributed matrix with ``op(key[u], key[v])``
+    (``op`` a comparison ufunc such as ``numpy.greater``; ``key`` a DistArray): the
+    values at each entry's column are fetched from their owners (two all-to-all-v)."""
+    M = matrix(A)
+    G, xp = M.graph, M.graph.xp
+    R = M.row_block()
+    cols = R.indices.astype(np.int64)
+    (at_col,) = G.fetch(cols, key.local)
+    rows = xp.repeat(xp.arange(R.nrows, dtype=np.int64), xp.diff(R.indptr).astype(np.int64))
+    keep = op(key.local[rows], at_col)
+    from ..semiring import Matrix
+
+    indptr = xp.zeros(R.nrows + 1, np.int64)
+    xp.cumsum(xp.bincount(rows[keep], minlength=R.nrows), out=indptr[1:])
+    C = Matrix(indptr, R.indices[keep], R.data[keep], R.nrows, ncols=R.ncols,
+               canonical=True, check=False)
+    return from_row_block(A, C, False)

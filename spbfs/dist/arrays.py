@@ -24,7 +24,7 @@ __all__ = ["DistArray", "DistNamespace", "DistRows", "transfer_dtype"]
 #: Element-wise functions of numpy/cupy that DistNamespace applies to each rank's part.
 ELEMENTWISE = ("abs", "minimum", "maximum", "isfinite", "isnan", "isinf", "logical_and",
                "logical_or", "logical_not", "logical_xor", "sqrt", "exp", "log", "log1p",
-               "sign", "floor", "ceil", "reciprocal", "square", "fmin", "fmax", "clip",
+               "sign", "floor", "ceil", "rint", "reciprocal", "square", "fmin", "fmax", "clip",
                "bitwise_and", "bitwise_or", "left_shift", "right_shift", "add", "subtract",
                "multiply", "divide", "less", "less_equal", "greater", "greater_equal",
                "equal", "not_equal")
@@ -188,7 +188,6 @@ class DistArray:
 
     # ---------------------------------------------------------------- reductions
     def _reduce(self, local_fn, op, empty):
-        xp = self.graph.xp
         if self.local.size:
             v = local_fn(self.local)
             v = v.item() if hasattr(v, "item") else v
@@ -221,9 +220,58 @@ class DistArray:
     def all(self) -> bool:
         return bool(self._reduce(lambda a: int(a.all()), "min", 1))
 
+    def column_sums(self):
+        """Each column's total over every vertex of a block ``(n, k)``: a ``(k,)`` array of
+        the graph's module, the same on every rank (one allreduce of ``k`` values)."""
+        G = self.graph
+        tdt = transfer_dtype(self.dtype)
+        part = self.local.astype(tdt).sum(axis=0)
+        return G.comm.allreduce_array(part, "sum") if G.P > 1 else part
+
+    def read(self, ids, cols=None):
+        """The values at the vertices ``ids`` (an array the same on every rank; with
+        ``cols``, of a block at ``(ids[i], cols[i])``): an array of the graph's module, the
+        same on every rank (each owner fills its entries, one allreduce of ``len(ids)``
+        values).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+        >>> DistArray(G, np.array([5, 6, 7])).read(np.array([2, 0, 2])).tolist()
+        [7, 5, 7]
+        """
+        G, xp = self.graph, self.graph.xp
+        ids = xp.asarray(_host(ids) if xp is np else ids, dtype=np.int64).ravel()
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= G.n):
+            raise IndexError(f"vertex ids must lie in [0, {G.n})")
+        tdt = transfer_dtype(self.dtype)
+        mine = ids % G.P == G.rank
+        out = xp.zeros(ids.size, tdt)
+        if cols is None:
+            out[mine] = self.local[ids[mine] // G.P].astype(tdt)
+        else:
+            cols = xp.asarray(_host(cols) if xp is np else cols, dtype=np.int64).ravel()
+            out[mine] = self.local[ids[mine] // G.P, cols[mine]].astype(tdt)
+        if G.P > 1:
+            out = G.comm.allreduce_array(out, "sum")
+        return out.astype(self.dtype)
+
     # ---------------------------------------------------------------- indexing
     def __getitem__(self, key):
         G = self.graph
+        if isinstance(key, tuple) and self.ndim == 2 and len(key) == 2 and _all(key[0]):
+            if isinstance(key[1], (int, np.integer)):   # a[:, j]: one column
+                d = None if self._delegates is None else self._delegates[:, int(key[1])]
+                return DistArray(G, self.local[:, int(key[1])], d)
+        if isinstance(key, tuple) and self.ndim == 1 and key[1:] == (None,) and _all(key[0]):
+            d = None if self._delegates is None else self._delegates[:, None]
+            return DistArray(G, self.local[:, None], d)   # a[:, None]: a block (n, 1)
+        if isinstance(key, tuple) and len(key) == 2 and self.ndim == 2:
+            return self.read(key[0], key[1])
+        if getattr(key, "ndim", 0) == 1 and not isinstance(key, DistArray):
+            return self.read(key)
         if isinstance(key, DistArray):
             if key.dtype == np.bool_:
                 raise TypeError("boolean indexing of a DistArray is not supported: use "
@@ -293,11 +341,16 @@ class DistRows(DistArray):
         """Sum over every entry, or over the rows (``axis=0``: one value per vertex)."""
         if axis is None:
             return super().sum()
+        if axis in (1, -1):   # over the vertices: one total per row, on every rank
+            return self.column_sums()
         if axis not in (0, -2):
-            raise ValueError("DistRows sum over everything or over the rows (axis=0)")
+            raise ValueError("DistRows sum over everything, over the rows (axis=0) or over "
+                             "the vertices (axis=1)")
         return self.T.sum(axis=1)
 
     def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 2:   # rows[i, v] at host pairs
+            return self.read(key[1], key[0])
         if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
             raise TypeError(f"DistRows are indexed by one row number, got "
                             f"{type(key).__name__}")
@@ -313,6 +366,11 @@ class DistRows(DistArray):
 
 def _host(a):
     return a.get() if hasattr(a, "get") else a
+
+
+def _all(key) -> bool:
+    """Whether an index is ``:`` (every vertex)."""
+    return isinstance(key, slice) and key == slice(None)
 
 
 def _extreme(dtype, high):
@@ -500,6 +558,26 @@ class DistNamespace:
 
     def where(self, condition, a, b):
         return self._map(self.base.where, condition, a, b)
+
+    def flatnonzero(self, a):
+        """The global ids of the vertices where ``a`` is nonzero, ascending: an array of
+        the graph's module, the same on every rank (one allgather of the ids; the result
+        is a list of vertices, not a vertex array).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.dist import DistGraph
+        >>> G = DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 4)
+        >>> DistNamespace(G).flatnonzero(G.__spbfs_matrix__().out_degree == 0).tolist()
+        [3]
+        """
+        G, xp = self.graph, self.base
+        mine = xp.flatnonzero(a.local).astype(np.int64) * G.P + G.rank
+        if G.P == 1:
+            return mine
+        parts = G.comm.allgather(G.comm.to_host(mine))
+        return xp.asarray(np.sort(np.concatenate(parts)))
 
     def count_nonzero(self, a) -> int:
         return (a != 0).sum()

@@ -164,9 +164,71 @@ class DistMatrix:
 
         return G.layout.local, ids, block
 
+    def row_block(self):
+        """The rows of the vertices this rank owns, whole, as a single-device
+        :class:`~spbfs.semiring.Matrix` of shape ``(n_local, n)``: row ``i`` is vertex
+        ``i * P + rank``, columns are global ids, sorted, parallel arcs summed.  One
+        all-to-all-v of the stored arcs to their rows' owners the first time (a
+        delegate's arcs lie on many ranks), kept with the graph.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0, 0]), np.array([1, 2]), 3,
+        ...                               directed=True)
+        >>> semiring.Matrix.from_any(G).row_block().to_scipy().toarray()
+        array([[0., 1., 1.],
+               [0., 0., 0.],
+               [0., 0., 0.]])
+        """
+        G = self.graph
+        key = ("row block", self.dtype.str)
+        if key not in G._cache:
+            G._cache[key] = _row_block(G, self.dtype)
+        return G._cache[key]
+
+    def select_ends(self, key, op):
+        """The stored entries ``(u, v)`` with ``op(key[u], key[v])`` (``op`` a comparison
+        ufunc, ``key`` a DistArray of this graph), as a distributed matrix of the same
+        partition (:func:`spbfs.dist.algebra.select_ends`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0, 1]), np.array([1, 2]), 3)
+        >>> M = semiring.Matrix.from_any(G)
+        >>> L = M.select_ends(M.xp.arange(3), np.greater)
+        >>> L.nnz, G.gather(L.out_degree).tolist()
+        (2, [0, 1, 1])
+        """
+        return algebra.select_ends(self, key, op)
+
     @property
     def in_degree(self) -> DistArray:
         return self.T.out_degree
 
     def __repr__(self) -> str:
         return f"DistMatrix({self.graph!r})"
+
+
+def _row_block(G, dtype):
+    """:meth:`DistMatrix.row_block` of ``G`` with values of ``dtype``."""
+    from ..semiring import Matrix
+    from . import _local
+
+    xp, P = G.xp, G.P
+    u, v, w = G.stored_arcs()
+    w = xp.ones(u.size, dtype) if w is None else w.astype(dtype)
+    if P > 1:
+        order, counts = _local.bin_by(u % P, P)
+        (u, v, w), _ = G.comm.alltoallv_many([u[order], v[order], w[order]], counts)
+    rows = u // P
+    order = xp.argsort(rows, kind="stable") if xp is np else xp.argsort(rows)
+    rows, v, w = rows[order], v[order], w[order]
+    n_local = G.n_local
+    indptr = xp.zeros(n_local + 1, np.int64)
+    xp.cumsum(xp.bincount(rows, minlength=n_local), out=indptr[1:])
+    M = Matrix(indptr, v.astype(np.int64), w, n_local, ncols=G.n, check=False)
+    return M.canonical()
