@@ -31,7 +31,27 @@ try:  # algorithms provided by other parts of spbfs, when present
 except ImportError:  # pragma: no cover - an spbfs without them
     pass
 
-__all__ = ["get_info"]
+__all__ = ["URL", "get_info"]
+
+#: The project's page, where the installed metadata names none (``[project.urls]`` of
+#: pyproject.toml holds the same; ``tests/test_docs.py`` checks they agree).
+URL = "https://pypi.org/project/spbfs/"
+
+
+def _project_url():
+    """The first ``Project-URL`` of the installed metadata (``[project.urls]``), else
+    :data:`URL`."""
+    from importlib import metadata
+
+    try:
+        urls = metadata.metadata("spbfs").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        urls = []
+    for entry in urls:
+        _, _, url = entry.partition(",")
+        if url.strip():
+            return url.strip()
+    return URL
 
 
 def get_info():
@@ -43,13 +63,19 @@ def get_info():
     >>> info = get_info()
     >>> info["backend_name"], "bfs_edges" in info["functions"], info["default_config"].device
     ('spbfs', True, 'auto')
+    >>> info["url"].startswith("https://"), f"{len(info['functions'])} NetworkX functions" in (
+    ...     info["short_summary"])
+    (True, True)
     """
     return {
         "backend_name": "spbfs",
         "project": "spbfs",
         "package": "spbfs",
-        "short_summary": "BFS and shortest paths as sparse linear algebra over semirings, on "
-                         "CPU (numpy/scipy) or GPU (CuPy).",
+        "url": _project_url(),
+        "short_summary": f"Graph algorithms as sparse linear algebra over semirings, on CPU "
+                         f"(numpy/scipy) or GPU (CuPy): {len(FUNCTIONS)} NetworkX functions "
+                         "(traversal, shortest paths, components, link analysis, centrality, "
+                         "clustering, cores, link prediction, communities).",
         "default_config": default_config(),
         "functions": {
             name: {key: value for key, value in (("additional_docs", entry.docs),
