@@ -1,8 +1,9 @@
 """The graph Laplacian, as ``scipy.sparse.csgraph.laplacian``: every option (``normed``,
 ``use_out_degree``, ``symmetrized``, ``form='array'|'function'|'lo'``, ``copy``, ``dtype``).
 
-The degrees of a sparse graph are the row (out-degree) or column (in-degree) sums of a
-``plus`` :func:`spbfs.semiring.reduce` (on the host for dtypes the kernels lack: complex,
+The degrees of a sparse graph are the row sums of a ``plus`` :func:`spbfs.semiring.reduce`
+(out-degree) or the column sums of ones times the graph over ``plus_times`` (in-degree; no
+transpose is built) (on the host for dtypes the kernels lack: complex,
 ``longdouble``); the Laplacian is then the graph's entries negated (and scaled by the
 inverse square roots of the degrees when ``normed``) with the degrees on the diagonal, in the
 form scipy returns: a COO matrix or array for sparse input (the same object, modified, when
@@ -16,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ..semiring import Matrix, monoids, reduce
+from ..semiring import Matrix, Vector, monoids, plus_times, reduce, vxm
 
 __all__ = ["laplacian"]
 
@@ -93,8 +94,9 @@ def _sums(m, axis):
     if dt.kind in "iub" or dt in (np.float32, np.float64):
         acc = np.result_type(dt, np.int_) if dt.kind in "iub" else dt
         M = Matrix.from_any(m.tocsr() if m.format != "csr" else m)
-        if axis == 0:
-            M = M.T
+        if axis == 0:  # column sums: ones pushed through the rows (no transpose built)
+            y = vxm(Vector.full(np.ones(m.shape[0], acc)), M, plus_times, dtype=acc)
+            return np.where(y.present, y.values, 0).astype(acc, copy=False)
         v = reduce(M, monoids.plus, axis=1, dtype=acc)
         out = np.zeros(m.shape[0], dtype=acc)
         out[np.asarray(v.indices)] = v.values
