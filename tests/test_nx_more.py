@@ -216,3 +216,40 @@ def test_operators(name):
     H = nx.relabel_nodes(H, dict(zip(list(H)[::-1], list(H)[::-1], strict=True)))
     same_graph(nx.difference, G, H)
     same_graph(nx.difference, H, G)
+
+
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tree", "cycle"])
+def test_misc(name):
+    from networkx.algorithms.community import quality
+    from networkx.algorithms.structuralholes import mutual_weight
+
+    from spbfs.nx import backend_interface, convert_from_nx
+
+    G = _weighted(GRAPHS[name], 14, "int")
+    nodes = list(G)
+    same(nx.s_metric, G)
+    if not G.is_directed():
+        same(nx.generalized_degree, G)
+        same(nx.generalized_degree, G, nodes[3])
+        same(nx.generalized_degree, G, [*nodes[:5], "absent"])
+    for u, v in zip(nodes[:8], nodes[4:12], strict=False):
+        same(mutual_weight, G, u, v)
+        same(mutual_weight, G, u, v, weight="weight")
+    for u, v in list(G.edges)[:5]:
+        same(mutual_weight, G, u, v, weight="weight")
+    parts = [set(nodes[i::3]) for i in range(3)]
+    same(quality.intra_community_edges, G, parts)
+    same(quality.inter_community_edges, G, parts)
+    same(quality.intra_community_edges, G, parts[:2])
+    for path in ([], nodes[:1], ["absent"], nodes[:4], [*nodes[:3], nodes[0]],
+                 nx.shortest_path(G.to_undirected(), nodes[0], nodes[-1])
+                 if nx.has_path(G.to_undirected(), nodes[0], nodes[-1]) else nodes[:2]):
+        same(nx.is_simple_path, G, path)
+    for path in list(nx.bfs_edges(G, nodes[0]))[:5]:
+        same(nx.is_simple_path, G, list(path))
+    if not G.is_directed():  # called directly: NetworkX's G1, G2 never reach spbfs yet
+        H = nx.relabel_nodes(G, dict(zip(nodes, nodes[::-1], strict=True)))
+        for other in (H, GRAPHS["cycle"], nx.path_graph(len(G))):
+            for f in ("fast_could_be_isomorphic", "faster_could_be_isomorphic"):
+                got = getattr(backend_interface, f)(convert_from_nx(G), convert_from_nx(other))
+                assert got == getattr(nx, f)(G, other)

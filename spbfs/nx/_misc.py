@@ -1,0 +1,253 @@
+"""Small measures: ``generalized_degree``, ``s_metric``, ``mutual_weight``, the edges within
+and between communities, the isomorphism pre-checks and ``is_simple_path``.
+
+Degrees are the pattern's row counts, triangles per edge one masked ``plus_pair`` product
+(:func:`spbfs.semiring.mxm`), node triangles :func:`spbfs.algorithms.triangles.triangles`,
+edge lookups a search in the sorted keys of the pattern's entries.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import islice, repeat
+
+import numpy as np
+
+from ..algorithms.degree import degrees as _degrees
+from ..algorithms.triangles import triangles as _triangles
+from ..core.arrays import to_numpy
+from ..semiring import mxm, plus_pair, select
+from ._recognition import edge_position, no_multigraph, raw_weights
+from ._registry import dispatched
+
+__all__ = []
+
+
+def _degree(G):
+    return to_numpy(_degrees(G.csr(), directed=G.is_directed())).astype(np.int64)
+
+
+@dispatched(can_run=no_multigraph, docs="Triangles per edge from one masked ``plus_pair`` "
+            "product of the pattern without self-loops; each Counter's keys ascending "
+            "(NetworkX's follow a set's order; Counters compare equal either way). "
+            "Multigraphs run in NetworkX.")
+def generalized_degree(G, nodes=None):
+    """NetworkX's ``generalized_degree`` (undirected graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.generalized_degree(nx.complete_graph(3), 0, backend="spbfs")
+    Counter({1: 2})
+    """
+    n = len(G)
+    M = G.csr(False)
+    P = (select(M, "offdiag") if M.nnz else M).unit(np.int64)
+    T = mxm(P, P, plus_pair, mask=P, structural=True)
+    # every entry of P (each neighbour w != v) with its count, 0 where no triangle
+    keys = to_numpy(P.entry_rows).astype(np.int64) * n + to_numpy(P.indices)
+    counts = np.zeros(keys.size, np.int64)
+    if T.nnz:
+        tkeys = to_numpy(T.entry_rows).astype(np.int64) * n + to_numpy(T.indices)
+        counts[np.searchsorted(keys, tkeys)] = to_numpy(T.data)
+    rows = to_numpy(P.entry_rows).astype(np.int64)
+    pairs, tally = np.unique(rows * (n + 1) + counts, return_counts=True)
+    owner = pairs // (n + 1)
+    per_row = np.bincount(owner, minlength=n)
+    items = zip((pairs % (n + 1)).tolist(), tally.tolist(), strict=True)
+    counters = list(map(Counter, map(dict, map(islice, repeat(items), per_row.tolist()))))
+    if nodes in G:
+        return counters[G.index[nodes]]
+    if nodes is None:
+        return G.node_dict(counters)
+    index = G.index
+    nodes = list(filter(G.__contains__, nodes))  # NetworkX's nbunch_iter skips the others
+    return dict(zip(nodes, map(counters.__getitem__, map(index.__getitem__, nodes)),
+                    strict=True))
+
+
+@dispatched(can_run=no_multigraph, docs="Degrees from the pattern's counts, one product per "
+            "edge summed exactly; multigraphs run in NetworkX.")
+def s_metric(G):
+    """NetworkX's ``s_metric``: the sum of ``deg(u) deg(v)`` over the edges, as a float.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.s_metric(nx.path_graph(3), backend="spbfs")
+    4.0
+    """
+    d = _degree(G)
+    entries = G.edge_entries()
+    prod = d[G.entry_rows()[entries]] * d[G._indices[entries]]
+    if prod.size and int(prod.max()) * prod.size >= 2**63:
+        return float(sum(prod.tolist()))
+    return float(int(prod.sum()))
+
+
+@dispatched(can_run=no_multigraph, docs="Two lookups in the converted rows; multigraphs "
+            "run in NetworkX.")
+def mutual_weight(G, u, v, weight=None):
+    """NetworkX's ``mutual_weight``: the weights of ``u -> v`` and ``v -> u`` added.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from networkx.algorithms.structuralholes import mutual_weight
+    >>> mutual_weight(nx.DiGraph([(0, 1), (1, 0)]), 0, 1, backend="spbfs")
+    2
+    """
+    total = 0
+    for a, b in ((u, v), (v, u)):
+        at = edge_position(G, a, b)
+        if at >= 0:
+            total = total + (1 if weight is None else raw_weights(G, weight)[at].item())
+    return total
+
+
+def _blocks(G, partition):
+    """The block of each row (-1: in none); NotImplementedError where a node is in two
+    blocks (NetworkX's own answer or error then)."""
+    block = np.full(len(G), -1, np.int64)
+    index = G.index
+    rows, ids = [], []
+    for i, part in enumerate(partition):  # over the blocks, not the nodes
+        r = np.fromiter(map(index.__getitem__, filter(G.__contains__, part)), np.int64)
+        rows.append(r)
+        ids.append(np.full(r.size, i, np.int64))
+    if rows:
+        r = np.concatenate(rows)
+        if np.unique(r).size != r.size:
+            raise NotImplementedError("the blocks overlap: NetworkX answers that itself")
+        block[r] = np.concatenate(ids)
+    return block
+
+
+def _edges_where(G, same, block):
+    rows, cols = G.entry_rows(), G._indices
+    bu, bv = block[rows], block[cols]
+    keep = (bu >= 0) & (bv >= 0) & ((bu == bv) if same else (bu != bv))
+    if G.is_directed():
+        return int(np.count_nonzero(keep))
+    loops = int(np.count_nonzero(keep & (rows == cols)))
+    return (int(np.count_nonzero(keep)) + loops) // 2
+
+
+@dispatched(can_run=no_multigraph, docs="Each edge's two blocks compared on arrays; "
+            "multigraphs run in NetworkX.")
+def intra_community_edges(G, partition):
+    """NetworkX's ``intra_community_edges``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from networkx.algorithms.community import quality
+    >>> quality.intra_community_edges(nx.barbell_graph(3, 0), [{0, 1, 2}, {3, 4, 5}],
+    ...                               backend="spbfs")
+    6
+    """
+    return _edges_where(G, True, _blocks(G, partition))
+
+
+@dispatched(can_run=no_multigraph, docs="Each edge's two blocks compared on arrays; a "
+            "partition that does not cover every node once, and multigraphs, run in "
+            "NetworkX.")
+def inter_community_edges(G, partition):
+    """NetworkX's ``inter_community_edges``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from networkx.algorithms.community import quality
+    >>> quality.inter_community_edges(nx.barbell_graph(3, 0), [{0, 1, 2}, {3, 4, 5}],
+    ...                               backend="spbfs")
+    1
+    """
+    block = _blocks(G, partition)
+    if (block < 0).any():
+        raise NotImplementedError("not a partition of G: NetworkX raises its own error")
+    return _edges_where(G, False, block)
+
+
+# NetworkX names these functions' graphs G1 and G2; the backend's can_run looks for G, so
+# until it reads G1 too, NetworkX runs them itself (they are called directly in the tests)
+def _iso_can_run(arguments):
+    for g in (arguments["G1"], arguments["G2"]):
+        if g.is_multigraph():
+            return "multigraphs run in NetworkX"
+    return True
+
+
+@dispatched(can_run=_iso_can_run, docs="Degrees and triangles (masked ``plus_pair`` "
+            "products) sorted and compared; multigraphs run in NetworkX.")
+def fast_could_be_isomorphic(G1, G2):
+    """NetworkX's ``fast_could_be_isomorphic``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import backend_interface, convert_from_nx
+    >>> backend_interface.fast_could_be_isomorphic(convert_from_nx(nx.cycle_graph(4)),
+    ...                                          convert_from_nx(nx.path_graph(4)))
+    False
+    """
+    import networkx as nx
+
+    if len(G1) != len(G2):
+        return False
+    parts = []
+    for g in (G1, G2):
+        if g.is_directed():
+            raise nx.NetworkXNotImplemented("not implemented for directed type")
+        t = to_numpy(_triangles(g.csr())).astype(np.int64) if len(g) else np.zeros(0, int)
+        parts.append((_degree(g), t))
+    stride = max(int(t.max(initial=0)) for _, t in parts) + 1  # sorts (degree, triangles)
+    props = [np.sort(d * stride + t) for d, t in parts]
+    return bool(np.array_equal(props[0], props[1]))
+
+
+@dispatched(can_run=_iso_can_run, docs="Degrees sorted and compared; multigraphs run in "
+            "NetworkX.")
+def faster_could_be_isomorphic(G1, G2):
+    """NetworkX's ``faster_could_be_isomorphic``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import backend_interface, convert_from_nx
+    >>> backend_interface.faster_could_be_isomorphic(convert_from_nx(nx.cycle_graph(4)),
+    ...                                          convert_from_nx(nx.path_graph(4)))
+    False
+    """
+    if len(G1) != len(G2):
+        return False
+    return bool(np.array_equal(np.sort(_degree(G1)), np.sort(_degree(G2))))
+
+
+@dispatched(docs="The path's consecutive pairs looked up in the sorted keys of the "
+            "pattern's entries.")
+def is_simple_path(G, nodes):
+    """NetworkX's ``is_simple_path``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_simple_path(nx.cycle_graph(4), [2, 3, 0], backend="spbfs")
+    True
+    """
+    if len(nodes) == 0:
+        return False
+    if len(nodes) == 1:
+        return nodes[0] in G
+    if not all(map(G.__contains__, nodes)):
+        return False
+    if len(set(nodes)) != len(nodes):
+        return False
+    n = len(G)
+    M = G.csr(False)
+    keys = to_numpy(M.entry_rows).astype(np.int64) * n + to_numpy(M.indices)
+    rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
+    probe = rows[:-1] * n + rows[1:]
+    at = np.minimum(np.searchsorted(keys, probe), max(keys.size - 1, 0))
+    return bool(keys.size) and bool((keys[at] == probe).all())
+
