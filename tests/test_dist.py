@@ -91,6 +91,27 @@ def test_component_labels_past_256_and_many_source_layout(P):
     _ok(_launch(P, ALGEBRA, "components", timeout=300), "components", P)
 
 
+SKEW = ROOT / "tests" / "mpi" / "check_skew.py"
+
+
+@pytest.mark.parametrize("P,mode", [(3, "skew"), (4, "skew"), (4, "even"), (2, "fresh"),
+                                    (2, "reuse")])
+def test_skewed_inputs_and_many_graphs_in_one_process(P, mode):
+    """Random-length slices (a rank may get almost nothing) at thresholds 0, 8, 128 and
+    above every degree, searches from the hub, a degree-1 and an isolated vertex; graphs
+    built one after another on their own or a shared communicator."""
+    _ok(_launch(P, SKEW, mode, "cpu", "mpi", "9", timeout=300), mode, P)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["skew", "even", "fresh", "reuse"])
+def test_skewed_inputs_and_many_graphs_on_gpu_ranks(mode):
+    """The same on 2 GPU ranks over NCCL (``tests/mpi/device_skew.sh`` runs 4)."""
+    if _gpu_count() < 2:
+        pytest.skip("needs 2 GPUs")
+    _ok(_launch(2, SKEW, mode, "gpu", "nccl", "12", timeout=300), mode, 2)
+
+
 def test_exception_on_one_rank_ends_the_job():
     r = launch(3, "raise")
     assert r.returncode != 0

@@ -269,6 +269,28 @@ def test_watchdog_fires_only_on_a_wait_past_its_timeout():
     assert nccl_timeout(7) == 7.0
 
 
+def test_watchdog_ends_the_process_even_when_the_job_abort_blocks(monkeypatch):
+    """``MPI_Abort`` from the watchdog's thread may block (seen: ranks went on after the
+    watchdog said it aborted); the process exit follows a grace period anyway, and a wait
+    that returns once the communicator is aborted raises instead of going on."""
+    import io
+    import threading
+
+    from spbfs.dist import comm as comm_module
+
+    monkeypatch.setattr(comm_module, "ABORT_GRACE", 0.2)
+    monkeypatch.setattr(comm_module, "OUTPUT_GRACE", 0.0)
+    calls, out, forever = [], io.StringIO(), threading.Event()
+    wd = comm_module._Watchdog(0, 0.1, lambda: calls.append("comm"), forever.wait,
+                               exit=calls.append, stream=out, poll=0.02)
+    token = wd.arm("alltoallv")
+    assert wd.fired.wait(5)
+    assert calls == ["comm", 1]             # the blocked abort did not stop the exit
+    with pytest.raises(RuntimeError, match="watchdog aborted this job"):
+        wd.disarm(token)
+    forever.set()
+
+
 def test_nccl_timeout_from_the_environment(monkeypatch):
     from spbfs.dist.comm import NCCL_TIMEOUT, nccl_timeout
 

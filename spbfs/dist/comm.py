@@ -17,6 +17,11 @@ the delegate-parent reduction) goes through the *data plane*:
 ``"auto"``
     ``"nccl"`` on GPU ranks when NCCL is available, else ``"mpi"``.
 
+One NCCL communicator serves every :class:`Communicator` of an MPI communicator and GPU: it
+is made with the first (collectively) and kept for the process, and graphs built without a
+``comm`` share one Communicator (:func:`shared_communicator`), so a process that builds many
+graphs pays NCCL's set-up once.
+
 Every data-plane call adds to :attr:`Communicator.bytes_sent` (payload bytes this rank put on
 the wire) and :attr:`Communicator.comm_time` (seconds spent inside communication, the wait
 for slower ranks included), which the BFS reports as its communication share.
@@ -32,6 +37,7 @@ rank and the operation to stderr, aborts the NCCL communicator and calls ``MPI_A
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -136,6 +142,7 @@ class _Watchdog:
         self._stream = stream
         self._inflight = {}
         self._next = 0
+        self.tripped = False
         self._stop = threading.Event()
         self.fired = threading.Event()
         self.thread = threading.Thread(target=self._run, name="spbfs-nccl-watchdog",
@@ -150,8 +157,12 @@ class _Watchdog:
         return token
 
     def disarm(self, token):
-        """Stop watching the wait of ``token``."""
+        """Stop watching the wait of ``token``; raises RuntimeError once the watchdog has
+        fired (the wait returned because the communicator was aborted: nothing after it
+        may run on, as the process is being ended)."""
         self._inflight.pop(token, None)
+        if self.tripped:
+            raise RuntimeError("spbfs.dist: the NCCL watchdog aborted this job")
 
     def stop(self):
         """End the thread (the job is left alone)."""
@@ -180,9 +191,10 @@ class _Watchdog:
             stream.flush()
         except Exception:  # noqa: BLE001 - the abort must happen whatever the stream does
             pass
+        self.tripped = True         # the watched wait raises should it return meanwhile
         _quietly(self._abort_comm, grace=ABORT_GRACE)
         time.sleep(OUTPUT_GRACE)
-        _quietly(self._abort_job)
+        _quietly(self._abort_job, grace=ABORT_GRACE)   # MPI_Abort may block: exit anyway
         self._exit(1)
         self.fired.set()            # reached only where ``exit`` returns (tests)
 
@@ -259,6 +271,24 @@ def _abort_on_unhandled_exception(comm):
 
     hook.ends_the_job = True
     sys.excepthook = hook
+
+
+#: The communicators made for an MPI communicator, device and data plane (one NCCL set-up).
+_SHARED = {}
+#: The NCCL communicator of each MPI communicator and GPU, made once (collectively) and
+#: kept for the process.  One per Communicator cost a second of set-up each, and left to
+#: the garbage collector they deadlocked a job: ``ncclCommDestroy`` waits for the peers,
+#: whose collector runs at other moments (seen on 4 H200s: the third graph's build hung).
+_NCCL = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _abort_nccl_at_exit():
+    """At exit, release every kept NCCL communicator without waiting for peers (an abort
+    is local; a destroy in the interpreter's teardown could wait on a peer forever)."""
+    for _, nccl_comm in list(_NCCL.values()):
+        _quietly(nccl_comm.abort, grace=ABORT_GRACE)
+    _NCCL.clear()
 
 
 def _gpu_available() -> bool:
@@ -422,6 +452,12 @@ class Communicator:
                                        lambda: world.Abort(1), check_async=check_async)
             weakref.finalize(self, self._watchdog.stop)
         _abort_on_unhandled_exception(self)
+        key = (id(self.comm), self.gpu_id)
+        with _SHARED_LOCK:
+            held = _NCCL.get(key)
+        if held is not None and held[0] is self.comm and self.comm != self.MPI.COMM_NULL:
+            self.nccl = held[1]
+            return
         uid = nccl.get_unique_id() if self.rank == 0 else None
         uid = self.comm.bcast(uid, root=0)
         token = self._arm("communicator set-up")
@@ -431,12 +467,17 @@ class Communicator:
         finally:
             self._disarm(token)
         self.comm.Barrier()
+        with _SHARED_LOCK:
+            if not _NCCL:
+                atexit.register(_abort_nccl_at_exit)
+            _NCCL[key] = (self.comm, self.nccl)   # keeps ``comm``: its id is not reused
 
     def close(self):
-        """Release the NCCL communicator (MPI stays with its owner) and stop the watchdog."""
+        """Stop using the NCCL communicator (the process keeps it for the other
+        Communicators of the same MPI communicator; MPI stays with its owner) and stop the
+        watchdog."""
         if self.nccl is not None:
             self.sync()
-            self.nccl.destroy()
             self.nccl = None
         if self._watchdog is not None:
             self._watchdog.stop()
@@ -890,6 +931,58 @@ class Communicator:
                 f"data_plane={self.data_plane!r})")
 
 
+
+
+def shared_communicator(comm=None, *, device="cpu", data_plane="auto"):
+    """The :class:`Communicator` of ``comm`` (an mpi4py communicator, ``COMM_WORLD`` by
+    default), ``device`` and ``data_plane``, made once per process and reused (collective
+    the first time).
+
+    Users build many graphs in one process; each build without a ``comm`` of its own gets
+    this one, so the NCCL communicator is set up once.  Kept while ``comm`` is not freed.
+
+    Examples
+    --------
+    >>> shared_communicator() is shared_communicator()
+    True
+    """
+    from mpi4py import MPI
+
+    comm = MPI.COMM_WORLD if comm is None else comm
+    key = (id(comm), device, data_plane)
+    with _SHARED_LOCK:
+        held = _SHARED.get(key)
+        if held is not None and held.comm is comm and comm != MPI.COMM_NULL:
+            return held
+    made = Communicator(comm, device=device, data_plane=data_plane)
+    with _SHARED_LOCK:
+        _SHARED[key] = made      # keeps ``comm`` alive, so its id is not reused
+    return made
+
+
+class PhaseClock:
+    """Seconds per named phase of a collective job on this rank (the device's work
+    included: each mark waits for it).
+
+    Examples
+    --------
+    >>> clock = PhaseClock(Communicator())
+    >>> clock("set-up"); sorted(clock.seconds)
+    ['set-up']
+    """
+
+    def __init__(self, comm, start=None):
+        self.comm = comm
+        self.t = time.perf_counter() if start is None else start
+        self.seconds = {}
+
+    def __call__(self, name):
+        self.comm.sync()
+        t = time.perf_counter()
+        self.seconds[name] = self.seconds.get(name, 0.0) + t - self.t
+        self.t = t
+
+
 def as_communicator(comm=None, *, device=None, data_plane="auto"):
     """A :class:`Communicator` from ``comm`` (a Communicator, an mpi4py comm or None).
 
@@ -904,7 +997,7 @@ def as_communicator(comm=None, *, device=None, data_plane="auto"):
         if conflict:
             raise ValueError(conflict)
         return comm
-    return Communicator(comm, device=device or "cpu", data_plane=data_plane)
+    return shared_communicator(comm, device=device or "cpu", data_plane=data_plane)
 
 
 def device_conflict(comm, device):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+import time
 
 import numpy as np
 
 from ..semiring import Matrix
 from . import _local, layout
 from .arrays import DistRows
-from .comm import Communicator, device_conflict
+from .comm import Communicator, PhaseClock, device_conflict, shared_communicator
 from .partition import BLOCKS, destination, local_count
 
 __all__ = ["DistGraph"]
@@ -328,10 +329,14 @@ class DistGraph:
             ...
         ValueError: edge endpoints must lie in [0, 4): v holds -3 (rank 0)
         """
+        clock = time.perf_counter()
         if isinstance(comm, Communicator):
             c, error = comm, device_conflict(comm, device)
-        else:
-            c, error = Communicator(comm, device=device or "cpu", data_plane=data_plane), None
+        else:   # one per MPI communicator, device and plane: NCCL's set-up is paid once
+            c, error = shared_communicator(comm, device=device or "cpu",
+                                           data_plane=data_plane), None
+        phases = PhaseClock(c, clock)
+        phases("communicator")
         xp = c.xp
         P, rank = c.size, c.rank
         # ---- arguments: local checks, then one allgather decides for every rank
@@ -398,6 +403,7 @@ class DistGraph:
                       else xp.zeros(n_loc, np.int64))
         del loops, order, recv
         arcs_total = int(c.allreduce(arc_count))
+        phases("degrees")
         if threshold is None:
             threshold = auto_threshold(n, arcs_total if both_ways else 2 * arcs_total)
 
@@ -408,6 +414,7 @@ class DistGraph:
         D = int(delegates.size)
         ddt = np.int32 if max(D, n_loc) < 2**31 else np.int64
         dnum = _delegate_numbers(delegates, n, ddt, xp)
+        phases("delegates")
 
         # 3. the edge distributor: the sender classifies, the receiver only appends
         parts = {b: ([], [], []) for b in BLOCKS}
@@ -433,6 +440,7 @@ class DistGraph:
                 if w is not None:
                     parts[name][2].append(w[sel])
             del row, col, blk, w
+        phases("distribute edges")
         shapes = {"nn": (n_loc, n), "nd": (n_loc, D), "dn": (D, n_loc), "dd": (D, D)}
         blocks = {}
         for name in BLOCKS:
@@ -447,8 +455,12 @@ class DistGraph:
                 ws = xp.concatenate(ws) if ws else xp.zeros(0, weights.dtype)
                 blocks[name] = _local.csr_sorted(rows, cols, ws, nr, nc, idt)
             del rows, cols, ws
+        phases("blocks")
         G = cls(c, n, threshold, delegates, deg, blocks, input_edges,
                 directed=not both_ways)
+        phases("layout")
+        #: seconds of each phase of this rank's build (device work included)
+        G.build_seconds = phases.seconds
         G.self_loops = self_loops
         if like is not None:
             G.partition = like.partition
@@ -733,8 +745,9 @@ class DistGraph:
         """The full vertex array on ``root`` from each rank's owned part (collective).
 
         ``local`` holds one value per owned vertex, in local-id order (what
-        :func:`spbfs.dist.bfs` returns), or is a :class:`~spbfs.dist.arrays.DistArray`.  Returns a numpy array of length ``n`` on ``root``,
-        None elsewhere.
+        :func:`spbfs.dist.bfs` returns), or is a :class:`~spbfs.dist.arrays.DistArray`.
+        Returns a numpy array of length ``n`` on ``root`` (``(k, n)`` for
+        :class:`~spbfs.dist.arrays.DistRows`), None elsewhere.
 
         Examples
         --------

@@ -19,7 +19,7 @@ from ..graph500 import results
 from ..graph500 import validation as graph500
 from . import _local
 from .bfs import bfs
-from .comm import Communicator
+from .comm import Communicator, shared_communicator
 from .generate import kronecker
 from .graph import DistGraph
 
@@ -218,8 +218,8 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
     >>> doc["direction_source"], len(doc["searches"])
     ('dist', 2)
     """
-    c = comm if isinstance(comm, Communicator) else Communicator(comm, device=device,
-                                                                 data_plane=data_plane)
+    c = comm if isinstance(comm, Communicator) else shared_communicator(
+        comm, device=device, data_plane=data_plane)
     opts = dict(bfs_options or {})
     n = 1 << int(scale)
     c.barrier()
