@@ -25,7 +25,7 @@ SP = "algorithms/shortest_paths/tests/"
 MODULES = {
     "algorithms/traversal/tests/test_bfs.py": {
         "bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers",
-        "descendants_at_distance"},
+        "descendants_at_distance"},  # (no NetworkX test calls generic_bfs_edges)
     SP + "test_unweighted.py": {
         "single_source_shortest_path_length", "shortest_path_length",
         "single_source_shortest_path", "single_target_shortest_path",
@@ -110,6 +110,7 @@ MODULES = {
     # (no NetworkX test calls intra_community_edges: tests/test_nx_more.py does)
     "algorithms/community/tests/test_quality.py": {"inter_community_edges"},
     "algorithms/tests/test_simple_paths.py": {"is_simple_path"},
+    "generators/tests/test_ego.py": {"ego_graph"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

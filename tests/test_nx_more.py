@@ -253,3 +253,19 @@ def test_misc(name):
             for f in ("fast_could_be_isomorphic", "faster_could_be_isomorphic"):
                 got = getattr(backend_interface, f)(convert_from_nx(G), convert_from_nx(other))
                 assert got == getattr(nx, f)(G, other)
+
+
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tree"])
+def test_ego_graph_and_generic_bfs_edges(name):
+    G = _weighted(GRAPHS[name], 15, "int")
+    nx.set_node_attributes(G, {n: {"i": i} for i, n in enumerate(G)})
+    nodes = list(G)
+    for n in nodes[:4]:
+        for radius in (0, 1, 2, 5):
+            same_graph(nx.ego_graph, G, n, radius=radius)
+        same_graph(nx.ego_graph, G, n, radius=2, center=False)
+        for depth in (None, 0, 1, 3):
+            got = list(nx.generic_bfs_edges(G, n, depth_limit=depth, backend="spbfs"))
+            assert got == list(nx.generic_bfs_edges(G, n, depth_limit=depth))
+    with pytest.raises(nx.NodeNotFound):
+        nx.ego_graph(G, "absent", backend="spbfs")

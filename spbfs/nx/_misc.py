@@ -1,5 +1,6 @@
 """Small measures: ``generalized_degree``, ``s_metric``, ``mutual_weight``, the edges within
-and between communities, the isomorphism pre-checks and ``is_simple_path``.
+and between communities, the isomorphism pre-checks and ``is_simple_path``; ``ego_graph``
+and ``generic_bfs_edges`` from the backend's BFS in NetworkX's order.
 
 Degrees are the pattern's row counts, triangles per edge one masked ``plus_pair`` product
 (:func:`spbfs.semiring.mxm`), node triangles :func:`spbfs.algorithms.triangles.triangles`,
@@ -18,7 +19,10 @@ from ..algorithms.triangles import triangles as _triangles
 from ..core.arrays import to_numpy
 from ..semiring import mxm, plus_pair, select
 from ._recognition import edge_position, no_multigraph, raw_weights
-from ._registry import dispatched
+from ._registry import dispatched, not_supported
+from ._shortest import single_source_shortest_path_length
+from ._subgraph import _build
+from ._traversal import bfs_edges
 
 __all__ = []
 
@@ -251,3 +255,58 @@ def is_simple_path(G, nodes):
     at = np.minimum(np.searchsorted(keys, probe), max(keys.size - 1, 0))
     return bool(keys.size) and bool((keys[at] == probe).all())
 
+
+
+@dispatched(can_run=not_supported(neighbors=None), docs="``bfs_edges``'s search (NetworkX's "
+            "order); a ``neighbors`` callable runs in NetworkX.")
+def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
+    """NetworkX's ``generic_bfs_edges`` with ``neighbors=None`` (the successors).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.generic_bfs_edges(nx.path_graph(4), 1, backend="spbfs"))
+    [(1, 0), (1, 2), (2, 3)]
+    """
+    return bfs_edges(G, source, depth_limit=depth_limit)
+
+
+def _ego_can_run(arguments):
+    if arguments.get("distance") is not None:
+        return "a distance (Dijkstra's ball) runs in NetworkX"
+    if arguments.get("undirected"):
+        return "undirected=True (a search of NetworkX's G.to_undirected()) runs in NetworkX"
+    return True
+
+
+@dispatched(can_run=_ego_can_run, docs="The ball by the backend's BFS (NetworkX's order); "
+            "the subgraph built as NetworkX's ``G.subgraph(ball).copy()`` builds it. A "
+            "``distance`` or ``undirected=True`` runs in NetworkX.")
+def ego_graph(G, n, radius=1, center=True, undirected=False, distance=None):
+    """NetworkX's ``ego_graph``: the subgraph of the nodes within ``radius`` hops of ``n``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.ego_graph(nx.path_graph(5), 2, backend="spbfs").edges)
+    [(1, 2), (2, 3)]
+    """
+    ball = single_source_shortest_path_length(G, n, cutoff=radius)
+    orig = G.networkx_graph()
+    import networkx as nx
+
+    if type(orig) not in (nx.Graph, nx.DiGraph):
+        H = orig.subgraph(ball).copy()
+    else:
+        index = G.index
+        if 2 * len(ball) < len(G):  # NetworkX's view lists the set it made of the ball
+            nodes = list(set(iter(ball)))  # one node at a time, as from its generator
+            rows = np.fromiter(map(index.__getitem__, nodes), np.int64, count=len(nodes))
+        else:  # and otherwise G's nodes that are in it
+            rows = np.sort(np.fromiter(map(index.__getitem__, ball), np.int64,
+                                       count=len(ball)))
+            nodes = G.labels(rows)
+        H = _build(G, orig, rows, nodes, None)
+    if not center:
+        H.remove_node(n)
+    return H
