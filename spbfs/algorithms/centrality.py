@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core.arrays import array_module, to_numpy
 from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
-from ._shared import prepare
+from ._shared import by_masks, prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
 _PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
@@ -206,6 +206,14 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
     ValueError
         ``A`` not square or (``directed=False``) not symmetric, a bad source, ``batch`` < 1.
 
+    Notes
+    -----
+    On a distributed graph this is a fallback that does not scale: every rank gathers the
+    whole graph (:meth:`~spbfs.dist.matrix.DistMatrix.whole`), computes the single-device
+    result and keeps its own rows (a distributed matrix of the graph's partition).  The
+    distributed form (the two factors as distributed sparse matrices, their product
+    masked by the graph) is left to do.
+
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
@@ -222,6 +230,9 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
         raise ValueError(f"batch must be at least 1, got {batch}")
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
+    if by_masks(M):   # the documented fallback: the whole graph on every rank
+        return M.spread(edge_betweenness_centrality(M.whole(), normalized, directed,
+                                                    sources, batch))
     M = M.unit(np.float64)
     MT = M.T.canonical()
     if not directed and not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))

@@ -34,16 +34,20 @@ from ..semiring import (
     Semiring,
     Vector,
     any_pair,
+    ewise_add,
     extract,
+    monoids,
     mxm,
     ops,
     plus_pair,
     plus_times,
+    pointer_matrix,
+    reduce,
     row_mode,
     select,
     vxm,
 )
-from ._shared import prepare
+from ._shared import by_masks, prepare
 from .degree import degrees
 
 __all__ = ["color_classes", "label_propagation", "largest_first", "louvain", "modularity",
@@ -190,6 +194,14 @@ def label_propagation(A, max_sweeps=1000):
     ndarray of int64
         ``label[v]``: the community's label (a vertex id).
 
+    Notes
+    -----
+    On a distributed graph this is a fallback that does not scale: every rank gathers the
+    whole graph (:meth:`~spbfs.dist.matrix.DistMatrix.whole`) and runs the single-device
+    method on it (the same answer on every rank, cut to a vertex array).  Its colour
+    classes move one after another with ``row_mode`` over arbitrary communities, which the
+    distributed operations do not offer yet.
+
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
@@ -200,6 +212,8 @@ def label_propagation(A, max_sweeps=1000):
     """
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
+    if by_masks(M):   # the documented fallback: the whole graph on every rank
+        return xp.asarray(label_propagation(M.whole(), max_sweeps))
     P = M.unit(np.float64)
     label = xp.arange(n, dtype=np.int64)
     if _ids_complete(P):
@@ -261,6 +275,13 @@ def _doubled_loops(A):
     """Symmetric float64 weights with the diagonal doubled (row sums = weighted degree)."""
     M = prepare(A).canonical()
     xp = M.xp
+    if by_masks(M):   # no entry arrays: the diagonal selected and added once more
+        M = M.astype(np.float64)
+        if M.nnz and not (reduce(M, monoids.min) >= 0
+                          and np.isfinite(reduce(M, monoids.max))):
+            raise ValueError("A must have finite non-negative weights")
+        loops = select(M, "diag")
+        return ewise_add(M, loops, ops.plus) if loops.nnz else M
     w = M.data.astype(np.float64)
     if M.nnz and (not bool(xp.isfinite(w).all()) or float(w.min()) < 0):
         raise ValueError("A must have finite non-negative weights")
@@ -294,6 +315,8 @@ def modularity(A, labels, resolution=1.0):
     B = _doubled_loops(A)
     xp = B.xp
     labels = xp.asarray(labels, dtype=np.int64)
+    if by_masks(B):
+        return _modularity_by_masks(B, labels, resolution)
     total = float(B.data.sum())
     if total == 0:
         return float("nan")
@@ -301,6 +324,25 @@ def modularity(A, labels, resolution=1.0):
     c = int(labels.max()) + 1 if labels.size else 0
     inside = float(B.data[labels[B.entry_rows] == labels[B.indices]].sum())
     sigma = xp.bincount(labels, weights=k, minlength=c)
+    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+
+
+def _modularity_by_masks(B, labels, resolution):
+    """:func:`modularity` on a distributed graph: the weight inside communities from the
+    entries whose ends share a label (:meth:`~spbfs.dist.matrix.DistMatrix.select_ends`),
+    each community's degree by a product through the pointer matrix ``P[v, label[v]]``
+    (labels must lie in ``[0, n)``)."""
+    xp, n = B.xp, B.n
+    total = float(reduce(B, monoids.plus)) if B.nnz else 0.0
+    if total == 0:
+        return float("nan")
+    if n and (labels.min() < 0 or labels.max() >= n):
+        raise ValueError(f"on a distributed graph labels must lie in [0, {n})")
+    inside = B.select_ends(labels, np.equal)
+    inside = float(reduce(inside, monoids.plus)) if inside.nnz else 0.0
+    k = _row_sums(B)
+    sigma = vxm(Vector(n, "bitmap", present=xp.ones(n, bool), values=k), pointer_matrix(labels),
+                plus_times).to_dense(0.0)
     return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
 
 
@@ -333,6 +375,15 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     ndarray of int64
         Community of every vertex (``0 .. c-1``).
 
+    Notes
+    -----
+    On a distributed graph this is a fallback that does not scale: every rank gathers the
+    whole graph (:meth:`~spbfs.dist.matrix.DistMatrix.whole`) and runs the single-device
+    method on it, ``seed=None`` meaning 0 so that every rank draws the same colourings
+    (the same answer on every rank, cut to a vertex array).  Its colour
+    classes move one after another with ``row_mode`` over arbitrary communities, which the
+    distributed operations do not offer yet.
+
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
@@ -343,8 +394,13 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     """
     if max_level is not None and max_level <= 0:
         raise ValueError("max_level argument must be a positive integer or None")
+    M = prepare(A)
+    if by_masks(M):   # the documented fallback: the whole graph on every rank, one seed
+        whole = M.canonical().whole()
+        return M.xp.asarray(louvain(whole, resolution, threshold, max_level,
+                                    0 if seed is None else seed, max_sweeps))
     rng = _rng(seed)
-    B = _doubled_loops(A)
+    B = _doubled_loops(M)
     xp, n = B.xp, B.n
     final = xp.arange(n, dtype=np.int64)
     total = float(B.data.sum()) if B.nnz else 0.0

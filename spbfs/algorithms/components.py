@@ -39,11 +39,13 @@ from ..semiring import (
     monoids,
     ops,
     peel,
+    plus_pair,
     pointer_matrix,
     vxm,
 )
 from ..semiring._pattern import index_dtype
 from ..semiring._searched import searched_components
+from ._shared import by_masks
 from .bfs import bfs
 
 __all__ = ["connected_components"]
@@ -110,6 +112,13 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
           the search's orders on the CPU (``spbfs.csgraph`` picks the installed
           scipy's).
 
+    Notes
+    -----
+    On a distributed graph strong components come from colour propagation (the labels by
+    the documented rule); ordering the components gathers one key triple per component on
+    every rank, ``O(components)`` memory per rank, which does not scale to graphs of
+    billions of components.
+
     Raises
     ------
     ValueError
@@ -146,6 +155,8 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     searched = searched_components(M, strong, strong_numbering)
     if searched is not None:  # the backend's own search
         n_components, labels = searched
+    elif strong and by_masks(M):
+        n_components, labels = _strong_by_masks(M)
     else:
         if not strong:
             M = M.symmetrized(values=False)  # labels read the pattern only
@@ -415,3 +426,90 @@ def _heights(C):
     ids, rounds = peel([(C.T, C.out_degree.astype(np.int64))], xp.ones(C.n, bool))
     height[ids] = rounds
     return height
+
+
+# ----------------------------------------------------------------------------- by masks
+def _strong_by_masks(M):
+    """Strong components and their documented numbering on a matrix whose vertex arrays
+    take element-wise work only (a distributed graph's), by colour propagation (Orzan):
+    every round trims the vertices with no active in- or out-neighbour, gives each active
+    vertex the largest id reaching it inside the active part (``max_first`` products to a
+    fixpoint), and searches backwards from each colour's own vertex inside its colour
+    (``min_first`` products: a vertex joins when a reached successor has its colour); what
+    that search reaches is the root's component.  Then the numbering rule of
+    :func:`connected_components`: the smallest vertex reaching each component (a ``min``
+    propagation forward), the longest path to a sink of the condensation (``max``
+    propagation backwards over the arcs between components, plus one, and inside them,
+    plus zero), and the components ordered by those keys: the keys of the components
+    (three integers each) are gathered on every rank for that order."""
+    xp, n = M.xp, M.n
+    label_dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    if n == 0:
+        return 0, xp.zeros(n, label_dtype)
+    M = M.unit(np.int64)
+    MT = M.T
+    ids = xp.arange(n, dtype=np.int64)
+    rep = xp.full(n, -1, np.int64)
+    active = xp.ones(n, bool)
+    ones = xp.ones(n, np.int64)
+    while active.any():
+        # trim: no active neighbour on one side: a component of its own
+        live = Vector(n, "bitmap", present=active, values=ones)
+        into = vxm(live, M, plus_pair, dtype=np.int64).to_dense(0)
+        out = vxm(live, MT, plus_pair, dtype=np.int64).to_dense(0)
+        alone = active & ((into == 0) | (out == 0))
+        rep = xp.where(alone, ids, rep)
+        active = active & ~alone
+        if not active.any():
+            break
+        colour = xp.where(active, ids, -1)
+        changed = active
+        while changed.any():
+            y = vxm(Vector(n, "bitmap", present=changed, values=colour), M, max_first,
+                    mask=active)
+            better = y.present & (y.to_dense(-1) > colour)
+            colour = xp.where(better, y.to_dense(-1), colour)
+            changed = better
+        reached = active & (colour == ids)
+        frontier = reached
+        while frontier.any():
+            y = vxm(Vector(n, "bitmap", present=frontier, values=colour), MT, min_first_scan,
+                    mask=active & ~reached)
+            frontier = y.present & (y.to_dense(-1) == colour)
+            reached = reached | frontier
+        rep = xp.where(reached, colour, rep)
+        active = active & ~reached
+    # the smallest vertex of each component, at every member
+    low = vxm(Vector(n, "bitmap", present=xp.ones(n, bool), values=ids), pointer_matrix(rep),
+              min_first_scan).to_dense(n)
+    minv = low[rep]
+    roots = minv == ids
+    k = int(roots.sum())
+    # the smallest vertex reaching each component
+    block, changed = ids, xp.ones(n, bool)
+    while changed.any():
+        y = vxm(Vector(n, "bitmap", present=changed, values=block), M, min_first_scan)
+        changed = y.present & (y.to_dense(n) < block)
+        block = xp.where(changed, y.to_dense(n), block)
+    # the longest path to a sink of the condensation
+    across = M.select_ends(minv, np.not_equal).T
+    inside = M.select_ends(minv, np.equal).T
+    height, changed = xp.zeros(n, np.int64), xp.ones(n, bool)
+    while changed.any():
+        best = height
+        for part, step in ((across, 1), (inside, 0)):
+            if part.nnz:
+                y = vxm(Vector(n, "bitmap", present=changed, values=height + step), part,
+                        max_first)
+                best = xp.maximum(best, y.to_dense(-1))
+        changed = best > height
+        height = best
+    # the components in order of (block, height, decreasing smallest vertex): their keys
+    # (one triple each) on every rank
+    hq = getattr(xp, "base", xp)   # the module of arrays the same on every rank
+    keys = xp.flatnonzero(roots)   # the components' smallest vertices, ascending
+    order = hq.lexsort(hq.stack([-keys, height[keys], block[keys]]))
+    label_of = hq.empty(k, np.int64)
+    label_of[order] = hq.arange(k, dtype=np.int64)
+    labels = xp.take(label_of, xp.searchsorted(keys, minv))
+    return k, labels.astype(label_dtype)

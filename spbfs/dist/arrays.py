@@ -579,6 +579,22 @@ class DistNamespace:
         parts = G.comm.allgather(G.comm.to_host(mine))
         return xp.asarray(np.sort(np.concatenate(parts)))
 
+    def take(self, table, indices):
+        """``table[indices]`` for an array ``table`` the same on every rank (not a vertex
+        array) and a DistArray of positions into it: a DistArray (no communication)."""
+        if isinstance(table, DistArray):
+            raise TypeError("take reads a table the same on every rank; index a DistArray "
+                            "by a DistArray of vertex ids instead (a[ids])")
+        return self._map(lambda idx: table[idx], indices)
+
+    def searchsorted(self, sorted_values, v, side="left"):
+        """Positions of the DistArray ``v``'s values in ``sorted_values`` (an array the
+        same on every rank): a DistArray (no communication)."""
+        if isinstance(sorted_values, DistArray):
+            raise TypeError("searchsorted searches an array the same on every rank, not a "
+                            "DistArray")
+        return self._map(lambda x: self.base.searchsorted(sorted_values, x, side=side), v)
+
     def count_nonzero(self, a) -> int:
         return (a != 0).sum()
 

@@ -205,6 +205,46 @@ class DistMatrix:
         """
         return algebra.select_ends(self, key, op)
 
+    def whole(self):
+        """The whole matrix as a single-device :class:`~spbfs.semiring.Matrix`, the same
+        on every rank (an allgather of every rank's :meth:`row_block`): the documented
+        fallback of the algorithms that have no distributed form yet.  It holds every
+        arc on every rank, so it does not scale past one rank's memory.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0]), np.array([1]), 2)
+        >>> semiring.Matrix.from_any(G).whole().to_scipy().toarray()
+        array([[0., 1.],
+               [1., 0.]])
+        """
+        from ..semiring import Matrix
+
+        G, xp = self.graph, self.graph.xp
+        R = self.row_block()
+        rows = xp.repeat(xp.arange(R.nrows, dtype=np.int64) * G.P + G.rank,
+                         xp.diff(R.indptr).astype(np.int64))
+        mine = tuple(G.comm.to_host(a) for a in (rows, R.indices.astype(np.int64), R.data))
+        parts = G.comm.allgather(mine) if G.P > 1 else [mine]
+        r, c, v = (np.concatenate(p) for p in zip(*parts, strict=True))
+        order = np.lexsort((c, r))
+        r, c, v = r[order], c[order], v[order]
+        indptr = np.zeros(G.n + 1, np.int64)
+        np.cumsum(np.bincount(r, minlength=G.n), out=indptr[1:])
+        return Matrix(xp.asarray(indptr), xp.asarray(c), xp.asarray(v), G.n,
+                      symmetric=self.symmetric, canonical=True, check=False)
+
+    def spread(self, C):
+        """The distributed matrix of this graph's partition holding the single-device
+        ``C`` (the same on every rank): each rank keeps the rows it owns."""
+        from ..semiring import extract
+
+        G = self.graph
+        rows = G.local_vertices()
+        return algebra.from_row_block(self, extract(C, rows), symmetric=C.symmetric)
+
     @property
     def in_degree(self) -> DistArray:
         return self.T.out_degree

@@ -27,8 +27,7 @@ device, C, xp = "cpu", None, np
 ONLY = [s for s in os.environ.get("SPBFS_TWIN_ONLY", "").split(",") if s]
 TIMES = {}
 #: not yet on a distributed graph
-PENDING = {"strong_components", "edge_betweenness_centrality", "label_propagation", "louvain",
-           "modularity"}
+PENDING = set()
 
 
 def host(a):
@@ -134,7 +133,7 @@ def checks(U, V, n, directed):
         "clustering": (lambda X: spbfs.clustering(X, directed=directed), "close"),
         "core_number": (lambda X: spbfs.core_number(X, directed=directed), "exact"),
         "strong_components": (lambda X: spbfs.connected_components(X, connection="strong"),
-                              "strong"),
+                              "exact"),
         "edge_betweenness_centrality": (
             lambda X: spbfs.edge_betweenness_centrality(X, directed=directed), "close"),
     }
