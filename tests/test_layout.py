@@ -1,5 +1,6 @@
 """The package's layers hold (docs/architecture.md): no import circle, lazy imports included,
-backends below the algebra, algorithms free of device code, and today's public names kept.
+backends below the algebra, algorithms free of device code, both backends exporting what the
+backend seam declares, and today's public names kept.
 
 The imports are read with ``ast`` (nothing is imported).  An edge runs from a module to each
 module of spbfs it imports; ``from pkg import name`` goes to ``pkg.name`` when that is a
@@ -130,6 +131,35 @@ def test_algorithms_and_algebra_call_no_device_code_directly():
             if name == "spbfs.semiring._backend" or name == "spbfs.semiring._matrix":
                 direct = [d for d in direct if d not in allowed]  # the one choice, OOM errors
             assert not direct, f"{name} imports {direct}"
+
+
+# ids not "gpu": conftest skips items with that keyword where no GPU is (this one needs none)
+@pytest.mark.parametrize("backend", ["cpu", "gpu"], ids=["spbfs.cpu", "spbfs.gpu"])
+def test_backends_export_the_seam(backend):
+    """Each backend exports every required primitive of :mod:`spbfs.core.seam` (the CPU's
+    also its own), with the declared signature, and nothing the seam does not declare; read
+    from the source (the GPU's too: no GPU needed)."""
+    from spbfs.core import seam
+
+    found = seam.source_exports(ROOT / backend / "backend.py")
+    must = seam.REQUIRED + (seam.CPU_ONLY if backend == "cpu" else ())
+    assert not [name for name in must if name not in found], f"spbfs.{backend}.backend lacks"
+    defects = seam.backend_defects(found, cpu=backend == "cpu")
+    assert not defects, f"spbfs.{backend}.backend: " + "; ".join(defects)
+
+
+def test_the_algebra_probes_no_backend_by_getattr():
+    """Optional primitives and engine flags are asked for through the seam's helpers
+    (``optional_primitive``, ``engine_flag``), never by ``getattr(..., None)``."""
+    from spbfs.core import seam
+
+    declared = set(seam.PRIMITIVES) | set(seam.ENGINE_FLAGS)
+    for path in sorted((ROOT / "semiring").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "getattr"
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
+                assert node.args[1].value not in declared, (
+                    f"{path.name}:{node.lineno} probes {node.args[1].value!r} by getattr")
 
 
 def test_at_most_eight_modules_at_the_top():

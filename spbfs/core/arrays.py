@@ -1,8 +1,15 @@
-"""Array-module helpers: which library (numpy or cupy) holds an array."""
+"""Array-module helpers: which library (numpy or cupy) holds an array, whether a GPU is there,
+and the index dtype that fits a size."""
 
 from __future__ import annotations
 
 import numpy as np
+
+__all__ = ["INT32_MAX", "array_module", "gpu_available", "index_dtype", "is_cupy",
+           "require_gpu", "to_numpy"]
+
+#: The largest int32: sizes up to it are indexed with int32 (:func:`index_dtype`).
+INT32_MAX = np.iinfo(np.int32).max
 
 
 def is_cupy(obj) -> bool:
@@ -34,3 +41,53 @@ def array_module(*objs):
 def to_numpy(arr):
     """Copy ``arr`` to the host if it is a cupy array (no copy for numpy)."""
     return arr.get() if is_cupy(arr) else np.asarray(arr)
+
+
+def index_dtype(n: int, nnz: int = 0) -> np.dtype:
+    """int32 when ``n`` and ``nnz`` fit, else int64 (never overflow silently).
+
+    The one home of this rule: vertex ids, row pointers and positions take the dtype it
+    gives for their largest value.
+
+    Examples
+    --------
+    >>> index_dtype(10), index_dtype(2**31 + 5)
+    (dtype('int32'), dtype('int64'))
+    """
+    return np.dtype(np.int32 if max(n, nnz) <= INT32_MAX else np.int64)
+
+
+def gpu_available() -> bool:
+    """True when CuPy imports and sees a CUDA device (False on any failure: no CuPy, no
+    driver, no device).
+
+    Examples
+    --------
+    >>> isinstance(gpu_available(), bool)
+    True
+    """
+    try:
+        import cupy
+
+        return bool(cupy.cuda.is_available())
+    except Exception:  # noqa: BLE001 - ImportError or a CUDA driver error: no usable GPU
+        return False
+
+
+def require_gpu(setting: str) -> None:
+    """Raise ``RuntimeError: {setting} but CuPy sees no CUDA GPU`` unless a GPU is there: the
+    one wording of an explicit request for the GPU (``setting``: what asked, e.g.
+    ``"device='gpu'"``) on a machine without one.
+
+    Examples
+    --------
+    >>> try:
+    ...     require_gpu("device='gpu'")
+    ... except RuntimeError as e:
+    ...     str(e) == "device='gpu' but CuPy sees no CUDA GPU"
+    ... else:
+    ...     gpu_available()
+    True
+    """
+    if not gpu_available():
+        raise RuntimeError(f"{setting} but CuPy sees no CUDA GPU")

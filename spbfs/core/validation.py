@@ -1,4 +1,12 @@
-"""Argument checks shared by the public functions, and the sentinels."""
+"""Argument checks shared by the public functions, and the sentinels.
+
+One function per kind of argument, each with one wording per defect: a vertex
+(:func:`check_source`) or a list of them (:func:`check_sources`), an integer
+(:func:`check_integer`), a number (:func:`check_number`, :func:`check_positive`), one of a
+few choices (:func:`check_choice`), the arrays of a sparse matrix (:func:`check_compressed`,
+:func:`check_coordinates`).  Whether a GPU is there is :func:`spbfs.core.arrays.gpu_available`
+(and :func:`spbfs.core.arrays.require_gpu`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from .arrays import array_module
+from .arrays import array_module, to_numpy
 
 #: Level and parent of a vertex the search did not reach (Graph500 convention).
 UNREACHED = -1
@@ -37,15 +45,156 @@ def check_source(source, n: int, name: str = "source") -> int:
     return source
 
 
+def check_sources(sources, n: int, xp, name: str = "sources"):
+    """``sources`` as a 1-D int64 array of ``xp`` with entries in ``[0, n)``, or an
+    exception naming the argument ``name``.
+
+    Parameters
+    ----------
+    sources : array_like
+        Vertex ids: a list, tuple, range, or a numpy or cupy array (moved to ``xp``).
+    n : int
+        The number of vertices.
+    xp : module
+        numpy or cupy: the library of the array returned.
+    name : str
+        The argument's name in messages.
+
+    Returns
+    -------
+    int64 array of ``xp``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_sources([3, 0], 4, np).tolist()
+    [3, 0]
+    >>> check_sources([[0]], 4, np)
+    Traceback (most recent call last):
+        ...
+    ValueError: sources must be a 1-D array of vertex ids, got a 2-D array
+    >>> check_sources([1, 4], 4, np)
+    Traceback (most recent call last):
+        ...
+    ValueError: sources must lie in [0, 4), got 4
+    """
+    if not (hasattr(sources, "ndim") or isinstance(sources, (list, tuple, range))):
+        raise TypeError(f"{name} must be a 1-D array of vertex ids, got {sources!r}")
+    arr = xp.asarray(sources) if array_module(sources) is xp else xp.asarray(
+        to_numpy(sources) if hasattr(sources, "ndim") else np.asarray(sources))
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of vertex ids, got a {arr.ndim}-D array")
+    if arr.size == 0:
+        return xp.zeros(0, np.int64)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer vertex ids, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    lo, hi = (int(v) for v in to_numpy(xp.stack([arr.min(), arr.max()])))
+    if lo < 0 or hi >= n:
+        raise ValueError(f"{name} must lie in [0, {n}), got {lo if lo < 0 else hi}")
+    return arr
+
+
+def check_integer(value, name: str, minimum: int | None = None) -> int:
+    """``value`` as an int (a Python or numpy integer, or a 0-d integer array; never a bool),
+    at least ``minimum`` when one is given.
+
+    Raises
+    ------
+    TypeError
+        ``{name} must be an integer, got {value!r}``.
+    ValueError
+        ``{name} must be at least {minimum}, got {value}``.
+
+    Examples
+    --------
+    >>> check_integer(3, "batch", 1)
+    3
+    >>> check_integer(2.0, "batch")
+    Traceback (most recent call last):
+        ...
+    TypeError: batch must be an integer, got 2.0
+    >>> check_integer(0, "batch", 1)
+    Traceback (most recent call last):
+        ...
+    ValueError: batch must be at least 1, got 0
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if getattr(value, "ndim", None) == 0 and getattr(value, "dtype", None) is not None \
+                and value.dtype.kind in "iu":
+            value = int(value)
+        else:
+            raise TypeError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def check_number(value, name: str, *, real: bool = True):
+    """``value`` if it is a number, else ``TypeError: {name} must be a number, got {value!r}``.
+
+    Parameters
+    ----------
+    value
+        The argument.
+    name : str
+        Its name in the message.
+    real : bool
+        True: a real number that is not a bool (a Python or numpy scalar, or a 0-d array of
+        integers or floats), returned as a float.  False: any :class:`numbers.Number`, bools
+        and complex numbers included (a predicate's thunk), returned as it is.
+
+    Examples
+    --------
+    >>> check_number(0.85, "alpha"), check_number(True, "thunk", real=False)
+    (0.85, True)
+    >>> check_number("0.85", "alpha")
+    Traceback (most recent call last):
+        ...
+    TypeError: alpha must be a number, got '0.85'
+    """
+    if not real:
+        if not isinstance(value, numbers.Number):
+            raise TypeError(f"{name} must be a number, got {value!r}")
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if getattr(value, "ndim", None) == 0 and np.asarray(value).dtype.kind in "iuf":
+            return float(value)
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
 def check_choice(value, name: str, choices) -> str:
-    """``value`` if it is one of ``choices``, else ValueError naming ``name``."""
+    """``value`` if it is one of ``choices``, else ValueError naming ``name``.
+
+    Examples
+    --------
+    >>> check_choice("pull", "direction", ("auto", "push", "pull"))
+    'pull'
+    >>> check_choice("up", "direction", ("auto", "push", "pull"))
+    Traceback (most recent call last):
+        ...
+    ValueError: direction must be one of ('auto', 'push', 'pull'), got 'up'
+    """
     if value not in choices:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
 
 
 def check_positive(value, name: str) -> float:
-    """``value`` as a positive float, else ValueError naming ``name``."""
+    """``value`` as a positive float (anything :class:`float` converts), else an exception
+    naming ``name`` (TypeError worded as :func:`check_number`'s).
+
+    Examples
+    --------
+    >>> check_positive(15, "alpha")
+    15.0
+    >>> check_positive(0, "alpha")
+    Traceback (most recent call last):
+        ...
+    ValueError: alpha must be positive, got 0
+    """
     try:
         v = float(value)
     except (TypeError, ValueError):

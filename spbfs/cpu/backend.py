@@ -1,5 +1,18 @@
 """The CPU backend: the primitives of the backend seam (:mod:`spbfs.core.seam`) on numpy
-arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`."""
+arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`.
+
+Every required primitive and every optional one but ``queue_levels`` and ``prefers_pull``
+(numba kernels, :mod:`spbfs.cpu.products` and one module per search), with the signatures
+the seam declares, and the CPU's own ``csr_union`` and ``csr_assign`` (scipy's compiled
+merges, :data:`spbfs.core.seam.CPU_ONLY`).
+
+Examples
+--------
+>>> from spbfs.core import seam
+>>> from spbfs.cpu import backend
+>>> seam.backend_defects(backend, cpu=True)
+[]
+"""
 
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union

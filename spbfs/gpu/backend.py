@@ -1,21 +1,34 @@
-"""GPU backend: masked SpMSpV (push) and masked SpMV (pull) for any semiring.
+"""The GPU backend: the primitives of the backend seam (:mod:`spbfs.core.seam`) on cupy
+arrays, chosen for cupy operands by :func:`spbfs.semiring._backend.backend_for` (imported only
+then, so importing spbfs never needs a GPU).
 
-The same two functions as :mod:`spbfs.cpu.products`, with the same
-signatures, on cupy arrays.  The kernels are generated from the semiring's C
-expressions (``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``,
-``a``, ``i``, ``j``), so user-defined semirings run on the GPU too.
+Every required primitive of the seam (:data:`spbfs.core.seam.REQUIRED`), with the signature
+declared there and the same contract as the CPU backend's (:mod:`spbfs.cpu.backend`), for
+any semiring: the kernels are generated from the operators' C expressions
+(``monoid.c_expr`` in ``a``, ``b``; ``multiply.c_expr`` in ``x``, ``a``, ``i``, ``j``), so
+user-defined semirings run on the GPU too.
 
-* push: one thread per edge of the frontier's rows (binary search in the
-  prefix sum of frontier degrees: load balanced whatever the degrees), masked,
-  combined into a dense accumulator with a CAS loop of the monoid (a plain
-  write for ``any``), then compacted to sorted indices.
-* pull: one thread per allowed output, scanning its in-edges and stopping at
-  the first hit (``any``) or at the monoid's terminal value (``lor``, ...).
+* ``spmspv`` (push): one thread per edge of the frontier's rows (binary search in the prefix
+  sum of frontier degrees: load balanced whatever the degrees), masked, combined into a
+  dense accumulator with a CAS loop of the monoid (a plain write for ``any``), then
+  compacted to sorted indices.
+* ``spmv`` (pull): each allowed output's in-edges scanned by the warp that owns 32
+  consecutive outputs, stopping at the first hit (``any``) or at the monoid's terminal
+  value (``lor``, ...); rows of more than ``_PULL_HEAVY`` entries get a block each.
+* ``spmm``: a warp per (row, 32 columns) sharing edges by shuffles; ``masked_dot``: masked
+  dot products by a galloping merge of two sorted rows; ``binary``, ``index_unary``,
+  ``segment_reduce``: elementwise and segmented kernels from the operators' expressions;
+  ``packed_push``, ``packed_pull``, ``unpack_bitplanes``: the many-source ``any_secondi``
+  product on bit-packed frontiers.
+* ``bitmap_search``: the bitmap level-search engine (:mod:`spbfs.gpu.bfs`; its level loop
+  runs on the device), None for semirings it does not compute.
 
-``bitmap_search`` is the bitmap fast path of the level search (:mod:`spbfs.gpu.bfs`);
-``queue_order`` and ``queue_levels`` run the queue search, three kernels a level
-(:mod:`spbfs.gpu.queue`); ``row_mode`` counts each row's values, a warp or a block a row
-(:mod:`spbfs.gpu.mode`).
+Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_order`` and
+``queue_levels`` (the queue search, three kernels a level, :mod:`spbfs.gpu.queue`),
+``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``weak_components`` (a
+concurrent union-find, :mod:`spbfs.gpu.components`) and ``prefers_pull`` (a cost hint);
+the others (``spgemm``, ``ewise_csr``, ``select_csr``, ``peel``, ``queue_meet``,
+``spmv_scatter``, ``strong_components``) are left to the operations' generic paths.
 
 Examples
 --------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._masks import (
@@ -53,7 +54,7 @@ def _ewise(A, B, op, union, mask, complement, structural, replace, out):
     a, b = _pair_operands(A, B)
     m = _mask_of(mask, a.shape, structural, complement, a.xp)
     dtype = op.result_dtype(a.dtype, b.dtype)
-    ewise_csr = getattr(backend_for(a.xp), "ewise_csr", None)
+    ewise_csr = optional_primitive(backend_for(a.xp), "ewise_csr")
     if isinstance(a, Matrix) and ewise_csr is not None:
         a, b = a.canonical(), b.canonical()
         C = _csr_matrix(*ewise_csr(op, union, a.indptr, a.indices, a.data, b.indptr,

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import array_module, is_cupy
+from ..core.arrays import array_module, index_dtype, is_cupy
 from ..core.csr import csr_keep
 from ._backend import backend_for
 from ._matrix import Matrix
-from ._pattern import Pattern, index_dtype
+from ._pattern import Pattern
 from ._vector import Vector
 
 

@@ -7,11 +7,12 @@ import functools
 import numpy as np
 import scipy.sparse as sp
 
-from ..core.arrays import array_module, is_cupy
+from ..core.arrays import array_module, index_dtype, is_cupy
 from ..core.validation import check_compressed, check_coordinates
 from . import _cache
-from ._pattern import Pattern, csr_from_coo, index_dtype
+from ._pattern import Pattern, csr_from_coo
 
+# index_dtype (home: spbfs.core.arrays) is re-exported for the modules that import it here
 __all__ = ["Matrix", "csr_from_coo", "index_dtype", "pointer_matrix"]
 
 #: Sparse formats whose arrays are checked and whose pattern is cached per input matrix.

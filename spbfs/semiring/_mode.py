@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.arrays import array_module
+from ..core.seam import optional_primitive
+from ..core.validation import check_integer
 from ._backend import backend_for
 from ._matrix import Matrix
 
@@ -88,8 +90,7 @@ def row_mode(A, x, *, own=None, mask=None, null=-1, weighted=False, cost=None, s
     x = _operand(x, M.ncols, "x", "iu", xp)
     own = None if own is None else _operand(own, M.nrows, "own", "iu", xp)
     mask = None if mask is None else _operand(mask, M.nrows, "mask", "b", xp)
-    if not isinstance(null, (int, np.integer)):
-        raise TypeError(f"null must be an integer, got {null!r}")
+    null = check_integer(null, "null")
     if (cost is None) != (scale is None):
         raise ValueError("cost and scale must be given together")
     if cost is not None:
@@ -102,7 +103,7 @@ def row_mode(A, x, *, own=None, mask=None, null=-1, weighted=False, cost=None, s
     score = xp.zeros(M.nrows, np.int64 if counts else np.float64)
     own_total = None if own is None else xp.zeros(M.nrows, score.dtype)
     if M.nnz:
-        kernel = getattr(backend_for(xp), "row_mode", None)
+        kernel = optional_primitive(backend_for(xp), "row_mode")
         data = M.data if weighted else None
         done = kernel is not None and kernel(M.indptr, M.indices, data, x, own, mask, cost,
                                              scale, value, score, own_total)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.arrays import array_module
+from ..core.seam import optional_primitive
+from ..core.validation import check_choice
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
@@ -103,8 +105,7 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     """
     if not isinstance(semiring, Semiring):
         raise TypeError(f"semiring must be a Semiring, got {type(semiring).__name__}")
-    if direction not in _DIRECTIONS:
-        raise ValueError(f"direction must be one of {_DIRECTIONS}, got {direction!r}")
+    check_choice(direction, "direction", _DIRECTIONS)
     algebra = distributed(A, x)
     if algebra is not None:
         return algebra.vxm(x, A, semiring, mask=mask, complement=complement, dtype=dtype)
@@ -159,7 +160,7 @@ def _push_dense(M, v, semiring, dtype) -> Vector:
     it has one and the monoid is ``plus`` (no frontier list, no presence kept per entry:
     the result's entries are the columns holding an entry, known from the pattern), else as
     a sparse frontier."""
-    scatter = getattr(backend_for(M.xp), "spmv_scatter", None)
+    scatter = optional_primitive(backend_for(M.xp), "spmv_scatter")
     if scatter is None or semiring.monoid is not monoids.plus or dtype.kind not in "iuf":
         return push(M, v.to_sparse(), semiring, None, False, dtype).to_bitmap()
     values = scatter(M.indptr, M.indices, _values(M, semiring), M.ncols, v.values, semiring,
@@ -209,7 +210,7 @@ def pull_cheaper(A, frontier_edges: int) -> bool:
     if distributed(A) is not None:  # each rank chooses push or pull for its own blocks
         return False
     M = Matrix.from_any(A)
-    prefers = getattr(backend_for(M.xp), "prefers_pull", None)
+    prefers = optional_primitive(backend_for(M.xp), "prefers_pull")
     return prefers is not None and prefers(M.nnz, int(frontier_edges))
 
 

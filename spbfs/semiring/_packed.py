@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.arrays import array_module
+from ..core.validation import check_choice
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
@@ -87,8 +88,7 @@ def packed_any_secondi(x, A, want, out, *, edge_bits=False, direction="auto"):
     >>> int(out[1, 2]) in (0, 1)
     True
     """
-    if direction not in ("auto", "push", "pull"):
-        raise ValueError(f"direction must be one of ('auto', 'push', 'pull'), got {direction!r}")
+    check_choice(direction, "direction", ("auto", "push", "pull"))
     M = Matrix.from_any(A)
     xp = M.xp
     v = as_vector(x, M.nrows)

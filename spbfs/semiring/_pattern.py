@@ -16,25 +16,15 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
-from ..core.arrays import array_module, to_numpy
+from ..core.arrays import array_module, index_dtype, to_numpy
 
+# index_dtype's home is spbfs.core.arrays; it is re-exported here for the modules that
+# import it from this one
 __all__ = ["Pattern", "csr_from_coo", "index_dtype", "row_ids"]
 
-INT32_MAX = np.iinfo(np.int32).max
 #: Stored entries sorted at once when a GPU pattern is made canonical (bounds that sort's
 #: memory: about 40 bytes per entry of a piece).
 CANONICAL_PIECE = 1 << 26
-
-
-def index_dtype(n: int, nnz: int = 0) -> np.dtype:
-    """int32 when ``n`` and ``nnz`` fit, else int64 (never overflow silently).
-
-    Examples
-    --------
-    >>> index_dtype(10), index_dtype(2**31 + 5)
-    (dtype('int32'), dtype('int64'))
-    """
-    return np.dtype(np.int32 if max(n, nnz) <= INT32_MAX else np.int64)
 
 
 def csr_from_coo(rows, cols, data, n):

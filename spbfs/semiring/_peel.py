@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
 from ._named import ops, plus_pair
@@ -90,7 +91,7 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None):
         active[first] = False
         removed = first
     removed = xp.asarray(removed, dtype=np.int64)
-    kernel = getattr(backend_for(xp), "peel", None)
+    kernel = optional_primitive(backend_for(xp), "peel")
     found = None
     if kernel is not None:
         (M0, d0), (M1, d1) = mats if len(mats) == 2 else (mats[0], _no_arcs(xp, active.size))

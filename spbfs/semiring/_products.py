@@ -34,6 +34,7 @@ import numpy as np
 
 from ..core.arrays import array_module
 from ..core.csr import expand
+from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._masks import (
@@ -120,7 +121,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
     # the backend's SpGEMM kernel (a backend without one, the GPU's, takes the generic path)
-    spgemm = getattr(backend_for(A.xp), "spgemm", None)
+    spgemm = optional_primitive(backend_for(A.xp), "spgemm")
     if spgemm is not None and m is not None and not m.complement and _dots_cheaper(A, B, m):
         spgemm = None  # the masked dot products below
     found = None if spgemm is None else spgemm(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.seam import optional_primitive
 from ..core.validation import check_source
 from ._backend import backend_for
 from ._matrix import Matrix
@@ -85,7 +86,7 @@ def queue_order(A, source, *, null=-1, dtype=np.int64):
     if not isinstance(null, (int, np.integer)) or not lowest <= null < 0:
         raise ValueError(f"null must be a negative integer of dtype {dtype}, got {null!r}")
     parents = M.xp.full(M.n, null, dtype)
-    kernel = getattr(backend_for(M.xp), "queue_order", None)
+    kernel = optional_primitive(backend_for(M.xp), "queue_order")
     order = kernel(M.indptr, M.indices, source, parents) if kernel is not None else None
     return (order if order is not None else _levels(M, source, parents)), parents
 
@@ -140,7 +141,7 @@ def queue_meet(A, B, source, target):
         raise ValueError(f"source and target must differ, got {source} twice")
     xp = F.xp
     forward, backward = xp.full(F.n, -1, np.int64), xp.full(F.n, -1, np.int64)
-    kernel = getattr(backend_for(xp), "queue_meet", None)
+    kernel = optional_primitive(backend_for(xp), "queue_meet")
     if kernel is not None:
         meet = kernel(F.indptr, F.indices, R.indptr, R.indices, source, target, forward,
                       backward)
@@ -192,7 +193,7 @@ def levels_in_queue_order(M, sources):
     order): a backend's ``queue_levels`` (the GPU's kernels), else one masked ``min_plus``
     product per level, each level sorted by its key."""
     xp, n = M.xp, M.n
-    kernel = getattr(backend_for(xp), "queue_levels", None)
+    kernel = optional_primitive(backend_for(xp), "queue_levels")
     if kernel is not None:
         yield from kernel(M.indptr, M.indices, xp.asarray(np.asarray(sources, np.int64)))
         return

@@ -11,6 +11,7 @@ union-find) answers the whole question in one call.
 
 from __future__ import annotations
 
+from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
@@ -39,8 +40,8 @@ def searched_components(A, strong: bool, strong_numbering: str = "rule"):
     M = Matrix.from_any(A, name="A")
     backend = backend_for(M.xp)
     if strong:
-        search = getattr(backend, "strong_components", None)
+        search = optional_primitive(backend, "strong_components")
         return (search(M.indptr, M.indices, strong_numbering) if search is not None
                 else None)
-    search = getattr(backend, "weak_components", None)
+    search = optional_primitive(backend, "weak_components")
     return search(M.indptr, M.indices, M.symmetric) if search is not None else None

@@ -3,10 +3,10 @@ scalar), ``apply`` (a unary, binary or index-unary operator) and ``select`` (kee
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from ..core.seam import optional_primitive
+from ..core.validation import check_number
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._elementwise import _index_args
@@ -133,9 +133,11 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
     else:
         if (left is None) == (right is None):
             raise ValueError("apply with a BinaryOp needs exactly one of left= or right=")
-        scalar = np.asarray(left if left is not None else right)
+        given = left if left is not None else right
+        scalar = np.asarray(given)
         if scalar.ndim or scalar.dtype.kind not in "biuf":
-            raise TypeError(f"{'left' if left is not None else 'right'} must be a number")
+            raise TypeError(f"{'left' if left is not None else 'right'} must be a number, got "
+                            f"{given!r}")
         if left is not None:
             values = backend.binary(op, scalar[()], v, i, j,
                                     op.result_dtype(scalar.dtype, v.dtype))
@@ -172,8 +174,7 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
         op = kind
     else:
         raise TypeError(f"kind must be a str or an IndexUnaryOp, got {type(kind).__name__}")
-    if not isinstance(thunk, numbers.Number):
-        raise TypeError(f"thunk must be a number, got {thunk!r}")
+    check_number(thunk, "thunk", real=False)
     algebra = distributed(A)
     if algebra is not None:
         return algebra.select(A, op, thunk, mask, complement=complement, replace=replace,
@@ -182,7 +183,7 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
     m = _mask_of(mask, src.shape, structural, complement, src.xp)
     # the backend's compiled selection of CSR entries (a backend without one, the GPU's,
     # evaluates the predicate elementwise and keeps what it accepts)
-    select_csr = getattr(backend_for(src.xp), "select_csr", None)
+    select_csr = optional_primitive(backend_for(src.xp), "select_csr")
     if isinstance(src, Matrix) and select_csr is not None:
         src = src.canonical()
         C = _csr_matrix(*select_csr(op, src.indptr, src.indices, src.data, thunk,
