@@ -246,3 +246,12 @@ def test_every_algorithm_on_a_distributed_graph_is_the_single_device_twin(P):
     undirected, all edges on rank 0 or split unevenly, thresholds 0, 8, 128 and above
     every degree."""
     _ok(_launch(P, "check_twin.py", "twin", timeout=300), "twin", P)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("P,plane", [(2, "mpi"), (2, "nccl"), (4, "nccl"), (4, "mpi")])
+def test_every_algorithm_on_gpu_ranks_is_the_single_device_twin(P, plane):
+    """The twin check on GPU ranks, both data planes (P = 4 needs 4 GPUs)."""
+    if _gpu_count() < P:
+        pytest.skip(f"needs {P} GPUs")
+    _ok(_launch(P, "check_twin.py", "twin", "gpu", plane, timeout=300), "twin", P)

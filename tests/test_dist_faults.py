@@ -242,10 +242,10 @@ def test_from_edges_checks_ids_before_allocating_anything_of_size_n():
 def test_watchdog_fires_only_on_a_wait_past_its_timeout():
     import io
 
-    from spbfs.dist.comm import _Watchdog, nccl_timeout
+    from spbfs.dist.faults import Watchdog, nccl_timeout
 
     calls, out = [], io.StringIO()
-    wd = _Watchdog(3, 0.3, lambda: calls.append("comm"), lambda: calls.append("job"),
+    wd = Watchdog(3, 0.3, lambda: calls.append("comm"), lambda: calls.append("job"),
                    exit=calls.append, stream=out, poll=0.02)
     for _ in range(20):                     # many short waits: never fires
         wd.disarm(wd.arm("allreduce (min)"))
@@ -258,7 +258,7 @@ def test_watchdog_fires_only_on_a_wait_past_its_timeout():
                                      "within 0.3 s (SPBFS_NCCL_TIMEOUT)")
     # an asynchronous NCCL error fires at once, whatever the timeout
     calls.clear()
-    wd = _Watchdog(1, 60, lambda: calls.append("comm"), lambda: calls.append("job"),
+    wd = Watchdog(1, 60, lambda: calls.append("comm"), lambda: calls.append("job"),
                    check_async=lambda: "unhandled system error", exit=calls.append,
                    stream=out, poll=0.02)
     wd.arm("alltoallv")
@@ -276,12 +276,12 @@ def test_watchdog_ends_the_process_even_when_the_job_abort_blocks(monkeypatch):
     import io
     import threading
 
-    from spbfs.dist import comm as comm_module
+    from spbfs.dist import faults
 
-    monkeypatch.setattr(comm_module, "ABORT_GRACE", 0.2)
-    monkeypatch.setattr(comm_module, "OUTPUT_GRACE", 0.0)
+    monkeypatch.setattr(faults, "ABORT_GRACE", 0.2)
+    monkeypatch.setattr(faults, "OUTPUT_GRACE", 0.0)
     calls, out, forever = [], io.StringIO(), threading.Event()
-    wd = comm_module._Watchdog(0, 0.1, lambda: calls.append("comm"), forever.wait,
+    wd = faults.Watchdog(0, 0.1, lambda: calls.append("comm"), forever.wait,
                                exit=calls.append, stream=out, poll=0.02)
     token = wd.arm("alltoallv")
     assert wd.fired.wait(5)
@@ -307,8 +307,8 @@ def test_cpu_ranks_have_no_watchdog():
     from spbfs.dist import Communicator
 
     c = Communicator()
-    assert c._watchdog is None and c.nccl_timeout == 0.0
-    assert c._arm("alltoallv") is None
+    assert c.plane.name == "mpi" and c.nccl_timeout == 0.0
+    assert c.plane.arm("alltoallv") is None
 
 
 # ---------------------------------------------------------------- GPU ranks (2 GPUs)

@@ -59,15 +59,11 @@ from ..semiring._matrix import index_dtype
 from ._level_loop import search
 from ._shared import BETA, beamer_pull, prepare
 
-__all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first"]
+__all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first",
+           "one_by_one", "packed_levels"]
 
 #: Sources packed into one visited word per vertex (one multi-source search).
 WORD = 64
-#: A distributed graph's searches run whole, one per source (its own level loop, push or
-#: pull per block), unless a group holds this many sources: then one bit-packed loop over
-#: the whole vertex words runs them (levels only).  2 x H100, scale 26: 8 sources 0.071 s
-#: one by one against 0.161 s packed, 64 sources 0.655 s against 0.273 s.
-WORDS_FROM = 32
 #: A local graph's searches of fewer sources than this run one by one (the single-source
 #: engine), more as bit-packed groups.  2-core VM, Kronecker scale 17, sources found in
 #: the graph, packed / one by one ms: 2 sources 10.0 / 3.0, 4: 15.4 / 5.8, 8: 17.6 /
@@ -163,9 +159,9 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     beta = check_positive(beta, "beta")
     M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
-    if getattr(M, "drives_searches", False):   # a distributed graph's: (n, k) blocks
-        out = _distributed(M, check_sources(sources, n, np), return_parents, direction,
-                           alpha, beta)
+    if getattr(M, "drives_searches", False):   # a distributed graph's own policy
+        out = M.search_many(check_sources(sources, n, np), return_parents=return_parents,
+                            direction=direction, alpha=alpha, beta=beta)
         return tuple(part.T for part in out) if return_parents else out.T   # (k, n) rows
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more
@@ -174,7 +170,7 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     repeated = uniq.size < k
     rows = xp.asarray(uniq) if repeated else src
     if uniq.size < PACKED_FROM:  # a few sources: single-source searches, one by one
-        out = _one_by_one(M, to_numpy(rows), return_parents, direction, alpha, beta, axis=0)
+        out = one_by_one(M, to_numpy(rows), return_parents, direction, alpha, beta, axis=0)
         levels, parents = out if return_parents else (out, None)
         levels = levels.astype(idt, copy=False)  # an int64-indexed matrix's search: int64
         parents = parents.astype(idt, copy=False) if return_parents else None
@@ -193,26 +189,7 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     return (levels, parents) if return_parents else levels
 
 
-def _distributed(M, src, return_parents, direction, alpha, beta):
-    """The searches from ``src`` on a distributed graph: ``(n, k)`` blocks, column ``i``
-    for ``src[i]``."""
-    one = None if return_parents else M.one_rank()
-    if one is not None:   # one rank: these searches on its local matrix
-        L, ids, block = one
-        return block(bfs_many(L, ids(src), directed=True, direction=direction,
-                              alpha=alpha, beta=beta))
-    blocks = [_word_levels(M, src[g:g + WORD]) if src[g:g + WORD].size >= WORDS_FROM
-              and not return_parents else
-              _one_by_one(M, src[g:g + WORD], return_parents, direction, alpha, beta)
-              for g in range(0, max(int(src.size), 1), WORD)]
-    if len(blocks) == 1:
-        return blocks[0]
-    if return_parents:
-        return tuple(M.xp.concatenate(part, axis=1) for part in zip(*blocks, strict=True))
-    return M.xp.concatenate(blocks, axis=1)
-
-
-def _one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):
+def one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):
     """The single-source searches from ``src`` (host ids), one after another: blocks of
     shape ``(n, k)``, column ``i`` for ``src[i]`` (``axis=0``: ``(k, n)``, row ``i``)."""
     levels, parents = [], []
@@ -230,7 +207,7 @@ def _one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):
     return (out, xp.stack(parents, axis=axis)) if return_parents else out
 
 
-def _word_levels(M, src):
+def packed_levels(M, src):
     """The ``(n, k)`` levels of up to 64 searches from ``src`` (host ids) on a matrix whose
     vertex arrays allow element-wise work only (a distributed graph's): every level is one
     :data:`bor_first` product of the whole frontier's words, masked by the vertices every

@@ -32,9 +32,10 @@ import time
 
 import numpy as np
 
-from ..core.validation import check_choice, check_positive, check_source
 from ..algorithms._shared import ALPHA, BETA, beamer_pull
+from ..core.validation import check_choice, check_positive, check_source
 from ..semiring import any_pair, any_secondi, level_search
+from .comm import PhaseClock
 
 __all__ = ["ALPHA", "BETA", "bfs"]
 
@@ -42,6 +43,10 @@ __all__ = ["ALPHA", "BETA", "bfs"]
 #: seconds per phase in ``stats["phases"]`` (slower; what bench_dist's split reports);
 #: ``host``: the host's seconds per phase, without synchronising (launches and host waits).
 PROFILE = {"1": True, "host": "host"}.get(os.environ.get("SPBFS_DIST_PROFILE"), False)
+
+
+def _no_mark(name):
+    """A level's phase mark when :data:`PROFILE` is off."""
 
 
 def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
@@ -124,21 +129,6 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     return (levels, parents) if want_p else levels
 
 
-class _Phases:
-    """Seconds per phase when :data:`PROFILE` is on (a device sync at each mark)."""
-
-    def __init__(self, c, out):
-        self.c, self.out, self.t = c, out, time.perf_counter() if PROFILE else 0.0
-
-    def __call__(self, name):
-        if PROFILE:
-            if PROFILE != "host":
-                self.c.sync()
-            t = time.perf_counter()
-            self.out[name] = self.out.get(name, 0.0) + t - self.t
-            self.t = t
-
-
 def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     """The level loop from ``source`` (delegate number ``sd``, -1 for a normal vertex);
     returns the owned vertices' levels and parents, the depth and each level's direction."""
@@ -149,7 +139,7 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     else:
         start = source // P if source % P == rank else None
     dword0, dwords = lay.n_pad // 32, lay.d_words if P > 1 else 0
-    mark = _Phases(c, phases)
+    mark = PhaseClock(c, seconds=phases, sync=PROFILE != "host") if PROFILE else _no_mark
     dirs = []
     semiring = any_secondi if want_p else any_pair
     with level_search(L, start, semiring, values=want_p,

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import algebra
 from .arrays import DistArray, DistNamespace
+from .searches import search_many
 
 __all__ = ["DistMatrix"]
 
@@ -33,8 +34,7 @@ class DistMatrix:
     distributed = True
     algebra = algebra
     #: its searches drive their own levels (each rank chooses push or pull for its
-    #: blocks): ``spbfs.bfs(G, sources)`` runs small groups one search after another and
-    #: large ones as one bit-packed loop of whole-vertex products (``msbfs.WORDS_FROM``)
+    #: blocks): ``spbfs.bfs(G, sources)`` hands its sources to :meth:`search_many`
     drives_searches = True
 
     def __init__(self, graph):
@@ -128,6 +128,12 @@ class DistMatrix:
             own[G.owned_delegates] = dele[G.owned_delegate_numbers]
             self._out_degree = DistArray(G, own, dele)
         return self._out_degree
+
+    def search_many(self, src, *, return_parents, direction, alpha, beta):
+        """The searches from the host ids ``src``: ``(n, k)`` blocks
+        (:func:`spbfs.dist.searches.search_many`, this graph's many-source policy)."""
+        return search_many(self, src, return_parents=return_parents, direction=direction,
+                           alpha=alpha, beta=beta)
 
     def one_rank(self):
         """On one rank, what a search of the rank's local matrix needs, else None:

@@ -68,6 +68,11 @@ def build(U, V, n, how, threshold, directed, seed=0):
                                            threshold=threshold, directed=directed, comm=C)
 
 
+def on_host(m):
+    """A scipy matrix of a scipy or cupyx one."""
+    return m.get() if hasattr(m, "get") else m
+
+
 def whole(G, x):
     """A result of a call on G as a host value on rank 0 (None elsewhere)."""
     if isinstance(x, tuple):
@@ -75,14 +80,14 @@ def whole(G, x):
     if isinstance(x, DistArray):
         return G.gather(x)
     if isinstance(x, (dist.DistGraph, DistMatrix)):   # a distributed matrix: its entries on rank 0
-        R = semiring.Matrix.from_any(x).row_block().to_scipy().tocoo()
+        R = on_host(semiring.Matrix.from_any(x).row_block().to_scipy()).tocoo()
         parts = comm.gather((R.row * P + rank, R.col, R.data), root=0)
         if rank:
             return None
         r, c, v = (np.concatenate(p) for p in zip(*parts, strict=True))
         return sp.csr_array((v, (r, c)), shape=(G.n, G.n))
     if hasattr(x, "to_scipy"):
-        return x.to_scipy()
+        return on_host(x.to_scipy())
     if isinstance(x, (float, int, bool, np.number, np.bool_)):
         return x
     return host(x)

@@ -168,7 +168,7 @@ def _stall_lone(op):
         C.allreduce_array(xp.ones(8, np.int64), "sum")
     else:
         counts = np.full(P, 4, np.int64)
-        C._alltoallv_data(xp.arange(4 * P), counts, counts)   # counts already agreed
+        C.plane.alltoallv(xp.arange(4 * P), counts, counts)   # counts already agreed
     raise AssertionError("the NCCL operation returned although a peer stalled")
 
 
@@ -183,7 +183,7 @@ def mode_stall_alltoallv():
 def mode_watchdog():
     from mpi4py import MPI
 
-    from spbfs.dist.comm import _Watchdog, nccl_timeout
+    from spbfs.dist.faults import Watchdog, nccl_timeout
 
     if rank == 0:
         def abort_comm():
@@ -192,7 +192,7 @@ def mode_watchdog():
             with open(os.environ["SPBFS_FAULT_MARK"], "w") as f:
                 f.write(f"rank {rank}: NCCL communicator abort called\n")
 
-        wd = _Watchdog(rank, nccl_timeout(), abort_comm, lambda: MPI.COMM_WORLD.Abort(1))
+        wd = Watchdog(rank, nccl_timeout(), abort_comm, lambda: MPI.COMM_WORLD.Abort(1))
         wd.arm("alltoallv")
         fault_now()
         threading.Event().wait()     # a host wait that never ends (GIL released, as in CUDA)
