@@ -26,7 +26,10 @@ def _public_callables():
         assert hasattr(module, "__all__"), f"{name} has no __all__"
         for attr in module.__all__:
             obj = getattr(module, attr)
-            if inspect.isfunction(obj) or inspect.isclass(obj):
+            # spbfs's own: a foreign class re-exported as it is (scipy's NegativeCycleError,
+            # so that except clauses keep working) is documented by its owner
+            own = getattr(obj, "__module__", "").startswith("spbfs")
+            if (inspect.isfunction(obj) or inspect.isclass(obj)) and own:
                 yield f"{name}.{attr}", obj
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from ..core.seam import engine_flag
 from ..semiring import any_pair, any_secondi, level_search
 from ._shared import BETA, beamer_pull
 
@@ -55,7 +56,7 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     with level_search(M, source, semiring, values=return_parents,
                       transpose=direction != "push", levels=return_levels) as engine:
         alpha = engine.alpha if alpha is None else alpha
-        if getattr(engine, "drives_itself", False):  # its own loop (on the GPU, over ranks)
+        if engine_flag(engine, "drives_itself"):  # its own loop (on the GPU, over ranks)
             engine.run(direction, alpha, beta, **({} if trace is None else {"trace": trace}))
             return _outputs(engine, return_parents, return_levels)
         nf, mf, mu, prev_nf = 1, 0, M.nnz, 0

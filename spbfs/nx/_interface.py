@@ -135,7 +135,7 @@ class BackendInterface:
             return f"spbfs does not implement {name}"
         if arguments is None:
             return "the arguments do not match the function's signature"
-        G = arguments.get("G")
+        G = arguments.get("G", arguments.get("G1"))   # (the isomorphism checks' G1, G2)
         if not isinstance(G, SpbfsGraph):
             import networkx as nx
 
