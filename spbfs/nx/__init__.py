@@ -37,9 +37,6 @@ from ._interface import KNOWN_DIFFERENCES, BackendInterface, backend_interface
 from ._registry import FUNCTIONS
 
 # more dispatched functions: their decorators fill the registry
-from . import _cuts, _efficiency, _matrices, _misc  # noqa: E402, F401  isort: skip
-from . import _operators_nx, _recognition  # noqa: E402, F401  isort: skip
-
 __all__ = [
     "FUNCTIONS", "KNOWN_DIFFERENCES", "BackendInterface", "SpbfsConfig", "SpbfsGraph",
     "backend_interface", "convert_from_nx", "convert_to_nx", "get_info",
