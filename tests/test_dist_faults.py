@@ -178,6 +178,10 @@ def _check_args_mode(P, *args):
         "bfs_parents": ("ValueError", "return_parents differs between ranks"),
         "bfs_direction": ("ValueError", "direction differs between ranks: ['auto', "),
         "bfs_bad_direction": ("ValueError", f"got 'sideways' (rank {last})"),
+        "many_sources_range": ("ValueError",
+                               f"sources must lie in [0, 256), got 256 (rank {last})"),
+        "many_sources_differ": ("ValueError", "sources differs between ranks: [[3, "),
+        "weights_on_some_ranks": ("ValueError", "weights given differs between ranks: ["),
     }
     for case, (kind, text) in expect.items():
         _same_everywhere(errors, case, kind, text)

@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import array_module, to_numpy
-from ..core.validation import UNREACHED, check_choice, check_positive
+from ..core.arrays import to_numpy
+from ..core.validation import UNREACHED, check_choice, check_positive, check_sources
 from ..semiring import (
     BinaryOp,
     Monoid,
@@ -160,8 +160,8 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
     M = prepare(A, directed, values=False)
     xp, n = M.xp, M.n
     if getattr(M, "drives_searches", False):   # a distributed graph's own policy
-        out = M.search_many(check_sources(sources, n, np), return_parents=return_parents,
-                            direction=direction, alpha=alpha, beta=beta)
+        out = M.search_many(sources, return_parents=return_parents, direction=direction,
+                            alpha=alpha, beta=beta)
         return tuple(part.T for part in out) if return_parents else out.T   # (k, n) rows
     src = check_sources(sources, n, xp)
     idt = index_dtype(n)  # levels and vertex ids: int32 unless n needs more
@@ -257,41 +257,6 @@ def packed_levels(M, src):
     return out
 
 
-def check_sources(sources, n, xp, name="sources"):
-    """``sources`` as a 1-D int64 array of ``xp`` with entries in ``[0, n)``, or an
-    exception naming the argument ``name``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> check_sources([3, 0], 4, np).tolist()
-    [3, 0]
-    >>> check_sources([[0]], 4, np)
-    Traceback (most recent call last):
-        ...
-    ValueError: sources must be a 1-D array of vertex ids, got a 2-D array
-    >>> check_sources([1, 4], 4, np)
-    Traceback (most recent call last):
-        ...
-    ValueError: sources must lie in [0, 4), got 4
-    """
-    if not (hasattr(sources, "ndim") or isinstance(sources, (list, tuple, range))):
-        raise TypeError(f"{name} must be a 1-D array of vertex ids, got {sources!r}")
-    arr = xp.asarray(sources) if array_module(sources) is xp else xp.asarray(
-        to_numpy(sources) if hasattr(sources, "ndim") else np.asarray(sources))
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of vertex ids, got a {arr.ndim}-D array")
-    if arr.size == 0:
-        return xp.zeros(0, np.int64)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integer vertex ids, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64, copy=False)
-    lo, hi = (int(v) for v in to_numpy(xp.stack([arr.min(), arr.max()])))
-    if lo < 0 or hi >= n:
-        raise ValueError(f"{name} must lie in [0, {n}), got {lo if lo < 0 else hi}")
-    return arr
-
-
 class _Planes:
     """Small per-(source, vertex) codes stored as bit-planes: bit ``b`` of the code of
     ``(s, v)`` is bit ``s`` of ``planes[b][v]`` (a code is 0 until set)."""
@@ -318,6 +283,7 @@ class _State:
     def __init__(self, n, xp):
         self.levels = _Planes(n, xp)  # the level of each (source, vertex)
         self.visited = None
+
 
 
 def _degrees(indptr, rows):

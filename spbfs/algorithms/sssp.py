@@ -7,12 +7,12 @@ import math
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..core.validation import UNREACHED, check_source
+from ..core.validation import UNREACHED, check_source, check_sources
 from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, pull_cheaper, reduce, vxm
 from ..semiring._matrix import csr_from_coo, index_dtype
 from ._shared import BETA, prepare
 from .bfs import bfs
-from .msbfs import ALPHA, WORD, _search, check_sources
+from .msbfs import ALPHA, WORD, _search
 
 __all__ = ["sssp"]
 

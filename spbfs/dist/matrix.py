@@ -129,10 +129,10 @@ class DistMatrix:
             self._out_degree = DistArray(G, own, dele)
         return self._out_degree
 
-    def search_many(self, src, *, return_parents, direction, alpha, beta):
-        """The searches from the host ids ``src``: ``(n, k)`` blocks
-        (:func:`spbfs.dist.searches.search_many`, this graph's many-source policy)."""
-        return search_many(self, src, return_parents=return_parents, direction=direction,
+    def search_many(self, sources, *, return_parents, direction, alpha, beta):
+        """The searches from ``sources``: ``(n, k)`` blocks (collective;
+        :func:`spbfs.dist.searches.search_many`, this graph's many-source policy)."""
+        return search_many(self, sources, return_parents=return_parents, direction=direction,
                            alpha=alpha, beta=beta)
 
     def one_rank(self):

@@ -10,7 +10,10 @@ of whole-vertex products.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..algorithms.msbfs import WORD, bfs_many, one_by_one, packed_levels
+from ..core.validation import check_sources
 
 __all__ = ["WORDS_FROM", "search_many"]
 
@@ -21,9 +24,15 @@ __all__ = ["WORDS_FROM", "search_many"]
 WORDS_FROM = 32
 
 
-def search_many(M, src, *, return_parents, direction, alpha, beta):
-    """The searches from the host ids ``src`` on the distributed matrix ``M``: ``(n, k)``
-    DistArray blocks, column ``i`` for ``src[i]`` (levels, and parents when asked).
+def search_many(M, sources, *, return_parents, direction, alpha, beta):
+    """The searches from ``sources`` on the distributed matrix ``M`` (collective): ``(n, k)``
+    DistArray blocks, column ``i`` for ``sources[i]`` (levels, and parents when asked).
+
+    Raises
+    ------
+    ValueError, TypeError
+        The same on every rank: ``sources`` invalid on some rank (the lowest such rank's
+        message), or differing between ranks.
 
     Examples
     --------
@@ -36,6 +45,13 @@ def search_many(M, src, *, return_parents, direction, alpha, beta):
     >>> G.gather(out).tolist()
     [[0, 2], [1, 1], [2, 0]]
     """
+    c, error, src = M.graph.comm, None, None
+    try:
+        src = check_sources(sources, M.n, np)
+    except (TypeError, ValueError) as e:
+        error = e
+    # one allgather: the same error on every rank, or the same sources everywhere
+    c.agree({"sources": None if src is None else src.tolist()}, error=error)
     one = None if return_parents else M.one_rank()
     if one is not None:   # one rank: these searches on its local matrix
         L, ids, block = one

@@ -316,12 +316,25 @@ def mode_args():
     def bfs_same_alpha_spelled_twice():
         dist.bfs(G, 3, alpha=last(15, 15.0))
 
+    def many_sources_range():
+        spbfs.bfs(G, [3, last(256, 4)])
+
+    def many_sources_differ():
+        spbfs.bfs(G, [3, last(5, 4)])
+
+    def weights_on_some_ranks():
+        u, v = edges()
+        dist.DistGraph.from_edges(u, v, 256, weights=last(np.ones(u.size), None), comm=C)
+
     _run_cases([("n", case_n), ("source", case_source), ("range_u", case_range_u),
                 ("range_v", case_range_v), ("threshold", threshold), ("directed", directed),
                 ("lengths", lengths), ("dtype", dtype), ("bad_n", bad_n),
                 ("bfs_source_range", bfs_source_range), ("bfs_parents", bfs_parents),
                 ("bfs_direction", bfs_direction), ("bfs_bad_direction", bfs_bad_direction),
-                ("bfs_same_alpha", bfs_same_alpha_spelled_twice)],
+                ("bfs_same_alpha", bfs_same_alpha_spelled_twice),
+                ("many_sources_range", many_sources_range),
+                ("many_sources_differ", many_sources_differ),
+                ("weights_on_some_ranks", weights_on_some_ranks)],
                "args", again=False)
 
 
