@@ -281,10 +281,10 @@ def _single_graph(scale, args, device, count):
     """Rank 0's single-device graph at ``scale``: a weighted symmetric
     :class:`~spbfs.semiring.Matrix` without duplicates (weights by :func:`edge_weights` of
     each stored entry) and ``count`` roots."""
+    from spbfs.core.arrays import index_dtype
     from spbfs.graph500 import generate
     from spbfs.graph500.harness import GPU_CHUNK_EDGES, build_undirected, choose_roots
     from spbfs.semiring import Matrix
-    from spbfs.semiring._pattern import index_dtype
 
     n = 1 << scale
     if device == "gpu":

@@ -38,7 +38,7 @@ from .algorithms.components import as_graph
 from .algorithms.components import connected_components as _connected_components
 from .algorithms.components import min_first_scan as _min_first
 from .algorithms.laplacian import laplacian
-from .core.arrays import array_module, is_cupy, to_numpy
+from .core.arrays import array_module, index_dtype, is_cupy, to_numpy
 from .core.validation import SCIPY_NULL, check_source
 from .semiring import (
     Matrix,
@@ -52,7 +52,6 @@ from .semiring import (
     queue_order,
     vxm,
 )
-from .semiring._pattern import index_dtype
 
 __all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth_first_tree",
            "connected_components", "construct_dist_matrix", "csgraph_from_dense",

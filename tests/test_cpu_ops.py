@@ -1,4 +1,4 @@
-"""The CPU backend's compiled operations (spbfs.cpu.products, spbfs.cpu.operators): the C
+"""The CPU backend's compiled operations (spbfs.cpu.products, spbfs.cpu.opcompile): the C
 expressions translated for numba, the kernels against dense references for named and
 user-defined operators, the in-memory build where no cache directory is writable, and
 concurrent calls from 8 threads."""
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import spbfs
 from spbfs import semiring as sr
-from spbfs.cpu import operators
+from spbfs.cpu import opcompile
 from spbfs.cpu import products as cp
 
 
@@ -44,14 +44,14 @@ OPS = [sr.ops.plus, sr.ops.times, sr.ops.min, sr.ops.first, sr.ops.second, sr.op
     ("(i % 2 == 1)", "ij", {"i": 3}, True),
 ])
 def test_c_expressions_translate(expr, names, env, want):
-    py = operators.c_to_python(expr, names)
+    py = opcompile.c_to_python(expr, names)
     assert eval(py, {"np": np, "math": __import__("math")}, env) == want
 
 
 @pytest.mark.parametrize("expr", ["x +", "(x", "y + 1", "foo(x)", "x ; a"])
 def test_c_expressions_rejected(expr):
     with pytest.raises(ValueError):
-        operators.c_to_python(expr, "xaij")
+        opcompile.c_to_python(expr, "xaij")
 
 
 @st.composite
@@ -150,12 +150,12 @@ def test_masked_dot_matches_reference(data):
 
 def test_in_memory_modules_where_nothing_is_writable(monkeypatch):
     """No writable cache directory: the kernels are built in memory and still run."""
-    monkeypatch.setattr(operators, "_dir", [None])
-    monkeypatch.setattr(operators, "_modules", {})
+    monkeypatch.setattr(opcompile, "_dir", [None])
+    monkeypatch.setattr(opcompile, "_modules", {})
     A = sr.Matrix.from_any(sp.csr_array(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [0, 0, 0]])))
     ptr, idx, val = cp.spgemm(A, A, sr.min_plus, None, False, False, np.dtype(np.float64))
     assert (ptr.tolist(), idx.tolist(), val.tolist()) == ([0, 1, 1, 1], [2], [3.0])
-    mod = next(iter(operators._modules.values()))
+    mod = next(iter(opcompile._modules.values()))
     assert not hasattr(mod, "__file__")
 
 
@@ -166,13 +166,13 @@ def test_read_only_kernel_dir_falls_back(tmp_path, monkeypatch):
     ro.chmod(0o500)
     monkeypatch.setenv("SPBFS_KERNEL_DIR", str(ro))
     monkeypatch.setenv("XDG_CACHE_HOME", str(ro))
-    monkeypatch.setattr(operators, "_dir", [])
+    monkeypatch.setattr(opcompile, "_dir", [])
     try:
         import os
 
         if os.access(ro, os.W_OK):  # root writes anywhere
             pytest.skip("running as root")
-        assert operators.kernel_dir() is None
+        assert opcompile.kernel_dir() is None
     finally:
         ro.chmod(0o700)
 

@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 import spbfs
-from spbfs.semiring._pattern import index_dtype
+from spbfs.core.arrays import index_dtype
 
 BIG_N = 2**31 + 5
 NEEDED_BYTES = 64 << 30

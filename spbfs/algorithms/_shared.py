@@ -7,12 +7,13 @@ from __future__ import annotations
 from ..core.seam import LevelSearch
 from ..semiring import Matrix
 
-__all__ = ["ALPHA", "BETA", "beamer_pull", "by_masks", "prepare"]
+__all__ = ["ALPHA", "BEAMER_ALPHA", "BETA", "beamer_pull", "by_masks", "prepare"]
 
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
 #: pull -> push when the frontier has fewer than n / BETA vertices.  A level-search engine
-#: may prefer another ALPHA (:attr:`spbfs.semiring.LevelSearch.alpha`).
-ALPHA = LevelSearch.alpha
+#: may prefer another ALPHA (:attr:`spbfs.semiring.LevelSearch.alpha`).  ``ALPHA`` is the
+#: public name (``spbfs.bfs``'s and ``spbfs.dist``'s default).
+BEAMER_ALPHA = ALPHA = LevelSearch.alpha
 BETA = 18.0
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import index_dtype
 from ..core.validation import check_choice
 from ..semiring import (
     Matrix,
@@ -43,7 +44,6 @@ from ..semiring import (
     pointer_matrix,
     vxm,
 )
-from ..semiring._pattern import index_dtype
 from ..semiring._searched import searched_components
 from ._shared import by_masks
 from .bfs import bfs

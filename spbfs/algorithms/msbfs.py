@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import to_numpy
+from ..core.arrays import index_dtype, to_numpy
 from ..core.validation import UNREACHED, check_choice, check_positive, check_sources
 from ..semiring import (
     BinaryOp,
@@ -55,12 +55,11 @@ from ..semiring import (
     unpack_bitplanes,
     vxm,
 )
-from ..semiring._matrix import index_dtype
 from ._level_loop import search
 from ._shared import BETA, beamer_pull, prepare
 
-__all__ = ["ALPHA", "BETA", "WORD", "band", "bfs_many", "bor", "bor_band", "bor_first",
-           "one_by_one", "packed_levels"]
+__all__ = ["ALPHA", "BETA", "PACKED_ALPHA", "WORD", "band", "bfs_many", "bor", "bor_band",
+           "bor_first", "one_by_one", "packed_levels"]
 
 #: Sources packed into one visited word per vertex (one multi-source search).
 WORD = 64
@@ -70,10 +69,11 @@ WORD = 64
 #: 13.7, 16: 18.6 / 27.6, 64: 70.6 / 152.9 (scale 14: 8 sources 2.3 / 2.2).
 PACKED_FROM = 8
 _ALL = (1 << WORD) - 1
-#: push -> pull when the frontier's edges exceed the unexplored edges / ALPHA.  Smaller
-#: than single-source BFS's 15: a push over words must combine (OR) its products by
-#: target, which costs more per edge than the any-monoid push of one search.
-ALPHA = 4.0
+#: push -> pull when the frontier's edges exceed the unexplored edges / PACKED_ALPHA.
+#: Smaller than single-source BFS's :data:`~spbfs.algorithms._shared.BEAMER_ALPHA` (15): a
+#: push over words must combine (OR) its products by target, which costs more per edge
+#: than the any-monoid push of one search.  ``ALPHA`` is its public name here.
+PACKED_ALPHA = ALPHA = 4.0
 
 #: Bitwise OR over unsigned words; all-ones absorbs (a pull may stop there).
 bor = Monoid("bor", np.bitwise_or, lambda dt: 0, "(a | b)", lambda dt: np.iinfo(dt).max)
@@ -88,7 +88,7 @@ bor_band = Semiring(bor, band)
 
 
 def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto",
-             alpha=ALPHA, beta=BETA):
+             alpha=PACKED_ALPHA, beta=BETA):
     """Breadth-first search from every vertex of ``sources`` at once.
 
     The searches run together, 64 to a group: each vertex keeps one ``uint64``
@@ -179,7 +179,7 @@ def bfs_many(A, sources, *, return_parents=False, directed=True, direction="auto
         parents = xp.empty((int(rows.size), n), dtype=idt) if return_parents else None
         for g in range(0, int(rows.size), WORD):  # one multi-source search per 64 sources
             part = slice(g, g + WORD)
-            state = _search(M, rows[part], parents[part] if return_parents else None,
+            state = packed_search(M, rows[part], parents[part] if return_parents else None,
                             direction, alpha, beta)
             _fill_levels(state, levels[part])
     if repeated:
@@ -198,7 +198,7 @@ def one_by_one(M, src, return_parents, direction, alpha, beta, axis=1):
     >>> import numpy as np, scipy.sparse as sp
     >>> from spbfs.algorithms._shared import prepare
     >>> M = prepare(sp.csr_array(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]])), True)
-    >>> one_by_one(M, np.array([0, 1]), False, "auto", ALPHA, BETA).tolist()
+    >>> one_by_one(M, np.array([0, 1]), False, "auto", 15.0, 18.0).tolist()
     [[0, -1], [1, 0], [2, 1]]
     """
     levels, parents = [], []
@@ -291,7 +291,7 @@ def _degrees(indptr, rows):
     return indptr[rows + 1] - indptr[rows]
 
 
-def _search(M, src, parents, direction, alpha, beta, masked=False):
+def packed_search(M, src, parents, direction, alpha, beta, masked=False):
     """One bit-packed search of up to 64 distinct sources; ``parents``: None, or the
     ``(k, n)`` array its BFS trees are written to.  ``masked``: the values of ``M`` are
     ``uint64`` words, bit ``s`` saying that search ``s`` may use the edge.

@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 
-from ..core.arrays import to_numpy
+from ..core.arrays import index_dtype, to_numpy
 from ..core.validation import UNREACHED, check_source, check_sources
 from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, pull_cheaper, reduce, vxm
-from ..semiring._matrix import csr_from_coo, index_dtype
+from ..semiring._matrix import csr_from_coo
 from ._shared import BETA, prepare
 from .bfs import bfs
-from .msbfs import ALPHA, WORD, _search
+from .msbfs import PACKED_ALPHA, WORD, packed_search
 
 __all__ = ["sssp"]
 
@@ -234,6 +234,6 @@ def _predecessors_many(M, dist, sources):
         indptr = xp.zeros(n + 1, M.indptr.dtype)
         xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
         T = Matrix(indptr, cols[keep], word[keep], n, check=False)
-        _search(T, sources[group], pred[group], "auto", ALPHA, BETA, masked=True)
+        packed_search(T, sources[group], pred[group], "auto", PACKED_ALPHA, BETA, masked=True)
     pred[xp.arange(k), sources] = UNREACHED
     return pred

@@ -24,7 +24,7 @@ the declaration, :func:`source_exports` reads a backend's functions from its sou
 ``tests/test_layout.py`` check both backends.
 
 On the CPU every primitive is a numba kernel generated for its operators
-(:mod:`spbfs.cpu.operators` compiles an operator from its C expression, so user-defined
+(:mod:`spbfs.cpu.opcompile` compiles an operator from its C expression, so user-defined
 operators are compiled too); on the GPU a CUDA kernel generated from the same expressions.
 
 Examples

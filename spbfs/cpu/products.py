@@ -3,7 +3,7 @@
 (pull, early exit), SpMM (sparse times a dense block), the element-wise operators and the
 segmented reductions, for any semiring.
 
-Each kernel is generated for its operators (:mod:`spbfs.cpu.operators`: a named or a
+Each kernel is generated for its operators (:mod:`spbfs.cpu.opcompile`: a named or a
 user-defined operator is compiled in from its expression) and takes raw arrays, plain
 scalars and preallocated outputs.  Large calls split their rows into ranges of about equal
 work run side by side on :func:`spbfs.cpu.threads.run_ranges` (the kernels release the GIL,
@@ -22,7 +22,7 @@ import types
 import numpy as np
 
 from ..core.seam import ANY_TERMINAL
-from . import operators
+from . import opcompile
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
@@ -75,7 +75,7 @@ def _specialise(template: str, uses: str) -> str:
 
 def _semiring_module(name, template, semiring):
     mul = semiring.multiply
-    return operators.module(f"{name}_{semiring.name}", _specialise(template, mul.uses),
+    return opcompile.module(f"{name}_{semiring.name}", _specialise(template, mul.uses),
                             add=("add", semiring.monoid), mul=("mul", mul))
 
 
@@ -915,7 +915,7 @@ def _elementwise(name, op, role, operands, dtype, size):
         values.append(v)
     call = f"op({', '.join('@' + nm for nm in operands)})"
     template = _elementwise_template(", ".join(operands), call, kinds)
-    mod = operators.module(f"{name}_{op.name}", template, op=(role, op))
+    mod = opcompile.module(f"{name}_{op.name}", template, op=(role, op))
     out = np.empty(size, np.dtype(dtype))
     run_ranges(lambda lo, hi: mod.run(lo, hi, *values, out), _ranges(size, None, size))
     return out
@@ -1017,7 +1017,7 @@ def segment_reduce(monoid, values, starts, dtype):
     if nseg == 0:
         return out
     values = np.ascontiguousarray(values, dtype=dtype)
-    mod = operators.module(f"segments_{monoid.name}", _SEGMENTS, add=("add", monoid))
+    mod = opcompile.module(f"segments_{monoid.name}", _SEGMENTS, add=("add", monoid))
     k = mod.reduce2 if values.ndim == 2 else mod.reduce1
     end = values.shape[0]
     run_ranges(lambda s0, s1: k(s0, s1, values, starts, end, out),
@@ -1070,7 +1070,7 @@ def select_csr(op, indptr, indices, data, thunk, derived=None):
     if lower is not None and float(thunk).is_integer():  # a row's kept run: one search
         return _triangle(indptr, indices, data, int(thunk), lower, ranges, derived)
     cnt = np.empty(n, np.int64)
-    mod = operators.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
+    mod = opcompile.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
                            op=("iop", op))
     run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
     c_ptr = _row_ptr(cnt, indptr.dtype)
@@ -1335,5 +1335,5 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
 
 
 def _semiring_module_op(name, template, op):
-    return operators.module(f"{name}_{op.name}", _specialise(template, op.uses),
+    return opcompile.module(f"{name}_{op.name}", _specialise(template, op.uses),
                             mul=("mul", op))

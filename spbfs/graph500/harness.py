@@ -10,10 +10,9 @@ import numpy as np
 from tqdm import tqdm
 
 from ..algorithms.bfs import BETA, bfs, search
-from ..core.arrays import array_module, to_numpy
+from ..core.arrays import array_module, index_dtype, to_numpy
 from ..core.validation import check_positive
 from ..semiring import Matrix, any_pair, level_search
-from ..semiring._pattern import index_dtype
 from . import results
 from . import validation as graph500
 from .generate import kronecker, kronecker_edge_count

@@ -18,9 +18,8 @@ from operator import itemgetter, methodcaller
 import numpy as np
 import scipy.sparse as sp
 
-from ..core.arrays import to_numpy
+from ..core.arrays import index_dtype, to_numpy
 from ..semiring import Matrix
-from ..semiring._pattern import index_dtype
 from . import _config
 
 __all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx"]

@@ -16,7 +16,7 @@ from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
 from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
 from ..semiring import Vector, max_plus, plus_pair
-from ..semiring._operators import push
+from ..semiring._vxm import push
 from ._cluster import select_nodes
 from ._registry import dispatched
 from ._subgraph import copy_keeping, subgraph_copy

@@ -37,8 +37,7 @@ from ._named import (
     select_ops,
     unary,
 )
-from ._operators import mxv, pull_cheaper, vxm
-from ._ops import BinaryOp, IndexUnaryOp, Monoid, Semiring
+from ._optypes import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel
 from ._products import mxm
@@ -46,6 +45,7 @@ from ._queue import queue_meet, queue_order
 from ._search import LevelSearch, level_search
 from ._transform import apply, reduce, select
 from ._vector import Vector
+from ._vxm import mxv, pull_cheaper, vxm
 
 __all__ = [
     "NAMED", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid", "Semiring", "Vector",

@@ -20,7 +20,7 @@ from ._masks import (
     _merge,
 )
 from ._matrix import Matrix
-from ._ops import BinaryOp, Monoid
+from ._optypes import BinaryOp, Monoid
 from ._vector import Vector
 
 

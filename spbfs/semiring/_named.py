@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..core.arrays import array_module
-from ._ops import ANY_TERMINAL, BinaryOp, IndexUnaryOp, Monoid, Semiring, _highest, _lowest
+from ._optypes import ANY_TERMINAL, BinaryOp, IndexUnaryOp, Monoid, Semiring, _highest, _lowest
 
 INDEX_DTYPE = np.dtype(np.int64)
 

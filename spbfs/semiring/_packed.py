@@ -23,7 +23,7 @@ from ..core.validation import check_choice
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
-from ._operators import as_vector
+from ._vxm import as_vector
 
 __all__ = ["packed_any_secondi", "unpack_bitplanes"]
 

@@ -15,9 +15,9 @@ from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
 from ._named import ops, plus_pair
-from ._operators import vxm
-from ._ops import Semiring
+from ._optypes import Semiring
 from ._vector import Vector
+from ._vxm import vxm
 
 __all__ = ["peel"]
 

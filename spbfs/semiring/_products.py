@@ -48,7 +48,7 @@ from ._masks import (
     _reduce_by_key,
 )
 from ._matrix import Matrix
-from ._ops import Semiring
+from ._optypes import Semiring
 from ._vector import Vector
 
 #: Products handled per step of the generic mxm (the GPU's), bounding its temporary memory.

@@ -22,8 +22,8 @@ from ..core.validation import check_source
 from ._backend import backend_for
 from ._matrix import Matrix
 from ._named import min_plus
-from ._operators import vxm
 from ._vector import Vector
+from ._vxm import vxm
 
 __all__ = ["queue_meet", "queue_order"]
 

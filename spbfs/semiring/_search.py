@@ -23,9 +23,9 @@ from ..core.validation import UNREACHED
 from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
-from ._operators import pull, push
-from ._ops import Semiring
+from ._optypes import Semiring
 from ._vector import Vector
+from ._vxm import pull, push
 
 __all__ = ["LevelSearch", "MaskedSearch", "level_search"]
 

@@ -22,7 +22,7 @@ from ._masks import (
 )
 from ._matrix import Matrix
 from ._named import select_ops
-from ._ops import BinaryOp, IndexUnaryOp, Monoid
+from ._optypes import BinaryOp, IndexUnaryOp, Monoid
 from ._vector import Vector
 
 

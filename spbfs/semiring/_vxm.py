@@ -11,7 +11,7 @@ from ._backend import backend_for
 from ._dispatch import distributed
 from ._matrix import Matrix
 from ._named import monoids
-from ._ops import Semiring
+from ._optypes import Semiring
 from ._vector import Vector
 
 _DIRECTIONS = ("auto", "push", "pull")
