@@ -50,8 +50,9 @@ def test_document_keys(run):
     env = doc["environment"]
     assert {"device", "versions", "hostname", "date", "command"} <= set(env)
     assert env["device"]["kind"] == "cpu"
-    assert {"python", "numpy", "scipy", "spbfs"} <= set(env["versions"])
+    assert {"python", "numpy", "scipy", "numba", "spbfs"} <= set(env["versions"])
     assert env["versions"]["spbfs"] == spbfs.__version__
+    assert "commit" in env  # a hash from a git checkout, None otherwise (test below)
     for name in ("SCALE", "NBFS", "construction_time", "min_time", "firstquartile_time",
                  "median_time", "thirdquartile_time", "max_time", "mean_time", "stddev_time",
                  "min_nedge", "median_nedge", "min_TEPS", "median_TEPS", "max_TEPS",
@@ -106,6 +107,71 @@ def test_json_file_is_strict_json(run, tmp_path):
     (tmp_path / "other.json").write_text('{"a": 1}')
     with pytest.raises(ValueError, match="not a spbfs graph500 results file"):
         results.read_json(tmp_path / "other.json")
+
+
+def _checkout_head():
+    """HEAD of the checkout the tested spbfs package lies in, or None (an installed copy)."""
+    package = os.path.dirname(os.path.abspath(spbfs.__file__))
+    try:
+        tracked = subprocess.run(["git", "-C", package, "ls-files", "--", "."],
+                                 capture_output=True, text=True, timeout=30)
+        head = subprocess.run(["git", "-C", package, "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if tracked.returncode or not tracked.stdout.strip() or head.returncode:
+        return None
+    return head.stdout.strip()
+
+
+def test_document_records_commit_and_numba(run):
+    """Issue 63: a results document names the code that ran (the git commit of a checkout)
+    and numba's version, so a figure quoted from it can be cited."""
+    numba = pytest.importorskip("numba")
+    _, _, doc = run
+    env = doc["environment"]
+    assert env["versions"]["numba"] == numba.__version__
+    assert env["commit"] == _checkout_head()
+    if env["commit"] is not None:
+        assert len(env["commit"]) == 40 and int(env["commit"], 16) >= 0
+    # the written file keeps both
+    assert results.environment("cpu")["commit"] == env["commit"]
+
+
+def test_git_commit_outside_a_checkout_is_none(tmp_path, monkeypatch):
+    assert results.git_commit(tmp_path) is None                    # not a repository
+    assert results.git_commit(tmp_path / "absent") is None         # not a folder
+    if _checkout_head() is None:
+        pytest.skip("spbfs is not running from a git checkout")
+    package = os.path.dirname(os.path.abspath(spbfs.__file__))
+    assert results.git_commit(package) == _checkout_head()
+    assert results.git_commit() == _checkout_head()
+    # a folder the checkout ignores (a virtual environment inside it): not its commit
+    for name in (".venv", "__pycache__", os.path.join("tests", "__pycache__")):
+        ignored = os.path.join(ROOT, name)
+        if os.path.isdir(ignored) and not subprocess.run(
+                ["git", "-C", ROOT, "check-ignore", "-q", name]).returncode:
+            assert results.git_commit(ignored) is None, name
+
+    # no git program, or git failing: None, and the environment is still written
+    def no_git(*args, **kwargs):
+        raise FileNotFoundError("git")
+
+    monkeypatch.setattr(results.subprocess, "run", no_git)
+    assert results.git_commit(package) is None
+    assert results.environment("cpu")["commit"] is None
+
+    def hangs(*args, **kwargs):
+        raise subprocess.TimeoutExpired("git", 10)
+
+    monkeypatch.setattr(results.subprocess, "run", hangs)
+    assert results.git_commit(package) is None
+
+    def fails(args, **kwargs):
+        return subprocess.CompletedProcess(args, 128, "", "fatal: not a git repository")
+
+    monkeypatch.setattr(results.subprocess, "run", fails)
+    assert results.git_commit(package) is None
 
 
 def test_summary_line_variants():

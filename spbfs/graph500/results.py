@@ -17,7 +17,7 @@ A results document (:data:`SCHEMA`) holds everything a run measured and where it
       ],
       "direction_source": "trace" | "dist",
       "environment": {"device": {...}, "versions": {...}, "hostname": ..., "date": ...,
-                      "command": ..., "arguments": {...}}
+                      "command": ..., "commit": ..., "arguments": {...}}
     }
 
 ``TEPS`` of a search is ``nedge / time``; ``result["harmonic_mean_TEPS"]`` is the harmonic
@@ -28,6 +28,9 @@ the direction of the step that found level ``L`` (``null`` for the source's leve
 ``dd``; ``nn`` always pushes).  ``direction_source`` says where the directions come from:
 ``"trace"`` (the level loop's own trace of the search, :func:`spbfs.algorithms.bfs.search`) or
 ``"dist"`` (the per-level directions that :func:`spbfs.dist.bfs` reports).
+``environment["commit"]`` is the git commit of the spbfs source that ran (:func:`git_commit`;
+``null`` for an installed copy), and ``environment["versions"]`` names numba's version beside
+numpy's and scipy's, so that a figure quoted from a document can be traced to its code.
 """
 
 from __future__ import annotations
@@ -39,14 +42,15 @@ import os
 import platform
 import shlex
 import socket
+import subprocess
 import sys
 from importlib import metadata
 
 import numpy as np
 
 __all__ = [
-    "SCHEMA", "device_info", "document", "environment", "read_json", "summary_line",
-    "versions", "write_json",
+    "SCHEMA", "device_info", "document", "environment", "git_commit", "read_json",
+    "summary_line", "versions", "write_json",
 ]
 
 #: Name and version of the document layout (the ``"schema"`` entry).
@@ -102,9 +106,10 @@ def _version(name):
 def versions():
     """Versions of Python and of the packages a run used (absent ones left out).
 
-    CuPy is reported when it is imported or installed (by its distribution's name, e.g.
-    ``cupy-cuda12x``), without importing it; MPI (the library's own version line) when
-    mpi4py's MPI module is loaded.
+    numba (the CPU backend's compiler) is reported whether or not a run imported it (its
+    installed distribution's version, read without importing it). CuPy is reported when it
+    is imported or installed (by its distribution's name, e.g. ``cupy-cuda12x``), without
+    importing it; MPI (the library's own version line) when mpi4py's MPI module is loaded.
 
     Returns
     -------
@@ -114,8 +119,8 @@ def versions():
     Examples
     --------
     >>> v = versions()
-    >>> sorted(k for k in ("python", "numpy", "scipy", "spbfs") if k in v)
-    ['numpy', 'python', 'scipy', 'spbfs']
+    >>> sorted(k for k in ("python", "numpy", "scipy", "numba", "spbfs") if k in v)
+    ['numba', 'numpy', 'python', 'scipy', 'spbfs']
     """
     import scipy
 
@@ -123,6 +128,10 @@ def versions():
 
     out = {"python": platform.python_version(), "numpy": np.__version__,
            "scipy": scipy.__version__, "spbfs": __version__}
+    numba = sys.modules.get("numba")
+    found = getattr(numba, "__version__", None) or _version("numba")
+    if found:
+        out["numba"] = found
     cupy = sys.modules.get("cupy")
     if cupy is not None:
         out["cupy"] = cupy.__version__
@@ -199,8 +208,54 @@ def _command_line(argv=None):
     return shlex.join(argv)
 
 
+def git_commit(path=None):
+    """The git commit of the checkout that holds the spbfs package, or None.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        A folder of a checkout (default: the folder of the running ``spbfs`` package).
+
+    Returns
+    -------
+    str or None
+        The full hash of ``HEAD``, when ``path`` is a folder tracked in a git checkout and
+        ``git`` runs; None otherwise (an installed copy, a folder git ignores, such as a
+        virtual environment inside a checkout, no ``git`` program, a broken repository).
+        Never raises. Changes not committed are not reported: the hash names the commit
+        the working tree started from.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> git_commit(tempfile.mkdtemp()) is None
+    True
+    """
+    if path is None:
+        path = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        path = os.fspath(path)
+        if not os.path.isdir(path):
+            return None
+        # the folder must be part of the checkout, not a folder it ignores (site-packages
+        # of a virtual environment that lies inside some repository)
+        tracked = subprocess.run(["git", "-C", path, "ls-files", "--", "."],
+                                 capture_output=True, text=True, timeout=10)
+        if tracked.returncode != 0 or not tracked.stdout.strip():
+            return None
+        head = subprocess.run(["git", "-C", path, "rev-parse", "--verify", "HEAD"],
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, ValueError, TypeError, subprocess.SubprocessError):
+        return None
+    commit = head.stdout.strip()
+    if head.returncode != 0 or len(commit) not in (40, 64) or \
+            any(c not in "0123456789abcdef" for c in commit):
+        return None
+    return commit
+
+
 def environment(device, argv=None):
-    """Where and when a run happened: device, versions, hostname, date, command line.
+    """Where and when a run happened: device, versions, hostname, date, command line, commit.
 
     Parameters
     ----------
@@ -213,8 +268,9 @@ def environment(device, argv=None):
     Returns
     -------
     dict
-        ``device``, ``versions``, ``hostname``, ``platform``, ``date`` (UTC, ISO 8601) and
-        ``command``.
+        ``device``, ``versions`` (numba's among them), ``hostname``, ``platform``, ``date``
+        (UTC, ISO 8601), ``command`` and ``commit`` (:func:`git_commit` of the running
+        package: None outside a git checkout).
 
     Examples
     --------
@@ -229,6 +285,7 @@ def environment(device, argv=None):
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "command": _command_line(argv),
+        "commit": git_commit(),
     }
 
 
