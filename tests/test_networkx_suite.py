@@ -104,7 +104,9 @@ MODULES = {
     "algorithms/tests/test_efficiency.py": {
         "efficiency", "global_efficiency", "local_efficiency"},
     "algorithms/operators/tests/test_unary.py": {"complement", "reverse"},
-    "algorithms/operators/tests/test_binary.py": {"difference"},
+    "algorithms/operators/tests/test_binary.py": {
+        "difference", "symmetric_difference", "intersection", "compose", "union",
+        "disjoint_union", "full_join"},
     "algorithms/tests/test_smetric.py": {"s_metric"},
     "algorithms/tests/test_structuralholes.py": {"mutual_weight"},
     # (no NetworkX test calls intra_community_edges: tests/test_nx_more.py does)

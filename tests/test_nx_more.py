@@ -218,6 +218,46 @@ def test_operators(name):
     same_graph(nx.difference, H, G)
 
 
+@pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tree", "tournament"])
+def test_binary_operators(name):
+    G = _weighted(GRAPHS[name], 13, "int")
+    G.graph["title"] = "g"
+    nx.set_node_attributes(G, {n: {"tag": [i]} for i, n in enumerate(G) if i % 3})
+    H = G.copy()
+    H.remove_edges_from(list(G.edges)[::3])
+    H = nx.relabel_nodes(H, dict(zip(list(H)[::-1], list(H)[::-1], strict=True)))
+    H.add_edges_from([(a, b, {"w": 1}) for a, b in zip(list(G)[::5], list(G)[3::7],
+                                                      strict=False)])
+    H.graph["title"] = "h"
+    nx.set_node_attributes(H, {n: {"tag": "H", "x": 1} for i, n in enumerate(H) if i % 2})
+    for f in (nx.symmetric_difference, nx.intersection, nx.compose):
+        same_graph(f, G, H)
+        same_graph(f, H, G)
+    K = nx.relabel_nodes(H, {n: ("k", n) for n in H})  # disjoint from G
+    K.remove_nodes_from(list(K)[::4])
+    for f in (nx.union, nx.full_join, nx.compose, nx.intersection, nx.disjoint_union):
+        same_graph(f, G, K)
+        same_graph(f, K, G)
+    part = nx.relabel_nodes(K, {("k", n): n for n in H})  # part of G's nodes
+    same_graph(nx.intersection, G, part)
+    same_graph(nx.compose, part, G)
+    same_graph(nx.union, G, H, rename=("a", "b"))
+    same_graph(nx.full_join, G, H, rename=("a", "b"))
+    C = same_graph(nx.compose, G, H)
+    u, v = next(iter(C.edges))
+    assert C[u][v] is not G[u][v] and C.nodes[u] is not G.nodes[u]  # copies
+    with pytest.raises(nx.NetworkXError, match="not disjoint"):
+        nx.union(G, H, backend="spbfs")
+    with pytest.raises(nx.NetworkXError, match="not equal"):
+        nx.symmetric_difference(G, K, backend="spbfs")
+    other = nx.Graph() if G.is_directed() else nx.DiGraph()
+    for f in (nx.union, nx.disjoint_union, nx.compose, nx.intersection):
+        with pytest.raises(nx.NetworkXError, match="directed or undirected"):
+            f(G, other, backend="spbfs")
+    with pytest.raises(NotImplementedError, match="multigraphs"):
+        nx.compose(nx.MultiGraph(G), nx.MultiGraph(H), backend="spbfs")
+
+
 @pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tree", "cycle"])
 def test_misc(name):
     from networkx.algorithms.community import quality

@@ -1,4 +1,5 @@
-"""Graph operators: ``complement``, ``reverse`` and ``difference``.
+"""Graph operators: ``complement``, ``reverse``, ``difference``, ``symmetric_difference``,
+``intersection``, ``compose``, ``union``, ``disjoint_union`` and ``full_join``.
 
 The kept or made edges are found on arrays (the complement's pattern, the transpose, the
 entries of ``G`` that ``H`` lacks, found by a search in ``H``'s sorted keys); the result
@@ -184,3 +185,389 @@ def _mirrored(G, pu, pv):
     allu, allv = np.concatenate([mu, pu]), np.concatenate([mv, pv])
     order = np.argsort(allu, kind="stable")
     return allu[order], allv[order]
+
+
+# ----------------------------------------------------------------- the binary operators
+
+def _from_calls(cls, nodes, node_dicts, a, b, datas=None, graph=None):
+    """A graph of class ``cls`` on ``nodes`` (attributes ``node_dicts``) left by the calls
+    ``add_edge(nodes[a[k]], nodes[b[k]])`` in the order ``k``, each a new edge (no edge made
+    twice, in either direction when undirected), with the data dict ``datas[k]`` (new empty
+    dicts if None): each row lists its neighbours in the order of the calls that made them,
+    an undirected edge's dict shared by its two entries."""
+    H = cls()
+    if graph:
+        H.graph.update(graph)
+    n = len(nodes)
+    H._node = dict(zip(nodes, node_dicts, strict=True))
+    labels = np.fromiter(nodes, object, count=n)
+    k = a.size
+    datas = np.fromiter(_fresh(k) if datas is None else datas, object, count=k)
+    if H.is_directed():
+        out = np.argsort(a, kind="stable")
+        H._adj = H._succ = _nested(nodes, labels[b[out]].tolist(), datas[out].tolist(),
+                                   np.bincount(a, minlength=n))
+        into = np.argsort(b, kind="stable")
+        H._pred = _nested(nodes, labels[a[into]].tolist(), datas[into].tolist(),
+                          np.bincount(b, minlength=n))
+        return H
+    other = a != b  # a loop has one entry
+    call = np.arange(k)
+    rows = np.concatenate([a, b[other]])
+    cols = np.concatenate([b, a[other]])
+    calls = np.concatenate([call, call[other]])
+    order = np.argsort(rows * max(k, 1) + calls, kind="stable")
+    H._adj = _nested(nodes, labels[cols[order]].tolist(), datas[calls[order]].tolist(),
+                     np.bincount(rows, minlength=n))
+    return H
+
+
+def _edge_key(a, b, n, directed):
+    if directed:
+        return a * n + b
+    return np.minimum(a, b) * n + np.maximum(a, b)
+
+
+def _graph_edges(G):
+    """``G.edges()`` as rows ``(u, v)``: each undirected edge once, from its first end."""
+    entries = G.edge_entries()
+    return G.entry_rows()[entries], G._indices[entries].astype(np.int64)
+
+
+def _edge_datas(orig, G, rows, cols):
+    """The data dicts of ``orig``'s edges ``rows[k] -> cols[k]`` (rows of ``G``)."""
+    adj = orig._adj
+    return list(map(dict.__getitem__, map(adj.__getitem__, G.labels(rows)), G.labels(cols)))
+
+
+def _node_copies(orig, nodes):
+    return list(map(dict, map(orig._node.__getitem__, nodes)))
+
+
+def _source_class(G):
+    import networkx as nx
+
+    graph = G._source() if G._source is not None else None
+    if graph is not None:
+        return type(graph)
+    return nx.DiGraph if G.is_directed() else nx.Graph
+
+
+def _same_kind(G, H):
+    import networkx as nx
+
+    if G.is_directed() != H.is_directed():
+        raise nx.NetworkXError("All graphs must be directed or undirected.")
+
+
+def _union_parts(G, H, labels):
+    """NetworkX's ``union_all([G, H])`` of graphs relabelled ``labels`` (two lists of node
+    labels, or None to keep them): the class, nodes, node dicts, edge calls and edge dicts,
+    and the graph attributes."""
+    import networkx as nx
+
+    _same_kind(G, H)
+    nodes = [G.nodes if labels[0] is None else labels[0],
+             H.nodes if labels[1] is None else labels[1]]
+    for g, names in zip((G, H), nodes, strict=True):
+        if len(set(names)) != len(g):
+            raise NotImplementedError("the renamed labels coincide: NetworkX merges them")
+    if not set(nodes[0]).isdisjoint(nodes[1]):
+        raise nx.NetworkXError(
+            "The node sets of the graphs are not disjoint.\nUse `rename` to specify "
+            "prefixes for the graphs or use\ndisjoint_union(G1, G2, ..., GN).")
+    origs = [G.networkx_graph(), H.networkx_graph()]
+    graph = {}
+    node_dicts, a, b, datas = [], [], [], []
+    offset = 0
+    for g, orig in zip((G, H), origs, strict=True):
+        graph.update(orig.graph)
+        node_dicts += _node_copies(orig, g.nodes)
+        rows, cols = _graph_edges(g)
+        a.append(rows + offset)
+        b.append(cols + offset)
+        datas += map(dict, _edge_datas(orig, g, rows, cols))
+        offset += len(g)
+    cls = _source_class(G) if labels[0] is None else type(origs[0])
+    return (cls, nodes[0] + nodes[1], node_dicts, np.concatenate(a), np.concatenate(b),
+            datas, graph)
+
+
+def _renamed(G, prefix):
+    if prefix is None:
+        return None
+    return list(map("{}{}".format, repeat(prefix), G.nodes))
+
+
+def _binary_can_run(arguments):
+    reason = _no_multigraph(arguments)
+    if reason is not True:
+        return reason
+    G = arguments.get("G")
+    if type(G).__name__ != "SpbfsGraph" and type(G) not in _plain_classes():
+        return f"a {type(G).__name__} (a Graph subclass) runs in NetworkX"
+    return True
+
+
+def _plain_classes():
+    import networkx as nx
+
+    return (nx.Graph, nx.DiGraph)
+
+
+@dispatched(can_run=_binary_can_run, docs="The two graphs' nodes and edges concatenated on "
+            "arrays; the graph built as NetworkX's ``add_nodes_from`` and ``add_edges_from`` "
+            "build it (adjacency orders, copied attributes); multigraphs and Graph "
+            "subclasses run in NetworkX.")
+def union(G, H, rename=()):
+    """NetworkX's ``union``: ``G`` and ``H`` (disjoint node sets) side by side.
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind, with disjoint node sets after renaming.
+    rename : iterable of str, optional
+        Prefixes of ``G``'s and ``H``'s node labels.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.union(nx.path_graph(2), nx.path_graph(2), rename=("a", "b"),
+    ...               backend="spbfs").edges)
+    [('a0', 'a1'), ('b0', 'b1')]
+    """
+    prefixes = list(islice(rename, 2)) + [None, None]
+    cls, nodes, node_dicts, a, b, datas, graph = _union_parts(
+        G, H, (_renamed(G, prefixes[0]), _renamed(H, prefixes[1])))
+    return _from_calls(cls, nodes, node_dicts, a, b, datas, graph)
+
+
+@dispatched(can_run=_binary_can_run, docs="``union`` of the graphs relabelled "
+            "``0 .. len(G) + len(H) - 1``; multigraphs and Graph subclasses run in NetworkX.")
+def disjoint_union(G, H):
+    """NetworkX's ``disjoint_union``: the union of ``G`` and ``H`` relabelled by integers.
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class, nodes ``0 .. len(G) + len(H) - 1``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.disjoint_union(nx.path_graph(2), nx.path_graph(2), backend="spbfs").edges)
+    [(0, 1), (2, 3)]
+    """
+    nG = len(G)
+    cls, nodes, node_dicts, a, b, datas, graph = _union_parts(
+        G, H, (list(range(nG)), list(range(nG, nG + len(H)))))
+    return _from_calls(cls, nodes, node_dicts, a, b, datas, graph)
+
+
+@dispatched(can_run=_binary_can_run, docs="``union`` and the edges between the two node "
+            "sets (both ways when directed), made in NetworkX's order; multigraphs and "
+            "Graph subclasses run in NetworkX.")
+def full_join(G, H, rename=(None, None)):
+    """NetworkX's ``full_join``: the union of ``G`` and ``H`` with every edge between them.
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind, with disjoint node sets after renaming.
+    rename : tuple of str or None
+        Prefixes of ``G``'s and ``H``'s node labels.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(nx.full_join(nx.path_graph(2), nx.Graph([(2, 3)]), backend="spbfs").edges)
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    """
+    prefixes = list(islice(rename, 2)) + [None, None]
+    cls, nodes, node_dicts, a, b, datas, graph = _union_parts(
+        G, H, (_renamed(G, prefixes[0]), _renamed(H, prefixes[1])))
+    rename[0], rename[1]  # noqa: B018  (NetworkX's IndexError for a shorter rename)
+    nG, nH = len(G), len(H)
+    gi = np.repeat(np.arange(nG), nH)
+    hj = np.tile(np.arange(nG, nG + nH), nG)
+    a, b = [a, gi], [b, hj]
+    if G.is_directed():  # then H's nodes to G's
+        a.append(np.repeat(np.arange(nG, nG + nH), nG))
+        b.append(np.tile(np.arange(nG), nH))
+    a, b = np.concatenate(a), np.concatenate(b)
+    datas = datas + _fresh(a.size - len(datas))
+    return _from_calls(cls, nodes, node_dicts, a, b, datas, graph)
+
+
+@dispatched(can_run=_binary_can_run, docs="``H``'s nodes placed by a lookup in ``G``'s; "
+            "``H``'s edges searched in ``G``'s sorted keys; the graph built as NetworkX's "
+            "``add_nodes_from`` and ``add_edges_from`` build it (``H``'s attributes updating "
+            "``G``'s); multigraphs and Graph subclasses run in NetworkX.")
+def compose(G, H):
+    """NetworkX's ``compose``: the nodes and edges of both, ``H``'s attributes taking
+    precedence.
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.compose(nx.path_graph(3), nx.Graph([(2, 0), (3, 1)]), backend="spbfs").edges)
+    [(0, 1), (0, 2), (1, 2), (1, 3)]
+    """
+    _same_kind(G, H)
+    directed = G.is_directed()
+    gorig, horig = G.networkx_graph(), H.networkx_graph()
+    graph = dict(gorig.graph)
+    graph.update(horig.graph)
+    nG = len(G)
+    at = np.fromiter(map(G.index.get, H.nodes, repeat(-1)), np.int64, count=len(H))
+    new = at < 0
+    at[new] = nG + np.arange(int(np.count_nonzero(new)))
+    nodes = list(G.nodes) + H.labels(np.flatnonzero(new))
+    node_dicts = _node_copies(gorig, G.nodes)
+    hdicts = np.fromiter(map(horig._node.__getitem__, H.nodes), object, count=len(H))
+    node_dicts += map(dict, hdicts[new].tolist())
+    shared = np.fromiter(node_dicts, object, count=len(nodes))[at[~new]].tolist()
+    list(map(dict.update, shared, hdicts[~new].tolist()))
+    gu, gv = _graph_edges(G)
+    hu, hv = _graph_edges(H)
+    datas = np.fromiter(map(dict, _edge_datas(gorig, G, gu, gv)), object, count=gu.size)
+    hdatas = np.fromiter(_edge_datas(horig, H, hu, hv), object, count=hu.size)
+    hu, hv = at[hu], at[hv]
+    n = len(nodes)
+    gkeys = _edge_key(gu, gv, n, directed)
+    hkeys = _edge_key(hu, hv, n, directed)
+    order = np.argsort(gkeys)
+    pos = np.minimum(np.searchsorted(gkeys[order], hkeys), max(gkeys.size - 1, 0))
+    found = (gkeys[order[pos]] == hkeys) if gkeys.size else np.zeros(hkeys.size, bool)
+    list(map(dict.update, datas[order[pos[found]]].tolist(), hdatas[found].tolist()))
+    added = ~found
+    a = np.concatenate([gu, hu[added]])
+    b = np.concatenate([gv, hv[added]])
+    datas = datas.tolist() + list(map(dict, hdatas[added].tolist()))
+    return _from_calls(_source_class(G), nodes, node_dicts, a, b, datas, graph)
+
+
+def _edge_set(G):
+    """``set(G.edges)`` and, undirected, each edge's reverse added as NetworkX's
+    ``intersection_all`` adds them (the same set, built by C loops)."""
+    from operator import itemgetter
+
+    rows, cols = _graph_edges(G)
+    edges = set(zip(G.labels(rows), G.labels(cols), strict=True))
+    if not G.is_directed():
+        listed = list(edges)
+        edges.update(zip(map(itemgetter(1), listed), map(itemgetter(0), listed),
+                         strict=True))
+    return edges
+
+
+@dispatched(can_run=_binary_can_run, docs="The node and edge sets NetworkX intersects, "
+            "built by C loops from the arrays (the result's node and adjacency order are "
+            "those sets' order, as NetworkX's); multigraphs and Graph subclasses run in "
+            "NetworkX.")
+def intersection(G, H):
+    """NetworkX's ``intersection``: the nodes and edges in both graphs, without attributes.
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.intersection(nx.cycle_graph(4), nx.path_graph(5), backend="spbfs").edges)
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    from operator import itemgetter
+
+    gedges, hedges = _edge_set(G), _edge_set(H)
+    _same_kind(G, H)
+    nodes = list(set(G.nodes) & set(H.nodes))
+    edges = list(gedges & hedges)
+    index = dict(zip(nodes, range(len(nodes)), strict=True))
+    n = len(nodes)
+    a = np.fromiter(map(index.__getitem__, map(itemgetter(0), edges)), np.int64,
+                    count=len(edges))
+    b = np.fromiter(map(index.__getitem__, map(itemgetter(1), edges)), np.int64,
+                    count=len(edges))
+    if not G.is_directed():  # each edge is there both ways: the first one makes it
+        _, first = np.unique(_edge_key(a, b, n, False), return_index=True)
+        first.sort()
+        a, b = a[first], b[first]
+    return _from_calls(_source_class(G), nodes, _fresh(n), a, b)
+
+
+def _sym_can_run(arguments):
+    reason = _binary_can_run(arguments)
+    if reason is True and arguments["G"].is_directed() != arguments["H"].is_directed():
+        return "a directed and an undirected graph run in NetworkX"
+    return reason
+
+
+@dispatched(can_run=_sym_can_run, docs="Each graph's entries searched in the other's sorted "
+            "keys; the graph built as NetworkX's ``add_edge`` calls build it; multigraphs, "
+            "Graph subclasses and graphs of two kinds run in NetworkX.")
+def symmetric_difference(G, H):
+    """NetworkX's ``symmetric_difference``: the edges in exactly one of ``G`` and ``H``
+    (same node sets).
+
+    Parameters
+    ----------
+    G, H : SpbfsGraph
+        Graphs of the same kind on the same nodes.
+
+    Returns
+    -------
+    networkx.Graph
+        Of ``G``'s class, without attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.symmetric_difference(nx.cycle_graph(4), nx.complete_graph(4),
+    ...                              backend="spbfs").edges)
+    [(0, 2), (1, 3)]
+    """
+    import networkx as nx
+
+    if set(G.nodes) != set(H.nodes):
+        raise nx.NetworkXError("Node sets of graphs not equal")
+    gu, gv = _graph_edges(G)
+    hu, hv = _graph_edges(H)
+    gkeep = _missing_in(G, H, gu, gv)
+    hkeep = _missing_in(H, G, hu, hv)
+    at = np.fromiter(map(G.index.__getitem__, H.nodes), np.int64, count=len(H))
+    a = np.concatenate([gu[gkeep], at[hu[hkeep]]])
+    b = np.concatenate([gv[gkeep], at[hv[hkeep]]])
+    return _from_calls(_source_class(G), G.nodes, _fresh(len(G)), a, b)
