@@ -46,8 +46,8 @@ MODULES = {
     SP + "test_dense_numpy.py": {"floyd_warshall_numpy"},
     "algorithms/tests/test_distance_measures.py": {
         "shortest_path_length", "single_source_dijkstra_path_length"},
-    "algorithms/tests/test_lowest_common_ancestors.py": {"ancestors",
-                                                         "is_directed_acyclic_graph"},
+    "algorithms/tests/test_lowest_common_ancestors.py": {
+        "ancestors", "is_directed_acyclic_graph", "lowest_common_ancestor"},
     "algorithms/tests/test_sparsifiers.py": {"shortest_path_length"},
     "algorithms/tests/test_threshold.py": {"single_source_shortest_path_length"},
     "algorithms/tests/test_dag.py": {

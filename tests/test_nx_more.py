@@ -309,3 +309,26 @@ def test_ego_graph_and_generic_bfs_edges(name):
             assert got == list(nx.generic_bfs_edges(G, n, depth_limit=depth))
     with pytest.raises(nx.NodeNotFound):
         nx.ego_graph(G, "absent", backend="spbfs")
+
+
+def test_lowest_common_ancestor():
+    rng = np.random.default_rng(16)
+    for seed in range(6):  # random DAGs with many pairs of several lowest common ancestors
+        D = nx.gnp_random_graph(120, 0.05, seed=seed, directed=True)
+        G = nx.DiGraph([(v, u) for u, v in D.edges if u < v])
+        G.add_nodes_from(range(120))
+        if seed % 2:
+            G = nx.relabel_nodes(G, {i: (i * 7919) % 1000003 for i in G})
+        nodes = list(G)
+        for a, b in rng.integers(0, len(nodes), (25, 2)).tolist():
+            same(nx.lowest_common_ancestor, G, nodes[a], nodes[b])
+            same(nx.lowest_common_ancestor, G, nodes[a], nodes[a])
+    sentinel = object()
+    G = nx.DiGraph([(0, 1), (2, 1)])
+    assert nx.lowest_common_ancestor(G, 0, 2, default=sentinel, backend="spbfs") is sentinel
+    with pytest.raises(nx.NodeNotFound, match="from pair"):
+        nx.lowest_common_ancestor(G, 0, "absent", backend="spbfs")
+    with pytest.raises(nx.NetworkXError, match="acyclic"):
+        nx.lowest_common_ancestor(nx.cycle_graph(4, nx.DiGraph), 0, 2, backend="spbfs")
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.lowest_common_ancestor(nx.DiGraph(), 0, 0, backend="spbfs")

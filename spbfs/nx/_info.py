@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (their decorators fill the registry)
     _dijkstra,
     _efficiency,
     _generic,
+    _lca,
     _link_analysis,
     _link_prediction,
     _matrices,
