@@ -26,6 +26,7 @@ import numbers
 import numpy as np
 
 from ..core.arrays import array_module, to_numpy
+from ..core.validation import check_integer
 from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
 from ._shared import by_masks, prepare
 
@@ -84,10 +85,7 @@ def betweenness_centrality(A, normalized=True, directed=True, sources=None, batc
     >>> betweenness_centrality(A, normalized=False, sources=[0])
     array([0., 2., 1., 0.])
     """
-    if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, numbers.Integral):
-        raise TypeError(f"batch must be an integer, got {batch!r}")
-    if batch < 1:
-        raise ValueError(f"batch must be at least 1, got {batch}")
+    batch = check_integer(batch, "batch", 1)
     M = prepare(A, directed, values=False).canonical()  # square; both directions when undirected
     xp, n = M.xp, M.n
     src = _sources(sources, n)  # duplicates merged; the products read no edge values
@@ -224,10 +222,7 @@ def edge_betweenness_centrality(A, normalized=True, directed=True, sources=None,
            [0.66666667, 0.        , 0.66666667],
            [0.        , 0.66666667, 0.        ]])
     """
-    if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, numbers.Integral):
-        raise TypeError(f"batch must be an integer, got {batch!r}")
-    if batch < 1:
-        raise ValueError(f"batch must be at least 1, got {batch}")
+    batch = check_integer(batch, "batch", 1)
     M = prepare(A).canonical()
     xp, n = M.xp, M.n
     if by_masks(M):   # the documented fallback: the whole graph on every rank

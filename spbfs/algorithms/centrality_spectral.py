@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from ..core.validation import check_integer
 from ..semiring import monoids, mxv, plus_times, reduce
 from ._shared import prepare
 from .pagerank import PowerIterationFailedConvergence
@@ -35,8 +36,7 @@ def _times(M, x):
 
 
 def _check_iterations(max_iter, tol):
-    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
-        raise TypeError(f"max_iter must be an integer, got {max_iter!r}")
+    check_integer(max_iter, "max_iter")
     if not isinstance(tol, numbers.Real) or not tol >= 0:
         raise ValueError(f"tol must be a non-negative number, got {tol!r}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.validation import check_choice
 from ..semiring import monoids, reduce, select
 from ._shared import prepare
 
@@ -43,8 +44,7 @@ def degrees(A, directed=True, kind="total"):
     >>> degrees(A), degrees(A, kind="in")
     (array([3, 2, 1]), array([1, 1, 1]))
     """
-    if kind not in _KINDS:
-        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
+    check_choice(kind, "kind", _KINDS)
     M = prepare(A).canonical()
     out = M.out_degree.astype(np.int64)
     if not directed:  # the self-loops per row, counted once per pattern where kept

@@ -16,10 +16,10 @@ vector, which defaults to uniform); the iteration stops when the L1 change is be
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
+from ..core.validation import check_integer, check_number
 from ..semiring import Semiring, monoids, ops, plus_times, reduce, vxm
 from ._shared import prepare
 
@@ -105,16 +105,13 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     >>> pagerank(A, personalization=np.array([1.0, 0, 0])).round(4)
     array([0.4522, 0.1922, 0.3556])
     """
-    alpha = _number(alpha, "alpha")
+    alpha = check_number(alpha, "alpha")
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
-    tol = _number(tol, "tol")
+    tol = check_number(tol, "tol")
     if not tol >= 0:
         raise ValueError(f"tol must be non-negative, got {tol!r}")
-    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
-        raise TypeError(f"max_iter must be an integer, got {max_iter!r}")
-    if max_iter < 0:
-        raise ValueError(f"max_iter must be non-negative, got {max_iter}")
+    max_iter = check_integer(max_iter, "max_iter", 0)
     if weight is None:
         weight = False
     if not isinstance(weight, (bool, np.bool_)):
@@ -164,14 +161,6 @@ def _check_weights(M, out_weight):
         raise ValueError("A has negative weights; pagerank needs non-negative weights")
     if not math.isfinite(float(out_weight.sum())):  # NaN or inf somewhere
         raise ValueError("A has NaN or infinite weights; pagerank needs finite weights")
-
-
-def _number(value, name) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        if getattr(value, "ndim", None) == 0 and np.asarray(value).dtype.kind in "iuf":
-            return float(value)
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    return float(value)
 
 
 def _distribution(v, n, name, xp):

@@ -43,6 +43,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..core.arrays import gpu_available
 from .faults import NCCL_TIMEOUT, end_job, nccl_timeout  # noqa: F401  (end_job: its home)
 from .planes import MpiPlane, NcclPlane, done, nccl_importable
 
@@ -66,20 +67,9 @@ def _same(a, b) -> bool:
         return False
 
 
-
 #: The communicators made for an MPI communicator, device and data plane (one NCCL set-up).
 _SHARED = {}
 _SHARED_LOCK = threading.Lock()
-
-
-def _gpu_available() -> bool:
-    try:
-        import cupy
-
-        return cupy.cuda.is_available()
-    except Exception:  # noqa: BLE001 - any failure means "no usable GPU"
-        return False
-
 
 
 class Communicator:
@@ -139,9 +129,9 @@ class Communicator:
             error = ValueError("data_plane='nccl' needs GPU ranks (device='gpu')")
         gpu = None
         if error is None and device in ("gpu", "auto"):
-            gpu = _gpu_available()
+            gpu = gpu_available()
             if device == "gpu" and not gpu:
-                error = ValueError("device='gpu' but CuPy finds no usable CUDA GPU on this rank")
+                error = ValueError("device='gpu' but CuPy sees no CUDA GPU on this rank")
         timeout = NCCL_TIMEOUT
         if error is None and data_plane != "mpi" and device != "cpu":
             try:

@@ -12,9 +12,9 @@ arrays (pass ``xp=cupy`` to :func:`kronecker`, or cupy arrays to :func:`permute_
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
+
+from ..core.validation import check_integer
 
 __all__ = ["INITIATOR", "kronecker", "kronecker_edge_count", "permute_vertices"]
 
@@ -58,17 +58,11 @@ def _xp(*arrays):
 
 
 def _check_int(name, value, lo=None, hi=None):
-    """Return ``value`` as a Python int, raising TypeError / ValueError naming ``name``."""
-    if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be an integer, got a bool")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
-    if lo is not None and value < lo:
-        raise ValueError(f"{name} must be >= {lo}, got {value}")
+    """Return ``value`` as a Python int in ``[lo, hi]``, raising TypeError / ValueError naming
+    ``name`` (:func:`spbfs.core.validation.check_integer`'s wording)."""
+    value = check_integer(value, name, lo)
     if hi is not None and value > hi:
-        raise ValueError(f"{name} must be <= {hi}, got {value}")
+        raise ValueError(f"{name} must be at most {hi}, got {value}")
     return value
 
 

@@ -10,8 +10,8 @@ import numpy as np
 from tqdm import tqdm
 
 from ..algorithms.bfs import BETA, bfs, search
-from ..core.arrays import array_module, index_dtype, to_numpy
-from ..core.validation import check_positive
+from ..core.arrays import array_module, gpu_available, index_dtype, require_gpu, to_numpy
+from ..core.validation import check_choice, check_positive
 from ..semiring import Matrix, any_pair, level_search
 from . import results
 from . import validation as graph500
@@ -30,22 +30,6 @@ GPU_CHUNK_EDGES = 1 << 26
 WARM_UP_VERTICES, WARM_UP_EDGES = 256, 4096
 
 
-def gpu_available() -> bool:
-    """True when CuPy imports and sees a CUDA device.
-
-    Examples
-    --------
-    >>> isinstance(gpu_available(), bool)
-    True
-    """
-    try:
-        import cupy
-
-        return bool(cupy.cuda.is_available())
-    except Exception:
-        return False
-
-
 def resolve_device(device: str) -> str:
     """``"cpu"`` or ``"gpu"`` from ``"cpu"``, ``"gpu"`` or ``"auto"``.
 
@@ -54,12 +38,11 @@ def resolve_device(device: str) -> str:
     >>> resolve_device("cpu")
     'cpu'
     """
-    if device not in ("cpu", "gpu", "auto"):
-        raise ValueError(f"device must be 'cpu', 'gpu' or 'auto', got {device!r}")
+    check_choice(device, "device", ("cpu", "gpu", "auto"))
     if device == "auto":
         return "gpu" if gpu_available() else "cpu"
-    if device == "gpu" and not gpu_available():
-        raise RuntimeError("device='gpu' but CuPy cannot see a CUDA GPU")
+    if device == "gpu":
+        require_gpu("device='gpu'")
     return device
 
 

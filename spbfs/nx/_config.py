@@ -6,6 +6,9 @@ import os
 
 from networkx.utils.configs import Config
 
+from ..core.arrays import gpu_available as core_gpu_available
+from ..core.arrays import require_gpu
+
 DEVICES = ("auto", "cpu", "gpu")
 
 
@@ -79,14 +82,10 @@ _gpu_state: list = []
 
 
 def gpu_available() -> bool:
-    """True when CuPy imports and sees a CUDA device (checked once)."""
+    """True when CuPy imports and sees a CUDA device (checked once:
+    :func:`spbfs.core.arrays.gpu_available`)."""
     if not _gpu_state:
-        try:
-            import cupy
-
-            _gpu_state.append(bool(cupy.cuda.is_available()))
-        except Exception:  # ImportError, or a CUDA driver error
-            _gpu_state.append(False)
+        _gpu_state.append(core_gpu_available())
     return _gpu_state[0]
 
 
@@ -97,7 +96,6 @@ def use_gpu(nnz: int) -> bool:
         return False
     if cfg.device == "gpu":
         if not gpu_available():
-            raise RuntimeError("nx.config.backends.spbfs.device is 'gpu' but CuPy sees no CUDA "
-                               "GPU; set it to 'auto' or 'cpu'")
+            require_gpu("nx.config.backends.spbfs.device is 'gpu'")
         return True
     return nnz >= cfg.gpu_min_edges and gpu_available()
