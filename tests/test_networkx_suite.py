@@ -113,6 +113,7 @@ MODULES = {
     "algorithms/community/tests/test_quality.py": {"inter_community_edges"},
     "algorithms/tests/test_simple_paths.py": {"is_simple_path"},
     "generators/tests/test_ego.py": {"ego_graph"},
+    "algorithms/bipartite/tests/test_centrality.py": {"bipartite_betweenness_centrality"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX

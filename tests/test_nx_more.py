@@ -332,3 +332,31 @@ def test_lowest_common_ancestor():
         nx.lowest_common_ancestor(nx.cycle_graph(4, nx.DiGraph), 0, 2, backend="spbfs")
     with pytest.raises(nx.NetworkXPointlessConcept):
         nx.lowest_common_ancestor(nx.DiGraph(), 0, 0, backend="spbfs")
+
+
+def _close(got, want):
+    assert list(got) == list(want)
+    assert all(type(g) is type(w) for g, w in zip(got.values(), want.values(), strict=True))
+    np.testing.assert_allclose(list(got.values()), list(want.values()), rtol=1e-12, atol=1e-15)
+
+
+def test_bipartite_betweenness_centrality():
+    from networkx.algorithms import bipartite
+
+    for G, top in ((bipartite.random_graph(30, 20, 0.15, seed=17), range(30)),
+                   (bipartite.random_graph(12, 40, 0.2, seed=18, directed=True), range(12)),
+                   (nx.relabel_nodes(bipartite.random_graph(25, 25, 0.1, seed=19),
+                                     {i: f"n{i}" for i in range(50)}),
+                    [f"n{i}" for i in range(25)])):
+        top = list(top)
+        _close(bipartite.betweenness_centrality(G, top, backend="spbfs"),
+               bipartite.betweenness_centrality(G, top))
+        _close(bipartite.betweenness_centrality(G, top[::-1][:-1], backend="spbfs"),
+               bipartite.betweenness_centrality(G, top[::-1][:-1]))
+    G = nx.path_graph(3)
+    for nodes, error in (([0, 1, 2], ZeroDivisionError), ([], ZeroDivisionError),
+                         ([0, 7], KeyError)):
+        with pytest.raises(error):
+            bipartite.betweenness_centrality(G, nodes)
+        with pytest.raises(error):
+            bipartite.betweenness_centrality(G, nodes, backend="spbfs")

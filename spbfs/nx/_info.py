@@ -9,6 +9,7 @@ the settings and the registry of functions (the algorithm modules fill it).
 from __future__ import annotations
 
 from . import (  # noqa: F401  (their decorators fill the registry)
+    _bipartite,
     _centrality,
     _cluster,
     _communities,
