@@ -255,3 +255,20 @@ def test_every_algorithm_on_gpu_ranks_is_the_single_device_twin(P, plane):
     if _gpu_count() < P:
         pytest.skip(f"needs {P} GPUs")
     _ok(_launch(P, "check_twin.py", "twin", "gpu", plane, timeout=300), "twin", P)
+
+
+def test_host_waits_of_a_search_are_counted():
+    """A world of one on the CPU waits only for the argument agreement: the level loop's
+    reads and exchanges cost no wait there (``stats["host_waits"]``, what the GPU runs
+    report per search)."""
+    from spbfs import dist
+    from spbfs.graph500 import generate
+
+    U, V = generate.kronecker(9, 8, seed=4)
+    G = dist.DistGraph.from_edges(U, V, 512, threshold=8)
+    stats = {}
+    dist.bfs(G, int(U[0]), return_parents=True, stats=stats)
+    assert stats["levels"] > 1 and stats["host_waits"] == 1
+    waits = G.comm.host_waits
+    G.comm.barrier()
+    assert G.comm.host_waits == waits + 1

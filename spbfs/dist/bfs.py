@@ -67,7 +67,9 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
         Beamer's factors, as :func:`spbfs.bfs`.
     stats : dict, optional
         Filled with this rank's ``levels``, ``time``, ``comm_time``, ``compute_time``,
-        ``bytes_sent``, the per-level ``directions`` and, with :data:`PROFILE`, the seconds
+        ``bytes_sent``, ``host_waits`` (the times the host waited for the device or the
+        peers: :attr:`Communicator.host_waits`), the per-level ``directions`` and, with
+        :data:`PROFILE`, the seconds
         per ``phases``.
 
     Returns
@@ -98,6 +100,7 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     ([1, 0, 1, 2, -1, -1], [1, 1, 1, 0, -1, -1])
     """
     c = G.comm
+    waits0 = c.host_waits
     error = None
     try:
         check_choice(direction, "direction", ("auto", "push", "pull"))
@@ -125,7 +128,7 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
         stats.update(levels=depth, time=elapsed, comm_time=comm_t,
                      compute_time=elapsed - comm_t, bytes_sent=c.bytes_sent - bytes0,
                      directions=dirs, source_is_delegate=sd >= 0,
-                     phases=phases)
+                     phases=phases, host_waits=c.host_waits - waits0)
     return (levels, parents) if want_p else levels
 
 
@@ -164,6 +167,7 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
                 s.push_out(R, P)
                 mark("remote push")
             with c.watch("level exchange (all-to-all-v, delegate OR)"):   # the level's host wait
+                c.host_waits += c.device == "gpu"   # a read of device values
                 for found, out_edges, in_edges in s.sizes():
                     mu -= in_edges
                     prev_nf, nf, mf = nf, found, out_edges

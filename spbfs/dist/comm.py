@@ -119,6 +119,9 @@ class Communicator:
         self.size = self.comm.Get_size()
         self.bytes_sent = 0
         self.comm_time = 0.0
+        #: times this rank's host waited: for its device (a stream synchronisation, a read
+        #: of device values) or for its peers (an MPI collective, a host-staged exchange)
+        self.host_waits = 0
         self.plane = MpiPlane(self)
         error = None
         if device not in DEVICES:
@@ -181,6 +184,7 @@ class Communicator:
     def sync(self):
         """Wait for this rank's GPU work (no-op on CPU ranks)."""
         if self.device == "gpu":
+            self.host_waits += 1
             self.xp.cuda.get_current_stream().synchronize()
 
     @contextmanager
@@ -202,9 +206,10 @@ class Communicator:
             self.bytes_sent += int(nbytes)
 
     def reset_counters(self):
-        """Zero :attr:`bytes_sent` and :attr:`comm_time`."""
+        """Zero :attr:`bytes_sent`, :attr:`comm_time` and :attr:`host_waits`."""
         self.bytes_sent = 0
         self.comm_time = 0.0
+        self.host_waits = 0
 
     def to_host(self, a):
         """``a`` as a numpy array (a device-to-host copy for cupy arrays)."""
@@ -255,6 +260,7 @@ class Communicator:
             error = ValueError(error)
         err = None if error is None else (_builtin_type(error), str(error))
         items = tuple((values or {}).items())
+        self.host_waits += 1
         everyone = self.comm.allgather((err, items, extra))
         failed = [r for r, (e, _, _) in enumerate(everyone) if e is not None]
         if failed:
@@ -295,6 +301,7 @@ class Communicator:
         3
         """
         mop = {"sum": self.MPI.SUM, "min": self.MPI.MIN, "max": self.MPI.MAX}[op]
+        self.host_waits += 1
         if isinstance(value, np.ndarray):
             out = np.empty_like(value)
             self.comm.Allreduce(value, out, op=mop)
@@ -303,18 +310,22 @@ class Communicator:
 
     def bcast(self, obj, root=0):
         """Broadcast a Python object from ``root``."""
+        self.host_waits += 1
         return self.comm.bcast(obj, root=root)
 
     def gather(self, obj, root=0):
         """Gather Python objects to ``root`` (list there, None elsewhere)."""
+        self.host_waits += 1
         return self.comm.gather(obj, root=root)
 
     def allgather(self, obj):
         """Every rank's Python object, on every rank."""
+        self.host_waits += 1
         return self.comm.allgather(obj)
 
     def barrier(self):
         """MPI barrier."""
+        self.host_waits += 1
         self.comm.Barrier()
 
     # ------------------------------------------------------------------ data plane
@@ -388,6 +399,7 @@ class Communicator:
         row = np.append(np.asarray(send_counts, np.int64), np.int64(value))
         if self.size == 1:
             return row[:1].copy(), int(row[1])
+        self.host_waits += 1
         table = np.empty((self.size, row.size), np.int64)
         t0 = time.perf_counter()
         self.comm.Allgather(row, table)

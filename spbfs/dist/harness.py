@@ -236,7 +236,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
     report = G.report()
     keys = choose_roots(G, roots, seed)
     times, nedges, vtimes = [], [], []
-    comp, commt, nbytes = [], [], []
+    comp, commt, nbytes, waits = [], [], [], []
     failed = []                       # (root, failed checks) of each failed search
     searches = []                     # per-search records (record only)
     # One untimed search first, as in the single-process harness: kernels compile and
@@ -255,10 +255,11 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
         c.sync()
         times.append(_max_time(c, time.perf_counter() - t0))
         sums = c.allreduce(np.array([st["compute_time"], st["comm_time"],
-                                     float(st["bytes_sent"])]))
+                                     float(st["bytes_sent"]), float(st["host_waits"])]))
         comp.append(sums[0] / c.size)
         commt.append(sums[1] / c.size)
         nbytes.append(sums[2])
+        waits.append(sums[3] / c.size)
         t0 = time.perf_counter()
         if check:
             good, fails, m = validate(G, u, v, root, lv, pa)
@@ -290,6 +291,7 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, threshold=None, device=
         "dist_mean_compute_time": float(np.mean(comp)),
         "dist_mean_comm_time": float(np.mean(commt)),
         "dist_mean_bytes_per_bfs": float(np.mean(nbytes)),
+        "dist_mean_host_waits_per_bfs": float(np.mean(waits)),
         "dist_graph_bytes_per_edge": gbytes / max(G.input_edges, 1),
     })
     if c.rank == 0:

@@ -115,6 +115,7 @@ class MpiPlane:
         recv = np.empty(int(rc.sum()), dtype)
         view = np.uint8 if dtype == np.bool_ else dtype
         mt = _mpi_type(view)
+        c.host_waits += 1
         with c.timed(nsent * dtype.itemsize):
             c.comm.Alltoallv([host.view(view), (sc, displacements(sc)), mt],
                              [recv.view(view), (rc, displacements(rc)), mt])
@@ -135,6 +136,7 @@ class MpiPlane:
         host = np.ascontiguousarray(c.to_host(words))
         out = np.empty_like(host)
         t0 = time.perf_counter()
+        c.host_waits += 1
         c.comm.Allreduce(host, out, op=c.MPI.BOR)
         c.comm_time += time.perf_counter() - t0
         return done(c.to_device(out) if c.xp is not np else out)
@@ -145,6 +147,7 @@ class MpiPlane:
         mop = {"sum": c.MPI.SUM, "min": c.MPI.MIN, "max": c.MPI.MAX}[op]
         host = np.ascontiguousarray(c.to_host(a))
         out = np.empty_like(host)
+        c.host_waits += 1
         with c.timed(a.nbytes):
             c.comm.Allreduce(host, out, op=mop)
         return c.to_device(out) if c.xp is not np else out
