@@ -33,7 +33,7 @@ from .algorithms.link_prediction import (
 from .algorithms.pagerank import PowerIterationFailedConvergence, pagerank
 from .algorithms.reciprocity import overall_reciprocity, reciprocity
 from .algorithms.sssp import sssp
-from .algorithms.triangles import triangles
+from .algorithms.triangles import triangle_count, triangles
 from .cpu.threads import get_num_threads, set_num_threads
 from .semiring._cache import clear_cache
 
@@ -45,5 +45,5 @@ __all__ = ["PowerIterationFailedConvergence", "adamic_adar_index", "betweenness_
            "jaccard_coefficient", "k_truss", "katz_centrality", "label_propagation", "louvain",
            "modularity", "overall_reciprocity", "pagerank", "prepare", "reciprocity",
            "resource_allocation_index", "semiring", "set_num_threads", "square_clustering", "sssp",
-           "topological_generations", "transitivity", "triangles"]
+           "topological_generations", "transitivity", "triangle_count", "triangles"]
 __version__ = "0.1.0"

@@ -12,7 +12,7 @@ from conftest import DEVICES, multigraphs, on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbfs.algorithms.triangles import triangles
+from spbfs.algorithms.triangles import triangle_count, triangles
 
 
 def _symmetric(A):
@@ -41,6 +41,14 @@ def test_matches_networkx(device, A):
     got = to_host(got)
     assert got.dtype == np.int64 and got.shape == (S.shape[0],)
     np.testing.assert_array_equal(got, _nx_triangles(S))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(A=multigraphs(max_n=30, max_m=250, symmetric=True))
+def test_total_count_matches_networkx(device, A):
+    """triangle_count is NetworkX's per-vertex counts summed over 3, an int."""
+    got = triangle_count(on_device(device, A))
+    assert type(got) is int and got == int(_nx_triangles(A).sum()) // 3
 
 
 @pytest.mark.parametrize("device", DEVICES)

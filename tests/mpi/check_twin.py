@@ -152,6 +152,7 @@ def checks(U, V, n, directed):
             "common_neighbor_centrality": (
                 lambda X: spbfs.common_neighbor_centrality(X, u, v), "close"),
             "triangles": (lambda X: spbfs.triangles(X), "exact"),
+            "triangle_count": (lambda X: spbfs.triangle_count(X), "exact"),
             "transitivity": (lambda X: spbfs.transitivity(X), "close"),
             "square_clustering": (lambda X: spbfs.square_clustering(X), "close"),
             "k_truss": (lambda X: spbfs.k_truss(X, 3), "close"),
