@@ -83,6 +83,7 @@ MODULES = {
     "algorithms/tests/test_reciprocity.py": {"reciprocity", "overall_reciprocity"},
     "algorithms/community/tests/test_label_propagation.py": {"label_propagation_communities"},
     "algorithms/community/tests/test_louvain.py": {"louvain_communities"},
+    "algorithms/community/tests/test_leiden.py": {"leiden_communities", "leiden_partitions"},
     "algorithms/tree/tests/test_recognition.py": {
         "is_tree", "is_forest", "is_arborescence", "is_branching"},
     "classes/tests/test_function.py": {"number_of_selfloops", "is_negatively_weighted"},

@@ -360,3 +360,42 @@ def test_bipartite_betweenness_centrality():
             bipartite.betweenness_centrality(G, nodes)
         with pytest.raises(error):
             bipartite.betweenness_centrality(G, nodes, backend="spbfs")
+
+
+def test_leiden_communities():
+    """NetworkX has no Leiden of its own (a backend's only): the modularity is compared
+    with NetworkX's Louvain on the same graph and seed."""
+    from networkx.algorithms.community import is_partition, modularity
+
+    lfr = nx.LFR_benchmark_graph(250, 3, 1.5, 0.009, average_degree=5, min_community=20,
+                                 seed=10)
+    weighted = _weighted(nx.gnm_random_graph(600, 2400, seed=20), 21, "float")
+    for G in (lfr, nx.karate_club_graph(), weighted, nx.connected_caveman_graph(12, 6)):
+        for weight in ("weight", None):
+            ours, theirs = [], []
+            for seed in range(1, 7):
+                got = nx.community.leiden_communities(G, weight=weight, seed=seed,
+                                                      backend="spbfs")
+                assert got == nx.community.leiden_communities(G, weight=weight, seed=seed,
+                                                              backend="spbfs")
+                assert is_partition(G, got)
+                assert all(nx.is_connected(G.subgraph(c)) for c in got)
+                want = nx.community.louvain_communities(G, weight=weight, seed=seed)
+                ours.append(modularity(G, got, weight=weight))
+                theirs.append(modularity(G, want, weight=weight))
+            if G is weighted:  # a random graph: its optima differ by 2% from seed to seed
+                ours, theirs = [np.mean(ours)], [np.mean(theirs)]
+            assert (np.array(ours) >= 0.99 * np.array(theirs)).all(), (ours, theirs)
+    levels = list(nx.community.leiden_partitions(lfr, seed=42, backend="spbfs"))
+    assert len(levels) > 1
+    for k, level in enumerate(levels, 1):
+        assert nx.community.leiden_communities(lfr, max_level=k, seed=42,
+                                               backend="spbfs") == level
+    M = nx.MultiGraph(nx.karate_club_graph())
+    M.add_edges_from(list(M.edges(data=True))[::3])  # parallel edges: weights summed
+    got = nx.community.leiden_communities(M, seed=3, backend="spbfs")
+    assert is_partition(M, got) and all(nx.is_connected(M.subgraph(c)) for c in got)
+    assert nx.community.leiden_communities(nx.empty_graph(3), backend="spbfs") == [
+        {0}, {1}, {2}]
+    with pytest.raises(ValueError, match="max_level"):
+        nx.community.leiden_communities(lfr, max_level=0, backend="spbfs")

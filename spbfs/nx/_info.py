@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (their decorators fill the registry)
     _efficiency,
     _generic,
     _lca,
+    _leiden,
     _link_analysis,
     _link_prediction,
     _matrices,
