@@ -1,22 +1,31 @@
-"""spbfs's plain BFS call against GAP's C++ BFS on GAP's own Kronecker graph, on the CPU.
+"""spbfs against the GAP benchmark suite's six kernels on GAP's own Kronecker graph, on the CPU.
 
 GAP (the GAP benchmark suite, github.com/sbeamer/gapbs) is built from its public source
 beside spbfs, never copied into it; see docs/benchmarks.md for the exact commands::
 
-    git clone https://github.com/sbeamer/gapbs && make -C gapbs bfs converter
+    git clone https://github.com/sbeamer/gapbs && make -C gapbs
 
-This script makes GAP's graph with GAP's converter (``-g S -k 16``, written once as
-``kronS.sg`` in the GAP directory), reads that file into a scipy CSR, takes GAP's own 16
-sources (``bfs -l``), and times, interleaved so that load on the machine hits each alike:
+This script makes GAP's graphs with GAP's converter (``-g S -k 16``, written once as
+``kronS.sg``; with ``-w``, integer weights in [1, 255], as ``kronS.wsg`` for SSSP), reads
+them into scipy CSR arrays, takes GAP's own sources (``bfs -l``), and times, interleaved so
+that load on the machine hits each alike, per kernel (``--kernels``):
 
-* ``spbfs.bfs(A, s, return_parents=True)`` (a plain call on the scipy CSR);
-* python-graphblas (masked ``vxm`` loop with ``any_secondi``), if installed;
-* ``scipy.sparse.csgraph.breadth_first_order(A, s, return_predecessors=True)``;
-* GAP's ``bfs -n 16`` with ``OMP_NUM_THREADS`` threads (its "Trial Time" lines).
-
-Every spbfs result is checked against scipy's levels and as a BFS tree.
+* ``bfs``: ``spbfs.bfs(A, s, return_parents=True)`` (a plain call) against GAP's ``bfs``,
+  python-graphblas (masked ``vxm`` loop with ``any_secondi``, if installed) and
+  ``scipy.sparse.csgraph.breadth_first_order``; every spbfs result checked against scipy;
+* ``sssp``: ``spbfs.sssp(W, s)`` against GAP's ``sssp -d 2`` from the same sources (``-r``),
+  checked against scipy's Dijkstra;
+* ``pr``: ``spbfs.pagerank(A, tol=1e-4 / n)`` (NetworkX's rule: the L1 change below
+  ``n * tol``, here 1e-4 as GAP's) against GAP's ``pr -t 1e-4`` (Gauss-Seidel: its
+  iterations printed with the table);
+* ``cc``: ``spbfs.connected_components(A, directed=False)`` against GAP's ``cc``
+  (Afforest), checked against scipy's labels;
+* ``bc``: ``spbfs.betweenness_centrality(A, sources=[s])`` (one source) against GAP's
+  ``bc -i 1`` from the same sources;
+* ``tc``: ``spbfs.triangle_count(A)`` (the total) against GAP's ``tc``, the counts compared.
 
 Usage: python benchmarks/bench_gap.py --gap PATH [--scales 18 20] [--reps 3] [--threads 2]
+[--kernels bfs sssp pr cc bc tc]
 """
 
 from __future__ import annotations
@@ -48,18 +57,40 @@ def read_sg(path):
     return sp.csr_array((np.ones(m, bool), neighbours, offsets.astype(index)), shape=(n, n))
 
 
-def gap_graph(gap, scale):
-    path = os.path.join(gap, f"kron{scale}.sg")
+def read_wsg(path):
+    """GAP's serialised weighted undirected graph (``.wsg``: int32 neighbour and weight
+    pairs) as a scipy CSR of float64 weights."""
+    with open(path, "rb") as f:
+        directed = bool(np.fromfile(f, np.bool_, 1)[0])
+        m = int(np.fromfile(f, np.int64, 1)[0])
+        n = int(np.fromfile(f, np.int64, 1)[0])
+        offsets = np.fromfile(f, np.int64, n + 1)
+        pairs = np.fromfile(f, np.int32, 2 * m).reshape(m, 2)
+    if directed:
+        raise ValueError(f"{path} holds a directed graph; this benchmark reads GAP's -g graphs")
+    index = np.int32 if m < 2**31 else np.int64
+    return sp.csr_array((pairs[:, 1].astype(np.float64), pairs[:, 0], offsets.astype(index)),
+                        shape=(n, n))
+
+
+def gap_graph(gap, scale, weighted=False):
+    path = os.path.join(gap, f"kron{scale}.{'wsg' if weighted else 'sg'}")
     if not os.path.exists(path):
-        subprocess.run([os.path.join(gap, "converter"), "-g", str(scale), "-k", "16", "-b",
-                        path], check=True, capture_output=True)
+        subprocess.run([os.path.join(gap, "converter"), "-g", str(scale), "-k", "16",
+                        *(["-w"] if weighted else []), "-b", path],
+                       check=True, capture_output=True)
     return path
 
 
-def gap_run(gap, path, threads, extra=()):
+def gap_run(gap, path, threads, extra=(), kernel="bfs", trials=16):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    return subprocess.run([os.path.join(gap, "bfs"), "-f", path, "-n", "16", *extra], env=env,
-                          capture_output=True, text=True, check=True).stdout
+    return subprocess.run([os.path.join(gap, kernel), "-f", path, "-n", str(trials), *extra],
+                          env=env, capture_output=True, text=True, check=True).stdout
+
+
+def trial_times(out):
+    """GAP's ``Trial Time`` lines, in seconds."""
+    return [float(x) for x in re.findall(r"Trial Time:\s+([\d.]+)", out)]
 
 
 def check(A, root, levels, parents):
@@ -100,50 +131,165 @@ def graphblas_bfs():
         gb.io.from_scipy_sparse(A), A.shape[0])
 
 
+def table(title, times, gap_name):
+    """Print the median and minimum of each method, and its ratio to GAP's median."""
+    gap_ms = 1e3 * np.median(times[gap_name])
+    print(title)
+    print(f"{'implementation':44s} {'median ms':>10s} {'min ms':>8s} {'/ GAP':>7s}")
+    for name, ts in times.items():
+        med = 1e3 * np.median(ts)
+        print(f"{name:44s} {med:10.2f} {1e3 * np.min(ts):8.2f} {med / gap_ms:7.2f}")
+
+
+def interleaved(methods, gap_runs, reps):
+    """``reps`` rounds of every method, then one GAP run each (its trial times)."""
+    times = {name: [] for name in methods}
+    times.update({name: [] for name in gap_runs})
+    for _ in range(reps):
+        for name, fn in methods.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+        for name, run in gap_runs.items():
+            times[name] += trial_times(run())
+    return times
+
+
+def kernel_bfs(args, scale, make_graphblas):
+    path = gap_graph(args.gap, scale)
+    A = read_sg(path)
+    n = A.shape[0]
+    roots = gap_roots(args, path)
+    t0 = time.perf_counter()
+    spbfs.bfs(A, roots[0], return_parents=True)
+    first = time.perf_counter() - t0
+    for r in roots[:4]:
+        check(A, r, *spbfs.bfs(A, r, return_parents=True))
+    methods = {"spbfs.bfs (plain call, parents)":
+               lambda r, A=A: spbfs.bfs(A, r, return_parents=True),
+               "scipy breadth_first_order": lambda r, A=A: csgraph.breadth_first_order(
+                   A, r, directed=True, return_predecessors=True)}
+    if make_graphblas is not None:
+        methods["python-graphblas (any_secondi loop)"] = make_graphblas(A)
+    times = {name: [] for name in methods}
+    gap_name = f"GAP bfs (OMP {args.threads})"
+    times[gap_name] = []
+    for _ in range(args.reps):
+        for name, fn in methods.items():
+            for r in roots:
+                t = time.perf_counter()
+                fn(r)
+                times[name].append(time.perf_counter() - t)
+        times[gap_name] += trial_times(gap_run(args.gap, path, args.threads))
+    table(f"\nbfs, scale {scale}: n = {n}, stored entries = {A.nnz}, 16 GAP sources x "
+          f"{args.reps}; spbfs first call {1e3 * first:.0f} ms (compile or cache load)",
+          times, gap_name)
+
+
+def gap_roots(args, path):
+    """GAP's own 16 sources (``bfs -l``)."""
+    return [int(x) for x in re.findall(r"Source:\s+(\d+)",
+                                       gap_run(args.gap, path, args.threads, ["-l"]))]
+
+
+def kernel_sssp(args, scale):
+    path = gap_graph(args.gap, scale, weighted=True)
+    W = read_wsg(path)
+    roots = gap_roots(args, gap_graph(args.gap, scale))[:4]
+    for r in roots[:2]:
+        want = csgraph.dijkstra(W, indices=r)
+        assert np.allclose(spbfs.sssp(W, r), want), f"sssp differs from scipy at root {r}"
+    gap_name = f"GAP sssp -d 2 (OMP {args.threads})"
+    methods = {f"spbfs.sssp from {r}": (lambda r=r: spbfs.sssp(W, r)) for r in roots}
+    gap_runs = {gap_name: lambda: "".join(
+        gap_run(args.gap, path, args.threads, ["-r", str(r), "-d", "2"], "sssp", 1)
+        for r in roots)}
+    times = interleaved(methods, gap_runs, args.reps)
+    spbfs_times = [t for name in methods for t in times[name]]
+    table(f"\nsssp, scale {scale}: weights 1-255 (converter -w), {len(roots)} GAP sources x "
+          f"{args.reps}", {"spbfs.sssp (plain call)": spbfs_times,
+                           gap_name: times[gap_name]}, gap_name)
+
+
+def kernel_pr(args, scale):
+    path = gap_graph(args.gap, scale)
+    A = read_sg(path)
+    n = A.shape[0]
+    log = gap_run(args.gap, path, args.threads, ["-i", "1000", "-t", "1e-4", "-l"], "pr", 1)
+    gap_iters = len(re.findall(r"^\s*\d+\s+[\d.e+-]+\s*$", log, re.M))
+    gap_name = f"GAP pr -t 1e-4 (OMP {args.threads})"
+    times = interleaved(
+        {"spbfs.pagerank (tol 1e-4 / n)": lambda: spbfs.pagerank(A, tol=1e-4 / n)},
+        {gap_name: lambda: gap_run(args.gap, path, args.threads,
+                                   ["-i", "1000", "-t", "1e-4"], "pr", 3)}, args.reps)
+    table(f"\npr, scale {scale}: L1 change < 1e-4; GAP (Gauss-Seidel) took {gap_iters} "
+          "iterations, spbfs runs NetworkX's power iteration", times, gap_name)
+
+
+def kernel_cc(args, scale):
+    path = gap_graph(args.gap, scale)
+    A = read_sg(path)
+    k, labels = spbfs.connected_components(A, directed=False)
+    k_ref, _ = csgraph.connected_components(A, directed=False)
+    assert k == k_ref, (k, k_ref)
+    gap_name = f"GAP cc (Afforest, OMP {args.threads})"
+    times = interleaved(
+        {"spbfs.connected_components": lambda: spbfs.connected_components(A, directed=False)},
+        {gap_name: lambda: gap_run(args.gap, path, args.threads, kernel="cc", trials=3)},
+        args.reps)
+    table(f"\ncc, scale {scale}: {k} components", times, gap_name)
+
+
+def kernel_bc(args, scale):
+    path = gap_graph(args.gap, scale)
+    A = read_sg(path)
+    roots = gap_roots(args, path)[:4]
+    gap_name = f"GAP bc -i 1 (OMP {args.threads})"
+    methods = {f"spbfs.betweenness_centrality from {r}": (
+        lambda r=r: spbfs.betweenness_centrality(A, sources=[r], directed=False))
+        for r in roots}
+    gap_runs = {gap_name: lambda: "".join(
+        gap_run(args.gap, path, args.threads, ["-r", str(r), "-i", "1"], "bc", 1)
+        for r in roots)}
+    times = interleaved(methods, gap_runs, args.reps)
+    spbfs_times = [t for name in methods for t in times[name]]
+    table(f"\nbc, scale {scale}: one source, {len(roots)} GAP sources x {args.reps}",
+          {"spbfs.betweenness_centrality (1 source)": spbfs_times,
+           gap_name: times[gap_name]}, gap_name)
+
+
+def kernel_tc(args, scale):
+    path = gap_graph(args.gap, scale)
+    A = read_sg(path)
+    out = gap_run(args.gap, path, args.threads, kernel="tc", trials=1)
+    total = spbfs.triangle_count(A)
+    gap_total = re.findall(r"(\d+) triangles", out)
+    assert not gap_total or int(gap_total[-1]) == total, (gap_total, total)
+    gap_name = f"GAP tc (OMP {args.threads})"
+    times = interleaved({"spbfs.triangle_count": lambda: spbfs.triangle_count(A)},
+                        {gap_name: lambda: gap_run(args.gap, path, args.threads, kernel="tc",
+                                                   trials=1)}, args.reps)
+    table(f"\ntc, scale {scale}: {total} triangles", times, gap_name)
+
+
+KERNELS = ("bfs", "sssp", "pr", "cc", "bc", "tc")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--gap", required=True, help="a gapbs directory with bfs and converter built")
+    ap.add_argument("--gap", required=True, help="a gapbs directory with its kernels built")
     ap.add_argument("--scales", type=int, nargs="+", default=[18, 20])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2, help="GAP's OMP_NUM_THREADS")
+    ap.add_argument("--kernels", nargs="+", choices=KERNELS, default=list(KERNELS))
     args = ap.parse_args()
-    make_graphblas = graphblas_bfs()
     print(f"spbfs threads: {spbfs.get_num_threads()}, GAP threads: {args.threads}")
     for scale in args.scales:
-        path = gap_graph(args.gap, scale)
-        A = read_sg(path)
-        n = A.shape[0]
-        roots = [int(x) for x in re.findall(r"Source:\s+(\d+)",
-                                            gap_run(args.gap, path, args.threads, ["-l"]))]
-        t0 = time.perf_counter()
-        spbfs.bfs(A, roots[0], return_parents=True)
-        first = time.perf_counter() - t0
-        for r in roots[:4]:
-            check(A, r, *spbfs.bfs(A, r, return_parents=True))
-        methods = {"spbfs.bfs (plain call, parents)":
-                   lambda r, A=A: spbfs.bfs(A, r, return_parents=True),
-                   "scipy breadth_first_order": lambda r, A=A: csgraph.breadth_first_order(
-                       A, r, directed=True, return_predecessors=True)}
-        if make_graphblas is not None:
-            methods["python-graphblas (any_secondi loop)"] = make_graphblas(A)
-        times = {name: [] for name in methods}
-        times[f"GAP bfs (OMP {args.threads})"] = []
-        for _ in range(args.reps):
-            for name, fn in methods.items():
-                for r in roots:
-                    t = time.perf_counter()
-                    fn(r)
-                    times[name].append(time.perf_counter() - t)
-            out = gap_run(args.gap, path, args.threads)
-            times[f"GAP bfs (OMP {args.threads})"] += [
-                float(x) for x in re.findall(r"Trial Time:\s+([\d.]+)", out)]
-        gap_ms = 1e3 * np.median(times[f"GAP bfs (OMP {args.threads})"])
-        print(f"\nscale {scale}: n = {n}, stored entries = {A.nnz}, 16 GAP sources x "
-              f"{args.reps}; spbfs first call {1e3 * first:.0f} ms (compile or cache load)")
-        print(f"{'implementation':40s} {'median ms':>10s} {'min ms':>8s} {'/ GAP':>7s}")
-        for name, ts in times.items():
-            med = 1e3 * np.median(ts)
-            print(f"{name:40s} {med:10.2f} {1e3 * np.min(ts):8.2f} {med / gap_ms:7.2f}")
+        for kernel in args.kernels:
+            if kernel == "bfs":
+                kernel_bfs(args, scale, graphblas_bfs())
+            else:
+                globals()[f"kernel_{kernel}"](args, scale)
 
 
 if __name__ == "__main__":
