@@ -14,7 +14,7 @@ python3 -c "import networkx, cupy, spbfs; print('networkx', networkx.__version__
 case "$1" in
 tests)
     SPBFS_HYPOTHESIS_PROFILE=quick python3 -m pytest -q -m gpu -p no:cacheprovider \
-        tests/test_nx_backend.py tests/test_nx_paths.py tests/test_nx_algorithms.py ;;
+        tests/nx/test_nx_backend.py tests/nx/test_nx_paths.py tests/nx/test_nx_algorithms.py ;;
 bench)
     shift
     python3 benchmarks/bench_nx.py --device gpu "$@" ;;

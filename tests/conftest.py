@@ -1,6 +1,8 @@
 """Shared fixtures and hypothesis strategies."""
 
 import os
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,9 +10,12 @@ import scipy.sparse as sp
 from hypothesis import settings
 from hypothesis import strategies as st
 
-# Scripts launched under mpiexec (mpi/) or in a child interpreter (fuzz/) by the tests,
-# not test modules themselves.
-collect_ignore_glob = ["mpi/*", "fuzz/*"]
+# Scripts launched under mpiexec (mpi/) or in a child interpreter by the tests, and the
+# modules the tests share (helpers/): not test modules themselves.  The tests mirror the
+# package (core/, cpu/, gpu/, semiring/, algorithms/, dist/, nx/, graph500/; the faces and
+# package-wide checks at the top) and import the helpers by name.
+collect_ignore_glob = ["mpi/*", "helpers/*"]
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 # SPBFS_HYPOTHESIS_PROFILE=quick: fewer examples, for time-boxed runs on a lent GPU

@@ -1,6 +1,6 @@
 """Malformed matrices and bad arguments never crash the process.
 
-The cases live in ``tests/fuzz/malformed_cases.py`` (hypothesis-built CSR/CSC/COO
+The cases live in ``tests/helpers/malformed_cases.py`` (hypothesis-built CSR/CSC/COO
 structures with one defect each, for every public function, and bad arguments); they run
 under pytest in a child interpreter, so a segmentation fault or abort fails this test
 with the child's output instead of killing the test run.
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "fuzz" / "malformed_cases.py"
+CASES = ROOT / "tests" / "helpers" / "malformed_cases.py"
 
 
 def _run_cases(device):

@@ -20,7 +20,7 @@ which parameters, is declared here, in :data:`PRIMITIVES`:
 it is driven, with their defaults (also class attributes of :class:`LevelSearch`); read one
 from any engine with :func:`engine_flag`.  :func:`backend_defects` checks a backend against
 the declaration, :func:`source_exports` reads a backend's functions from its source with
-:mod:`ast` (a GPU backend checked without a GPU): ``tests/test_seam.py`` and
+:mod:`ast` (a GPU backend checked without a GPU): ``tests/core/test_seam.py`` and
 ``tests/test_layout.py`` check both backends.
 
 On the CPU every primitive is a numba kernel generated for its operators

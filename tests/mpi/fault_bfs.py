@@ -1,6 +1,6 @@
 """Faults in spbfs.dist jobs; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE [PLANE]]``.
 
-Launched by ``tests/test_dist_faults.py``.  The faulting rank prints ``FAULT <unix time>``
+Launched by ``tests/dist/test_dist_faults.py``.  The faulting rank prints ``FAULT <unix time>``
 just before the fault, so the test can measure how long the job takes to end after it.
 Argument modes print one ``ERR <case> rank <r>: <type>: <message>`` line per rank and case
 (or ``NOERR ...`` when a rank raised nothing), meet at a barrier (so no rank was left

@@ -2,7 +2,7 @@
 
 ``-m mpi4py`` turns an exception on one rank into MPI_Abort of the job, so a failure ends the
 run with a message and a non-zero exit instead of a hang; the subprocess timeout is a
-backstop.  Used by ``tests/test_dist.py`` and ``tests/test_dist_faults.py``.
+backstop.  Used by ``tests/dist/test_dist.py`` and ``tests/dist/test_dist_faults.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MPI_SCRIPTS = ROOT / "tests" / "mpi"
 TIMEOUT = 120
 

@@ -6,7 +6,7 @@ tests converts its graphs and runs in spbfs when ``can_run`` accepts;
 ``NETWORKX_FALLBACK_TO_NX=True``: NetworkX runs the rest itself).  NetworkX's
 ``conftest.py`` reads both variables; it is loaded because ``--confcutdir``
 is the directory that holds the installed ``networkx`` package.  A probe
-plugin (tests/nx/dispatch_probe.py) counts the calls that reached spbfs, so a
+plugin (tests/helpers/dispatch_probe.py) counts the calls that reached spbfs, so a
 run that silently never dispatched fails too.
 """
 
@@ -23,7 +23,7 @@ nx = pytest.importorskip("networkx")
 # module -> backend functions its tests must exercise
 SP = "algorithms/shortest_paths/tests/"
 MODULES = {
-    "algorithms/traversal/tests/test_bfs.py": {
+    "algorithms/traversal/tests/algorithms/test_bfs.py": {
         "bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers",
         "descendants_at_distance"},  # (no NetworkX test calls generic_bfs_edges)
     SP + "test_unweighted.py": {
@@ -61,7 +61,7 @@ MODULES = {
     "algorithms/components/tests/test_weakly_connected.py": {
         "weakly_connected_components", "number_weakly_connected_components",
         "is_weakly_connected"},
-    "algorithms/link_analysis/tests/test_pagerank.py": {"pagerank", "google_matrix"},
+    "algorithms/link_analysis/tests/algorithms/test_pagerank.py": {"pagerank", "google_matrix"},
     "algorithms/link_analysis/tests/test_hits.py": {"hits"},
     "algorithms/tests/test_cluster.py": {
         "triangles", "clustering", "average_clustering", "transitivity", "square_clustering",
@@ -110,11 +110,12 @@ MODULES = {
         "disjoint_union", "full_join"},
     "algorithms/tests/test_smetric.py": {"s_metric"},
     "algorithms/tests/test_structuralholes.py": {"mutual_weight"},
-    # (no NetworkX test calls intra_community_edges: tests/test_nx_more.py does)
+    # (no NetworkX test calls intra_community_edges: tests/nx/test_nx_more.py does)
     "algorithms/community/tests/test_quality.py": {"inter_community_edges"},
     "algorithms/tests/test_simple_paths.py": {"is_simple_path"},
     "generators/tests/test_ego.py": {"ego_graph"},
-    "algorithms/bipartite/tests/test_centrality.py": {"bipartite_betweenness_centrality"},
+    "algorithms/bipartite/tests/algorithms/test_centrality.py": {
+        "bipartite_betweenness_centrality"},
 }
 
 # Node-id prefixes (relative to the networkx package) left out, with the reason.  No NetworkX
@@ -127,7 +128,7 @@ DESELECTED = {
 }
 
 NX_ROOT = Path(nx.__file__).parent
-PROBE_DIR = Path(__file__).parent / "nx"
+PROBE_DIR = Path(__file__).resolve().parents[1] / "helpers"
 
 
 def _backend_installed() -> bool:

@@ -16,7 +16,7 @@ from spbfs.graph500 import results
 from spbfs.graph500.generate import kronecker
 from spbfs.graph500.harness import build_undirected, choose_roots, run_graph500
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -1,6 +1,6 @@
 """pytest plugin for the NetworkX test-suite subprocess: counts calls that reach spbfs.
 
-Loaded with ``-p dispatch_probe`` by tests/test_networkx_suite.py; with
+Loaded with ``-p dispatch_probe`` by tests/nx/test_networkx_suite.py; with
 ``SPBFS_NX_PROBE=<file>`` set it wraps every registered backend function
 and writes ``{function name: calls}`` as JSON to that file at the end, so
 the outer test can tell that NetworkX really dispatched to spbfs.

@@ -1,7 +1,7 @@
 """spbfs.dist: MPI runs launched from one pytest process (mpiexec -n P python -m mpi4py ...).
 
 The checks live in ``tests/mpi/check_bfs.py``; each run prints ``OK <mode> P=<P>`` on rank 0.
-The launcher is ``tests/mpi_launch.py`` (shared with ``test_dist_faults.py``).
+The launcher is ``tests/helpers/mpi_launch.py`` (shared with ``test_dist_faults.py``).
 ``-m mpi4py`` turns an exception on one rank into MPI_Abort of the job, so a failure ends
 the run with a message and a non-zero exit instead of a hang; the timeout is a backstop.
 """

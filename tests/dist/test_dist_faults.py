@@ -2,11 +2,11 @@
 job within seconds, and arguments that are wrong on some ranks, or differ between ranks, give
 the same error on every rank.
 
-Each test launches ``mpiexec -n P python -m mpi4py tests/mpi/fault_bfs.py MODE`` (the helper
-of ``tests/mpi_launch.py``).  The faulting rank prints ``FAULT <unix time>`` just before the
-fault; the time from there to the end of ``mpiexec`` is what is bounded (:data:`LIMIT`), so
-the launcher's start-up and the imports do not count.  The GPU tests need 2 GPUs
-(``pytest -m gpu tests/test_dist_faults.py`` on a 2-GPU machine).
+Each test launches ``mpiexec -n P python -m mpi4py tests/mpi/fault_bfs.py MODE`` (the
+helper of ``tests/helpers/mpi_launch.py``).  The faulting rank prints ``FAULT <unix time>``
+just before the fault; the time from there to the end of ``mpiexec`` is what is bounded
+(:data:`LIMIT`), so the launcher's start-up and the imports do not count.  The GPU tests need 2 GPUs
+(``pytest -m gpu tests/dist/test_dist_faults.py`` on a 2-GPU machine).
 """
 
 from __future__ import annotations
