@@ -23,7 +23,7 @@ nx = pytest.importorskip("networkx")
 # module -> backend functions its tests must exercise
 SP = "algorithms/shortest_paths/tests/"
 MODULES = {
-    "algorithms/traversal/tests/algorithms/test_bfs.py": {
+    "algorithms/traversal/tests/test_bfs.py": {
         "bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers",
         "descendants_at_distance"},  # (no NetworkX test calls generic_bfs_edges)
     SP + "test_unweighted.py": {
@@ -61,7 +61,7 @@ MODULES = {
     "algorithms/components/tests/test_weakly_connected.py": {
         "weakly_connected_components", "number_weakly_connected_components",
         "is_weakly_connected"},
-    "algorithms/link_analysis/tests/algorithms/test_pagerank.py": {"pagerank", "google_matrix"},
+    "algorithms/link_analysis/tests/test_pagerank.py": {"pagerank", "google_matrix"},
     "algorithms/link_analysis/tests/test_hits.py": {"hits"},
     "algorithms/tests/test_cluster.py": {
         "triangles", "clustering", "average_clustering", "transitivity", "square_clustering",
@@ -114,7 +114,7 @@ MODULES = {
     "algorithms/community/tests/test_quality.py": {"inter_community_edges"},
     "algorithms/tests/test_simple_paths.py": {"is_simple_path"},
     "generators/tests/test_ego.py": {"ego_graph"},
-    "algorithms/bipartite/tests/algorithms/test_centrality.py": {
+    "algorithms/bipartite/tests/test_centrality.py": {
         "bipartite_betweenness_centrality"},
 }
 
