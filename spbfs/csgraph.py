@@ -37,7 +37,7 @@ from scipy.sparse.csgraph._flow import MaximumFlowResult
 from .algorithms.components import as_graph
 from .algorithms.components import connected_components as _connected_components
 from .algorithms.components import min_first_scan as _min_first
-from .algorithms.laplacian import laplacian
+from .algorithms.laplacian import laplacian as _laplacian
 from .core.arrays import array_module, index_dtype, is_cupy, to_numpy
 from .core.validation import SCIPY_NULL, check_source
 from .semiring import (
@@ -327,6 +327,49 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     return _connected_components(
         csgraph, directed=directed, connection=connection, return_labels=return_labels,
         strong_numbering="finish" if _SCIPY_TARJAN_ZWICK else "finish-reversed")
+
+
+# ----------------------------------------------------------------------------- laplacian
+def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *, copy=True,
+              form="array", dtype=None, symmetrized=False):
+    """The Laplacian matrix of a directed graph, as ``scipy.sparse.csgraph.laplacian``.
+
+    :func:`spbfs.algorithms.laplacian.laplacian` (every option), except for the common
+    case, a float64 CSR graph with the defaults ``form="array"``, ``copy=True``,
+    ``symmetrized=False`` (``normed`` and ``use_out_degree`` either way): one kernel
+    (:func:`spbfs.cpu.cs_laplacian.laplacian_coo`) writes the COO result scipy builds,
+    the same entries in the same order, the sums added in scipy's order.
+
+    Returns
+    -------
+    lap : ndarray, sparse COO array/matrix, function or LinearOperator
+    diag : ndarray, optional
+        The degrees (the scaling factors when ``normed``), with ``return_diag``.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs import csgraph
+    >>> G = sp.csr_array([[0, 1.0, 1.0], [1.0, 0, 1.0], [1.0, 1.0, 0]])
+    >>> csgraph.laplacian(G).toarray()
+    array([[ 2., -1., -1.],
+           [-1.,  2., -1.],
+           [-1., -1.,  2.]])
+    """
+    if (sp.issparse(csgraph) and csgraph.format == "csr" and form == "array" and copy
+            and not symmetrized and csgraph.dtype == np.float64
+            and (dtype is None or np.dtype(dtype) == np.float64)
+            and csgraph.ndim == 2 and csgraph.shape[0] == csgraph.shape[1] > 0):
+        from .cpu.cs_laplacian import laplacian_coo
+
+        row, col, values, d = laplacian_coo(csgraph.indptr, csgraph.indices, csgraph.data,
+                                            bool(normed), bool(use_out_degree))
+        coo = sp.coo_matrix if isinstance(csgraph, sp.spmatrix) else sp.coo_array
+        lap = coo((values, (row, col)), shape=csgraph.shape)
+        return (lap, d) if return_diag else lap
+    return _laplacian(csgraph, normed=normed, return_diag=return_diag,
+                      use_out_degree=use_out_degree, copy=copy, form=form, dtype=dtype,
+                      symmetrized=symmetrized)
 
 
 # ----------------------------------------------------------------------------- shortest paths
@@ -919,6 +962,11 @@ def minimum_spanning_tree(csgraph, overwrite=False):
 
 
 # ----------------------------------------------------------------------------- reordering
+#: Value types whose ``A + A.T`` pattern a kernel builds (others take ``ewise_add``).
+_PATTERN_DTYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int32),
+                   np.dtype(np.int64))
+
+
 def reverse_cuthill_mckee(graph, symmetric_mode=False):
     """The reverse Cuthill-McKee order, as ``scipy.sparse.csgraph.reverse_cuthill_mckee``.
 
@@ -952,7 +1000,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     >>> csgraph.reverse_cuthill_mckee(G)
     array([3, 2, 1, 0], dtype=int32)
     """
-    from .cpu.ordering import cuthill_mckee
+    from .cpu.ordering import cuthill_mckee, degrees, symmetric_pattern
     from .semiring import ewise_add
 
     graph, on_gpu = _scipy_sparse(graph)
@@ -961,9 +1009,16 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     if graph.format not in ("csc", "csr"):
         raise TypeError("Input must be in CSC or CSR sparse format.")
     n = graph.shape[0]
+    degree = None
     if symmetric_mode:
         ip, ix = np.asarray(graph.indptr), np.asarray(graph.indices)
         idt = ix.dtype
+    elif (graph.format == "csr" and graph.dtype in _PATTERN_DTYPES
+          and graph.shape[0] == graph.shape[1] and graph.has_canonical_format):
+        data = graph.data
+        ip, ix, degree = symmetric_pattern(graph.indptr, graph.indices, data,
+                                           bool(data.size == 0 or data.min() > 0))
+        idt = np.int32 if max(n, ix.size) < 2 ** 31 else np.int64
     else:
         A = graph.tocsr() if graph.format == "csc" else graph
         M = Matrix.from_any(A, name="graph")
@@ -976,9 +1031,11 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
             np.cumsum(np.bincount(rows[nonzero], minlength=n), out=ip[1:])
             ix = ix[nonzero]
         idt = np.int32 if max(n, ix.size) < 2 ** 31 else np.int64
-    rows = np.repeat(np.arange(n), np.diff(ip))
-    degree = np.diff(ip).astype(idt)
-    degree[rows[ix == rows]] += 1   # a row holding its diagonal counts it once more
+    if degree is None:
+        degree = np.empty(n, idt)
+        degrees(ip, ix, degree)     # a row holding its diagonal counts it once more
+    else:
+        degree = degree.astype(idt)
     order = np.zeros(n, dtype=idt)
     if n:
         cuthill_mckee(ip, ix, degree, np.argsort(degree), order)
@@ -1118,12 +1175,16 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     a = np.arange(min(i, j))
     T = B.T.tocsr() if j < i else B.tocsr()
     nrows, ncols = T.shape
-    x, _ = _matching(T.indptr, T.indices, nrows, ncols)
-    if np.sum(x != -1) != min(i, j):
-        raise ValueError("no full matching exists")
+    # finite weights: the kernel's searches fail exactly when no full matching exists, so
+    # no maximum matching is needed first
+    finite = bool(np.isfinite(T.data).all())
+    if not finite:
+        x, _ = _matching(T.indptr, T.indices, nrows, ncols)
+        if np.sum(x != -1) != min(i, j):
+            raise ValueError("no full matching exists")
     b = np.empty(nrows, np.int32)
     if not min_weight_full(np.asarray(T.indptr), np.asarray(T.indices),
-                           np.asarray(T.data, np.float64), ncols, b):
+                           np.asarray(T.data, np.float64), ncols, b, finite):
         raise ValueError("no full matching exists")
     if j < i:
         order = np.argsort(b)
@@ -1202,10 +1263,7 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     ip = np.asarray(csgraph.indptr)
     ix = np.asarray(csgraph.indices)
     data = np.asarray(csgraph.data).astype(np.int32, copy=False)
-    M = Matrix(ip, ix, np.zeros(ix.size, np.bool_), n, check=False)
-    T = M.T
-    rip, rix, cap, reverse = residual_graph(ip, ix, data, _host(T.indptr),
-                                            _host(T.indices))
+    rip, rix, cap, reverse = residual_graph(ip, ix, data)
     flow = np.zeros(rix.size, np.int32)
     run = edmonds_karp if method == "edmonds_karp" else dinic
     run(rip, rix, cap, reverse, int(source), int(sink), flow)
@@ -1270,7 +1328,7 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     dist = np.full(max(K, 0), np.inf)
     preds = np.full((max(K, 0), n), SCIPY_NULL, np.int32)
     if K > 0:
-        _yen(H, ip, ix, w, negative, source, sink, dist, preds)
+        _yen(H, ip, ix, w, negative, lowest > 0, source, sink, dist, preds)
     found = int(np.sum(dist < np.inf))
     dist_out, pred_out = _like(M, dist[:found]), _like(M, preds[:found])
     return (dist_out, pred_out) if return_predecessors else dist_out
@@ -1285,16 +1343,48 @@ def _spur_search(H, w, negative, spur):
     return d, pred
 
 
-def _yen(H, ip, ix, w0, negative, source, sink, dist, preds):
+class _FrontierSpur:
+    """Spur searches by :func:`_spur_search` on a copy of the weights with the removed
+    arcs set to inf (any weights: zero and negative ones too)."""
+
+    def __init__(self, H, ip, ix, w0, negative, target):
+        self.H, self.ip, self.ix, self.w0, self.negative = H, ip, ix, w0, negative
+        self.target = target
+
+    def __call__(self, start, gone, blocked):
+        ip, ix, target = self.ip, self.ix, self.target
+        w = self.w0.copy()
+        if len(blocked):
+            out = slice(ip[start], ip[start + 1])
+            w[out][np.isin(ix[out], np.asarray(blocked))] = np.inf
+        for node in gone:
+            w[ip[node]:ip[node + 1]] = np.inf
+        d, pred = _spur_search(self.H, w, self.negative, start)
+        if not d[target] < np.inf:
+            return d[target], None
+        path = [target]
+        while path[-1] != start:
+            path.append(int(pred[path[-1]]))
+        return d[target], np.asarray(path, np.int64)
+
+
+def _yen(H, ip, ix, w0, negative, positive, source, sink, dist, preds):
+    """Yen's loop; ``positive``: every weight > 0, so the spur searches are compiled A*
+    searches towards the sink (:class:`spbfs.cpu.cs_dijkstra.SpurSearch`: one Dijkstra
+    from the sink over the reversed arcs gives every vertex's distance to it, a lower
+    bound once arcs are removed), else frontier searches."""
+    if positive:
+        from .cpu.cs_dijkstra import SpurSearch
+
+        search = SpurSearch(ip, ix, w0, sink)
+    else:
+        search = _FrontierSpur(H, ip, ix, w0, negative, sink)
     K, n = preds.shape
-    d, pred = _spur_search(H, w0, negative, source)
-    if not np.isfinite(d[sink]):
+    length, path = search(source, (), ())
+    if not length < np.inf:
         return
-    dist[0] = d[sink]
-    node = sink
-    while node != SCIPY_NULL:
-        preds[0, node] = pred[node]
-        node = pred[node]
+    dist[0] = length
+    preds[0, path[:-1]] = path[1:]
     candidates = []          # (distance, path from sink to source, spur), by distance
     capacity = K
     last_spur = source
@@ -1302,6 +1392,7 @@ def _yen(H, ip, ix, w0, negative, source, sink, dist, preds):
         prev = preds[k - 1]
         spur = sink
         root = dist[k - 1]
+        gone = []            # the root path's vertices before the spur
         while spur != last_spur:
             before = int(prev[spur])
             arcs = slice(ip[before], ip[before + 1])
@@ -1310,23 +1401,27 @@ def _yen(H, ip, ix, w0, negative, source, sink, dist, preds):
                 raise ValueError(f"No edge between nodes {before} and {spur}")
             root -= edge.min()
             spur = before
-            w = w0.copy()
+            blocked = []
             out = slice(ip[spur], ip[spur + 1])
             for j in range(k):  # paths sharing the root path up to the spur
                 node = spur
                 while preds[j, node] == prev[node]:
                     if node == source:
-                        w[out][preds[j][ix[out]] == spur] = np.inf
+                        heads = ix[out]
+                        blocked.extend(np.unique(heads[preds[j][heads] == spur]).tolist())
                         break
                     node = int(preds[j, node])
-            node = int(prev[spur])
-            while node != SCIPY_NULL:  # the root path's vertices but the spur are gone
-                w[ip[node]:ip[node + 1]] = np.inf
-                node = int(prev[node])
-            d, pred = _spur_search(H, w, negative, spur)
-            total = d[sink] + root
+            if not gone:
+                node = int(prev[spur])
+                while node != SCIPY_NULL:
+                    gone.append(node)
+                    node = int(prev[node])
+            else:
+                gone.pop(0)
+            length, path = search(spur, gone, blocked)
+            total = length + root
             if total != np.inf:
-                _insert(candidates, capacity, total, prev, pred, spur, sink)
+                _insert(candidates, capacity, total, prev, path, spur)
         if not candidates:
             break
         total, path, last_spur = candidates.pop(0)
@@ -1336,20 +1431,18 @@ def _yen(H, ip, ix, w0, negative, source, sink, dist, preds):
         row[path[:-1]] = path[1:]
 
 
-def _insert(candidates, capacity, total, prev, pred, spur, sink):
+def _insert(candidates, capacity, total, prev, spur_path, spur):
     """Keep at most ``capacity`` candidates by distance, a new one before equal ones."""
     if len(candidates) >= capacity and total >= candidates[-1][0]:
         return
-    path = []
-    node = sink
-    while node != spur:
-        path.append(node)
-        node = int(pred[node])
+    root = []
+    node = int(prev[spur])
     while node != SCIPY_NULL:
-        path.append(node)
+        root.append(node)
         node = int(prev[node])
+    path = np.concatenate([spur_path, np.asarray(root, np.int64)])
     at = next((i for i, c in enumerate(candidates) if c[0] >= total), len(candidates))
-    candidates.insert(at, (total, np.asarray(path, np.int64), spur))
+    candidates.insert(at, (total, path, spur))
     del candidates[capacity:]
 
 

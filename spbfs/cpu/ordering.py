@@ -14,7 +14,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["cuthill_mckee"]
+__all__ = ["cuthill_mckee", "degrees", "symmetric_pattern"]
 
 #: Groups up to this size are sorted by insertion; larger ones by a merge sort.
 _INSERTION = 32
@@ -71,3 +71,90 @@ def cuthill_mckee(ip, ix, degree, seeds, order):
             if count - first > 1:
                 _sort_group(order, first, count, degree)
     return count
+
+
+@kernel
+def symmetric_pattern(ip, ix, data, positive):
+    """The pattern of ``A + A.T`` for a canonical CSR ``A`` (sorted rows, no duplicates):
+    ``(indptr, indices, degree)`` (rows sorted; ``degree`` as :func:`degrees`), an entry
+    kept where the sum is non-zero (as scipy's sum drops cancelled and explicit zeros;
+    ``positive``: every value is, so no sum cancels and A.T's values are not needed).
+    A.T by a counting sort, then each row of A merged with the same row of A.T."""
+    n = ip.size - 1
+    nnz = ix.size
+    tip = np.zeros(n + 1, ip.dtype)
+    for e in range(nnz):
+        tip[ix[e] + 1] += 1
+    for v in range(n):
+        tip[v + 1] += tip[v]
+    nxt = tip[:-1].copy()
+    tix = np.empty(nnz, ix.dtype)
+    tdata = np.empty(0 if positive else nnz, data.dtype)
+    for u in range(n):
+        for e in range(ip[u], ip[u + 1]):
+            q = nxt[ix[e]]
+            nxt[ix[e]] = q + 1
+            tix[q] = u
+            if not positive:
+                tdata[q] = data[e]
+    out_ip = np.empty(n + 1, np.int64)
+    out_ix = np.empty(2 * nnz, ix.dtype)
+    degree = np.empty(n, np.int64)
+    r = 0
+    out_ip[0] = 0
+    for i in range(n):
+        a, a_end = ip[i], ip[i + 1]
+        b, b_end = tip[i], tip[i + 1]
+        diagonal = 0
+        if positive:
+            while a < a_end or b < b_end:
+                if b == b_end or (a < a_end and ix[a] < tix[b]):
+                    j = ix[a]
+                    a += 1
+                elif a == a_end or tix[b] < ix[a]:
+                    j = tix[b]
+                    b += 1
+                else:
+                    j = ix[a]
+                    a += 1
+                    b += 1
+                out_ix[r] = j
+                r += 1
+                if j == i:
+                    diagonal = 1
+        else:
+            while a < a_end or b < b_end:
+                if b == b_end or (a < a_end and ix[a] < tix[b]):
+                    j = ix[a]
+                    value = data[a]
+                    a += 1
+                elif a == a_end or tix[b] < ix[a]:
+                    j = tix[b]
+                    value = tdata[b]
+                    b += 1
+                else:
+                    j = ix[a]
+                    value = data[a] + tdata[b]
+                    a += 1
+                    b += 1
+                if value != 0:
+                    out_ix[r] = j
+                    r += 1
+                    if j == i:
+                        diagonal = 1
+        out_ip[i + 1] = r
+        degree[i] = r - out_ip[i] + diagonal
+    return out_ip, out_ix[:r], degree
+
+
+@kernel
+def degrees(ip, ix, degree):
+    """``degree``: each row's length, plus one for a row holding its diagonal."""
+    n = ip.size - 1
+    for i in range(n):
+        d = ip[i + 1] - ip[i]
+        for p in range(ip[i], ip[i + 1]):
+            if ix[p] == i:
+                d += 1
+                break
+        degree[i] = d
