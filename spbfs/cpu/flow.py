@@ -65,10 +65,10 @@ def _reverse_positions(ip, ix, reverse):
 @kernel
 def _residual(ip, ix, data):
     """The residual graph in one kernel: A.T by a counting sort (rows sorted); A itself
-    when its pattern is symmetric, else A's rows merged with A.T's into buffers of twice
-    A's entries; then the reverses.  Returns ``(indptr, indices, capacity, reverse,
-    arcs)``, or ``arcs = -1`` when a row repeats a column (the caller then takes the
-    general path)."""
+    when its pattern is symmetric (A.T's slots are then the reverses), else A's rows
+    merged with A.T's into buffers of twice A's entries, then the reverses.  Returns
+    ``(indptr, indices, capacity, reverse, arcs)``, or ``arcs = -1`` when a row repeats a
+    column (the caller then takes the general path)."""
     n = ip.size - 1
     nnz = ix.size
     for i in range(n):
@@ -81,54 +81,66 @@ def _residual(ip, ix, data):
         tip[ix[e] + 1] += 1
     for v in range(n):
         tip[v + 1] += tip[v]
+    # a symmetric pattern is its own residual graph: A.T's slot of an entry is then its
+    # reverse, found without writing A.T (each slot checked to hold the entry's tail)
+    symmetric = True
+    for v in range(n + 1):
+        if tip[v] != ip[v]:
+            symmetric = False
+            break
     nxt = tip[:-1].copy()
+    if symmetric:
+        reverse = np.empty(nnz, np.int32)
+        for u in range(n):
+            for e in range(ip[u], ip[u + 1]):
+                q = nxt[ix[e]]
+                nxt[ix[e]] = q + 1
+                if ix[q] != u:
+                    symmetric = False
+                    break
+                reverse[e] = q
+            if not symmetric:
+                break
+        if symmetric:
+            out_ip = np.empty(n + 1, np.int32)
+            for v in range(n + 1):
+                out_ip[v] = ip[v]
+            out_ix = np.empty(nnz, np.int32)
+            cap = np.empty(nnz, np.int32)
+            for e in range(nnz):
+                out_ix[e] = ix[e]
+                cap[e] = data[e]
+            return out_ip, out_ix, cap, reverse, nnz
+        for v in range(n):
+            nxt[v] = tip[v]
     tix = np.empty(nnz, np.int32)
     for u in range(n):
         for e in range(ip[u], ip[u + 1]):
             q = nxt[ix[e]]
             nxt[ix[e]] = q + 1
             tix[q] = u
-    symmetric = True
-    for v in range(n + 1):
-        if tip[v] != ip[v]:
-            symmetric = False
-            break
-    if symmetric:
-        for e in range(nnz):
-            if tix[e] != ix[e]:
-                symmetric = False
-                break
     out_ip = np.empty(n + 1, np.int32)
-    if symmetric:
-        m = nnz
-        out_ix = tix
-        cap = np.empty(m, np.int32)
-        for e in range(m):
-            cap[e] = data[e]
-        for v in range(n + 1):
-            out_ip[v] = ip[v]
-    else:
-        out_ix = np.empty(2 * nnz, np.int32)
-        cap = np.empty(2 * nnz, np.int32)
-        r = 0
-        out_ip[0] = 0
-        for i in range(n):
-            a, a_end = ip[i], ip[i + 1]
-            b, b_end = tip[i], tip[i + 1]
-            while a < a_end or b < b_end:
-                if b == b_end or (a < a_end and ix[a] <= tix[b]):
-                    out_ix[r] = ix[a]
-                    cap[r] = data[a]
-                    if b < b_end and ix[a] == tix[b]:
-                        b += 1
-                    a += 1
-                else:
-                    out_ix[r] = tix[b]
-                    cap[r] = 0
+    out_ix = np.empty(2 * nnz, np.int32)
+    cap = np.empty(2 * nnz, np.int32)
+    r = 0
+    out_ip[0] = 0
+    for i in range(n):
+        a, a_end = ip[i], ip[i + 1]
+        b, b_end = tip[i], tip[i + 1]
+        while a < a_end or b < b_end:
+            if b == b_end or (a < a_end and ix[a] <= tix[b]):
+                out_ix[r] = ix[a]
+                cap[r] = data[a]
+                if b < b_end and ix[a] == tix[b]:
                     b += 1
-                r += 1
-            out_ip[i + 1] = r
-        m = r
+                a += 1
+            else:
+                out_ix[r] = tix[b]
+                cap[r] = 0
+                b += 1
+            r += 1
+        out_ip[i + 1] = r
+    m = r
     reverse = np.empty(m, np.int32)
     # the pattern is symmetric, rows sorted: row v's k-th entry is the k-th arc into v
     for v in range(n):
