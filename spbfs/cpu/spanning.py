@@ -12,16 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .weak import tree_root
 
 __all__ = ["boruvka"]
-
-
-@kernel
-def _find(parent, v):
-    while parent[v] != v:
-        parent[v] = parent[parent[v]]
-        v = parent[v]
-    return v
 
 
 @kernel
@@ -49,8 +42,8 @@ def boruvka(n, rows, cols, w, keep):
         j = 0
         for q in range(k):
             e = live[q]
-            a = _find(parent, rows[e])
-            b = _find(parent, cols[e])
+            a = tree_root(parent, rows[e])
+            b = tree_root(parent, cols[e])
             if a == b:
                 continue
             live[j] = e
@@ -74,8 +67,8 @@ def boruvka(n, rows, cols, w, keep):
             r = touched[q]
             e = best[r]
             best[r] = -1
-            a = _find(parent, rows[e])
-            b = _find(parent, cols[e])
+            a = tree_root(parent, rows[e])
+            b = tree_root(parent, cols[e])
             if a != b:
                 if a < b:
                     parent[b] = a

@@ -18,7 +18,7 @@ __all__ = ["weak_components"]
 
 
 @kernel
-def _root(parent, v):
+def tree_root(parent, v):
     """The root of ``v``'s tree, halving the path on the way."""
     while parent[v] != v:
         parent[v] = parent[parent[v]]
@@ -40,8 +40,8 @@ def _label(ip, ix, parent, symmetric):
             v = ix[np.uintp(p)]
             if symmetric and v >= u:
                 continue
-            a = _root(parent, a)
-            b = _root(parent, v)
+            a = tree_root(parent, a)
+            b = tree_root(parent, v)
             if a < b:
                 parent[b] = a
             elif b < a:
