@@ -18,6 +18,7 @@ from . import (  # noqa: F401  (their decorators fill the registry)
     _dijkstra,
     _efficiency,
     _generic,
+    _layout,
     _lca,
     _leiden,
     _link_analysis,

@@ -114,6 +114,7 @@ MODULES = {
     "algorithms/community/tests/test_quality.py": {"inter_community_edges"},
     "algorithms/tests/test_simple_paths.py": {"is_simple_path"},
     "generators/tests/test_ego.py": {"ego_graph"},
+    "drawing/tests/test_layout.py": {"forceatlas2_layout"},
     "algorithms/bipartite/tests/test_centrality.py": {
         "bipartite_betweenness_centrality"},
 }
