@@ -1,20 +1,39 @@
-"""The CPU backend's weak components: one union-find pass over the arcs in a kernel, where
-the generic path (:func:`spbfs.algorithms.components.connected_components`) runs FastSV,
-a few products over the symmetrised pattern.
+"""The CPU backend's weak components: Afforest (Sutton, Ben-Nun and Barak, 2018; GAP's
+``cc``), a concurrent union-find over sampled arcs, where the generic path
+(:func:`spbfs.algorithms.components.connected_components`) runs FastSV, a few products over
+the symmetrised pattern.
 
-Every arc joins the trees of its two ends, the smaller root becoming the root of both, so
-a tree's root is always its smallest vertex; a pass in vertex order then numbers the
-components by their smallest vertex (scipy's numbering).  Arcs are read as they are
-stored: an arc joins its ends whichever way it points, so no symmetrised copy is made.
+Every vertex starts as its own tree.  Two rounds join each vertex with its first and its
+second stored neighbour, every thread over its own vertices, trees linked with a
+compare-and-swap (:mod:`spbfs.cpu._atomic`) and compressed after each round.  The
+largest tree so far is then read from a sample of 1,024 vertices, and only the vertices
+outside it read the rest of their arcs: on a symmetric pattern an arc between the largest
+tree and another vertex is also stored the other way, where that vertex reads it; on a
+pattern that is not symmetric every vertex reads the rest of its arcs.  A link always puts a
+root under a smaller vertex, so a tree's root is always its smallest vertex; a pass in
+vertex order then numbers the components by their smallest vertex (scipy's numbering).
+Arcs are read as they are stored: an arc joins its ends whichever way it points, so no
+symmetrised copy is made.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ._atomic import cas, fetch_add
 from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["weak_components"]
+
+#: Arcs sampled per vertex before the largest tree is skipped (GAP's ``neighbor_rounds``).
+SAMPLE_ROUNDS = 2
+#: Vertices whose root is read to find the largest tree (GAP's ``num_samples``).
+SAMPLES = 1024
+#: Vertices a thread takes at a time in the last pass (from a shared counter).
+CHUNK = 256
+#: Below this many stored arcs one thread does it all (a pool's wake-ups cost more).
+PARALLEL_ARCS = 1 << 16
 
 
 @kernel
@@ -27,43 +46,148 @@ def tree_root(parent, v):
 
 
 @kernel
-def _label(ip, ix, parent, symmetric):
-    """Join the ends of every arc (of every arc ``u -> v`` with ``v < u`` when the pattern
-    is ``symmetric``: its reverse stands for the rest), then replace ``parent`` by the
-    labels; returns how many components there are."""
-    n = parent.size
-    for v in range(n):
-        parent[v] = v
-    for u in range(n):
-        a = u
-        for p in range(ip[u], ip[u + 1]):
-            v = ix[np.uintp(p)]
-            if symmetric and v >= u:
+def _link(comp, u, v):
+    """Join the trees of ``u`` and ``v`` (GAP's ``Link``): the larger root goes under the
+    smaller vertex by a compare-and-swap, retried from the new roots when another thread
+    moved it first."""
+    p1 = comp[u]
+    p2 = comp[v]
+    while p1 != p2:
+        high = max(p1, p2)
+        low = min(p1, p2)
+        p_high = comp[high]
+        if p_high == low:
+            return
+        if p_high == high and cas(comp, high, high, low):
+            return
+        p1 = comp[comp[high]]
+        p2 = comp[low]
+
+
+@kernel
+def _first_links(ip, ix, comp, lo, hi):
+    """Point every vertex of ``lo..hi`` at its first stored neighbour where that is
+    smaller, at itself elsewhere: the first round's links without an atomic operation
+    (each thread writes its own vertices' entries alone)."""
+    for u in range(lo, hi):
+        comp[u] = u
+        if ip[u] < ip[u + 1]:
+            v = ix[np.uintp(ip[u])]
+            if v < u:
+                comp[u] = v
+    return 0
+
+
+@kernel
+def _first_rest(ip, ix, comp, lo, hi):
+    """The first round's other links: every vertex of ``lo..hi`` whose first stored
+    neighbour is larger joins it."""
+    for u in range(lo, hi):
+        if ip[u] < ip[u + 1]:
+            v = ix[np.uintp(ip[u])]
+            if v > u:
+                _link(comp, u, v)
+    return 0
+
+
+@kernel
+def _sample_round(ip, ix, comp, r, lo, hi):
+    """Join every vertex of ``lo..hi`` with its ``r``-th stored neighbour, if it has one."""
+    for u in range(lo, hi):
+        p = ip[u] + r
+        if p < ip[u + 1]:
+            _link(comp, u, ix[np.uintp(p)])
+    return 0
+
+
+@kernel
+def _compress(comp, lo, hi):
+    """Point every vertex of ``lo..hi`` at its root."""
+    for v in range(lo, hi):
+        while comp[v] != comp[comp[v]]:
+            comp[v] = comp[comp[v]]
+    return 0
+
+
+@kernel
+def _largest_tree(comp):
+    """The root that most of :data:`SAMPLES` pseudo-random vertices have (fixed seed)."""
+    n = comp.size
+    roots = np.empty(SAMPLES, comp.dtype)
+    state = np.uint64(0x9E3779B97F4A7C15)
+    for s in range(SAMPLES):
+        state ^= state << np.uint64(13)
+        state ^= state >> np.uint64(7)
+        state ^= state << np.uint64(17)
+        v = np.int64(state % np.uint64(n))
+        while comp[v] != v:
+            v = comp[v]
+        roots[s] = v
+    roots.sort()
+    best, count, run = roots[0], 0, 0
+    for s in range(SAMPLES):
+        run = run + 1 if s > 0 and roots[s] == roots[s - 1] else 1
+        if run > count:
+            count = run
+            best = roots[s]
+    return best
+
+
+@kernel
+def _rest(ip, ix, comp, skip, counter, chunk):
+    """Join every vertex whose root is not ``skip`` with its stored neighbours from the
+    :data:`SAMPLE_ROUNDS`-th on, ``chunk`` vertices at a time from ``counter[0]``."""
+    n = comp.size
+    while True:
+        lo = fetch_add(counter, 0, chunk)
+        if lo >= n:
+            return 0
+        for u in range(lo, min(lo + chunk, n)):
+            if comp[u] == skip:
                 continue
-            a = tree_root(parent, a)
-            b = tree_root(parent, v)
-            if a < b:
-                parent[b] = a
-            elif b < a:
-                parent[a] = b
-    # every vertex's parent is smaller than it (a root is linked under a smaller one, and
-    # halving points at a grandparent), so in vertex order a parent is labelled first
+            for p in range(ip[u] + SAMPLE_ROUNDS, ip[u + 1]):
+                _link(comp, u, ix[np.uintp(p)])
+
+
+@kernel
+def _count_roots(comp, lo, hi):
+    """Point every vertex of ``lo..hi`` at its root; how many of them are roots."""
     k = 0
-    for v in range(n):
-        p = parent[v]
-        if p == v:
-            parent[v] = k
+    for v in range(lo, hi):
+        while comp[v] != comp[comp[v]]:
+            comp[v] = comp[comp[v]]
+        if comp[v] == v:
             k += 1
-        else:
-            parent[v] = parent[p]
     return k
+
+
+@kernel
+def _number_roots(comp, labels, first, lo, hi):
+    """Number the roots of ``lo..hi`` in vertex order from ``first``."""
+    k = first
+    for v in range(lo, hi):
+        if comp[v] == v:
+            labels[v] = k
+            k += 1
+    return 0
+
+
+@kernel
+def _number_rest(comp, labels, lo, hi):
+    """Give every other vertex of ``lo..hi`` its root's number."""
+    for v in range(lo, hi):
+        r = comp[v]
+        if r != v:
+            labels[v] = labels[r]
+    return 0
 
 
 def weak_components(indptr, indices, symmetric=False):
     """``(number of components, labels)`` of the weak components of a CSR pattern (an
     arc ``A[u, v]`` joins ``u`` and ``v`` either way; ``symmetric``: every arc is stored
-    both ways, so half of them are read), numbered by their smallest vertex; labels int32
-    (None for graphs of ``2**31`` vertices or more: the generic path runs).
+    both ways, so the largest component's vertices need not read theirs), numbered by their
+    smallest vertex; labels int32 (None for graphs of ``2**31`` vertices or more: the
+    generic path runs).
 
     Examples
     --------
@@ -74,6 +198,24 @@ def weak_components(indptr, indices, symmetric=False):
     n = indptr.size - 1
     if n > np.iinfo(np.int32).max:
         return None
+    comp = np.empty(n, np.int32)
+    if n == 0:
+        return 0, comp
+    threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ARCS else 1
+    ranges = split(n, threads)
+    run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, lo, hi), ranges)
+    run_ranges(lambda lo, hi: _first_rest(indptr, indices, comp, lo, hi), ranges)
+    for r in range(1, SAMPLE_ROUNDS):
+        run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
+        run_ranges(lambda lo, hi, r=r: _sample_round(indptr, indices, comp, r, lo, hi), ranges)
+    run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
+    skip = int(_largest_tree(comp)) if symmetric else -1
+    counter = np.zeros(1, np.int64)
+    run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter, CHUNK), ranges)
+    counts = run_ranges(lambda lo, hi: _count_roots(comp, lo, hi), ranges)
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
     labels = np.empty(n, np.int32)
-    k = _label(indptr, indices, labels, bool(symmetric))
-    return int(k), labels
+    run_ranges(lambda lo, hi, first: _number_roots(comp, labels, first, lo, hi),
+               [(lo, hi, f) for (lo, hi), f in zip(ranges, firsts, strict=True)])
+    run_ranges(lambda lo, hi: _number_rest(comp, labels, lo, hi), ranges)
+    return int(sum(counts)), labels
