@@ -152,6 +152,8 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     M = Matrix.from_any(as_graph(A), name="A")
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
+    if not directed:  # every edge both ways: a pattern found symmetric (checked once per
+        M = M.symmetrized(values=False)  # pattern) lets a search read half of it
     searched = searched_components(M, strong, strong_numbering)
     if searched is not None:  # the backend's own search
         n_components, labels = searched

@@ -79,14 +79,18 @@ def _first_links(ip, ix, comp, lo, hi):
 
 
 @kernel
-def _first_rest(ip, ix, comp, lo, hi):
-    """The first round's other links: every vertex of ``lo..hi`` whose first stored
-    neighbour is larger joins it."""
+def _second_round(ip, ix, comp, lo, hi):
+    """The first round's other links (a vertex whose first stored neighbour is larger joins
+    it) and the second round's: every vertex of ``lo..hi`` joins its second neighbour."""
     for u in range(lo, hi):
-        if ip[u] < ip[u + 1]:
-            v = ix[np.uintp(ip[u])]
+        p = ip[u]
+        e = ip[u + 1]
+        if p < e:
+            v = ix[np.uintp(p)]
             if v > u:
                 _link(comp, u, v)
+            if p + 1 < e:
+                _link(comp, u, ix[np.uintp(p + 1)])
     return 0
 
 
@@ -162,23 +166,32 @@ def _count_roots(comp, lo, hi):
 
 
 @kernel
-def _number_roots(comp, labels, first, lo, hi):
-    """Number the roots of ``lo..hi`` in vertex order from ``first``."""
+def _number_roots(comp, first, lo, hi):
+    """Number the roots of ``lo..hi`` in vertex order from ``first``, stored as
+    ``-1 - number`` (told apart from the other vertices' roots)."""
     k = first
     for v in range(lo, hi):
         if comp[v] == v:
-            labels[v] = k
+            comp[v] = -1 - k
             k += 1
     return 0
 
 
 @kernel
-def _number_rest(comp, labels, lo, hi):
-    """Give every other vertex of ``lo..hi`` its root's number."""
+def _number_rest(comp, lo, hi):
+    """Give every other vertex of ``lo..hi`` its root's number, stored as there."""
     for v in range(lo, hi):
         r = comp[v]
-        if r != v:
-            labels[v] = labels[r]
+        if r >= 0:
+            comp[v] = comp[r]
+    return 0
+
+
+@kernel
+def _flip(comp, lo, hi):
+    """``-1 - x`` of every entry of ``lo..hi``: the numbers."""
+    for v in range(lo, hi):
+        comp[v] = -1 - comp[v]
     return 0
 
 
@@ -204,9 +217,8 @@ def weak_components(indptr, indices, symmetric=False):
     threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ARCS else 1
     ranges = split(n, threads)
     run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, lo, hi), ranges)
-    run_ranges(lambda lo, hi: _first_rest(indptr, indices, comp, lo, hi), ranges)
-    for r in range(1, SAMPLE_ROUNDS):
-        run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
+    run_ranges(lambda lo, hi: _second_round(indptr, indices, comp, lo, hi), ranges)
+    for r in range(2, SAMPLE_ROUNDS):
         run_ranges(lambda lo, hi, r=r: _sample_round(indptr, indices, comp, r, lo, hi), ranges)
     run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
     skip = int(_largest_tree(comp)) if symmetric else -1
@@ -214,8 +226,8 @@ def weak_components(indptr, indices, symmetric=False):
     run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter, CHUNK), ranges)
     counts = run_ranges(lambda lo, hi: _count_roots(comp, lo, hi), ranges)
     firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
-    labels = np.empty(n, np.int32)
-    run_ranges(lambda lo, hi, first: _number_roots(comp, labels, first, lo, hi),
+    run_ranges(lambda lo, hi, first: _number_roots(comp, first, lo, hi),
                [(lo, hi, f) for (lo, hi), f in zip(ranges, firsts, strict=True)])
-    run_ranges(lambda lo, hi: _number_rest(comp, labels, lo, hi), ranges)
-    return int(sum(counts)), labels
+    run_ranges(lambda lo, hi: _number_rest(comp, lo, hi), ranges)
+    run_ranges(lambda lo, hi: _flip(comp, lo, hi), ranges)
+    return int(sum(counts)), comp
