@@ -143,10 +143,18 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
     x = xp.full(n, 1.0 / n) if start is None else start
+    # the default restart and dangling distributions are one uniform vector: their part of
+    # the update is then one number added to every rank
+    uniform = personalization is None and dangling is None
+    teleport = None if uniform else (1.0 - alpha) * p
     for _ in range(max_iter):
         last = x
         y = vxm(x * inv, M, semiring).to_dense(0.0)  # x @ P, with P = D^-1 A
-        x = alpha * (y + (x * on_dangling).sum() * d) + (1.0 - alpha) * p
+        lost = alpha * float((x * on_dangling).sum())  # the dangling vertices' rank
+        if uniform:
+            x = alpha * y + (lost + (1.0 - alpha)) / n
+        else:
+            x = alpha * y + lost * d + teleport
         if float(abs(x - last).sum()) < n * tol:
             return x
     raise PowerIterationFailedConvergence(max_iter)

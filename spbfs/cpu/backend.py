@@ -29,9 +29,9 @@ from .products import (
     spgemm,
     spmm,
     spmspv,
-    spmv,
     spmv_scatter,
 )
+from .pull import spmv
 from .queue import queue_meet, queue_order
 from .strong import strong_components
 from .weak import weak_components
