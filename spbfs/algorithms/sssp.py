@@ -16,18 +16,24 @@ from .msbfs import PACKED_ALPHA, WORD, packed_search
 
 __all__ = ["sssp"]
 
+#: Delta-stepping's bucket width in units of the mean weight over the mean out-degree.
+BUCKET_DEGREES = 4.0
+
 
 def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False):
     """Shortest path lengths from ``source``, or from each of an array of sources
     (non-negative edge weights).
 
-    A frontier-based Bellman-Ford: each round pushes the vertices whose
-    distance improved through ``min_plus`` (``y = x @ A`` with
-    ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements.  It ends in
-    at most ``n`` rounds and usually in about the graph's hop diameter.  A round
-    pulls instead where the backend expects that to be cheaper
-    (:func:`spbfs.semiring.pull_cheaper`: on the GPU, matrices under about 2**25
-    entries and large frontiers).
+    Delta-stepping (Meyer and Sanders) over sparse vectors where the algebra keeps them
+    sparse and pushes cost no more than pulls (the CPU): each round pushes the vertices of
+    the lowest bucket of distances (width :data:`BUCKET_DEGREES` times the mean weight over
+    the mean out-degree) whose distance improved through ``min_plus`` (``y = x @ A`` with
+    ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements; improvements beyond the
+    bucket wait for theirs.  Elsewhere (a graph over ranks, the GPU) a frontier-based
+    Bellman-Ford: each round pushes every vertex whose distance improved, in at most
+    ``n`` rounds and usually about the graph's hop diameter; a round pulls instead where
+    the backend expects that to be cheaper (:func:`spbfs.semiring.pull_cheaper`: on the
+    GPU, matrices under about 2**25 entries and large frontiers).
 
     With an array of ``k`` sources the searches run as one iteration on a
     dense ``k x n`` block ``D``: each round takes the vertices whose distance
@@ -94,7 +100,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         raise ValueError("return_predecessors is not available with min_only")
     if _is_array(source) and not min_only:
         return _sssp_many(A, source, directed, return_predecessors)
-    M = _float_weights(prepare(A, directed))
+    M, total = _checked_weights(prepare(A, directed))
     n = M.n
     xp = M.xp
     if min_only:  # every source starts at 0: one search
@@ -106,6 +112,16 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     dist[source] = 0.0
     changed = xp.zeros(n, bool)
     changed[source] = True
+    # where the algebra's vectors can be sparse and a push of the whole matrix costs no
+    # more than a pull (the CPU), delta-stepping over sparse vectors; else (the vectors of
+    # a graph over ranks stay bitmaps; the GPU pulls large frontiers) the frontier
+    # Bellman-Ford below
+    start = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
+    if start.format == "sparse" and M.nnz and not pull_cheaper(M, M.nnz):
+        dist = _delta_stepping(M, start.indices, dist, _bucket_width(M, total))
+        if not return_predecessors:
+            return dist
+        return dist, _predecessors(M, dist, source)
     degree = M.out_degree
     for _ in range(n):
         frontier_edges = int((degree * changed).sum())  # the round's one read on the host
@@ -121,6 +137,55 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     if not return_predecessors:
         return dist
     return dist, _predecessors(M, dist, source)
+
+
+def _bucket_width(M, total):
+    """Delta-stepping's bucket width for a matrix whose weights sum to ``total``:
+    :data:`BUCKET_DEGREES` times the mean weight over the mean out-degree (Meyer and
+    Sanders' width for random weights, scaled to the graph); 1 without positive weights."""
+    mean = total / max(M.nnz, 1)
+    if not (mean > 0 and math.isfinite(mean)):
+        return 1.0
+    return BUCKET_DEGREES * mean / max(M.nnz / max(M.n, 1), 1.0)
+
+
+def _delta_stepping(M, frontier, dist, delta):
+    """Distances by delta-stepping (Meyer and Sanders; GAP's ``sssp``) over sparse vectors:
+    the vertices of the lowest bucket whose distance improved are pushed through
+    ``min_plus`` (the push reads their edges alone) until the bucket holds no improvement;
+    improvements beyond it wait in ``later``.  Every operation costs the vertices it
+    touches, not ``n``; a round pushes only vertices below the bucket's bound, so a
+    vertex is rarely pushed twice (a frontier Bellman-Ford pushes each about three times
+    on a Kronecker graph with random weights)."""
+    xp, n = M.xp, M.n
+    later = frontier[:0]  # improved beyond the bucket: each vertex once (``waits``)
+    waits = xp.zeros(n, bool)
+    bound = delta
+    while True:
+        while frontier.size:
+            x = Vector.sparse(frontier, dist[frontier], size=n, sort=False, check=False)
+            y = vxm(x, M, min_plus, direction="push")
+            better = y.values < dist[y.indices]
+            found, value = y.indices[better], y.values[better]
+            dist[found] = value
+            near = value < bound
+            frontier = found[near]
+            beyond = found[~near]
+            beyond = beyond[~waits[beyond]]
+            waits[beyond] = True
+            later = xp.concatenate([later, beyond])
+        if not later.size:
+            return dist
+        waiting = dist[later]
+        keep = waiting >= bound  # the others were pushed already, from this bucket
+        waits[later[~keep]] = False
+        later, waiting = later[keep], waiting[keep]
+        if not later.size:
+            return dist
+        bound = (math.floor(float(waiting.min()) / delta) + 1) * delta
+        near = waiting < bound
+        frontier, later = later[near], later[~near]
+        waits[frontier] = False
 
 
 def _predecessors(M, dist, source):
@@ -149,14 +214,22 @@ def _is_array(source) -> bool:
 
 def _float_weights(M):
     """``M`` with float64 values, after checking they are numbers and non-negative."""
+    return _checked_weights(M)[0]
+
+
+def _checked_weights(M):
+    """``(M with float64 values, the sum of its weights)`` after checking they are numbers
+    and non-negative."""
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
+    total = 0.0
     if M.nnz:
         if float(reduce(M, monoids.min, dtype=np.float64)) < 0:
             raise ValueError("A has negative weights; sssp needs non-negative weights")
-        if math.isnan(float(reduce(M, monoids.plus, dtype=np.float64))):
+        total = float(reduce(M, monoids.plus, dtype=np.float64))
+        if math.isnan(total):
             raise ValueError("A has NaN weights; shortest paths need numbers")
-    return M.astype(np.float64)
+    return M.astype(np.float64), total
 
 
 def _sssp_many(A, sources, directed, return_predecessors):

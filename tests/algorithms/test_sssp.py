@@ -204,3 +204,41 @@ def test_many_sources_bad_input_names_the_argument(source, exc, word):
 def test_many_sources_bad_weights():
     with pytest.raises(ValueError, match="negative"):
         spbfs.sssp(sp.csr_array(np.array([[0, -1.0], [0, 0]])), [0, 1])
+
+
+@given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans(),
+       width=st.sampled_from([1e-3, 0.25, 1.0, 4.0, 1e9]))
+def test_delta_stepping_any_bucket_width_matches_dijkstra(A, data, directed, width):
+    """Buckets narrower than any weight (one vertex's distance each), about as wide, and one
+    bucket for everything (a frontier Bellman-Ford): the same distances, zero weights too."""
+    from spbfs.algorithms import sssp as module
+
+    A = sp.csr_array(A)
+    A.data[::3] = 0.0  # zero-weight edges: a bucket's vertices reach each other for free
+    n = A.shape[0]
+    source = data.draw(st.integers(0, n - 1))
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
+    with mock.patch.object(module, "BUCKET_DEGREES", width):
+        dist = spbfs.sssp(A, source, directed=directed)
+        nearest = spbfs.sssp(A, sources, directed=directed, min_only=True)
+    np.testing.assert_allclose(dist, csgraph.dijkstra(A, directed=directed, indices=source))
+    np.testing.assert_allclose(nearest, csgraph.dijkstra(A, directed=directed, indices=sources,
+                                                         min_only=True))
+
+
+def test_delta_stepping_on_a_kronecker_graph_from_threads():
+    """Kronecker scale 12 with weights 1-255, eight callers at once: Dijkstra's distances."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from spbfs.graph500.generate import kronecker
+
+    u, v = kronecker(12, 16, seed=2)
+    w = np.random.default_rng(2).integers(1, 256, u.size).astype(np.float64)
+    A = sp.csr_array((np.r_[w, w], (np.r_[u, v], np.r_[v, u])), shape=(4096, 4096))
+    A.sum_duplicates()
+    sources = [int(s) for s in np.flatnonzero(np.diff(A.indptr))[:8]]
+    expected = csgraph.dijkstra(A, indices=sources)
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda s: spbfs.sssp(A, s), sources * 2))
+    for k, d in enumerate(got):
+        np.testing.assert_allclose(d, expected[k % 8])
