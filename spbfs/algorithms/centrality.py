@@ -27,11 +27,24 @@ import numpy as np
 
 from ..core.arrays import array_module, to_numpy
 from ..core.validation import check_integer
-from ..semiring import Matrix, Semiring, ewise_add, monoids, mxm, ops, plus_times
+from ..semiring import (
+    Matrix,
+    Semiring,
+    Vector,
+    ewise_add,
+    monoids,
+    mxm,
+    ops,
+    plus_times,
+    pull_cheaper,
+    vxm,
+)
 from ._shared import by_masks, prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
 _PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
+#: ``y[j] = sum over the stored A[i, j] of x[i]``: the same counts pushed from a sparse ``x``.
+_COUNTS = Semiring(monoids.plus, ops.first, name="plus_first")
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
@@ -118,7 +131,53 @@ def _sources(sources, n):
 
 def _dependencies(M, MT, s):
     """Sum over the sources ``s`` of Brandes' dependencies of every vertex."""
+    if s.size == 1 and _sparse_searches(M):
+        return _brandes_sparse(M, MT, int(s[0]))
     return _brandes(M, MT, s)[2].sum(axis=1)
+
+
+def _sparse_searches(M) -> bool:
+    """Whether one source's search runs on sparse vectors: where the algebra keeps vectors
+    sparse (not over ranks) and pushing the whole matrix costs no more than pulling it (the
+    CPU; the GPU pulls large frontiers)."""
+    xp, n = M.xp, M.n
+    probe = Vector(n, "bitmap", present=xp.zeros(n, bool), values=xp.zeros(n)).to_sparse()
+    return probe.format == "sparse" and M.nnz > 0 and not pull_cheaper(M, M.nnz)
+
+
+def _brandes_sparse(M, MT, s):
+    """Brandes' dependencies from the one source ``s`` over sparse vectors: each level's
+    vertices push their path counts through ``plus_first`` to the unvisited vertices (the
+    push reads the frontier's edges alone: the whole search reads every edge once, where
+    the blocks' masked products read every unvisited vertex's in-edges at every level),
+    then each level from the deepest up pushes ``(1 + delta) / sigma`` back along the
+    reversed edges and keeps what lands on the level above."""
+    xp, n = M.xp, M.n
+    sigma = xp.zeros(n, np.float64)
+    sigma[s] = 1.0
+    visited = xp.zeros(n, bool)
+    visited[s] = True
+    level = xp.zeros(n, np.int32)
+    frontier = Vector.sparse(xp.asarray([s]), xp.ones(1), size=n, check=False)
+    levels = []
+    while True:
+        y = vxm(frontier, M, _COUNTS, mask=visited, complement=True)
+        if not y.indices.size:
+            break
+        visited[y.indices] = True
+        sigma[y.indices] = y.values
+        levels.append(y.indices)
+        level[y.indices] = len(levels)
+        frontier = y
+    delta = xp.zeros(n, np.float64)
+    for d in range(len(levels), 1, -1):
+        w = levels[d - 1]
+        t = Vector.sparse(w, (1.0 + delta[w]) / sigma[w], size=n, sort=False, check=False)
+        y = vxm(t, MT, _COUNTS)
+        above = level[y.indices] == d - 1
+        v = y.indices[above]
+        delta[v] = sigma[v] * y.values[above]
+    return delta
 
 
 def _brandes(M, MT, s):

@@ -175,3 +175,21 @@ def test_deep_searches(device):
     E = E.get() if hasattr(E, "get") else E
     expected = nx.edge_betweenness_centrality(G)
     np.testing.assert_allclose([E[e] for e in expected], list(expected.values()), rtol=1e-12)
+
+
+@given(multigraphs(max_n=40, max_m=160), st.booleans(), st.data())
+def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, data):
+    """One source's search pushed over sparse vectors (the CPU's) gives the dense blocks'
+    dependencies; NetworkX's subset betweenness is the oracle of both."""
+    from unittest import mock
+
+    from spbfs.algorithms import centrality
+
+    n = A.shape[0]
+    s = data.draw(st.integers(0, n - 1))
+    got = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
+    with mock.patch.object(centrality, "_sparse_searches", lambda M: False):
+        blocks = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
+    _close(got, blocks)
+    expected = nx.betweenness_centrality_subset(_graph(A, directed), [s], list(range(n)))
+    _close(got, np.array([expected[v] for v in range(n)]))
