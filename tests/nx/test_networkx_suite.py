@@ -47,7 +47,8 @@ MODULES = {
     "algorithms/tests/test_distance_measures.py": {
         "shortest_path_length", "single_source_dijkstra_path_length"},
     "algorithms/tests/test_lowest_common_ancestors.py": {
-        "ancestors", "is_directed_acyclic_graph", "lowest_common_ancestor"},
+        "ancestors", "is_directed_acyclic_graph", "lowest_common_ancestor",
+        "all_pairs_lowest_common_ancestor", "tree_all_pairs_lowest_common_ancestor"},
     "algorithms/tests/test_sparsifiers.py": {"shortest_path_length"},
     "algorithms/tests/test_threshold.py": {"single_source_shortest_path_length"},
     "algorithms/tests/test_dag.py": {
