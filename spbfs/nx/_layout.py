@@ -189,13 +189,14 @@ def _forceatlas2_can_run(arguments):
 
 @dispatched(can_run=_forceatlas2_can_run, docs="NetworkX's iteration, step for step: the "
             "attraction summed over the stored edges (not a dense n x n adjacency), the "
-            "repulsion in blocks of rows against all nodes (O(n^2) work an iteration, "
-            "O(block * n) memory), the rest NetworkX's expressions on the same arrays and "
-            "dtypes; on the GPU when the graph is. Positions equal NetworkX's up to the "
-            "order of floating-point sums, which an iteration can amplify: close for the "
-            "first iterations, the same picture after many, not bit for bit. "
-            "``store_pos_as`` writes on the NetworkX graph converted (a bare SpbfsGraph has "
-            "no node attributes to write); multigraphs run in NetworkX.")
+            "repulsion in blocks of nodes against all nodes (O(n^2) work an iteration, "
+            "O(block * n) memory) with its sums in NetworkX's einsum order, the rest "
+            "NetworkX's expressions on the same arrays and dtypes: on the CPU the positions "
+            "equal NetworkX's bit for bit in the tests (the attraction's sums skip the "
+            "zeros of the dense rows, which can move a last bit); on the GPU the sums run "
+            "in another order, so positions agree to rounding at first and can drift after "
+            "many iterations. ``store_pos_as`` writes on the NetworkX graph converted (a "
+            "bare SpbfsGraph has no node attributes); multigraphs run in NetworkX.")
 def forceatlas2_layout(G, pos=None, *, max_iter=100, jitter_tolerance=1.0, scaling_ratio=2.0,
                        gravity=1.0, distributed_action=False, strong_gravity=False,
                        node_mass=None, node_size=None, weight=None, linlog=False, seed=None,
@@ -234,11 +235,14 @@ def forceatlas2_layout(G, pos=None, *, max_iter=100, jitter_tolerance=1.0, scali
     Notes
     -----
     Every step is NetworkX's: the same forces, swing, traction and speed rule, on arrays of
-    the same dtypes.  The sums are taken in another order (the attraction over the stored
-    edges instead of a dense row, the repulsion by a blocked ``einsum`` instead of one
-    over ``n x n x dim``), so the forces may differ in their last bits; ForceAtlas2 feeds
-    each step's positions to the next and adapts its speed to the swing, so over many
-    iterations such differences can grow into visibly different (equally valid) layouts.
+    the same dtypes, the repulsion's sums over the nodes in NetworkX's order.  Where they
+    may differ: the attraction adds up each node's edges in storage order where NetworkX's
+    ``einsum`` runs over the whole dense row (the zeros it adds change nothing, but an
+    ``einsum`` that reorders its sum could move a last bit), and on the GPU every sum runs
+    in cupy's order.  ForceAtlas2 feeds each step's positions to the next and adapts its
+    speed to the swing, so over many iterations a last-bit difference can grow into a
+    visibly different (equally valid) layout.  On the CPU the positions have equalled
+    NetworkX's bit for bit in every case tested.
 
     Examples
     --------
