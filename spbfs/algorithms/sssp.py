@@ -150,42 +150,66 @@ def _bucket_width(M, total):
 
 
 def _delta_stepping(M, frontier, dist, delta):
-    """Distances by delta-stepping (Meyer and Sanders; GAP's ``sssp``) over sparse vectors:
-    the vertices of the lowest bucket whose distance improved are pushed through
-    ``min_plus`` (the push reads their edges alone) until the bucket holds no improvement;
-    improvements beyond it wait in ``later``.  Every operation costs the vertices it
-    touches, not ``n``; a round pushes only vertices below the bucket's bound, so a
-    vertex is rarely pushed twice (a frontier Bellman-Ford pushes each about three times
-    on a Kronecker graph with random weights)."""
+    """Distances by delta-stepping (Meyer and Sanders; GAP's ``sssp``) over sparse vectors.
+
+    Bucket ``k`` holds the distances in ``[k delta, (k + 1) delta)`` (``floor(d / delta)``,
+    the one rule used throughout).  The lowest bucket's vertices whose distance improved
+    are pushed through ``min_plus``, masked by the vertices of lower buckets (final, so
+    nothing is written to them), until the bucket holds no improvement; an improvement
+    into a higher bucket is listed there unless the vertex is listed in that bucket or a
+    lower one already, and a vertex whose distance moved to a lower bucket since it was
+    listed is dropped when the list is taken (it was pushed there).  Every operation
+    costs the vertices it touches, and a vertex is rarely pushed twice (a frontier
+    Bellman-Ford pushes each about three times on a Kronecker graph with random
+    weights)."""
     xp, n = M.xp, M.n
-    later = frontier[:0]  # improved beyond the bucket: each vertex once (``waits``)
-    waits = xp.zeros(n, bool)
-    bound = delta
+    waiting = {}  # bucket -> arrays of vertices improved into it
+    listed = xp.full(n, np.inf)  # the lowest bucket each vertex is listed in
+    settled = xp.zeros(n, bool)
+    bucket = 0
     while True:
+        pushed = []
         while frontier.size:
+            pushed.append(frontier)
             x = Vector.sparse(frontier, dist[frontier], size=n, sort=False, check=False)
-            y = vxm(x, M, min_plus, direction="push")
+            y = vxm(x, M, min_plus, mask=settled, complement=True, direction="push")
             better = y.values < dist[y.indices]
             found, value = y.indices[better], y.values[better]
             dist[found] = value
-            near = value < bound
+            into = xp.floor(value / delta)
+            near = into <= bucket
             frontier = found[near]
-            beyond = found[~near]
-            beyond = beyond[~waits[beyond]]
-            waits[beyond] = True
-            later = xp.concatenate([later, beyond])
-        if not later.size:
+            if not bool(near.all()):
+                found, into = found[~near], into[~near]
+                lower = into < listed[found]
+                found, into = found[lower], into[lower]
+                listed[found] = into
+                _wait(xp, waiting, found, into)
+        if not waiting:
             return dist
-        waiting = dist[later]
-        keep = waiting >= bound  # the others were pushed already, from this bucket
-        waits[later[~keep]] = False
-        later, waiting = later[keep], waiting[keep]
-        if not later.size:
-            return dist
-        bound = (math.floor(float(waiting.min()) / delta) + 1) * delta
-        near = waiting < bound
-        frontier, later = later[near], later[~near]
-        waits[frontier] = False
+        if pushed:  # the bucket's vertices: final
+            settled[xp.concatenate(pushed)] = True
+        bucket = min(waiting)
+        listed_here = xp.concatenate(waiting.pop(bucket))
+        frontier = listed_here[xp.floor(dist[listed_here] / delta) == bucket]  # not lower
+
+
+def _wait(xp, waiting, vertices, buckets):
+    """Add ``vertices`` to the lists of their ``buckets`` (float bucket numbers)."""
+    if not vertices.size:
+        return
+    low = float(buckets.min())
+    span = float(buckets.max()) - low
+    # a stable sort of small integers is a radix sort
+    keys = (buckets - low).astype(np.int16 if span < 2**15 else np.int64)
+    order = xp.argsort(keys, kind="stable")
+    vertices, keys = vertices[order], keys[order]
+    cuts = xp.flatnonzero(keys[1:] != keys[:-1]) + 1
+    starts = [0, *to_numpy(cuts).tolist()]
+    ends = [*starts[1:], int(vertices.size)]
+    firsts = to_numpy(keys[xp.asarray(starts)]).tolist()
+    for key, lo, hi in zip(firsts, starts, ends, strict=True):
+        waiting.setdefault(int(key + low), []).append(vertices[lo:hi])
 
 
 def _predecessors(M, dist, source):

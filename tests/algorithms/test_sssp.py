@@ -207,10 +207,11 @@ def test_many_sources_bad_weights():
 
 
 @given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans(),
-       width=st.sampled_from([1e-3, 0.25, 1.0, 4.0, 1e9]))
+       width=st.sampled_from([1e-6, 1e-3, 0.25, 1.0, 4.0, 1e9]))
 def test_delta_stepping_any_bucket_width_matches_dijkstra(A, data, directed, width):
-    """Buckets narrower than any weight (one vertex's distance each), about as wide, and one
-    bucket for everything (a frontier Bellman-Ford): the same distances, zero weights too."""
+    """Buckets narrower than any weight (one distance each; bucket numbers past 2**15 too),
+    about as wide, and one bucket for everything (a frontier Bellman-Ford): the same
+    distances, zero weights too."""
     from spbfs.algorithms import sssp as module
 
     A = sp.csr_array(A)
