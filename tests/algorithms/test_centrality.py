@@ -193,3 +193,21 @@ def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, data):
     _close(got, blocks)
     expected = nx.betweenness_centrality_subset(_graph(A, directed), [s], list(range(n)))
     _close(got, np.array([expected[v] for v in range(n)]))
+
+
+def test_one_source_from_eight_threads():
+    """Eight callers at once on one matrix, each a one-source search on sparse vectors."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from spbfs.graph500.generate import kronecker
+
+    u, v = kronecker(11, 8, seed=4)
+    A = sp.csr_array((np.ones(u.size), (u, v)), shape=(2048, 2048))
+    sources = [int(s) for s in np.flatnonzero(np.diff(A.indptr))[:8]]
+    expected = [betweenness_centrality(A, directed=False, sources=[s]) for s in sources]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda k: betweenness_centrality(A, directed=False,
+                                                              sources=[sources[k % 8]]),
+                            range(32)))
+    for k, g in enumerate(got):
+        np.testing.assert_array_equal(g, expected[k % 8])
