@@ -6,10 +6,13 @@ over the reverse graph), starts at the first element of that intersection and wa
 each step to the first successor (in adjacency order) that is a common ancestor, until none
 is.  Here the ancestors are the queue order of one search over the reverse graph
 (:func:`spbfs.semiring.queue_order`, NetworkX's predecessor order, so the Python sets are
-built with the same insertion order and iterate alike; they are intersected by C loops),
-and the walks run on arrays, all pairs at once: each round tests a few more successors of
-every walk's current node for membership in both ancestor lists (sorted keys), the first
-common one becoming the next node.
+built with the same insertion order and iterate alike).  For all pairs they are also rows
+of bits, ordered by topological generation: the AND of two rows holds the common
+ancestors, its highest bit a lowest one, and where that one is below every other common
+ancestor it is the only lowest one, where every walk ends, NetworkX's too.  Only the pairs
+with several lowest common ancestors need NetworkX's start, the first element of the
+Python sets' intersection (C loops); their walks run on arrays, all pairs at once, each
+round testing a few more successors of every walk's current node.
 
 ``tree_all_pairs_lowest_common_ancestor``: NetworkX runs Tarjan's off-line algorithm along
 a depth-first search; its answers are the tree's lowest common ancestors and its order is
@@ -27,6 +30,7 @@ from itertools import chain, compress, repeat
 
 import numpy as np
 
+from ..algorithms.dag import topological_generations
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..csgraph import depth_first_order
@@ -39,6 +43,11 @@ __all__ = []
 
 #: Pairs whose walks run together (their arrays take about 100 bytes a pair).
 PAIR_BLOCK = 1 << 18
+#: Largest bit rows of ancestors (one row of ``n`` bits per node searched); above it,
+#: sorted keys (every pair then intersects NetworkX's Python sets).
+BIT_BYTES = 1 << 30
+#: Words of bit rows handled together (pairs times words a row).
+BIT_PAIR_WORDS = 1 << 22
 #: Successors a walk tests in its first round at a node (doubling in each later round
 #: there, so a node of many successors costs at most about twice the ones NetworkX tests).
 FIRST_CHUNK = 4
@@ -159,30 +168,93 @@ def _rows_of(G, nodes):
 
 
 class _Ancestors:
-    """The ancestors (the node included) of the nodes of ``rows``: NetworkX's Python sets
-    (``sets[row]``, None for the others), and sorted keys ``row * n + ancestor`` that test
-    membership for many pairs at once."""
+    """The ancestors (the node included) of some nodes, each found by one search over the
+    reverse graph: membership for many pairs at once, and NetworkX's Python set of a node,
+    built when asked for.
+
+    Membership is a row of ``n`` bits per node, bit ``rank[x]`` for ancestor ``x`` (``rank``
+    sorts the nodes by topological generation, so of two ancestors the lower one has the
+    higher bit), or sorted keys ``row * n + ancestor`` where bit rows would take more than
+    ``BIT_BYTES``."""
 
     def __init__(self, G, rows):
-        R = G.reverse()
-        M = R.matrix(R.on_gpu())
-        n = len(G)
-        self.n = n
-        self.sets = [None] * n
-        keys = []
-        for row, node in zip(rows.tolist(), G.labels(rows), strict=True):
-            order = to_numpy(queue_order(M, row)[0])
-            found = set(R.labels(order[1:]))  # nx.ancestors' set, built in its order
-            found.add(node)
-            self.sets[row] = found
-            keys.append(order + row * n)
-        self.keys = np.sort(np.concatenate(keys)) if keys else np.zeros(0, np.int64)
+        self.R = G.reverse()
+        self.M = self.R.matrix(self.R.on_gpu())
+        self.n = n = len(G)
+        self.words = (n + 63) // 64
+        self.slot = np.full(n, -1, np.int64)
+        self.orders = []
+        self.sets = {}
+        self.bits = self.keys = None
+        if rows.size * self.words * 8 <= BIT_BYTES:
+            self.bits = np.zeros((0, self.words), np.uint64)
+            generation = to_numpy(topological_generations(G.csr()))
+            self.by_rank = np.argsort(generation, kind="stable")
+            self.rank = np.empty(n, np.int64)
+            self.rank[self.by_rank] = np.arange(n)
+            self.add(rows)
+        else:
+            self.add(rows)
+            self.keys = np.sort(np.concatenate([order + row * n for row, order in
+                                                zip(rows.tolist(), self.orders,
+                                                    strict=True)]))
+
+    def add(self, rows):
+        """Search from each of ``rows`` (new ones, without repeats)."""
+        first = len(self.orders)
+        self.slot[rows] = first + np.arange(rows.size)
+        orders = [to_numpy(queue_order(self.M, row)[0]).astype(np.int64)
+                  for row in rows.tolist()]
+        self.orders += orders
+        if self.bits is None:
+            return
+        counts = np.fromiter(map(len, orders), np.int64, count=len(orders))
+        found = self.rank[np.concatenate(orders)] if orders else np.zeros(0, np.int64)
+        word = np.repeat(np.arange(rows.size) * self.words, counts) + (found >> 6)
+        bit = np.left_shift(np.uint64(1), (found & 63).astype(np.uint64))
+        by_word = np.argsort(word, kind="stable")
+        word, bit = word[by_word], bit[by_word]
+        starts = np.flatnonzero(np.r_[True, word[1:] != word[:-1]]) if word.size else word
+        block = np.zeros(rows.size * self.words, np.uint64)
+        if word.size:
+            block[word[starts]] = np.add.reduceat(bit, starts)  # distinct bits: OR = sum
+        self.bits = np.vstack([self.bits, block.reshape(rows.size, self.words)])
+
+    def ensure(self, rows):
+        """Search from those of ``rows`` not searched yet."""
+        rows = np.unique(rows)
+        rows = rows[self.slot[rows] < 0]
+        if rows.size:
+            self.add(rows)
+
+    def set_of(self, row):
+        """NetworkX's ``nx.ancestors(G, node) | {node}``: the same Python set, its elements
+        inserted in the same order."""
+        found = self.sets.get(row)
+        if found is None:
+            order = self.orders[self.slot[row]]
+            found = self.sets[row] = set(self.R.labels(order[1:]))
+            found.add(self.R.labels(order[:1])[0])
+        return found
 
     def has(self, rows, nodes):
         """Whether each ``nodes[i]`` is an ancestor of (or is) ``rows[i]``."""
+        if self.bits is not None:
+            at = self.rank[nodes]
+            word = self.bits[self.slot[rows], at >> 6]
+            return (word >> (at & 63).astype(np.uint64)) & np.uint64(1) != 0
         query = rows * self.n + nodes
         at = np.minimum(np.searchsorted(self.keys, query), self.keys.size - 1)
         return self.keys[at] == query
+
+    def first_common(self, G, v, w):
+        """NetworkX's start for each pair: ``next(iter(ancestors(v) & ancestors(w)))`` (the
+        Python sets' intersection), -1 where it is empty."""
+        sets = list(map(self.set_of, np.unique(np.r_[v, w]).tolist()))  # (built once)
+        del sets
+        common = map(operator.and_, map(self.sets.__getitem__, v.tolist()),
+                     map(self.sets.__getitem__, w.tolist()))
+        return _rows_of(G, list(map(next, map(iter, common), repeat(None))))
 
 
 def _walks(G, anc, v, w, start):
@@ -234,6 +306,44 @@ def _all_pairs_blocks(n):
         first = last
 
 
+def _highest_bit(words):
+    """The position of the highest set bit of each row of ``words`` (uint64), -1 in rows
+    of none."""
+    nonzero = words != 0
+    last = words.shape[1] - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    word = words[np.arange(words.shape[0]), last]
+    bit = np.floor(np.log2(np.maximum(word, 1).astype(np.float64))).astype(np.int64)
+    bit -= (word >> bit.astype(np.uint64)) == 0  # float64 rounded the word up past 2**bit
+    return np.where(nonzero.any(axis=1), last * 64 + bit, -1)
+
+
+def _pair_block_lcas(G, anc, v, w):
+    """The lowest common ancestor NetworkX picks for each pair ``(v[i], w[i])``, -1 where
+    they have no common ancestor.
+
+    With bit rows: the common ancestor of the highest bit (the latest generation) has no
+    common ancestor below it, so it is a lowest one, ``m``; where every common ancestor is
+    an ancestor of ``m`` (``m`` is the only lowest one), every walk ends there, NetworkX's
+    too.  Only the other pairs intersect NetworkX's Python sets for its start and walk
+    from there."""
+    if anc.bits is None:
+        start = anc.first_common(G, v, w)
+        found = start >= 0
+        out = np.full(v.size, -1, np.int64)
+        out[found] = _walks(G, anc, v[found], w[found], start[found])
+        return out
+    common = anc.bits[anc.slot[v]] & anc.bits[anc.slot[w]]
+    out = _highest_bit(common)
+    found = np.flatnonzero(out >= 0)
+    out[found] = anc.by_rank[out[found]]
+    anc.ensure(out[found])
+    several = found[(common[found] & ~anc.bits[anc.slot[out[found]]]).any(axis=1)]
+    if several.size:
+        start = anc.first_common(G, v[several], w[several])
+        out[several] = _walks(G, anc, v[several], w[several], start)
+    return out
+
+
 def _pair_lcas(G, blocks, needed):
     """``((v, w), lca)`` of each pair of ``blocks`` that has a common ancestor (NetworkX's
     generator, a block of pairs at a time)."""
@@ -241,23 +351,24 @@ def _pair_lcas(G, blocks, needed):
     for v, w, given in blocks:
         if anc is None:  # (at the first pair, as NetworkX fills its cache lazily)
             anc = _Ancestors(G, needed)
-        sets = anc.sets
-        common = map(operator.and_, map(sets.__getitem__, v.tolist()),
-                     map(sets.__getitem__, w.tolist()))
-        start = _rows_of(G, list(map(next, map(iter, common), repeat(None))))
-        found = start >= 0
-        lca = G.labels(_walks(G, anc, v[found], w[found], start[found]))
+        step = max(1, BIT_PAIR_WORDS // anc.words)
+        lca = np.concatenate([_pair_block_lcas(G, anc, v[i:i + step], w[i:i + step])
+                              for i in range(0, v.size, step)])
+        found = lca >= 0
         if given is None:
             keys = zip(G.labels(v[found]), G.labels(w[found]), strict=True)
         else:
             keys = zip(*(compress(side, found.tolist()) for side in given), strict=True)
-        yield from zip(keys, lca, strict=True)
+        yield from zip(keys, G.labels(lca[found]), strict=True)
 
 
 @dispatched(can_run=_lca_can_run, docs="Each node's ancestors by one breadth-first search "
-            "(queue order) over the reverse graph, as NetworkX's Python sets (intersected "
-            "by C loops); every pair's walk down to NetworkX's choice among several lowest "
-            "common ancestors runs on arrays, all pairs at once; multigraphs run in "
+            "(queue order) over the reverse graph, as rows of bits in topological order: a "
+            "pair's common ancestors are an AND, its highest bit a lowest common ancestor, "
+            "the answer when it is the only one; pairs with several take NetworkX's choice "
+            "(the first element of its Python sets' intersection, built in its order and "
+            "intersected by C loops, then its walk down, on arrays); those intersections "
+            "bound the speed on DAGs where most pairs have several; multigraphs run in "
             "NetworkX.")
 def all_pairs_lowest_common_ancestor(G, pairs=None):
     """NetworkX's ``all_pairs_lowest_common_ancestor`` of a directed acyclic graph.

@@ -399,3 +399,97 @@ def test_leiden_communities():
         {0}, {1}, {2}]
     with pytest.raises(ValueError, match="max_level"):
         nx.community.leiden_communities(lfr, max_level=0, backend="spbfs")
+
+
+def _dag(seed, n=60, p=0.08):
+    D = nx.gnp_random_graph(n, p, seed=seed, directed=True)
+    G = nx.DiGraph([(v, u) if seed % 2 else (u, v) for u, v in D.edges if u < v])
+    G.add_nodes_from(range(n))
+    return nx.relabel_nodes(G, {i: ("n", i) for i in G}) if seed % 3 == 1 else G
+
+
+@pytest.mark.parametrize("bit_rows", [True, False])
+def test_all_pairs_lowest_common_ancestor(bit_rows, monkeypatch):
+    from spbfs.nx import _lca
+
+    monkeypatch.setattr(_lca, "BIT_BYTES", _lca.BIT_BYTES if bit_rows else 0)
+    monkeypatch.setattr(_lca, "BIT_PAIR_WORDS", 64)  # several blocks of pairs
+    rng = np.random.default_rng(61)
+    for seed in range(6):  # many pairs with several lowest common ancestors: NetworkX's pick
+        G = _dag(seed)
+        nodes = list(G)
+        want = list(nx.all_pairs_lowest_common_ancestor(G))
+        assert list(nx.all_pairs_lowest_common_ancestor(G, backend="spbfs")) == want
+        pairs = [(nodes[a], nodes[b]) for a, b in rng.integers(0, len(nodes), (80, 2)).tolist()]
+        want = list(nx.all_pairs_lowest_common_ancestor(G, pairs))
+        assert list(nx.all_pairs_lowest_common_ancestor(G, iter(pairs), backend="spbfs")) == want
+    with pytest.raises(nx.NodeNotFound, match="from pair"):
+        nx.all_pairs_lowest_common_ancestor(G, [(nodes[0], "absent")], backend="spbfs")
+    with pytest.raises(nx.NetworkXError, match="acyclic"):
+        nx.all_pairs_lowest_common_ancestor(nx.cycle_graph(3, nx.DiGraph), backend="spbfs")
+
+
+def test_tree_all_pairs_lowest_common_ancestor():
+    rng = np.random.default_rng(62)
+    for seed in range(4):
+        T = nx.bfs_tree(nx.random_labeled_tree(50, seed=seed), seed)
+        edges = list(T.edges)
+        rng.shuffle(edges)  # children in another order than their labels
+        G = nx.DiGraph()
+        G.add_nodes_from(rng.permutation(list(T)).tolist())
+        G.add_edges_from(edges)
+        nodes = list(G)
+        cases = [{}, {"root": nodes[3]},
+                 {"pairs": [(nodes[a], nodes[b])
+                            for a, b in rng.integers(0, 50, (60, 2)).tolist()]},
+                 {"root": seed, "pairs": {(nodes[a], nodes[b])
+                                          for a, b in rng.integers(0, 50, (60, 2)).tolist()}}]
+        for kwargs in cases:
+            want = list(nx.tree_all_pairs_lowest_common_ancestor(G, **kwargs))
+            got = list(nx.tree_all_pairs_lowest_common_ancestor(G, backend="spbfs", **kwargs))
+            assert got == want
+        H = G.copy()
+        H.add_edge(seed, nodes[5] if nodes[5] != seed else nodes[6])  # not a tree below root
+        want = list(nx.tree_all_pairs_lowest_common_ancestor(H, root=seed))
+        assert list(nx.tree_all_pairs_lowest_common_ancestor(H, root=seed,
+                                                             backend="spbfs")) == want
+    with pytest.raises(nx.NetworkXError, match="multiple sources"):
+        list(nx.tree_all_pairs_lowest_common_ancestor(nx.DiGraph([(0, 1), (2, 3)]),
+                                                      backend="spbfs"))
+    with pytest.raises(nx.NodeNotFound, match="not in the digraph"):
+        list(nx.tree_all_pairs_lowest_common_ancestor(G, pairs=[(0, "absent")],
+                                                      backend="spbfs"))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"linlog": True}, {"distributed_action": True, "strong_gravity": True},
+    {"node_size": "sizes", "weight": "weight"}, {"node_mass": "masses", "dim": 3},
+    {"pos": "some"}, {"pos": "all", "max_iter": 30, "scaling_ratio": 3.0, "gravity": 0.5},
+])
+@pytest.mark.parametrize("directed", [False, True])
+def test_forceatlas2_layout_equals_networkx(kwargs, directed):
+    G = nx.gnm_random_graph(60, 150, seed=5, directed=directed)
+    G.add_edge(3, 3)  # a self-loop: no force of a node on itself
+    for u, v in G.edges:
+        G.edges[u, v]["weight"] = 1 + (u * v) % 4
+    kwargs = dict(kwargs)
+    choices = {"sizes": {v: 0.05 * (v % 3) for v in G}, "masses": {v: 1 + v % 5 for v in G},
+               "some": {v: np.array([v % 7, v // 7], float) for v in range(0, 60, 3)},
+               "all": {v: np.array([np.cos(v), np.sin(v)]) for v in G}}
+    kwargs = {k: choices.get(x, x) if isinstance(x, str) and k != "weight" else x
+              for k, x in kwargs.items()}
+    want = nx.forceatlas2_layout(G, seed=np.random.RandomState(8), **kwargs)
+    got = nx.forceatlas2_layout(G, seed=np.random.RandomState(8), backend="spbfs", **kwargs)
+    assert list(got) == list(want)
+    for v in G:  # every step NetworkX's, its sums in NetworkX's order: equal bit for bit
+        assert got[v].dtype == want[v].dtype
+        np.testing.assert_array_equal(got[v], want[v])
+
+
+def test_forceatlas2_layout_store_and_small_cases():
+    G = nx.path_graph(4)
+    pos = nx.forceatlas2_layout(G, seed=1, store_pos_as="xy", backend="spbfs")
+    assert all((G.nodes[v]["xy"] == pos[v]).all() for v in G)
+    assert nx.forceatlas2_layout(nx.Graph(), backend="spbfs") == {}
+    with pytest.raises(ValueError, match="negative"):
+        nx.forceatlas2_layout(G, dim=-1, backend="spbfs")
