@@ -114,7 +114,7 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "from spbfs.cpu import strong, weak\n"
             "print(spbfs.connected_components(A, connection='strong')[0],\n"
             "      type(strong._search._cache).__name__,\n"
-            "      spbfs.connected_components(A)[0], type(weak._sample_round._cache).__name__)\n"
+            "      spbfs.connected_components(A)[0], type(weak._second_round._cache).__name__)\n"
             "from spbfs import csgraph\nfrom spbfs.cpu import queue\n"
             "print(csgraph.breadth_first_order(A, 1)[0].tolist(),\n"
             "      type(queue._search._cache).__name__)\n"
