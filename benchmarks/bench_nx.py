@@ -7,6 +7,9 @@ caches it in ``G.__networkx_cache__``, so repeated calls pay it once), then
 times every dispatched function with NetworkX and with spbfs on the converted
 graph, checking that both return the same result (value, type and order).
 Generators are consumed in full.  Times are the best of ``--repeat`` runs.
+Functions whose NetworkX cost grows with the square of the nodes (``forceatlas2_layout``,
+the all-pairs lowest common ancestors) run on their own smaller graphs, listed after the
+others (``--no-small`` leaves them out).
 
 Usage: python benchmarks/bench_nx.py [--scale 17] [--edgefactor 10] [--repeat 3]
                                      [--device cpu|gpu|auto]
@@ -194,6 +197,46 @@ def more_cases(source, target, far):
     ]
 
 
+def _dag(n, extra, seed=1):
+    """A random tree on ``n`` nodes directed away from node 0, plus ``extra`` random edges
+    that keep it acyclic (a DAG where most pairs have one lowest common ancestor); with
+    ``extra`` None, a random DAG of about ``2 n`` edges (many pairs with several)."""
+    import random
+
+    if extra is None:
+        R = nx.gnp_random_graph(n, 4 / n, seed=seed, directed=True)
+        D = nx.DiGraph([(u, v) for u, v in R.edges if u < v])
+        D.add_nodes_from(range(n))
+        return D
+    D = nx.bfs_tree(nx.random_labeled_tree(n, seed=seed), 0)
+    rank = {v: i for i, v in enumerate(nx.topological_sort(D))}
+    rnd = random.Random(seed)
+    nodes = list(D)
+    for _ in range(extra):
+        a, b = sorted(rnd.sample(nodes, 2), key=rank.__getitem__)
+        D.add_edge(a, b)
+    return D
+
+
+def positions(d):
+    return [(k, v.tolist()) for k, v in d.items()]
+
+
+def small_cases():
+    """``(name, graph, call, normalize)`` on graphs of their own, sized for NetworkX's
+    O(n^2) work and memory."""
+    return [
+        ("forceatlas2_layout(2k nodes, 20 it.)", nx.gnm_random_graph(2000, 10000, seed=1),
+         lambda G: nx.forceatlas2_layout(G, seed=1, max_iter=20), positions),
+        ("all_pairs_lca(tree+150, 1.5k nodes)", _dag(1500, 150),
+         lambda G: list(nx.all_pairs_lowest_common_ancestor(G)), None),
+        ("all_pairs_lca(random DAG, 1.5k)", _dag(1500, None),
+         lambda G: list(nx.all_pairs_lowest_common_ancestor(G)), None),
+        ("tree_all_pairs_lca(tree, 1.5k nodes)", _dag(1500, 0),
+         lambda G: list(nx.tree_all_pairs_lowest_common_ancestor(G)), None),
+    ]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=17)
@@ -208,6 +251,8 @@ def main(argv=None):
                         help="also time rebuilding NetworkX's result from its parts: the "
                              "least any backend pays to return it, so networkx s / floor s "
                              "bounds every backend's speed-up")
+    parser.add_argument("--no-small", action="store_true",
+                        help="leave out the functions timed on their own smaller graphs")
     parser.add_argument("--gc", choices=("on", "paused"), default="on",
                         help="paused: timeit's convention, the cyclic collector off during "
                              "each timed run (both sides)")
@@ -243,13 +288,18 @@ def main(argv=None):
     print(f"|{'-' * 38}|{'-' * 12}|{'-' * 10}|{'-' * 10}|" + (floor_head[1] if args.floor else ""))
     only = [p for p in args.only.split(",") if p]
     skip = [p for p in args.skip.split(",") if p]
-    for name, call, normalize in cases(source, target, far):
+    runs = [(name, G, gw, call, normalize) for name, call, normalize in cases(source, target, far)]
+    if not args.no_small:
+        runs += [(name, H, None, call, normalize) for name, H, call, normalize in small_cases()]
+    for name, G, gw, call, normalize in runs:
         if only and not any(name.startswith(p) for p in only):
             continue
         if any(name.startswith(p) for p in skip):
             continue
-        t_nx, expected = best(lambda c=call: c(G), args.nx_repeat, pause)
-        t_sp, got = best(lambda c=call: c(gw), args.repeat, pause)
+        if gw is None:  # a graph of its own, converted once outside the timing
+            gw = convert_from_nx(G, edge_attrs={"weight": 1})
+        t_nx, expected = best(lambda c=call, G=G: c(G), args.nx_repeat, pause)
+        t_sp, got = best(lambda c=call, gw=gw: c(gw), args.repeat, pause)
         floor = ""
         if args.floor:
             t_floor, _ = best(rebuild(expected), args.repeat, pause)

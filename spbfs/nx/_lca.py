@@ -36,7 +36,7 @@ from ..core.csr import expand
 from ..csgraph import depth_first_order
 from ..semiring import queue_order
 from ._recognition import no_multigraph
-from ._registry import dispatched
+from ._registry import dispatched, gc_paused
 from ._structure import is_directed_acyclic_graph
 
 __all__ = []
@@ -48,6 +48,9 @@ PAIR_BLOCK = 1 << 18
 BIT_BYTES = 1 << 30
 #: Words of bit rows handled together (pairs times words a row).
 BIT_PAIR_WORDS = 1 << 22
+#: ``list`` with Python's cyclic garbage collector paused: a block's items are built at once
+#: (the collections their allocations would trigger each walk every object alive).
+_listed = gc_paused(list)
 #: Successors a walk tests in its first round at a node (doubling in each later round
 #: there, so a node of many successors costs at most about twice the ones NetworkX tests).
 FIRST_CHUNK = 4
@@ -345,12 +348,16 @@ def _pair_block_lcas(G, anc, v, w):
 
 
 def _pair_lcas(G, blocks, needed):
-    """``((v, w), lca)`` of each pair of ``blocks`` that has a common ancestor (NetworkX's
-    generator, a block of pairs at a time)."""
-    anc = None
-    for v, w, given in blocks:
+    """``((v, w), lca)`` of each pair of ``blocks`` that has a common ancestor, NetworkX's
+    generator: an iterator computing a block of pairs at a time (the items pass through C
+    iterators only, no Python frame each)."""
+    state = {}
+
+    def block(item):
+        v, w, given = item
+        anc = state.get("anc")
         if anc is None:  # (at the first pair, as NetworkX fills its cache lazily)
-            anc = _Ancestors(G, needed)
+            anc = state["anc"] = _Ancestors(G, needed)
         step = max(1, BIT_PAIR_WORDS // anc.words)
         lca = np.concatenate([_pair_block_lcas(G, anc, v[i:i + step], w[i:i + step])
                               for i in range(0, v.size, step)])
@@ -359,7 +366,9 @@ def _pair_lcas(G, blocks, needed):
             keys = zip(G.labels(v[found]), G.labels(w[found]), strict=True)
         else:
             keys = zip(*(compress(side, found.tolist()) for side in given), strict=True)
-        yield from zip(keys, G.labels(lca[found]), strict=True)
+        return _listed(zip(keys, G.labels(lca[found]), strict=True))
+
+    return chain.from_iterable(map(block, blocks))
 
 
 @dispatched(can_run=_lca_can_run, docs="Each node's ancestors by one breadth-first search "
@@ -509,19 +518,23 @@ class _Tree:
 
 def _tree_all_pairs(G, tree):
     """NetworkX's output without ``pairs``: for each tree node ``x`` in postorder, every
-    ``(v, x)`` with ``v`` finished by then, ``v`` in node order."""
+    ``(v, x)`` with ``v`` finished by then, ``v`` in node order (an iterator computing a
+    block of ``x`` at a time)."""
     k = tree.order.size
     by_node = np.argsort(tree.order, kind="stable")  # tree nodes in the graph's node order
     by_post = np.argsort(tree.post, kind="stable")
     post_by_node = tree.post[by_node]
-    step = max(1, PAIR_BLOCK // k)
-    for first in range(0, k, step):
+
+    def block(first):
         xs = by_post[first:first + step]
         rank, col = np.nonzero(post_by_node[None, :] <= tree.post[xs][:, None])
         x, v = xs[rank], by_node[col]
         lca = G.labels(tree.order[tree.lca(v, x)])
-        yield from zip(zip(G.labels(tree.order[v]), G.labels(tree.order[x]), strict=True),
-                       lca, strict=True)
+        return _listed(zip(zip(G.labels(tree.order[v]), G.labels(tree.order[x]),
+                               strict=True), lca, strict=True))
+
+    step = max(1, PAIR_BLOCK // k)
+    return chain.from_iterable(map(block, range(0, k, step)))
 
 
 def _tree_given_pairs(G, tree, pairs, partners):
@@ -552,8 +565,8 @@ def _tree_given_pairs(G, tree, pairs, partners):
     lca = G.labels(tree.order[tree.lca(x, v)])
     found = found.ravel().tolist()  # (x, v) then (v, x), entry by entry
     keys = compress(chain.from_iterable(zip(forward, backward, strict=True)), found)
-    yield from zip(keys, compress(chain.from_iterable(zip(lca, lca, strict=True)), found),
-                   strict=True)
+    return _listed(zip(keys, compress(chain.from_iterable(zip(lca, lca, strict=True)), found),
+                       strict=True))
 
 
 def _tree_lca_can_run(arguments):
@@ -579,10 +592,11 @@ def tree_all_pairs_lowest_common_ancestor(G, root=None, pairs=None):
     pairs : iterable of node pairs, optional
         Default: every pair of nodes below ``root``.
 
-    Yields
-    ------
-    ``((u, v), lca)``
-        In NetworkX's order (its depth-first postorder).
+    Returns
+    -------
+    iterator of ``((u, v), lca)``
+        In NetworkX's order (its depth-first postorder); as NetworkX's generator, it
+        checks the arguments at its first item.
 
     Raises
     ------
@@ -602,6 +616,13 @@ def tree_all_pairs_lowest_common_ancestor(G, root=None, pairs=None):
     ...                                                backend="spbfs"))
     {(2, 3): 1, (1, 4): 1}
     """
+    # NetworkX's is a generator: its checks run at the first item; so do these
+    return chain.from_iterable(map(_tree_lcas, (G,), (root,), (pairs,)))
+
+
+def _tree_lcas(G, root, pairs):
+    """The body of :func:`tree_all_pairs_lowest_common_ancestor`: its checks, then an
+    iterator of its items."""
     import networkx as nx
 
     if not G.is_directed():
@@ -630,9 +651,7 @@ def tree_all_pairs_lowest_common_ancestor(G, root=None, pairs=None):
     tree = None if row is None else _Tree.below(G, row)
     if tree is None:  # not a tree below root: NetworkX's own search
         original = nx.tree_all_pairs_lowest_common_ancestor.orig_func
-        yield from original(G.networkx_graph(), root, pairs)
-        return
+        return original(G.networkx_graph(), root, pairs)
     if pairs is None:
-        yield from _tree_all_pairs(G, tree)
-    else:
-        yield from _tree_given_pairs(G, tree, pairs, partners)
+        return _tree_all_pairs(G, tree)
+    return _tree_given_pairs(G, tree, pairs, partners)

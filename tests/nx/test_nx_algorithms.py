@@ -339,6 +339,28 @@ def test_core_numbers_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
     assert list(core.edges) == list(nx.k_core(G).edges)
 
 
+@pytest.mark.gpu
+def test_layout_and_lowest_common_ancestors_on_the_gpu():
+    """With the GPU configured: the lowest common ancestors exactly NetworkX's (pairs, order
+    and picks), and ForceAtlas2's positions NetworkX's to rounding for a few iterations
+    (the GPU's sums run in another order, which later iterations amplify)."""
+    D = nx.gnp_random_graph(80, 0.08, seed=3, directed=True)
+    dag = nx.DiGraph([(u, v) for u, v in D.edges if u < v])
+    dag.add_nodes_from(range(80))
+    tree = nx.bfs_tree(nx.random_labeled_tree(60, seed=4), 0)
+    G = nx.karate_club_graph()
+    with nx.config.backends.spbfs(device="gpu"):
+        lcas = list(nx.all_pairs_lowest_common_ancestor(dag, backend="spbfs"))
+        tree_lcas = list(nx.tree_all_pairs_lowest_common_ancestor(tree, backend="spbfs"))
+        pos = nx.forceatlas2_layout(G, seed=1, max_iter=5, backend="spbfs")
+    assert lcas == list(nx.all_pairs_lowest_common_ancestor(dag))
+    assert tree_lcas == list(nx.tree_all_pairs_lowest_common_ancestor(tree))
+    want = nx.forceatlas2_layout(G, seed=1, max_iter=5)
+    assert list(pos) == list(want)
+    np.testing.assert_allclose(np.array(list(pos.values())), np.array(list(want.values())),
+                               rtol=1e-4, atol=1e-3)
+
+
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
 @pytest.mark.parametrize("seed", [1, 7])
 def test_louvain_modularity_within_one_percent_of_networkx(name, seed):
