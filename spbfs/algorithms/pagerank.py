@@ -147,15 +147,21 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     # the update is then one number added to every rank
     uniform = personalization is None and dangling is None
     teleport = None if uniform else (1.0 - alpha) * p
+    # the vector updates write into two work vectors and the product's result (a fresh
+    # array each iteration, which becomes the ranks): no other array is made per iteration
+    scaled, work = xp.zeros(n), xp.zeros(n)
     for _ in range(max_iter):
-        last = x
-        y = vxm(x * inv, M, semiring).to_dense(0.0)  # x @ P, with P = D^-1 A
-        lost = alpha * float((x * on_dangling).sum())  # the dangling vertices' rank
+        y = vxm(xp.multiply(x, inv, out=scaled), M, semiring).to_dense(0.0)  # x @ P
+        lost = alpha * float(xp.multiply(x, on_dangling, out=work).sum())  # dangling rank
+        xp.multiply(y, alpha, out=y)
         if uniform:
-            x = alpha * y + (lost + (1.0 - alpha)) / n
+            xp.add(y, (lost + (1.0 - alpha)) / n, out=y)
         else:
-            x = alpha * y + lost * d + teleport
-        if float(abs(x - last).sum()) < n * tol:
+            xp.add(y, xp.multiply(d, lost, out=work), out=y)
+            xp.add(y, teleport, out=y)
+        change = float(xp.abs(xp.subtract(y, x, out=work), out=work).sum())
+        x = y
+        if change < n * tol:
             return x
     raise PowerIterationFailedConvergence(max_iter)
 
