@@ -30,6 +30,8 @@ from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["weak_components"]
 
+U = np.uintp  # vertex ids read as unsigned: numba's test for a negative index is skipped
+
 #: Arcs sampled per vertex before the largest tree is skipped (GAP's ``neighbor_rounds``;
 #: the two rounds are written out in :func:`_first_links` and :func:`_second_round`).
 SAMPLE_ROUNDS = 2
@@ -55,18 +57,18 @@ def _link(comp, u, v):
     """Join the trees of ``u`` and ``v`` (GAP's ``Link``): the larger root goes under the
     smaller vertex by a compare-and-swap, retried from the new roots when another thread
     moved it first."""
-    p1 = comp[u]
-    p2 = comp[v]
+    p1 = comp[U(u)]
+    p2 = comp[U(v)]
     while p1 != p2:
         high = max(p1, p2)
         low = min(p1, p2)
-        p_high = comp[high]
+        p_high = comp[U(high)]
         if p_high == low:
             return
-        if p_high == high and cas(comp, high, high, low):
+        if p_high == high and cas(comp, U(high), high, low):
             return
-        p1 = comp[comp[high]]
-        p2 = comp[low]
+        p1 = comp[U(comp[U(high)])]
+        p2 = comp[U(low)]
 
 
 @kernel
@@ -75,11 +77,11 @@ def _first_links(ip, ix, comp, lo, hi):
     smaller, at itself elsewhere: the first round's links without an atomic operation
     (each thread writes its own vertices' entries alone)."""
     for u in range(lo, hi):
-        comp[u] = u
+        comp[U(u)] = u
         if ip[u] < ip[u + 1]:
-            v = ix[np.uintp(ip[u])]
+            v = ix[U(ip[u])]
             if v < u:
-                comp[u] = v
+                comp[U(u)] = v
     return 0
 
 
@@ -91,11 +93,11 @@ def _second_round(ip, ix, comp, lo, hi):
         p = ip[u]
         e = ip[u + 1]
         if p < e:
-            v = ix[np.uintp(p)]
+            v = ix[U(p)]
             if v > u:
                 _link(comp, u, v)
             if p + 1 < e:
-                _link(comp, u, ix[np.uintp(p + 1)])
+                _link(comp, u, ix[U(p + 1)])
     return 0
 
 
@@ -110,8 +112,8 @@ def _largest_tree(comp):
         state ^= state >> np.uint64(7)
         state ^= state << np.uint64(17)
         v = np.int64(state % np.uint64(n))
-        while comp[v] != v:
-            v = comp[v]
+        while comp[U(v)] != v:
+            v = comp[U(v)]
         roots[s] = v
     roots.sort()
     best, count, run = roots[0], 0, 0
@@ -127,8 +129,12 @@ def _largest_tree(comp):
 def _compress(comp, lo, hi):
     """Point every vertex of ``lo..hi`` at its root."""
     for v in range(lo, hi):
-        while comp[v] != comp[comp[v]]:
-            comp[v] = comp[comp[v]]
+        c = comp[U(v)]
+        g = comp[U(c)]
+        while c != g:
+            comp[U(v)] = g
+            c = g
+            g = comp[U(c)]
     return 0
 
 
@@ -142,10 +148,10 @@ def _rest(ip, ix, comp, skip, counter, chunk):
         if lo >= n:
             return 0
         for u in range(lo, min(lo + chunk, n)):
-            if comp[u] == skip:
+            if comp[U(u)] == skip:
                 continue
             for p in range(ip[u] + SAMPLE_ROUNDS, ip[u + 1]):
-                _link(comp, u, ix[np.uintp(p)])
+                _link(comp, u, ix[U(p)])
 
 
 @kernel
@@ -153,9 +159,13 @@ def _count_roots(comp, lo, hi):
     """Point every vertex of ``lo..hi`` at its root; how many of them are roots."""
     k = 0
     for v in range(lo, hi):
-        while comp[v] != comp[comp[v]]:
-            comp[v] = comp[comp[v]]
-        k += comp[v] == v
+        c = comp[U(v)]
+        g = comp[U(c)]
+        while c != g:
+            comp[U(v)] = g
+            c = g
+            g = comp[U(c)]
+        k += c == v
     return k
 
 
@@ -165,8 +175,8 @@ def _number_roots(comp, first, lo, hi):
     ``-1 - number`` (told apart from the other vertices' roots)."""
     k = first
     for v in range(lo, hi):
-        if comp[v] == v:
-            comp[v] = -1 - k
+        if comp[U(v)] == v:
+            comp[U(v)] = -1 - k
             k += 1
     return 0
 
@@ -177,9 +187,9 @@ def _number_rest(comp, lo, hi):
     number`` until its own thread rewrites it as the number (each entry changes once, so
     a reader tells the two apart by the sign).  Selects, not branches."""
     for v in range(lo, hi):
-        c = comp[v]
-        y = comp[c if c >= 0 else v]  # the root's entry (a root's own: c)
-        comp[v] = y if y >= 0 else -1 - y
+        c = comp[U(v)]
+        y = comp[U(c if c >= 0 else v)]  # the root's entry (a root's own: c)
+        comp[U(v)] = y if y >= 0 else -1 - y
     return 0
 
 
