@@ -493,3 +493,20 @@ def test_forceatlas2_layout_store_and_small_cases():
     assert nx.forceatlas2_layout(nx.Graph(), backend="spbfs") == {}
     with pytest.raises(ValueError, match="negative"):
         nx.forceatlas2_layout(G, dim=-1, backend="spbfs")
+
+
+def test_forceatlas2_layout_threads_and_blocks_change_nothing(monkeypatch):
+    import spbfs
+    from spbfs.nx import _layout
+
+    G = nx.gnm_random_graph(90, 300, seed=6)
+    want = nx.forceatlas2_layout(G, seed=2, max_iter=40)
+    monkeypatch.setattr(_layout, "THREADED_PAIRS", 0)
+    monkeypatch.setattr(_layout, "BLOCK_ENTRIES", 7 * 90)  # blocks of 16 (MIN_BLOCK) nodes
+    spbfs.set_num_threads(3)
+    try:
+        got = nx.forceatlas2_layout(G, seed=2, max_iter=40, backend="spbfs")
+    finally:
+        spbfs.set_num_threads(None)
+    for v in G:
+        np.testing.assert_array_equal(got[v], want[v])
