@@ -253,8 +253,7 @@ class _Ancestors:
     def first_common(self, G, v, w):
         """NetworkX's start for each pair: ``next(iter(ancestors(v) & ancestors(w)))`` (the
         Python sets' intersection), -1 where it is empty."""
-        sets = list(map(self.set_of, np.unique(np.r_[v, w]).tolist()))  # (built once)
-        del sets
+        deque(map(self.set_of, np.unique(np.r_[v, w]).tolist()), maxlen=0)  # built once
         common = map(operator.and_, map(self.sets.__getitem__, v.tolist()),
                      map(self.sets.__getitem__, w.tolist()))
         return _rows_of(G, list(map(next, map(iter, common), repeat(None))))
