@@ -39,6 +39,8 @@ SAMPLE_ROUNDS = 2
 SAMPLES = 1024
 #: Vertices a thread takes at a time in the last pass (from a shared counter).
 CHUNK = 256
+#: Vertices a thread takes at a time in the second round's links.
+SAMPLE_CHUNK = 2048
 #: Below this many stored arcs one thread does it all (a pool's wake-ups cost more).
 PARALLEL_ARCS = 1 << 16
 
@@ -86,19 +88,24 @@ def _first_links(ip, ix, comp, lo, hi):
 
 
 @kernel
-def _second_round(ip, ix, comp, lo, hi):
+def _second_round(ip, ix, comp, counter, chunk):
     """The first round's other links (a vertex whose first stored neighbour is larger joins
-    it) and the second round's: every vertex of ``lo..hi`` joins its second neighbour."""
-    for u in range(lo, hi):
-        p = ip[u]
-        e = ip[u + 1]
-        if p < e:
-            v = ix[U(p)]
-            if v > u:
-                _link(comp, u, v)
-            if p + 1 < e:
-                _link(comp, u, ix[U(p + 1)])
-    return 0
+    it) and the second round's: every vertex joins its second neighbour; ``chunk``
+    vertices at a time from ``counter[0]`` (the links' cost varies along the vertices)."""
+    n = comp.size
+    while True:
+        lo = fetch_add(counter, 0, chunk)
+        if lo >= n:
+            return 0
+        for u in range(lo, min(lo + chunk, n)):
+            p = ip[u]
+            e = ip[u + 1]
+            if p < e:
+                v = ix[U(p)]
+                if v > u:
+                    _link(comp, u, v)
+                if p + 1 < e:
+                    _link(comp, u, ix[U(p + 1)])
 
 
 @kernel
@@ -215,11 +222,12 @@ def weak_components(indptr, indices, symmetric=False):
     threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ARCS else 1
     ranges = split(n, threads)
     run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, lo, hi), ranges)
-    run_ranges(lambda lo, hi: _second_round(indptr, indices, comp, lo, hi), ranges)
+    counter = np.zeros(2, np.int64)
+    run_ranges(lambda lo, hi: _second_round(indptr, indices, comp, counter[:1], SAMPLE_CHUNK),
+               ranges)
     run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
     skip = int(_largest_tree(comp)) if symmetric else -1
-    counter = np.zeros(1, np.int64)
-    run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter, CHUNK), ranges)
+    run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter[1:], CHUNK), ranges)
     counts = run_ranges(lambda lo, hi: _count_roots(comp, lo, hi), ranges)
     firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
     run_ranges(lambda lo, hi, first: _number_roots(comp, first, lo, hi),

@@ -23,6 +23,7 @@ def split_small(monkeypatch):
     """Every call split over 3 threads, however small, a few vertices per chunk."""
     monkeypatch.setattr(weak, "PARALLEL_ARCS", 0)
     monkeypatch.setattr(weak, "CHUNK", 3)
+    monkeypatch.setattr(weak, "SAMPLE_CHUNK", 2)
     spbfs.set_num_threads(3)
     yield
     spbfs.set_num_threads(None)
