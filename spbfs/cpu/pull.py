@@ -25,21 +25,23 @@ __all__ = ["spmv"]
 PARALLEL_ENTRIES = 1 << 16
 _ADD = "(a + b)"
 _FIRST, _TIMES = "x", "(x * a)"
+U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
+ONE = np.uintp(1)
 
 
 @kernel
 def _sum_first(r0, r1, tptr, tidx, x, y_present, y_val):
     """``y[j] = sum of x[i]`` over the in-list of every ``j`` in ``r0..r1``."""
-    for j in range(r0, r1):
-        p0 = np.uintp(tptr[j])
-        p1 = np.uintp(tptr[j + 1])
+    for j in range(U(r0), U(r1)):
+        p0 = U(tptr[j])
+        p1 = U(tptr[j + ONE])
         if p0 == p1:
             y_present[j] = False
             y_val[j] = 0.0
             continue
-        s = x[np.uintp(tidx[p0])]
-        for p in range(p0 + np.uintp(1), p1):
-            s += x[np.uintp(tidx[p])]
+        s = x[U(tidx[p0])]
+        for p in range(p0 + ONE, p1):
+            s += x[U(tidx[p])]
         y_present[j] = True
         y_val[j] = s
     return 0
@@ -48,16 +50,16 @@ def _sum_first(r0, r1, tptr, tidx, x, y_present, y_val):
 @kernel
 def _sum_times(r0, r1, tptr, tidx, tdata, x, y_present, y_val):
     """``y[j] = sum of x[i] * A[i, j]`` over the in-list of every ``j`` in ``r0..r1``."""
-    for j in range(r0, r1):
-        p0 = np.uintp(tptr[j])
-        p1 = np.uintp(tptr[j + 1])
+    for j in range(U(r0), U(r1)):
+        p0 = U(tptr[j])
+        p1 = U(tptr[j + ONE])
         if p0 == p1:
             y_present[j] = False
             y_val[j] = 0.0
             continue
-        s = x[np.uintp(tidx[p0])] * tdata[p0]
-        for p in range(p0 + np.uintp(1), p1):
-            s += x[np.uintp(tidx[p])] * tdata[p]
+        s = x[U(tidx[p0])] * tdata[p0]
+        for p in range(p0 + ONE, p1):
+            s += x[U(tidx[p])] * tdata[p]
         y_present[j] = True
         y_val[j] = s
     return 0
