@@ -5,19 +5,20 @@ the symmetrised pattern.
 
 Two rounds join each vertex with its first and its second stored neighbour, every thread
 over its own vertices: first each vertex points at its first neighbour where that is
-smaller (a store into its own entry, no atomic operation), then the first round's other
-links and the second round's join the two trees by a compare-and-swap
-(:mod:`spbfs.cpu._atomic`), and every vertex is pointed at its root.  The largest tree
-so far is read from a sample of 1,024 vertices, and only the vertices outside it read the
-rest of their arcs: on a symmetric pattern an arc between the largest tree and another
-vertex is also stored the other way, where that vertex reads it; on a pattern that is not
-symmetric every vertex reads the rest of its arcs.  A link always puts a root under a
-smaller vertex, so a tree's root is always its smallest vertex; the roots, counted per
-thread, are numbered in vertex order and every vertex takes its root's number (scipy's
-numbering: components in the order of their smallest vertex), in place.  Arcs are read
-as they are stored: an arc joins its ends whichever way it points, so no symmetrised copy
-is made.  At Kronecker scale 18 on 2 threads this takes about as long as GAP's ``cc``,
-against five times as long for one thread's union-find over every arc.
+smaller (a store into its own entry, no atomic operation) and notes the two links left,
+then those links (the first round's others and the second round's) join the two trees by
+a compare-and-swap (:mod:`spbfs.cpu._atomic`), and every vertex is pointed at its root.
+The largest tree so far is read from a sample of 1,024 vertices, and only the vertices
+outside it read the rest of their arcs: on a symmetric pattern an arc between the largest
+tree and another vertex is also stored the other way, where that vertex reads it; on a
+pattern that is not symmetric every vertex reads the rest of its arcs.  A link always puts
+a root under a smaller vertex, so a tree's root is always its smallest vertex; the roots,
+counted per thread, are numbered in vertex order and every vertex takes its root's number
+(scipy's numbering: components in the order of their smallest vertex), in place.  Arcs
+are read as they are stored: an arc joins its ends whichever way it points, so no
+symmetrised copy is made.  At Kronecker scale 18 on 2 threads this takes about as long
+as GAP's ``cc`` (``benchmarks/bench_gap.py``), where one thread's union-find over every
+arc took five times as long.
 """
 
 from __future__ import annotations
@@ -74,38 +75,50 @@ def _link(comp, u, v):
 
 
 @kernel
-def _first_links(ip, ix, comp, lo, hi):
-    """Point every vertex of ``lo..hi`` at its first stored neighbour where that is
+def _first_links(ip, ix, comp, pairs, lo, hi):
+    """Point every vertex ``u`` of ``lo..hi`` at its first stored neighbour where that is
     smaller, at itself elsewhere: the first round's links without an atomic operation
-    (each thread writes its own vertices' entries alone)."""
+    (each thread writes its own vertices' entries alone).  The links left for
+    :func:`_second_round` go to ``pairs[2 u]`` (the first neighbour where it is larger)
+    and ``pairs[2 u + 1]`` (the second neighbour), ``-1`` for none: that round then reads
+    two numbers a vertex in order instead of a line of the arcs at random."""
     for u in range(lo, hi):
-        comp[U(u)] = u
-        if ip[u] < ip[u + 1]:
-            v = ix[U(ip[u])]
+        p = ip[u]
+        e = ip[u + 1]
+        root = u
+        first = -1
+        second = -1
+        if p < e:
+            v = ix[U(p)]
             if v < u:
-                comp[U(u)] = v
+                root = v
+            else:
+                first = v
+            if p + 1 < e:
+                second = ix[U(p + 1)]
+        comp[U(u)] = root
+        pairs[U(2 * u)] = first
+        pairs[U(2 * u + 1)] = second
     return 0
 
 
 @kernel
-def _second_round(ip, ix, comp, counter, chunk):
-    """The first round's other links (a vertex whose first stored neighbour is larger joins
-    it) and the second round's: every vertex joins its second neighbour; ``chunk``
-    vertices at a time from ``counter[0]`` (the links' cost varies along the vertices)."""
+def _second_round(pairs, comp, counter, chunk):
+    """The first round's other links and the second round's (``pairs``, from
+    :func:`_first_links`), ``chunk`` vertices at a time from ``counter[0]`` (the links'
+    cost varies along the vertices)."""
     n = comp.size
     while True:
         lo = fetch_add(counter, 0, chunk)
         if lo >= n:
             return 0
         for u in range(lo, min(lo + chunk, n)):
-            p = ip[u]
-            e = ip[u + 1]
-            if p < e:
-                v = ix[U(p)]
-                if v > u:
-                    _link(comp, u, v)
-                if p + 1 < e:
-                    _link(comp, u, ix[U(p + 1)])
+            v = pairs[U(2 * u)]
+            if v >= 0:
+                _link(comp, u, v)
+            v = pairs[U(2 * u + 1)]
+            if v >= 0:
+                _link(comp, u, v)
 
 
 @kernel
@@ -221,10 +234,10 @@ def weak_components(indptr, indices, symmetric=False):
         return 0, comp
     threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ARCS else 1
     ranges = split(n, threads)
-    run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, lo, hi), ranges)
+    pairs = np.empty(2 * n, np.int32)
+    run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, pairs, lo, hi), ranges)
     counter = np.zeros(2, np.int64)
-    run_ranges(lambda lo, hi: _second_round(indptr, indices, comp, counter[:1], SAMPLE_CHUNK),
-               ranges)
+    run_ranges(lambda lo, hi: _second_round(pairs, comp, counter[:1], SAMPLE_CHUNK), ranges)
     run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
     skip = int(_largest_tree(comp)) if symmetric else -1
     run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter[1:], CHUNK), ranges)
