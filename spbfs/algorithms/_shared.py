@@ -4,6 +4,7 @@ Beamer's direction rule (both below :mod:`~spbfs.algorithms.bfs` and
 
 from __future__ import annotations
 
+from ..core.policy import beamer_pull
 from ..core.seam import LevelSearch
 from ..semiring import Matrix
 
@@ -39,23 +40,6 @@ def prepare(A, directed: bool = True, *, values: bool = True) -> Matrix:
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square (a graph's adjacency matrix), got shape {M.shape}")
     return M if directed else M.symmetrized(values)
-
-
-def beamer_pull(pulling, nf, prev_nf, mf, unexplored_edges, n, alpha, beta) -> bool:
-    """Beamer's rule: whether the next level pulls.  Push -> pull when the frontier's
-    out-edges ``mf`` exceed ``unexplored_edges / alpha`` and the frontier grows
-    (``nf > prev_nf``); pull -> push when it has fewer than ``n / beta`` vertices.
-
-    Examples
-    --------
-    >>> beamer_pull(False, 3, 1, 9, 30, 100, 2.0, 18.0)
-    False
-    >>> beamer_pull(False, 3, 1, 16, 30, 100, 2.0, 18.0)
-    True
-    """
-    if pulling:
-        return nf >= n / beta
-    return mf > unexplored_edges / alpha and nf > prev_nf
 
 
 def by_masks(M) -> bool:

@@ -475,10 +475,43 @@ class LevelSearch:
         raise NotImplementedError
 
     # -- the hooks of a distributed search (spbfs.dist): one rank's search over its local
-    # matrix, fed at each level with what the other ranks found
-    def claim(self, ids, values=None) -> None:  # pragma: no cover - interface
-        """Vertices ``ids`` found elsewhere in the current level: those not yet visited join
-        it (level, value from ``values`` if given, next frontier, sizes)."""
+    # matrix, fed at each level with what the other ranks found.  The engine keeps its own
+    # direction policy (:meth:`advance_auto`), so the host need not read sizes per level.
+    #: The direction of each level :meth:`advance_auto` ran ("push" or "pull").
+    @property
+    def directions(self) -> list:
+        policy = self.__dict__.get("_host_policy")
+        return [] if policy is None else policy.directions
+
+    def advance_auto(self, direction: str, alpha: float, beta: float) -> None:
+        """One level in the direction Beamer's rule picks from this search's own sizes
+        (``direction`` "push" or "pull" fix it), with whatever joined the current level
+        since (:meth:`claim_mapped`, :meth:`claim_words`) counted.  An empty frontier
+        advances the level too.  This default reads :meth:`sizes` on the host (an engine
+        of ``n`` vertices and ``edges`` arcs); an engine may decide on its device."""
+        from .policy import HostPolicy
+
+        policy = self.__dict__.get("_host_policy")
+        if policy is None:
+            policy = self._host_policy = HostPolicy(self.n, self.edges, direction, alpha,
+                                                    beta)
+        self.advance(policy.decide(self.sizes()))
+        policy.found(self.sizes())
+
+    def level_words(self, out, word0: int, count: int, sent=None) -> None:
+        """What this rank adds to the level's OR over the ranks (after :meth:`advance_auto`):
+        ``out[:count]`` the visited words from ``word0`` (:meth:`visited_words`); in
+        ``out[count]`` bit 0 if the level found a vertex here or ``sent``
+        (:meth:`push_out`'s words) has a bit, bit 1 if the last level had a vertex here."""
+        out[:count] = self.visited_words(word0, count)
+        policy = self._host_policy
+        found = policy.nf or (sent is not None and bool(sent.any()))
+        out[count] = int(bool(found)) | (2 if policy.prev_nf else 0)
+
+    def claim_mapped(self, words, ids) -> None:  # pragma: no cover - interface
+        """Vertices found elsewhere in the current level, as bits: bit ``b`` of word ``w``
+        of the uint32 ``words`` stands for vertex ``ids[32 w + b]`` (-1: none).  Those not
+        yet visited join the level, with value -1 (:meth:`remote_parents` fills it)."""
         raise NotImplementedError
 
     def visited_words(self, word0: int, count: int):  # pragma: no cover - interface
@@ -491,17 +524,17 @@ class LevelSearch:
         the current level without a value."""
         raise NotImplementedError
 
-    def push_out(self, R, owners: int) -> None:  # pragma: no cover - interface
+    def push_out(self, R, out) -> None:  # pragma: no cover - interface
         """Push the current frontier through ``R`` (rows: this search's vertices, columns:
-        another vertex space) with ``any_secondi``, masked by the complement of the targets
-        pushed so far in this search; the targets, as ``t // owners``, and their rows are
-        grouped by owner ``t % owners`` for :meth:`sent`."""
+        another vertex space): ``out`` (uint32 words over ``R``'s columns) is set to the
+        bits of the columns the frontier's rows reach."""
         raise NotImplementedError
 
-    def sent(self):  # pragma: no cover - interface
-        """``(targets, rows or None, counts, starts)`` of the last :meth:`push_out`:
-        owner ``o``'s group is ``targets[starts[o]:starts[o] + counts[o]]`` (numpy arrays
-        of length ``owners``; on the GPU the counts are read with :meth:`sizes`)."""
+    def remote_parents(self, R, column_levels, column_ids) -> None:  # pragma: no cover
+        """The values of the vertices :meth:`claim_mapped` joined: for each row ``v`` of
+        ``R`` with level ``l >= 1`` and value -1, ``column_ids[c]`` for the first entry
+        ``c`` of the row with ``column_levels[c] == l - 1`` (uint8 levels compare modulo
+        256, -1 as 255; int32 exactly)."""
         raise NotImplementedError
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ import threading
 
 import numpy as np
 
+from ..core.remote import mapped_ids, remote_parents
 from ..core.seam import LevelSearch
 from ..core.seam import bitmap_searchable as supports
 from ._jit import kernel
@@ -212,20 +213,13 @@ def _claim(ids, values, with_values, levels, owner, level, queue, qhi, bits, que
 
 
 @kernel
-def _push_remote(indptr, indices, queue, qlo, qhi, seen, targets, rows, pmap):
-    """The frontier's out-edges in another vertex space, each target once per search
-    (``seen``): ``targets`` and their frontier ``rows``; returns the count."""
-    found = 0
+def _push_remote(indptr, indices, queue, qlo, qhi, out):
+    """Set in ``out`` (uint32 words) the bit of each column the frontier's rows reach."""
     for i in range(qlo, qhi):
         u = queue[i]
         for k in range(indptr[u], indptr[u + 1]):
             t = indices[k]
-            if not seen[t]:
-                seen[t] = True
-                targets[found] = t
-                rows[found] = _mapped(pmap, u)
-                found += 1
-    return found
+            out[t >> 5] |= np.uint32(1) << np.uint32(t & 31)
 
 
 # ----------------------------------------------------------------------------- workspace
@@ -314,7 +308,7 @@ class CpuBitmapSearch(LevelSearch):
         # in-degrees count the unexplored edges; a push-only search on a directed graph
         # counts out-degrees instead (the count only steers "auto")
         self.tindptr, self.tindices = T.indptr, T.indices
-        self.n = n
+        self.n, self.edges = n, int(M.nnz)
         self.ws = workspaces.checkout(n, idt)
         self._levels = np.empty(n, idt)
         self.parents = np.empty(n, idt) if values else None
@@ -338,7 +332,6 @@ class CpuBitmapSearch(LevelSearch):
         self.frontier_edges = self._pending[0][1]
         self._stats = np.zeros(2, np.int64)
         self._word_edges = None
-        self._seen = self._sent = None
 
     @property
     def levels(self):
@@ -372,7 +365,16 @@ class CpuBitmapSearch(LevelSearch):
             self._pending.append((found, int(self._stats[0]), int(self._stats[1])))
 
     # -- the hooks of a distributed search (spbfs.dist; see LevelSearch)
-    def claim(self, ids, values=None) -> None:
+    def claim_mapped(self, words, ids) -> None:
+        found = mapped_ids(words, ids).astype(self._levels.dtype)
+        self._claim(found, np.full(found.size, -1, found.dtype) if self.parents is not None
+                    else None)
+
+    def remote_parents(self, R, column_levels, column_ids) -> None:
+        remote_parents(R.indptr, R.indices, self.levels, self.parents, column_levels,
+                       column_ids)
+
+    def _claim(self, ids, values=None) -> None:
         ids = np.asarray(ids)
         self._stats[:] = 0
         joined = _claim(ids, ids if values is None else np.asarray(values), values is not None,
@@ -396,29 +398,12 @@ class CpuBitmapSearch(LevelSearch):
 
     def claim_words(self, word0: int, words) -> None:
         bits = np.unpackbits(np.asarray(words).view(np.uint8), bitorder="little").view(bool)
-        self.claim(np.flatnonzero(bits).astype(self._levels.dtype) + 32 * word0)
+        self._claim(np.flatnonzero(bits).astype(self._levels.dtype) + 32 * word0)
 
-    def push_out(self, R, owners: int) -> None:
+    def push_out(self, R, out) -> None:
         self._queue_frontier()
-        if self._seen is None:
-            self._seen = np.zeros(R.ncols, bool)
-        size = int(R.indptr[self.ws.queue[self.qlo:self.qhi] + 1].sum()
-                   - R.indptr[self.ws.queue[self.qlo:self.qhi]].sum())
-        targets = np.empty(size, R.indices.dtype)
-        rows = np.empty(size, self._levels.dtype)
-        found = _push_remote(R.indptr, R.indices, self.ws.queue, self.qlo, self.qhi,
-                             self._seen, targets, rows, self.pmap)
-        t = targets[:found]
-        owner = t % owners
-        order = np.argsort(owner, kind="stable")
-        counts = np.bincount(owner, minlength=owners).astype(np.int64)
-        idt = self._levels.dtype
-        kept_rows = rows[:found][order] if self.parents is not None else None
-        self._sent = ((t[order] // owners).astype(idt), kept_rows, counts,
-                      np.cumsum(counts) - counts)
-
-    def sent(self):
-        return self._sent
+        out[:] = 0
+        _push_remote(R.indptr, R.indices, self.ws.queue, self.qlo, self.qhi, out)
 
     def _queue_frontier(self) -> None:
         if not self.queued:

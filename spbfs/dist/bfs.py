@@ -3,25 +3,33 @@
 Each rank searches its local vertex space (its normal vertices, then every delegate) with
 the single-device level search, :func:`spbfs.semiring.level_search` on the rank's
 ``local`` matrix (:mod:`spbfs.dist.layout`): on GPU ranks the bitmap kernels of
-:func:`spbfs.bfs`, on CPU ranks the masked ``vxm`` of :mod:`spbfs.semiring`.  One level, on
-every rank:
+:func:`spbfs.bfs`, on CPU ranks the compiled CPU kernels.  Every exchange has a size known
+when the graph is built, and each rank's engine picks its own directions
+(``LevelSearch.advance_auto``: on the GPU by Beamer's rule on the device), so the host
+enqueues level after level without reading anything per level.  One level, on every rank:
 
-1. the frontier is pushed through the ``remote`` matrix (``nn`` edges to other ranks'
-   normals): targets already sent in this search are culled by a bitmap, the rest grouped
-   by owner (``LevelSearch.push_out``); one host read gives their counts per owner with the
-   frontier's sizes, and one allgather exchanges the counts and tells whether any rank
-   still has a frontier;
-2. the all-to-all-v of the targets starts (NCCL: on a side stream) while the local level
-   runs, pushing or pulling by Beamer's rule on this rank's own sizes
-   (:func:`spbfs.algorithms.bfs.beamer_pull`);
-3. the delegates' visited bits (whole bitmap words) are OR-reduced over the ranks and the
-   received targets and new delegates join the level (``claim``, ``claim_words``).
+1. the frontier is pushed through the ``remote`` matrix, whose columns are ghost slots
+   (:mod:`spbfs.dist.ghosts`): the level's outgoing words hold a bit per slot reached, one
+   word-aligned piece per owner (``push_out``);
+2. the all-to-all of the pieces starts (NCCL: on a side stream) while the local level runs,
+   pushing or pulling by Beamer's rule on this rank's own sizes (``advance_auto``);
+3. the delegates' visited bits (whole bitmap words) and a flag (this rank found a vertex in
+   the level or sent a bit) are OR-reduced over the ranks (``level_words``); the received
+   pieces' vertices (``claim_mapped``: each bit stands for a local id) and the new
+   delegates (``claim_words``) join the level;
+4. the flag's copy to the host starts, and the host reads the last level's: when it is 0 no
+   rank found or sent anything then, this level found nothing, and the search is over (the
+   same level on every rank).  That read waits only if the device is more than a level
+   behind the host.
 
 Parents are stored as global ids by the search itself (``parent_ids`` of
-:func:`~spbfs.semiring.level_search`, built per graph as ``G.parent_ids``), so those of normals
-travel with the targets as they are; a delegate's parent is settled at the end by one
-element-wise max over the ranks of the delegates' parents (-1 where a rank did not find the
-delegate through its own edges).
+:func:`~spbfs.semiring.level_search`, built per graph as ``G.parent_ids``).  A vertex found
+through another rank's bit has none yet: at the end, the reverse exchange of the same pieces
+gives each rank its slots' levels on their owners (uint8, modulo 256, on an undirected
+graph, whose neighbours' levels differ by at most one), and the vertex takes the first slot
+of its remote row one level up (``remote_parents``; on a directed graph the in-arcs, from
+``G.T``).  A delegate's parent is settled by one element-wise max over the ranks of the
+delegates' parents (-1 where a rank did not find the delegate through its own edges).
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ import time
 
 import numpy as np
 
-from ..algorithms._shared import ALPHA, BETA, beamer_pull
+from ..algorithms._shared import ALPHA, BETA
 from ..core.validation import check_choice, check_positive, check_source
 from ..semiring import any_pair, any_secondi, level_search
 from .comm import PhaseClock
@@ -135,75 +143,76 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
 def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     """The level loop from ``source`` (delegate number ``sd``, -1 for a normal vertex);
     returns the owned vertices' levels and parents, the depth and each level's direction."""
-    c, lay = G.comm, G.layout
-    P, rank, L, R = G.P, G.rank, G.layout.local, G.layout.remote
+    c, lay, xp = G.comm, G.layout, G.xp
+    P, rank, L = G.P, G.rank, G.layout.local
+    gh = G.ghosts()
     if sd >= 0:
         start = lay.n_pad + sd
     else:
         start = source // P if source % P == rank else None
     dword0, dwords = lay.n_pad // 32, lay.d_words if P > 1 else 0
     mark = PhaseClock(c, seconds=phases, sync=PROFILE != "host") if PROFILE else _no_mark
-    dirs = []
     semiring = any_secondi if want_p else any_pair
+    # the level's buffers, the same sizes at every level
+    shared = xp.empty(dwords + 1, np.uint32)   # the delegates' words, then a flag
+    if gh is not None:
+        out_words = xp.empty(gh.R.ncols // 32, np.uint32)
+        in_words = xp.empty(int(gh.recv_words.sum()), np.uint32)
+        gathered = xp.empty((P, dwords + 1), np.uint32)
     with level_search(L, start, semiring, values=want_p,
                       transpose=G.directed and direction != "push",
                       parent_ids=G.parent_ids if want_p else None) as s:
-        nf = mf = prev_nf = 0
-        mu = L.nnz
-        pulling = direction == "pull"
-        level = 0
-
-        def advance():
-            # the local level, by Beamer's rule on this rank's sizes
-            nonlocal level, pulling
-            level += 1
-            if direction == "auto" and level > 1:
-                pulling = beamer_pull(pulling, nf, prev_nf, mf, mu, L.n, alpha, beta)
-            dirs.append("pull" if pulling else "push")
-            s.advance(pulling)
-
+        flags = []   # each level's flag, OR-ed over the ranks, on its way to the host
         while True:
-            if R is not None:
-                s.push_out(R, P)
+            if gh is not None:
+                s.push_out(gh.R, out_words)
                 mark("remote push")
-            with c.watch("level exchange (all-to-all-v, delegate OR)"):   # the level's host wait
-                c.host_waits += c.device == "gpu"   # a read of device values
-                for found, out_edges, in_edges in s.sizes():
-                    mu -= in_edges
-                    prev_nf, nf, mf = nf, found, out_edges
-            mark("frontier sizes")
-            send = None
-            if R is not None:
-                targets, rows, counts, starts = s.sent()   # rows: the parents' global ids
-                send = [targets, rows] if want_p else [targets]
-            ready = c.ready()   # the send buffers: the exchange waits for nothing later
-            # a frontier here means another level: the local level starts before the count
-            # exchange, which it hides (an empty one waits: the search may be over)
-            if nf:
-                advance()
-                mark("local level")
-            rc, active = c.exchange_counts(counts if send else np.zeros(P, np.int64), nf)
-            mark("exchange counts")
-            if active == 0:
-                break
-            if not nf:
-                advance()
-            exchange = (c.alltoallv_start(send, counts, rc, after=ready, starts=starts)
-                        if send else None)
-            mark("alltoallv start")
-            merged = c.or_words_start(s.visited_words(dword0, dwords)) if dwords else None
+            exchange = (gh.exchange(c, out_words, after=c.ready(), recv=in_words)
+                        if gh is not None else None)
+            mark("all-to-all start")
+            s.advance_auto(direction, alpha, beta)
+            mark("local level")
+            # the delegates' visited bits, and whether this rank found or sent anything
+            s.level_words(shared, dword0, dwords, out_words if gh is not None else None)
+            merged = shared
             if exchange is not None:
-                recv = exchange.wait()
-                mark("alltoallv")
-                s.claim(recv[0], recv[1] if want_p else None)
+                pending = c.or_words_start(shared, gathered)
+                s.claim_mapped(exchange.wait()[0], gh.in_ids)
                 mark("claim")
-            if merged is not None:
-                words = merged.wait()
+                merged = pending.wait()
                 mark("delegate OR")
-                s.claim_words(dword0, words)
-                mark("claim")
-        out = _owned(G, s.levels, s.parents if want_p else None, mark)
-    return (*out, level - 1 if level else 0, dirs)
+                if dwords:
+                    s.claim_words(dword0, merged[:dwords])
+                    mark("claim")
+            flags.append(c.read_later(merged[dwords:], "level exchange (all-to-all, "
+                                                         "delegate OR)"))
+            # The last level's flags, read while this one runs: bit 0 clear when no rank
+            # found or sent anything then, so this level found nothing and the search is
+            # over.  Every rank reads the same flags at the same level: they stop together.
+            if len(flags) > 1 and not flags[-2].wait()[0] & 1:
+                break
+            mark("level flag")
+        # bit 1 of flags[k] (the search's level k + 1): level k had a vertex on some rank
+        depth = max((k for k, f in enumerate(flags) if f.wait()[0] & 2), default=0)
+        levels = s.levels
+        if want_p and gh is not None:
+            _remote_parents(G, s)
+            mark("remote parents")
+        dirs = s.directions[:depth + 1]
+        out = _owned(G, levels, s.parents if want_p else None, mark)
+    return (*out, depth, dirs)
+
+
+def _remote_parents(G, s):
+    """Parents of the vertices found through other ranks' words (-1 until here): the
+    levels of the ghost slots on their owners (one all-to-all of the pieces, uint8 levels
+    modulo 256 on an undirected graph, where a neighbour's level is within one of a
+    vertex's; int32 on a directed one), then a scan of each such vertex's remote row, of
+    its in-arcs on a directed graph (``G.T``'s)."""
+    H = G.T if G.directed else G
+    gh = H.ghosts()
+    dtype = np.dtype(np.int32 if G.directed else np.uint8)
+    s.remote_parents(gh.R, gh.levels_on_owners(G.comm, s.levels, dtype), gh.column_ids)
 
 
 @functools.cache

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..core.arrays import gpu_available
 from .faults import NCCL_TIMEOUT, end_job, nccl_timeout  # noqa: F401  (end_job: its home)
-from .planes import MpiPlane, NcclPlane, done, nccl_importable
+from .planes import MpiPlane, NcclPlane, Pending, done, nccl_importable
 
 _timeout_of = nccl_timeout     # (Communicator's argument of that name hides the function)
 
@@ -384,39 +384,50 @@ class Communicator:
         started without waiting may sit) with the NCCL watchdog; nothing else."""
         return self.plane.watch(op)
 
-    def exchange_counts(self, send_counts, value):
-        """One allgather of each rank's send counts and one number: returns the counts this
-        rank receives from each rank and the sum of ``value`` over ranks.
+    def read_later(self, a, op="a read of device values"):
+        """Start copying the small array ``a`` to the host without waiting; the result's
+        ``wait()`` gives the host copy, waiting for it (a host wait, watched as ``op``) only
+        if it has not arrived.  numpy arrays: at once.
 
         Examples
         --------
         >>> import numpy as np
         >>> from spbfs.dist import Communicator
-        >>> rc, total = Communicator().exchange_counts(np.array([4]), 2)
-        >>> rc.tolist(), total
-        ([4], 2)
+        >>> Communicator().read_later(np.array([3])).wait().tolist()
+        [3]
         """
-        row = np.append(np.asarray(send_counts, np.int64), np.int64(value))
-        if self.size == 1:
-            return row[:1].copy(), int(row[1])
-        self.host_waits += 1
-        table = np.empty((self.size, row.size), np.int64)
-        t0 = time.perf_counter()
-        self.comm.Allgather(row, table)
-        self.comm_time += time.perf_counter() - t0
-        self.bytes_sent += row.nbytes
-        return table[:, self.rank].copy(), int(table[:, -1].sum())
+        if self.xp is np:
+            return done(np.array(a))
+        import cupy
+
+        host = np.frombuffer(cupy.cuda.alloc_pinned_memory(a.nbytes), a.dtype, a.size)
+        stream = cupy.cuda.get_current_stream()
+        rt = cupy.cuda.runtime
+        rt.memcpyAsync(host.ctypes.data, a.data.ptr, a.nbytes, rt.memcpyDeviceToHost, stream.ptr)
+        arrived = stream.record()
+
+        def finish():
+            if not arrived.done:
+                self.host_waits += 1
+                with self.watch(op):
+                    arrived.synchronize()
+            return host.copy()
+
+        return Pending(finish)
 
     def ready(self):
         """A mark of the work enqueued so far on this rank's stream (NCCL data plane: a CUDA
         event; else None), for :meth:`alltoallv_start`'s ``after``."""
         return self.plane.ready() if self.size > 1 else None
 
-    def alltoallv_start(self, arrays, send_counts, recv_counts, after=None, starts=None):
-        """All-to-all-v of arrays sharing counts already exchanged (:meth:`exchange_counts`).
+    def alltoallv_start(self, arrays, send_counts, recv_counts, after=None, starts=None,
+                        recv=None):
+        """All-to-all-v of arrays sharing counts known on both sides (sizes fixed in advance,
+        such as a search's ghost words, or exchanged before).
 
         Rank ``p``'s part of each array starts at ``starts[p]`` (default: the parts follow
-        one another).
+        one another).  ``recv``: arrays to receive into (NCCL; kept by a caller that
+        exchanges the same sizes again and again).
 
         NCCL: enqueued on a side stream, after the work marked by ``after`` (:meth:`ready`;
         default: all work enqueued so far), so it overlaps what the caller enqueued since
@@ -435,11 +446,13 @@ class Communicator:
         sdisp = np.cumsum(sc) - sc if starts is None else np.asarray(starts, np.int64)
         if self.size == 1:
             return done([a[int(sdisp[0]):int(sdisp[0]) + int(sc[0])].copy() for a in arrays])
-        return self.plane.alltoallv_start(arrays, sc, rc, sdisp, after)
+        return self.plane.alltoallv_start(arrays, sc, rc, sdisp, after, recv)
 
-    def or_words_start(self, words):
+    def or_words_start(self, words, gathered=None):
         """Start the OR over ranks of a uint32 bitmap (the delegates' visited bits; any
-        bitwise OR: view wider words as uint32).
+        bitwise OR: view wider words as uint32).  ``gathered``: a ``(P, words.size)`` uint32
+        buffer for the NCCL all-gather, kept by a caller that ORs the same size again and
+        again (the result is a view of it).
 
         NCCL: an all-gather and a local OR on the side stream (``wait()`` orders the main
         stream after them); host-staged MPI: a ``BOR`` allreduce, done here.
@@ -453,7 +466,7 @@ class Communicator:
         """
         if self.size == 1:
             return done(words.copy())
-        return self.plane.or_words_start(words)
+        return self.plane.or_words_start(words, gathered)
 
     def allreduce_array(self, a, op="min"):
         """Element-wise reduction of a data-plane array over ranks (``sum``/``min``/``max``).

@@ -459,6 +459,9 @@ class DistGraph:
         G = cls(c, n, threshold, delegates, deg, blocks, input_edges,
                 directed=not both_ways)
         phases("layout")
+        if G.P > 1:
+            G.ghosts()
+            phases("ghost slots")
         #: seconds of each phase of this rank's build (device work included)
         G.build_seconds = phases.seconds
         G.self_loops = self_loops
@@ -612,6 +615,18 @@ class DistGraph:
                 G._transpose = None if self.directed else G
                 self._cache["summed"] = G
         return self._cache["summed"]
+
+    def ghosts(self):
+        """The :class:`~spbfs.dist.ghosts.Ghosts` of this rank's ``remote`` matrix (None on
+        one rank): made once per layout (collective then) and kept with it."""
+        lay = self.layout
+        if lay.remote is None:
+            return None
+        if lay.ghosts is None:
+            from . import ghosts
+
+            lay.ghosts = ghosts.build(self)
+        return lay.ghosts
 
     def remote_compact(self):
         """``(R, owner, target)``: the ``remote`` matrix with its columns numbered by the
@@ -827,11 +842,12 @@ class DistGraph:
 
     def _state_bytes(self):
         """Bytes of per-BFS state on this rank: two bitmaps, two queues, levels and parents
-        over the local space; with other ranks, the bitmap of targets sent and the remote
-        push's buffers."""
+        over the local space; with other ranks, the ghost slots and a level's words out
+        and in."""
         it = np.dtype(self.layout.local.indices.dtype).itemsize
-        nl, R = self.layout.local.n, self.layout.remote
-        extra = 0 if R is None else self.n // 8 + 4 * it * min(R.nnz, R.ncols)
+        nl, gh = self.layout.local.n, self.ghosts()
+        extra = 0 if gh is None else gh.nbytes + 4 * int(gh.send_words.sum()
+                                                         + gh.recv_words.sum())
         return int(nl * 4 * it + nl // 4 + extra)
 
     def report(self, root=0):

@@ -61,6 +61,8 @@ class Layout:
     def __init__(self, local, remote, n_pad, d_pad):
         self.local, self.remote = local, remote
         self._out_degree = None
+        #: the remote matrix's ghost slots (:meth:`DistGraph.ghosts`), made on first use
+        self.ghosts = None
         self.n_pad, self.d_words = int(n_pad), int(d_pad) // 32
         self.nbytes = sum(int(m.indptr.nbytes + m.indices.nbytes)
                           for m in (local, remote) if m is not None)

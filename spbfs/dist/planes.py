@@ -121,16 +121,17 @@ class MpiPlane:
                              [recv.view(view), (rc, displacements(rc)), mt])
         return c.to_device(recv) if c.xp is not np else recv
 
-    def alltoallv_start(self, arrays, sc, rc, sdisp, after=None):
+    def alltoallv_start(self, arrays, sc, rc, sdisp, after=None, recv=None):
         """:meth:`alltoallv` of arrays whose rank-``p`` part starts at ``sdisp[p]``, done
-        here."""
+        here (``recv``, the NCCL plane's buffers, is not used)."""
         if not np.array_equal(sdisp, displacements(sc)):   # the parts, one after another
             arrays = [self.c.xp.concatenate([a[s:s + k] for s, k in zip(sdisp, sc, strict=True)])
                       for a in arrays]
         return done([self.alltoallv(a, sc, rc) for a in arrays])
 
-    def or_words_start(self, words):
-        """A ``BOR`` allreduce of a uint32 bitmap, done here."""
+    def or_words_start(self, words, gathered=None):
+        """A ``BOR`` allreduce of a uint32 bitmap, done here (``gathered``, the NCCL plane's
+        buffer, is not used)."""
         c = self.c
         c.bytes_sent += words.nbytes
         host = np.ascontiguousarray(c.to_host(words))
@@ -322,12 +323,13 @@ class NcclPlane:
                                [xp.empty(int(rc.sum()), send.dtype)], sc, rc,
                                xp.cuda.get_current_stream().ptr, displacements(sc))[0]
 
-    def alltoallv_start(self, arrays, sc, rc, sdisp, after=None):
+    def alltoallv_start(self, arrays, sc, rc, sdisp, after=None, recv=None):
         """:meth:`alltoallv` of arrays whose rank-``p`` part starts at ``sdisp[p]``, enqueued
         on the side stream after the work marked by ``after`` (:meth:`ready`; default: all
-        work enqueued so far)."""
+        work enqueued so far), into ``recv`` (arrays of ``sum(rc)`` elements) if given."""
         c, xp = self.c, self.c.xp
-        recv = [xp.empty(int(rc.sum()), a.dtype) for a in arrays]
+        if recv is None:
+            recv = [xp.empty(int(rc.sum()), a.dtype) for a in arrays]
         c.bytes_sent += sum((int(sc.sum()) - int(sc[c.rank])) * a.dtype.itemsize
                             for a in arrays)
         return self._start_on_side(lambda ptr: self._group(arrays, recv, sc, rc, ptr, sdisp),
@@ -355,11 +357,12 @@ class NcclPlane:
         nccl.groupEnd()
         return recvs
 
-    def or_words_start(self, words):
-        """An all-gather of a uint32 bitmap and a local OR, on the side stream."""
+    def or_words_start(self, words, gathered=None):
+        """An all-gather of a uint32 bitmap (into ``gathered``, ``(P, words.size)``, if
+        given) and a local OR, on the side stream."""
         c, xp, nccl = self.c, self.c.xp, self.mod
         c.bytes_sent += words.nbytes
-        buf = xp.empty((c.size, words.size), np.uint32)
+        buf = xp.empty((c.size, words.size), np.uint32) if gathered is None else gathered
 
         def enqueue(ptr):
             self.nccl.allGather(words.data.ptr, buf.data.ptr, words.size, nccl.NCCL_UINT32,

@@ -8,10 +8,9 @@
 //                                    wants the tree alone; `levels` is then never touched)
 //   #define DIRECTED 0|1             in-degrees come from tindptr (A.T), else from indptr
 //   #define REMOTE 0|1               bfs_push expands into a remote target space (spbfs.dist):
-//                                    claims on a bitmap over the global ids (targets already
-//                                    sent); a claimed target t goes to its owner t % owners
-//                                    as t / owners, with its frontier row, in that owner's
-//                                    part of (q_out, parents) (`cap` entries each); no levels
+//                                    the ghost slots of other ranks' vertices; a reached slot
+//                                    sets its bit in `vis` (the level's outgoing words, one
+//                                    word-aligned segment per owner); no claims, no levels
 //   #define PARENT_MAP 0|1           parents store parent_id(u, pmap) for a parent u, not u
 //                                    (spbfs.dist: the global id of a local-space vertex)
 //
@@ -54,6 +53,47 @@ struct __align__(2 * sizeof(idx_t)) Head {
 #ifndef PULL_SERIAL
 #define PULL_SERIAL 4
 #endif
+
+// The device's level loop (spbfs.gpu.bfs.BitmapSearch.run, and a distributed rank's levels):
+// state (int64): the last level run (its ring slot not yet read), the current bitmap and
+// queue, whether the queue holds the frontier, whether the last level pulled, whether the
+// outputs still need their -1 fill, the policy's frontier size, previous size, out-edges
+// and unexplored edges (before reading that slot), done, a bit per level (level % 64)
+// set when it pulled (a round's levels fit 64), and bfs_pull_step's count of finished
+// blocks.
+enum {
+    LOOP_LEVEL, LOOP_CUR, LOOP_QIN, LOOP_QUEUED, LOOP_PULLING, LOOP_UNFILLED, LOOP_NF,
+    LOOP_PREV_NF, LOOP_MF, LOOP_MU, LOOP_DONE, LOOP_PULLED, LOOP_BLOCKS_DONE, LOOP_FIELDS
+};
+#define DIRECTION_AUTO 0
+
+struct LoopState {
+    long long level, nf, prev_nf, mf, mu, pulled;
+    int cur, qin;
+    bool queued, pulling, unfilled;
+};
+
+__device__ __forceinline__ LoopState load_state(const long long* s)
+{
+    return LoopState{s[LOOP_LEVEL], s[LOOP_NF], s[LOOP_PREV_NF], s[LOOP_MF], s[LOOP_MU],
+                     s[LOOP_PULLED], (int)s[LOOP_CUR], (int)s[LOOP_QIN], s[LOOP_QUEUED] != 0,
+                     s[LOOP_PULLING] != 0, s[LOOP_UNFILLED] != 0};
+}
+
+__device__ __forceinline__ void store_state(long long* s, const LoopState& q)
+{
+    s[LOOP_LEVEL] = q.level;
+    s[LOOP_NF] = q.nf;
+    s[LOOP_PREV_NF] = q.prev_nf;
+    s[LOOP_MF] = q.mf;
+    s[LOOP_MU] = q.mu;
+    s[LOOP_PULLED] = q.pulled;
+    s[LOOP_CUR] = q.cur;
+    s[LOOP_QIN] = q.qin;
+    s[LOOP_QUEUED] = q.queued;
+    s[LOOP_PULLING] = q.pulling;
+    s[LOOP_UNFILLED] = q.unfilled;
+}
 
 // The id stored as the parent of u's children: u, or with PARENT_MAP, for
 // pmap = [split, stride, offset, table...]: u * stride + offset below split, else
@@ -238,106 +278,15 @@ __device__ __forceinline__ unsigned warp_slot(unsigned* counters, int o, bool ok
 }
 
 #if REMOTE
-// Remote targets are claimed one at a time from short rows: they are staged in shared
-// memory (REMOTE_STAGE per block and pass, one shared atomicAdd per warp) and written
-// grouped by owner with one atomicAdd per block and owner.
-#define REMOTE_STAGE 1024
-struct Sent {  // the owners' parts of (t, rows): `cap` entries each, counts[o] used
-    idx_t* t;
-    idx_t* rows;
-    u64* counts;
-    long long owners, cap;
-};
-struct Stage {  // shared memory: targets, rows, their count, and per owner a count and base
-    idx_t* v;
-    idx_t* u;
-    unsigned* k;
-    unsigned* cnt;
-    u64* base;
-};
-
-__device__ __forceinline__ void remote_write(const Sent& out, idx_t v, idx_t u, long long o,
-                                             u64 at)
-{
-    const long long pos = o * out.cap + (long long)at;
-    out.t[pos] = (idx_t)((long long)v / out.owners);
-#if WITH_PARENTS
-    out.rows[pos] = u;
-#else
-    (void)u;
-#endif
-}
-
-__device__ __forceinline__ void remote_visit(idx_t u, idx_t v, unsigned* seen, const Sent& out,
-                                             const Stage& st)
+// A remote target (a ghost slot) reached: its bit in the level's outgoing words.  Slots
+// are not culled against earlier levels: the words are sent whole whatever they hold, and
+// the owner's claim skips visited vertices.
+__device__ __forceinline__ void remote_visit(unsigned* out, idx_t v)
 {
     const unsigned bit = 1u << ((unsigned)v & 31u);
-    unsigned* w = seen + (v >> 5);
-    bool claimed = false;
-    if (!(*((volatile unsigned*)w) & bit)) claimed = !(atomicOr(w, bit) & bit);
-    const unsigned act = __activemask();
-    const unsigned cm = __ballot_sync(act, claimed);
-    if (!cm) return;
-    const int leader = __ffs(cm) - 1;
-    unsigned base = 0;
-    if ((int)(threadIdx.x & 31) == leader) base = atomicAdd(st.k, (unsigned)__popc(cm));
-    base = __shfl_sync(act, base, leader);
-    if (!claimed) return;
-    const unsigned k = base + __popc(cm & lanemask_lt());
-    if (k < REMOTE_STAGE) {
-        st.v[k] = v;
-        st.u[k] = u;
-        return;
-    }
-    const long long o = (long long)v % out.owners;  // the stage is full
-    remote_write(out, v, u, o, atomicAdd(out.counts + o, (u64)1));
+    unsigned* w = out + (v >> 5);
+    if (!(*((volatile unsigned*)w) & bit)) atomicOr(w, bit);
 }
-
-// Every thread of the block: the staged targets out, counted by owner in shared memory,
-// then one atomicAdd per owner reserves each owner's range.
-__device__ __forceinline__ void remote_flush(const Sent& out, const Stage& st)
-{
-    __syncthreads();
-    const unsigned cnt = min(*st.k, (unsigned)REMOTE_STAGE);
-    for (long long o = threadIdx.x; o < out.owners; o += CTA_THREADS) st.cnt[o] = 0;
-    __syncthreads();
-    for (unsigned k0 = 0; k0 < cnt; k0 += CTA_THREADS) {
-        const unsigned k = k0 + threadIdx.x;
-        warp_slot(st.cnt, k < cnt ? (int)((long long)st.v[k] % out.owners) : 0, k < cnt);
-    }
-    __syncthreads();
-    for (long long o = threadIdx.x; o < out.owners; o += CTA_THREADS) {
-        const unsigned c = st.cnt[o];
-        st.base[o] = c ? atomicAdd(out.counts + o, (u64)c) : 0;
-        st.cnt[o] = 0;
-    }
-    __syncthreads();
-    for (unsigned k0 = 0; k0 < cnt; k0 += CTA_THREADS) {
-        const unsigned k = k0 + threadIdx.x;
-        const int o = k < cnt ? (int)((long long)st.v[k] % out.owners) : 0;
-        const unsigned at = warp_slot(st.cnt, o, k < cnt);
-        if (k < cnt) remote_write(out, st.v[k], st.u[k], o, st.base[o] + at);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) *st.k = 0;
-    __syncthreads();
-}
-
-// Flush once the stage is half full (every thread of the block).
-__device__ __forceinline__ void remote_maybe_flush(const Sent& out, const Stage& st)
-{
-    __syncthreads();  // every thread reads the same stage count
-    if (*st.k >= REMOTE_STAGE / 2) remote_flush(out, st);
-}
-
-// The remote push's shared stage and output, declared at the top of a kernel.
-#define REMOTE_SETUP                                                                        \
-    __shared__ idx_t s_rv[REMOTE_STAGE], s_ru[REMOTE_STAGE];                                \
-    __shared__ unsigned s_rk;                                                               \
-    extern __shared__ u64 s_owner_base[];  /* owners u64 bases, then owners u32 counts */   \
-    if (threadIdx.x == 0) s_rk = 0;                                                         \
-    const Sent sent{q_out, parents, remote_st + 4, owners, cap};                            \
-    const Stage stage{s_rv, s_ru, &s_rk, (unsigned*)(s_owner_base + owners), s_owner_base};
 #endif
 
 // The whole block expands edges [beg, end) (< PUSH_BIG of them) of u; claimed vertices are
@@ -386,15 +335,12 @@ __device__ __forceinline__ void block_expand(
 }
 
 #if REMOTE
-// The whole block expands edges [beg, end) of u into the remote stage.
-__device__ __forceinline__ void block_expand_remote(idx_t u, ptr_t beg, ptr_t end,
+// The whole block expands edges [beg, end) of a frontier vertex into the outgoing words.
+__device__ __forceinline__ void block_expand_remote(ptr_t beg, ptr_t end,
                                                     const idx_t* __restrict__ indices,
-                                                    unsigned* seen, const Sent& out,
-                                                    const Stage& st)
+                                                    unsigned* out)
 {
-    for (ptr_t p = beg + threadIdx.x; p < end; p += CTA_THREADS)
-        remote_visit(u, indices[p], seen, out, st);
-    remote_maybe_flush(out, st);
+    for (ptr_t p = beg + threadIdx.x; p < end; p += CTA_THREADS) remote_visit(out, indices[p]);
 }
 #endif
 
@@ -413,8 +359,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
                                            idx_t* __restrict__ parents, u64* ring, int level,
                                            idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
                                            long long big, u64* remote_st, long long nrows,
-                                           const long long* __restrict__ pmap, long long owners,
-                                           long long cap)
+                                           const long long* __restrict__ pmap)
 {
     const int tid = threadIdx.x;
     const int lane = tid & 31;
@@ -427,7 +372,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
     const long long nf = (long long)(*((volatile const u64*)in_st));
     if (q_in == nullptr || nf > nrows) return;
 #else
-    (void)remote_st; (void)nrows; (void)owners; (void)cap;
+    (void)remote_st; (void)nrows;
     u64* out_st = ring + 4 * (level & (RING - 1));
     if (blockIdx.x == 0 && tid < 4) ring[4 * ((level + 1) & (RING - 1)) + tid] = 0;
     const long long nf = (long long)(*((volatile const u64*)in_st));
@@ -437,9 +382,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
     __shared__ int s_owner;
     __shared__ idx_t s_u;
     __shared__ ptr_t s_beg, s_end;
-#if REMOTE
-    REMOTE_SETUP
-#else
+#if !REMOTE
     __shared__ idx_t s_q[PUSH_BIG];
     __shared__ unsigned s_n;
     __shared__ u64 s_base;
@@ -496,7 +439,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
             }
             __syncthreads();
 #if REMOTE
-            block_expand_remote(s_u, s_beg, s_end, indices, vis, sent, stage);
+            block_expand_remote(s_beg, s_end, indices, vis);
 #else
             block_expand(s_u, s_beg, s_end, indices, vis, q_out, levels, parents, indptr,
                          tindptr, out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
@@ -513,7 +456,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
             if (lane == leader) beg = end;
             for (ptr_t p = wb + lane; p < we; p += 32)
 #if REMOTE
-                remote_visit(wu, indices[p], vis, sent, stage);
+                remote_visit(vis, indices[p]);
 #else
                 push_visit(wu, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                            out_st, lev, my_mf, my_mu);
@@ -539,7 +482,7 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
         }
         for (ptr_t p = gather ? end : beg; p < end; ++p)
 #if REMOTE
-            remote_visit(u, indices[p], vis, sent, stage);
+            remote_visit(vis, indices[p]);
 #else
             push_visit(u, indices[p], vis, q_out, levels, parents, indptr, tindptr,
                        out_st, lev, my_mf, my_mu);
@@ -554,19 +497,14 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
             const unsigned se = __shfl_sync(0xffffffffu, excl, src);
             if (e < total)
 #if REMOTE
-                remote_visit(su, indices[sb + (ptr_t)(e - se)], vis, sent, stage);
+                remote_visit(vis, indices[sb + (ptr_t)(e - se)]);
 #else
                 push_visit(su, indices[sb + (ptr_t)(e - se)], vis, q_out, levels, parents,
                            indptr, tindptr, out_st, lev, my_mf, my_mu);
 #endif
         }
-#if REMOTE
-        remote_maybe_flush(sent, stage);
-#endif
     }
-#if REMOTE
-    remote_flush(sent, stage);
-#else
+#if !REMOTE
     block_add3(out_st, 0, my_mf, my_mu);
 #endif
 }
@@ -577,42 +515,85 @@ bfs_push(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
          const idx_t* __restrict__ q_in, idx_t* __restrict__ q_out,
          idx_t* __restrict__ levels, idx_t* __restrict__ parents,
          u64* ring, int level, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p,
-         long long big, u64* remote_st, long long nrows, const long long* __restrict__ pmap,
-         long long owners, long long cap)
+         long long big, u64* remote_st, long long nrows, const long long* __restrict__ pmap)
 {
     push_level<false>(indptr, indices, tindptr, vis, q_in, q_out, levels, parents, ring, level,
-                      big_u, big_p, big, remote_st, nrows, pmap, owners, cap);
+                      big_u, big_p, big, remote_st, nrows, pmap);
 }
 
 #if REMOTE
-// The remote push of a frontier not queued (q_in null, after a pull) or longer than the
-// `nrows` rows with remote entries (else bfs_push's): one thread per stored entry
-// (rows[e], indices[e]) of the remote matrix, kept when its row is in the frontier (its
-// level is level - 1).
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_push_entries(const long long* __restrict__ rows, const idx_t* __restrict__ indices,
-                 long long nnz, unsigned* vis, const idx_t* __restrict__ q_in,
-                 const idx_t* __restrict__ levels, const u64* ring, int level,
-                 long long nrows, idx_t* __restrict__ q_out, idx_t* __restrict__ parents,
-                 u64* remote_st, const long long* __restrict__ pmap, long long owners,
-                 long long cap)
+// The search's frontier as the loop state holds it: the level after it, and its queue (null
+// when it is not queued: after a pull).
+__device__ __forceinline__ int state_frontier(const long long* state, const idx_t* q0,
+                                              const idx_t* q1, const idx_t** q_in)
 {
+    *q_in = state[LOOP_QUEUED] ? (state[LOOP_QIN] ? q1 : q0) : nullptr;
+    return (int)state[LOOP_LEVEL] + 1;
+}
+
+// The remote push of the frontier from its queue (a distributed rank's level; the level
+// and queue from the loop state), when queued and not longer than the `nrows` rows with
+// remote entries (else bfs_push_rows).
+extern "C" __global__ void __launch_bounds__(CTA_THREADS, 4)
+bfs_push_remote(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+                unsigned* out, const idx_t* q0, const idx_t* q1, const idx_t* __restrict__ levels,
+                u64* ring, idx_t* __restrict__ big_u, ptr_t* __restrict__ big_p, long long big,
+                u64* remote_st, long long nrows, const long long* __restrict__ state)
+{
+    const idx_t* q_in;
+    const int level = state_frontier(state, q0, q1, &q_in);
+    push_level<false>(indptr, indices, indptr, out, q_in, nullptr, (idx_t*)levels, nullptr,
+                      ring, level, big_u, big_p, big, remote_st, nrows, nullptr);
+}
+
+// The remote push of a frontier not queued (after a pull) or longer than the `nrows` rows
+// with remote entries (else bfs_push_remote's): one thread per row with entries (rows[i]),
+// expanded when the row is in the frontier (its level is the state's).
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_push_rows(const idx_t* __restrict__ rows, long long nrows, const ptr_t* __restrict__ indptr,
+              const idx_t* __restrict__ indices, unsigned* out, const idx_t* q0, const idx_t* q1,
+              const idx_t* __restrict__ levels, const u64* ring,
+              const long long* __restrict__ state)
+{
+    const idx_t* q_in;
+    const int level = state_frontier(state, q0, q1, &q_in);
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
     if (q_in != nullptr && (long long)(*((volatile const u64*)in_st)) <= nrows) return;
-    REMOTE_SETUP
-    __syncthreads();
     const idx_t frontier = (idx_t)(level - 1);
     const long long stride = (long long)gridDim.x * CTA_THREADS;
-    for (long long base = (long long)blockIdx.x * CTA_THREADS; base < nnz; base += stride) {
-        const long long e = base + threadIdx.x;
-        if (e < nnz) {
-            const idx_t u = (idx_t)rows[e];
-            if (levels[u] == frontier)
-                remote_visit(parent_id(u, pmap), indices[e], vis, sent, stage);
-        }
-        remote_maybe_flush(sent, stage);
+    for (long long i = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; i < nrows; i += stride) {
+        const idx_t u = rows[i];
+        if (levels[u] != frontier) continue;
+        for (ptr_t p = indptr[u]; p < indptr[u + 1]; ++p) remote_visit(out, indices[p]);
     }
-    remote_flush(sent, stage);
+}
+
+// Parents of the vertices claimed from other ranks' words (bfs_claim_mapped leaves them
+// -1): for each row v (rows[i]) of the remote matrix with a level >= 1 and no parent, the
+// first entry g whose level on its owner (glev: uint8 levels mod 256 when `wide` is 0,
+// int32 else) is v's level - 1 gives the parent gid[g].  One thread per row with entries.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_remote_parents(const idx_t* __restrict__ rows, long long nrows,
+                   const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+                   const void* __restrict__ glev, int wide, const idx_t* __restrict__ gid,
+                   const idx_t* __restrict__ levels, idx_t* __restrict__ parents)
+{
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    for (long long i = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; i < nrows;
+         i += stride) {
+        const idx_t v = rows[i];
+        const idx_t lev = levels[v];
+        if (lev < 1 || parents[v] != (idx_t)-1) continue;
+        const int want = wide ? (int)(lev - 1) : (int)((lev - 1) & 255);
+        for (ptr_t p = indptr[v]; p < indptr[v + 1]; ++p) {
+            const idx_t g = indices[p];
+            const int gl = wide ? ((const int*)glev)[g] : (int)((const unsigned char*)glev)[g];
+            if (gl == want) {
+                parents[v] = gid[g];
+                break;
+            }
+        }
+    }
 }
 #endif
 
@@ -627,16 +608,14 @@ __device__ __forceinline__ void push_big_level(const ptr_t* __restrict__ indptr,
                                                idx_t* __restrict__ q_out,
                                                idx_t* __restrict__ levels,
                                                idx_t* __restrict__ parents, u64* ring, int level,
-                                               u64* remote_st, const long long* __restrict__ pmap,
-                                               long long owners, long long cap)
+                                               u64* remote_st, const long long* __restrict__ pmap)
 {
 #if REMOTE
     u64* out_st = remote_st;
-    (void)ring; (void)levels; (void)level; (void)tindptr;
-    REMOTE_SETUP
-    __syncthreads();
+    (void)ring; (void)levels; (void)level; (void)tindptr; (void)q_out; (void)parents;
+    (void)pmap;
 #else
-    (void)remote_st; (void)owners; (void)cap;
+    (void)remote_st;
     u64* out_st = ring + 4 * (level & (RING - 1));
     const idx_t lev = (idx_t)level;
     __shared__ idx_t s_q[PUSH_BIG];
@@ -651,15 +630,13 @@ __device__ __forceinline__ void push_big_level(const ptr_t* __restrict__ indptr,
         const ptr_t e = indptr[u + 1];
         const ptr_t end = (e - beg > (ptr_t)PUSH_BIG) ? beg + (ptr_t)PUSH_BIG : e;
 #if REMOTE
-        block_expand_remote(parent_id(u, pmap), beg, end, indices, vis, sent, stage);
+        block_expand_remote(beg, end, indices, vis);
 #else
         block_expand(parent_id(u, pmap), beg, end, indices, vis, q_out, levels, parents,
                      indptr, tindptr, out_st, lev, my_mf, my_mu, s_q, &s_n, &s_base);
 #endif
     }
-#if REMOTE
-    remote_flush(sent, stage);
-#else
+#if !REMOTE
     block_add3(out_st, 0, my_mf, my_mu);
 #endif
 }
@@ -670,10 +647,10 @@ bfs_push_big(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices
              const idx_t* __restrict__ big_u, const ptr_t* __restrict__ big_p,
              idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
              idx_t* __restrict__ parents, u64* ring, int level, u64* remote_st,
-             const long long* __restrict__ pmap, long long owners, long long cap)
+             const long long* __restrict__ pmap)
 {
     push_big_level<false>(indptr, indices, tindptr, vis, big_u, big_p, q_out, levels, parents,
-                          ring, level, remote_st, pmap, owners, cap);
+                          ring, level, remote_st, pmap);
 }
 
 // Pull (bottom-up) level: one warp per 32-vertex bitmap word, one lane per vertex.  An unvisited
@@ -940,70 +917,6 @@ bfs_unreached(const unsigned* __restrict__ vis, idx_t* __restrict__ levels,
         if (!((vis[v >> 5] >> ((unsigned)v & 31u)) & 1u)) set_unreached(v, levels, parents);
 }
 
-// Vertices found elsewhere at `level` (spbfs.dist: targets received from other ranks):
-// ids[i] is claimed if unvisited, with parent vals[i] (vals may be null), counted into the
-// level's ring slot and, after a push (`queue` set), appended to the next queue q_out;
-// after a pull bfs_compact finds them in the bitmap.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_claim_list(const idx_t* __restrict__ ids, const idx_t* __restrict__ vals, long long k,
-               unsigned* vis, idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
-               idx_t* __restrict__ parents, const ptr_t* __restrict__ indptr,
-               const ptr_t* __restrict__ tindptr, u64* ring, int level, int queue)
-{
-    u64* out_st = ring + 4 * (level & (RING - 1));
-    const idx_t lev = (idx_t)level;
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    u64 my_nf = 0, my_mf = 0, my_mu = 0;
-    for (long long i0 = (long long)blockIdx.x * CTA_THREADS; i0 < k; i0 += stride) {
-        const long long i = i0 + threadIdx.x;
-        if (i >= k) continue;
-        const idx_t v = ids[i];
-        const idx_t u = vals ? vals[i] : (idx_t)-1;
-        if (queue)
-            push_visit(u, v, vis, q_out, levels, parents, indptr, tindptr, out_st, lev,
-                       my_mf, my_mu);
-        else if (claim(u, v, vis, levels, parents, indptr, tindptr, lev, my_mf, my_mu))
-            my_nf += 1;
-    }
-    block_add3(out_st, my_nf, my_mf, my_mu);
-}
-
-// Bitmap words found elsewhere (spbfs.dist: the delegates' visited bits OR-reduced over the
-// ranks), ORed into vis[word0 ..]: their new vertices get `level` (parents untouched),
-// are counted into the ring slot and, after a push (`queue` set), appended to q_out.
-// One thread per word, so plain stores suffice.
-extern "C" __global__ void __launch_bounds__(CTA_THREADS)
-bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word0,
-                unsigned* vis, idx_t* __restrict__ q_out, idx_t* __restrict__ levels,
-                const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr,
-                u64* ring, int level, int queue)
-{
-    u64* out_st = ring + 4 * (level & (RING - 1));
-    const long long stride = (long long)gridDim.x * CTA_THREADS;
-    u64 my_nf = 0, my_mf = 0, my_mu = 0;
-    for (long long w0 = (long long)blockIdx.x * CTA_THREADS; w0 < nw; w0 += stride) {
-        const long long w = w0 + threadIdx.x;
-        unsigned x = 0;
-        if (w < nw) {
-            const unsigned old = vis[word0 + w];
-            x = words[w] & ~old;
-            if (x) vis[word0 + w] = old | x;
-        }
-        const unsigned c = __popc(x);
-        u64 base = 0;
-        if (queue && c) base = atomicAdd(out_st, (u64)c);
-        if (!queue) my_nf += c;
-        while (x) {
-            const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
-            x &= x - 1;
-            store_level(levels, v, (idx_t)level);
-            add_degrees(v, indptr, tindptr, my_mf, my_mu);
-            if (queue) q_out[base++] = v;
-        }
-    }
-    block_add3(out_st, my_nf, my_mf, my_mu);
-}
-
 #if !REMOTE
 // The level loop on the device (spbfs.gpu.bfs.BitmapSearch.run): the host launches, without
 // waiting, rounds of bfs_levels (push levels) and bfs_pull_step (one pull level each); each
@@ -1011,46 +924,6 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
 // the host's loop does (spbfs.algorithms._level_loop), and runs its level(s) only when the
 // rule picks its direction (else it exits at once); the host reads the state once per round.
 //
-// state (int64): the last level run (its ring slot not yet read), the current bitmap and
-// queue, whether the queue holds the frontier, whether the last level pulled, whether the
-// outputs still need their -1 fill, the policy's frontier size, previous size, out-edges
-// and unexplored edges (before reading that slot), done, a bit per level (level % 64)
-// set when it pulled (a round's levels fit 64), and bfs_pull_step's count of finished
-// blocks.
-enum {
-    LOOP_LEVEL, LOOP_CUR, LOOP_QIN, LOOP_QUEUED, LOOP_PULLING, LOOP_UNFILLED, LOOP_NF,
-    LOOP_PREV_NF, LOOP_MF, LOOP_MU, LOOP_DONE, LOOP_PULLED, LOOP_BLOCKS_DONE, LOOP_FIELDS
-};
-#define DIRECTION_AUTO 0
-
-struct LoopState {
-    long long level, nf, prev_nf, mf, mu, pulled;
-    int cur, qin;
-    bool queued, pulling, unfilled;
-};
-
-__device__ __forceinline__ LoopState load_state(const long long* s)
-{
-    return LoopState{s[LOOP_LEVEL], s[LOOP_NF], s[LOOP_PREV_NF], s[LOOP_MF], s[LOOP_MU],
-                     s[LOOP_PULLED], (int)s[LOOP_CUR], (int)s[LOOP_QIN], s[LOOP_QUEUED] != 0,
-                     s[LOOP_PULLING] != 0, s[LOOP_UNFILLED] != 0};
-}
-
-__device__ __forceinline__ void store_state(long long* s, const LoopState& q)
-{
-    s[LOOP_LEVEL] = q.level;
-    s[LOOP_NF] = q.nf;
-    s[LOOP_PREV_NF] = q.prev_nf;
-    s[LOOP_MF] = q.mf;
-    s[LOOP_MU] = q.mu;
-    s[LOOP_PULLED] = q.pulled;
-    s[LOOP_CUR] = q.cur;
-    s[LOOP_QIN] = q.qin;
-    s[LOOP_QUEUED] = q.queued;
-    s[LOOP_PULLING] = q.pulling;
-    s[LOOP_UNFILLED] = q.unfilled;
-}
-
 // Read the last level's ring slot into the policy (level 0's is {1, the source's degrees}:
 // no rule there, then prev_nf = 1, as the host's loop) and choose the next level's
 // direction; false when the frontier is empty (the search is done).
@@ -1071,6 +944,8 @@ __device__ __forceinline__ bool next_level(LoopState& q, const u64* ring, long l
 
 // One pull level of the device's loop, when the rule picks a pull (else it exits): the
 // bitmaps, level and fill from the state, which the last block to finish advances.
+// `dist` > 0 (a distributed rank's level, in bfs_levels too): run no level beyond level
+// `dist`, and an empty frontier does not end the search (bfs_dist_step).
 extern "C" __global__ void __launch_bounds__(CTA_THREADS, 8)
 bfs_pull_step(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindices,
               const ptr_t* __restrict__ indptr, const unsigned* __restrict__ live,
@@ -1078,7 +953,7 @@ bfs_pull_step(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindi
               unsigned* vis0, unsigned* vis1, idx_t* __restrict__ levels,
               idx_t* __restrict__ parents, u64* ring, long long n, long long nwords,
               const long long* __restrict__ pmap, long long* state, double alpha,
-              double beta, int direction)
+              double beta, int direction, int dist)
 {
     __shared__ bool s_last;
     if (state[LOOP_DONE]) return;
@@ -1086,8 +961,10 @@ bfs_pull_step(const ptr_t* __restrict__ tindptr, const idx_t* __restrict__ tindi
     int cur, fill;
     {
         LoopState q = load_state(state);
+        if (dist && q.level >= dist) return;  // a distributed rank's level ran already
         if (!next_level(q, ring, n, alpha, beta, direction)) {
-            if (blockIdx.x == 0 && threadIdx.x == 0) state[LOOP_DONE] = 1;
+            // a distributed rank's empty frontier is not the end (bfs_dist_step)
+            if (!dist && blockIdx.x == 0 && threadIdx.x == 0) state[LOOP_DONE] = 1;
             return;
         }
         if (!q.pulling) return;
@@ -1133,7 +1010,7 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
            idx_t* q1, idx_t* levels, idx_t* parents, u64* ring, idx_t* big_u, ptr_t* big_p,
            long long big_cap, int use_big, long long n, long long nwords,
            const long long* __restrict__ pmap, long long* state, double alpha, double beta,
-           int direction, int max_levels, int sms, int reset, idx_t source)
+           int direction, int max_levels, int sms, int dist, int reset, idx_t source)
 {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     if (reset) {  // the search's first launch does bfs_reset's work: one launch fewer
@@ -1146,9 +1023,9 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
     if (state[LOOP_DONE]) return;
     LoopState q = load_state(state), before = q;
     int steps = 0;
-    bool more;
-    while ((more = next_level(q, ring, n, alpha, beta, direction)) && !q.pulling &&
-           steps < max_levels) {
+    bool more = true;
+    while ((!dist || q.level < dist) && (more = next_level(q, ring, n, alpha, beta, direction)) &&
+           !q.pulling && steps < max_levels) {
         ++steps;
         const int level = (int)q.level + 1;
         unsigned* vc = q.cur ? vis1 : vis0;
@@ -1167,11 +1044,11 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
                               : (q.nf + CTA_THREADS - 1) / CTA_THREADS < sms && spread <= big_cap
                                     ? CTA_THREADS : PUSH_BIG;
         push_level<true>(indptr, indices, tindptr, vc, qi, qo, levels, parents, ring, level,
-                         big_u, big_p, big, ring, 0, pmap, 0, 0);
+                         big_u, big_p, big, ring, 0, pmap);
         grid.sync();
         if (use_big && q.mf >= big) {
             push_big_level<true>(indptr, indices, tindptr, vc, big_u, big_p, qo, levels,
-                                 parents, ring, level, ring, pmap, 0, 0);
+                                 parents, ring, level, ring, pmap);
             grid.sync();
         }
         q.level = level;
@@ -1180,8 +1057,137 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
         before = q;  // the policy reads this level's slot next
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        if (!more) state[LOOP_DONE] = 1;
+        if (!more && !dist) state[LOOP_DONE] = 1;
         if (steps) store_state(state, before);
     }
+}
+#endif
+
+#if !REMOTE
+// A distributed rank's levels (spbfs.dist.bfs through BitmapSearch.advance_auto): the loop
+// state on the device throughout, so the host launches level after level without reading it.
+
+// The search's current bitmap and queue, whether the queue holds the frontier, and the level,
+// from the loop state.
+struct Current {
+    unsigned* vis;
+    idx_t* queue;
+    int queued;
+    int level;
+};
+
+__device__ __forceinline__ Current current(const long long* state, unsigned* vis0,
+                                           unsigned* vis1, idx_t* q0, idx_t* q1)
+{
+    return Current{state[LOOP_CUR] ? vis1 : vis0, state[LOOP_QIN] ? q1 : q0,
+                   (int)(state[LOOP_QUEUED] != 0), (int)state[LOOP_LEVEL]};
+}
+
+// After the level's bfs_levels and bfs_pull_step: the words a rank contributes to the level's
+// OR over the ranks, out[i] = the current bitmap's word word0 + i (the delegates), and in
+// out[nw] (zeroed by the host) bit 0 if this rank found a vertex in the level (its ring slot,
+// before the claims) or sent a bit (any word of `sent`), bit 1 if the last level's frontier
+// had a vertex here (its slot, claims included: the search's depth).  Then (one thread) when
+// neither kernel ran (an empty frontier on this rank), the state moves to level `expected`
+// anyway, with an empty queue and zeroed ring slots, so that the vertices other ranks found
+// join that level: a rank's empty frontier is not the end of the search.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_dist_words(unsigned* vis0, unsigned* vis1, long long* state, u64* ring, long long word0,
+               long long nw, const unsigned* __restrict__ sent, long long nsent, unsigned* out,
+               long long n, int expected, double alpha, double beta, int direction)
+{
+    const unsigned* vis = state[LOOP_CUR] ? vis1 : vis0;
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    const long long t0 = (long long)blockIdx.x * CTA_THREADS + threadIdx.x;
+    for (long long i = t0; i < nw; i += stride) out[i] = vis[word0 + i];
+    bool any = false;
+    for (long long i = t0; i < nsent; i += stride) any |= sent[i] != 0u;
+    if (t0 == 0) {
+        LoopState q = load_state(state);
+        if (ring[4 * (q.level & (RING - 1))] != 0) any = true;  // 0 when nothing ran
+        if (ring[4 * ((expected - 1) & (RING - 1))] != 0) atomicOr(out + nw, 2u);
+        if (q.level < expected) {
+            next_level(q, ring, n, alpha, beta, direction);  // reads the empty slot
+            q.level = expected;
+            q.queued = true;
+            q.pulling = false;
+            q.pulled &= ~(1ll << (expected & 63));
+            u64* st = ring + 4 * (expected & (RING - 1));
+            st[0] = st[1] = st[2] = st[3] = 0;
+            u64* nx = ring + 4 * ((expected + 1) & (RING - 1));
+            nx[0] = nx[1] = nx[2] = nx[3] = 0;
+            store_state(state, q);
+        }
+    }
+    if (__syncthreads_or(any) && threadIdx.x == 0) atomicOr(out + nw, 1u);
+}
+
+// Vertices found elsewhere in the state's level (the words other ranks' remote pushes set):
+// bit b of word w stands for vertex ids[32 w + b] (-1: a padding bit); each such vertex is
+// claimed if unvisited, with parent -1 (bfs_remote_parents finds it at the end), counted into
+// the level's ring slot and, when the frontier is queued, appended to the queue.  One thread
+// per word.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_claim_mapped(const unsigned* __restrict__ words, long long nw,
+                 const idx_t* __restrict__ ids, unsigned* vis0, unsigned* vis1, idx_t* q0,
+                 idx_t* q1, idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+                 const ptr_t* __restrict__ indptr, const ptr_t* __restrict__ tindptr, u64* ring,
+                 const long long* __restrict__ state)
+{
+    const Current c = current(state, vis0, vis1, q0, q1);
+    u64* out_st = ring + 4 * (c.level & (RING - 1));
+    const idx_t lev = (idx_t)c.level;
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    u64 my_nf = 0, my_mf = 0, my_mu = 0;
+    for (long long w = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; w < nw; w += stride) {
+        for (unsigned x = words[w]; x; x &= x - 1) {
+            const idx_t v = ids[32 * w + __ffs(x) - 1];
+            if (v < 0) continue;
+            if (c.queued)
+                push_visit((idx_t)-1, v, c.vis, c.queue, levels, parents, indptr, tindptr,
+                           out_st, lev, my_mf, my_mu);
+            else if (claim((idx_t)-1, v, c.vis, levels, parents, indptr, tindptr, lev, my_mf,
+                           my_mu))
+                my_nf += 1;
+        }
+    }
+    block_add3(out_st, my_nf, my_mf, my_mu);
+}
+
+// Bitmap words found elsewhere (the delegates' visited bits OR-reduced over the ranks), ORed
+// into the current bitmap from word0: their new vertices get the state's level (parents
+// untouched), are counted into the ring slot and, when the frontier is queued, appended to
+// the queue.  One thread per word, so plain stores suffice.
+extern "C" __global__ void __launch_bounds__(CTA_THREADS)
+bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word0,
+                unsigned* vis0, unsigned* vis1, idx_t* q0, idx_t* q1,
+                idx_t* __restrict__ levels, const ptr_t* __restrict__ indptr,
+                const ptr_t* __restrict__ tindptr, u64* ring, const long long* __restrict__ state)
+{
+    const Current c = current(state, vis0, vis1, q0, q1);
+    u64* out_st = ring + 4 * (c.level & (RING - 1));
+    const long long stride = (long long)gridDim.x * CTA_THREADS;
+    u64 my_nf = 0, my_mf = 0, my_mu = 0;
+    for (long long w0 = (long long)blockIdx.x * CTA_THREADS; w0 < nw; w0 += stride) {
+        const long long w = w0 + threadIdx.x;
+        unsigned x = 0;
+        if (w < nw) {
+            const unsigned old = c.vis[word0 + w];
+            x = words[w] & ~old;
+            if (x) c.vis[word0 + w] = old | x;
+        }
+        const unsigned cnt = __popc(x);
+        u64 base = 0;
+        if (c.queued && cnt) base = atomicAdd(out_st, (u64)cnt);
+        if (!c.queued) my_nf += cnt;
+        while (x) {
+            const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
+            x &= x - 1;
+            store_level(levels, v, (idx_t)c.level);
+            add_degrees(v, indptr, tindptr, my_mf, my_mu);
+            if (c.queued) c.queue[base++] = v;
+        }
+    }
+    block_add3(out_st, my_nf, my_mf, my_mu);
 }
 #endif

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.remote import entries_of_rows, mapped_ids, remote_parents, set_bits
 from ..core.seam import LevelSearch
 from ..core.validation import UNREACHED
 from ._backend import backend_for
@@ -46,6 +47,7 @@ class MaskedSearch(LevelSearch):
         xp, n = M.xp, M.n
         idt = M.indices.dtype
         self.M, self.semiring = M, semiring
+        self.n, self.edges = n, int(M.nnz)
         # parent_ids as (split, stride, offset, table), read to the host once
         self._parent_map = (None if parent_ids is None else
                             (*(int(x) for x in parent_ids[:3]), parent_ids[3:]))
@@ -66,7 +68,6 @@ class MaskedSearch(LevelSearch):
         self._pending = [(int(src.size), degree_sum(M.indptr, src),
                           degree_sum(self._tindptr, src))]
         self.level = 0
-        self._seen = self._sent = None
 
     def advance(self, pulling: bool, count: int = 1) -> None:
         M, sr = self.M, self.semiring
@@ -103,7 +104,15 @@ class MaskedSearch(LevelSearch):
         out, self._pending = self._pending, []
         return out
 
-    def claim(self, ids, values=None) -> None:
+    def claim_mapped(self, words, ids) -> None:
+        found = mapped_ids(words, ids)
+        self._claim(found, self.M.xp.full(found.size, -1, self.levels.dtype))
+
+    def remote_parents(self, R, column_levels, column_ids) -> None:
+        remote_parents(R.indptr, R.indices, self.levels, self.parents, column_levels,
+                       column_ids)
+
+    def _claim(self, ids, values=None) -> None:
         xp = self.M.xp
         new = ~self.visited[ids]
         ids = ids[new]
@@ -119,6 +128,8 @@ class MaskedSearch(LevelSearch):
                                 indices=xp.concatenate([f.indices, ids.astype(f.indices.dtype)]),
                                 values=xp.concatenate([f.values, xp.zeros(ids.size,
                                                                           f.values.dtype)]))
+        if not self._pending:   # sizes() read the level already: a new entry of it
+            self._pending.append((0, 0, 0))
         nf, mf, mu = self._pending[-1]
         self._pending[-1] = (nf + int(ids.size), mf + degree_sum(self.M.indptr, ids),
                              mu + degree_sum(self._tindptr, ids))
@@ -131,27 +142,11 @@ class MaskedSearch(LevelSearch):
     def claim_words(self, word0: int, words) -> None:
         xp = self.M.xp
         bits = xp.unpackbits(words.view(np.uint8), bitorder="little").view(bool)
-        self.claim(xp.flatnonzero(bits) + 32 * word0)
+        self._claim(xp.flatnonzero(bits) + 32 * word0)
 
-    def push_out(self, R, owners: int) -> None:
-        xp = self.M.xp
-        if self._seen is None:
-            self._seen = xp.zeros(R.ncols, bool)
-        found = push(R, self._frontier, self.semiring, self._seen, True, self.dtype)
-        t = found.indices
-        self._seen[t] = True
-        owner = t % owners
-        order = xp.argsort(owner, kind="stable")
-        counts = xp.bincount(owner, minlength=owners)
-        counts = (counts.get() if xp is not np else counts).astype(np.int64)
-        idt = self.levels.dtype
-        rows = (self._parent_id(found.values[order].astype(idt)) if self.parents is not None
-                else None)
-        starts = np.cumsum(counts) - counts
-        self._sent = ((t[order] // owners).astype(idt), rows, counts, starts)
-
-    def sent(self):
-        return self._sent
+    def push_out(self, R, out) -> None:
+        pos, _ = entries_of_rows(R.indptr, self._frontier.indices)
+        set_bits(out, R.indices[pos])
 
 
 def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
@@ -178,11 +173,11 @@ def level_search(A, source: int, semiring: Semiring, *, values: bool = False,
     transpose : bool
         Whether pulls may happen (they need ``A.T`` on a directed graph).
     parent_ids : int64 array, optional
-        With ``values``: store each found vertex's parent ``u`` (and :meth:`push_out`'s
-        frontier rows) as another id, given by ``[split, stride, offset, *table]`` (this
-        backend's module): ``u * stride + offset`` for ``u < split``, else
-        ``table[u - split]``; :mod:`spbfs.dist` maps a rank's search space to global ids.
-        Values given to :meth:`claim` are stored as they are.
+        With ``values``: store each found vertex's parent ``u`` as another id, given by
+        ``[split, stride, offset, *table]`` (this backend's module): ``u * stride + offset``
+        for ``u < split``, else ``table[u - split]``; :mod:`spbfs.dist` maps a rank's search
+        space to global ids.  Values set by :meth:`~LevelSearch.remote_parents` are stored
+        as they are.
     levels : bool
         False with ``values``: only the parents are wanted.  An engine may then keep no
         levels (``levels`` None): the GPU's bitmap kernels write 4 bytes a vertex less

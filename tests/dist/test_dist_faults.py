@@ -354,7 +354,7 @@ def test_gpu_argument_errors_on_one_rank_are_raised_on_every_rank():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("mode,op", [("stall", "level exchange (all-to-all-v, delegate OR)"),
+@pytest.mark.parametrize("mode,op", [("stall", "level exchange (all-to-all, delegate OR)"),
                                      ("stall_allreduce", "allreduce (sum)"),
                                      ("stall_alltoallv", "alltoallv")])
 def test_gpu_watchdog_ends_a_job_whose_peer_stopped(mode, op):

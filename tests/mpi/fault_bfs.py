@@ -85,14 +85,14 @@ def strike_in_second_search(method, action, calls=2):
 
 
 def mode_kill():
-    strike_in_second_search("exchange_counts", lambda: os.kill(os.getpid(), signal.SIGKILL))
+    strike_in_second_search("alltoallv_start", lambda: os.kill(os.getpid(), signal.SIGKILL))
 
 
 def mode_raise():
     def boom():
         raise RuntimeError(f"deliberate failure on rank {rank} mid-search")
 
-    strike_in_second_search("exchange_counts", boom)
+    strike_in_second_search("alltoallv_start", boom)
 
 
 def strike_in_operations(method, algorithm, calls=3):
@@ -128,7 +128,7 @@ def mode_raise_alltoallv():
 
 
 def mode_oom():
-    strike_in_second_search("exchange_counts", lambda: xp.ones(1 << 50, np.uint8))
+    strike_in_second_search("alltoallv_start", lambda: xp.ones(1 << 50, np.uint8))
 
 
 def mode_cli_oom():

@@ -264,59 +264,90 @@ def test_vector_errors():
         semiring.Semiring("min", semiring.ops.plus)
 
 
-def _sent_groups(s):
-    """The targets and rows of the last ``push_out``, one array per owner."""
-    targets, rows, counts, starts = s.sent()
-    targets, rows = to_host(targets), to_host(rows) if rows is not None else None
-    ends = starts + counts
-    return ([targets[a:b] for a, b in zip(starts, ends, strict=True)],
-            [rows[a:b] for a, b in zip(starts, ends, strict=True)] if rows is not None else None)
+def _bits(words):
+    """The set bits of uint32 ``words`` (host or device) as a sorted list."""
+    bits = np.unpackbits(to_host(words).view(np.uint8), bitorder="little")
+    return np.flatnonzero(bits).tolist()
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("owners", [1, 2, 3])
-@pytest.mark.parametrize("pulls", [(False, False), (False, True)])
-def test_push_out_groups_new_targets_by_owner(device, owners, pulls):
-    """``push_out``: each level's frontier pushed through a remote matrix ``R``; owner
-    ``o`` gets the targets ``t`` with ``t % owners == o`` (as ``t // owners``) not sent
-    before, each with a frontier row that has an edge to it."""
-    rng = np.random.default_rng(owners)
+def _search(engine, A, source):
+    """A search for parents from ``source``: the backend's own engine (``numpy``, ``cupy``)
+    or the generic one (``masked``: the backend's masked products)."""
+    from spbfs.semiring._search import MaskedSearch
+
+    if engine == "masked":
+        return MaskedSearch(semiring.Matrix.from_any(A), source, semiring.any_secondi, True,
+                            False)
+    return semiring.level_search(on_device(engine, A), source, semiring.any_secondi,
+                                 values=True, transpose=False)
+
+
+ENGINES = [*DEVICES, "masked"]
+
+
+@pytest.mark.parametrize("device", ENGINES)
+@pytest.mark.parametrize("pulls", [(False, False), (False, True), (True, False)])
+def test_push_out_sets_the_bits_of_the_columns_the_frontier_reaches(device, pulls):
+    """``push_out``: each level's frontier pushed through a remote matrix ``R`` sets exactly
+    the bits of the columns its rows reach (whatever the words held before)."""
+    rng = np.random.default_rng(len(pulls) + sum(pulls))
     n, m = 300, 500
     dense = rng.random((n, n)) < 0.02
     A = sp.csr_array((dense | dense.T).astype(np.float64))
     remote = rng.random((n, m)) < 0.03
     remote[0] = True   # a hub row
-    R = sp.csr_array(remote.astype(np.float64))
-    source = 0
-    sent_before = set()
-    with semiring.level_search(on_device(device, A), source, semiring.any_secondi,
-                               values=True, transpose=False) as s:
+    on = "numpy" if device == "masked" else device
+    R = semiring.Matrix.from_any(on_device(on, sp.csr_array(remote.astype(np.float64))))
+    xp = np if on == "numpy" else __import__("cupy")
+    out = xp.full(-(-m // 32), 0xFFFFFFFF, np.uint32)
+    with _search(device, A, 0) as s:
         for pulling in (None, *pulls):
             if pulling is not None:
                 s.advance(pulling)
             s.sizes()
-            s.push_out(semiring.Matrix.from_any(on_device(device, R)), owners)
-            frontier = np.flatnonzero(to_host(s.levels) == s.levels.max().item())
-            expect = set(np.flatnonzero(remote[frontier].any(axis=0)).tolist())
-            expect -= sent_before
-            targets, rows = _sent_groups(s)
-            got = set()
-            for o in range(owners):
-                t = targets[o].astype(np.int64) * owners + o
-                assert np.unique(t).size == t.size
-                got |= set(t.tolist())
-                assert np.isin(rows[o], frontier).all()
-                assert remote[rows[o], t].all()
-            assert got == expect
-            sent_before |= got
-    assert sent_before   # something was pushed
+            s.push_out(R, out)
+            levels = to_host(s.levels)
+            frontier = np.flatnonzero(levels == levels.max())
+            assert _bits(out) == np.flatnonzero(remote[frontier].any(axis=0)).tolist()
+
+
+@pytest.mark.parametrize("device", ENGINES)
+@pytest.mark.parametrize("pulling", [False, True])
+def test_claim_mapped_joins_the_level_and_remote_parents_fills_their_parents(device, pulling):
+    """``claim_mapped``: the vertices a word's bits stand for join the current level (those
+    not visited), parent -1; ``remote_parents`` then gives each the column id of the first
+    entry of its ``R`` row whose column level is one less (uint8: modulo 256)."""
+    n = 64
+    A = sp.csr_array(sp.diags([np.ones(n - 1)], [1], shape=(n, n)))
+    A = (A + A.T).tocsr()                                   # a path 0 - 1 - ... - 63
+    on = "numpy" if device == "masked" else device
+    xp = np if on == "numpy" else __import__("cupy")
+    ids = xp.asarray(np.r_[np.arange(40, 50), -np.ones(22)], A.indices.dtype)  # 32 bits
+    words = xp.asarray([0b1000000101], np.uint32)          # ids[0], ids[2], ids[9]
+    with _search(device, A, 0) as s:
+        s.advance(pulling)                                  # level 1: vertex 1
+        s.claim_mapped(words, ids)                          # 40, 42 and 49 join level 1
+        assert s.sizes()[-1][0] == 4
+        levels, parents = to_host(s.levels), to_host(s.parents)
+        assert levels[[1, 40, 42, 49]].tolist() == [1] * 4
+        assert parents[[40, 42, 49]].tolist() == [-1] * 3
+        assert parents[1] == 0
+        # R: row 40 -> columns 0, 1; row 42 -> column 1; row 49 -> column 2
+        R = semiring.Matrix.from_any(on_device(on, sp.csr_array(
+            (np.ones(4), np.array([0, 1, 1, 2]),
+             np.r_[np.zeros(41, int), [2, 2], np.full(7, 3), np.full(15, 4)]), shape=(n, 3))))
+        column_levels = xp.asarray([4, 0, 255], np.uint8)   # 255: unreached
+        s.remote_parents(R, column_levels, xp.asarray([700, 701, 702], A.indices.dtype))
+        parents = to_host(s.parents)
+        assert parents[[40, 42, 49]].tolist() == [701, 701, -1]
+        assert parents[1] == 0
 
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("pulls", [(False, False, False), (False, True, True)])
 def test_level_search_stores_mapped_parent_ids(device, pulls):
-    """``parent_ids``: parents (and push_out's frontier rows) are stored as mapped ids; the
-    search itself (levels, which vertices are found) is unchanged."""
+    """``parent_ids``: parents are stored as mapped ids; the search itself (levels, which
+    vertices are found) is unchanged."""
     from spbfs.graph500.generate import kronecker
 
     u, v = kronecker(8, 8, seed=3)
@@ -338,18 +369,15 @@ def test_level_search_stores_mapped_parent_ids(device, pulls):
                                    transpose=False, parent_ids=pmap if mapped else None) as s:
             for pulling in pulls:
                 s.advance(pulling)
-            s.push_out(semiring.Matrix.from_any(M), 2)
-            rows = np.concatenate(_sent_groups(s)[1])
-            out[mapped] = to_host(s.levels), to_host(s.parents), rows
-    (lv0, _, r0), (lv1, p1, r1) = out[False], out[True]
+            out[mapped] = to_host(s.levels), to_host(s.parents)
+    (lv0, _), (lv1, p1) = out[False], out[True]
     np.testing.assert_array_equal(lv0, lv1)
     assert p1[source] == to_id[source]
     found = np.flatnonzero(lv1 > 0)
-    assert found.size and r1.size
+    assert found.size
     parent = np.array([back[x] for x in p1[found].tolist()])
     assert (lv1[parent] == lv1[found] - 1).all()                        # one level up
     assert (np.asarray(A[parent, found]).ravel() != 0).all()            # an edge
-    np.testing.assert_array_equal(np.sort(to_id[r0]), np.sort(r1))      # the frontier rows
 
 
 @pytest.mark.parametrize("device", DEVICES)
