@@ -33,7 +33,7 @@ typedef unsigned long long u64;
 #define WITH_LEVELS 1
 #endif
 #if REMOTE && !WITH_LEVELS
-#error "the remote push reads the levels (bfs_push_entries)"
+#error "the remote push reads the levels (bfs_push_rows)"
 #endif
 
 // A row of A.T for the pull: its first entry (-1 if empty) and its start relative to the
@@ -366,9 +366,9 @@ __device__ __forceinline__ void push_level(const ptr_t* __restrict__ indptr,
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
 #if REMOTE
     (void)levels;
-    u64* out_st = remote_st;  // [-, -, -, hub chunks, count per owner...]
+    u64* out_st = remote_st;  // [-, -, -, hub chunks]
     // a frontier not queued (after a pull), or longer than the `nrows` rows with remote
-    // entries: bfs_push_entries pushes it
+    // entries: bfs_push_rows pushes it
     const long long nf = (long long)(*((volatile const u64*)in_st));
     if (q_in == nullptr || nf > nrows) return;
 #else
