@@ -41,6 +41,7 @@ import time
 import numpy as np
 
 from ..algorithms._shared import ALPHA, BETA
+from ..core.seam import engine_flag
 from ..core.validation import check_choice, check_positive, check_source
 from ..semiring import any_pair, any_secondi, level_search
 from .comm import PhaseClock
@@ -162,6 +163,10 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     with level_search(L, start, semiring, values=want_p,
                       transpose=G.directed and direction != "push",
                       parent_ids=G.parent_ids if want_p else None) as s:
+        if gh is None and engine_flag(s, "drives_itself"):
+            # one rank: the whole search is local, in the engine's own loop
+            depth, dirs = _run_alone(s, direction, alpha, beta)
+            return (*_owned(G, s.levels, s.parents if want_p else None, mark), depth, dirs)
         flags = []   # each level's flag, OR-ed over the ranks, on its way to the host
         while True:
             if gh is not None:
@@ -201,6 +206,15 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
         dirs = s.directions[:depth + 1]
         out = _owned(G, levels, s.parents if want_p else None, mark)
     return (*out, depth, dirs)
+
+
+def _run_alone(s, direction, alpha, beta):
+    """The engine's own level loop (:meth:`~spbfs.core.seam.LevelSearch.run`, on the GPU
+    the single device's loop): the depth and each level's direction, from its trace."""
+    trace = []
+    s.run(direction, alpha, beta, trace=trace)
+    depth = max((entry[0] for entry in trace if entry[4]), default=0)
+    return depth, [entry[2] for entry in trace][:depth + 1]
 
 
 def _remote_parents(G, s):

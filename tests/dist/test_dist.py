@@ -272,3 +272,16 @@ def test_host_waits_of_a_search_are_counted():
     waits = G.comm.host_waits
     G.comm.barrier()
     assert G.comm.host_waits == waits + 1
+
+
+def test_one_rank_takes_depth_and_directions_from_the_engines_own_loop():
+    """One rank on an engine that drives itself (the GPU's): ``dist.bfs`` runs the engine's
+    loop and reads the depth and directions from its trace (levels with finds)."""
+    from spbfs.dist.bfs import _run_alone
+
+    class Engine:
+        def run(self, direction, alpha, beta, trace=None):
+            trace += [(1, 1, "push", 1, 5, None), (2, 2, "pull", 5, 90, None),
+                      (3, 3, "push", 90, 0, 0.1)]
+
+    assert _run_alone(Engine(), "auto", 15.0, 18.0) == (2, ["push", "pull", "push"])
