@@ -102,7 +102,6 @@ class Workspace:
         self.ring = cupy.zeros(RING * 4, np.uint64)
         self.state = cupy.zeros(LOOP_FIELDS, np.int64)
         self._big = None
-        self.extra_host = None
         mem = cupy.cuda.alloc_pinned_memory(RING * 4 * 8)
         self.host = np.frombuffer(mem, np.uint64, RING * 4)
         state_mem = cupy.cuda.alloc_pinned_memory(LOOP_FIELDS * 8)
@@ -124,9 +123,8 @@ class Workspace:
         return (2 * 4 * words + 2 * np.dtype(idx_dtype).itemsize * max(int(n), 1) + RING * 32
                 + LOOP_FIELDS * 8)
 
-    def fetch(self, first: int, count: int, extra=None):
-        """Copy ring slots ``first .. first+count-1`` (mod RING) to the host, and ``extra``
-        (a device array) to :attr:`extra_host`; one sync."""
+    def fetch(self, first: int, count: int):
+        """Copy ring slots ``first .. first+count-1`` (mod RING) to the host; one sync."""
         import cupy
 
         stream = cupy.cuda.get_current_stream()
@@ -135,12 +133,6 @@ class Workspace:
         spans = [(lo, min(hi, RING))] + ([(0, hi - RING)] if hi > RING else [])
         copies = [(self.host.ctypes.data + a * 32, self.ring.data.ptr + a * 32, (b - a) * 32)
                   for a, b in spans if b > a]
-        if extra is not None:
-            if self.extra_host is None or self.extra_host.nbytes < extra.nbytes:
-                mem = cupy.cuda.alloc_pinned_memory(extra.nbytes)
-                self.extra_host, self._extra_mem = np.frombuffer(mem, extra.dtype,
-                                                                 extra.size), mem
-            copies.append((self.extra_host.ctypes.data, extra.data.ptr, extra.nbytes))
         for dst, src, nbytes in copies:
             cupy.cuda.runtime.memcpyAsync(dst, src, nbytes, cupy.cuda.runtime.memcpyDeviceToHost,
                                           stream.ptr)
@@ -728,12 +720,12 @@ class BitmapSearch(LevelSearch):
                           np.int32(wide), cupy.asarray(column_ids, self._levels.dtype),
                           self.levels, self._parents))
 
-    def sizes(self, extra=None):
+    def sizes(self) -> list:
         self._ensure_reset()
         count = self.level + 1 - self.fetched
-        if count <= 0 and extra is None:
+        if count <= 0:
             return []
-        host = self.ws.fetch(self.fetched, max(count, 0), extra=extra)
+        host = self.ws.fetch(self.fetched, count)
         out = []
         for lev in range(self.fetched, self.level + 1):
             slot = 4 * (lev % RING)
@@ -741,7 +733,4 @@ class BitmapSearch(LevelSearch):
         self.fetched = self.level + 1
         if out:
             self.frontier, self.frontier_edges = out[-1][0], out[-1][1]
-        if extra is None:
-            return out
-        raw = self.ws.extra_host.view(np.uint8)[:extra.nbytes]
-        return out, raw.view(extra.dtype).copy()
+        return out
