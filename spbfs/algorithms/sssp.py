@@ -166,7 +166,7 @@ def _delta_stepping(M, frontier, dist, delta):
     waiting = {}  # bucket -> arrays of vertices improved into it
     listed = xp.full(n, np.inf)  # the lowest bucket each vertex is listed in
     settled = xp.zeros(n, bool)
-    bucket = 0
+    bucket = 0.0
     while True:
         pushed = []
         while frontier.size:
@@ -195,21 +195,24 @@ def _delta_stepping(M, frontier, dist, delta):
 
 
 def _wait(xp, waiting, vertices, buckets):
-    """Add ``vertices`` to the lists of their ``buckets`` (float bucket numbers)."""
+    """Add ``vertices`` to the lists of their ``buckets`` (whole float64 bucket numbers, the
+    lists' keys as they are, so that a key equals ``floor(d / delta)`` of the distances
+    filed under it however large)."""
     if not vertices.size:
         return
     low = float(buckets.min())
-    span = float(buckets.max()) - low
-    # a stable sort of small integers is a radix sort
-    keys = (buckets - low).astype(np.int16 if span < 2**15 else np.int64)
+    if float(buckets.max()) - low < 2**15 and low < 2**52:  # exact as small integers:
+        keys = (buckets - low).astype(np.int16)  # a stable sort of them is a radix sort
+    else:
+        keys = buckets
     order = xp.argsort(keys, kind="stable")
-    vertices, keys = vertices[order], keys[order]
-    cuts = xp.flatnonzero(keys[1:] != keys[:-1]) + 1
+    vertices, buckets = vertices[order], buckets[order]
+    cuts = xp.flatnonzero(buckets[1:] != buckets[:-1]) + 1
     starts = [0, *to_numpy(cuts).tolist()]
     ends = [*starts[1:], int(vertices.size)]
-    firsts = to_numpy(keys[xp.asarray(starts)]).tolist()
+    firsts = to_numpy(buckets[xp.asarray(starts)]).tolist()
     for key, lo, hi in zip(firsts, starts, ends, strict=True):
-        waiting.setdefault(int(key + low), []).append(vertices[lo:hi])
+        waiting.setdefault(key, []).append(vertices[lo:hi])
 
 
 def _predecessors(M, dist, source):

@@ -243,3 +243,19 @@ def test_delta_stepping_on_a_kronecker_graph_from_threads():
         got = list(pool.map(lambda s: spbfs.sssp(A, s), sources * 2))
     for k, d in enumerate(got):
         np.testing.assert_allclose(d, expected[k % 8])
+
+
+@pytest.mark.parametrize("width", [1e-250, 1e-100, 1.0])
+def test_delta_stepping_bucket_numbers_past_two_to_the_53(width):
+    """Weights near 1e300 and buckets so narrow that their numbers are floats far past
+    2**53 (no integer holds them): every distance still Dijkstra's."""
+    from spbfs.algorithms import sssp as module
+
+    n = 50
+    rng = np.random.default_rng(1)
+    rows, cols = rng.integers(0, n, 3 * n), rng.integers(0, n, 3 * n)
+    A = sp.csr_array((rng.random(3 * n) * 1e300, (rows, cols)), shape=(n, n))
+    A.sum_duplicates()
+    with mock.patch.object(module, "BUCKET_DEGREES", width):
+        dist = spbfs.sssp(A, 0)
+    np.testing.assert_allclose(dist, csgraph.dijkstra(A, indices=0), rtol=1e-14)
