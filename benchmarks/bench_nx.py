@@ -72,7 +72,8 @@ def rebuild(result):
     new ones made together beforehand, as a backend makes them from row numbers (the
     graph's own node objects lie scattered, and reading them in a result's order costs
     more).  A list of tuples, sets or lists: one new inner container each (``zip`` /
-    ``map``); a graph: NetworkX's own constructor on its edges."""
+    ``map``), and a tuple inside a tuple (``((u, v), lca)``) made anew of new ints too, as a
+    tuple key is; a graph: NetworkX's own constructor on its edges."""
     if isinstance(result, dict):
         keys, values = list(result), list(result.values())
         if keys and isinstance(keys[0], tuple):
@@ -87,6 +88,12 @@ def rebuild(result):
         parts, kind = list(result), type(result)
         if parts and isinstance(parts[0], tuple):
             columns = [list(c) for c in zip(*parts, strict=True)]
+            nested = [i for i, c in enumerate(columns) if isinstance(c[0], tuple)]
+            if nested:  # inner tuples (pairs as keys) made anew, of new ints, as for dicts
+                inner = {i: [_fresh(c) for c in zip(*columns[i], strict=True)]
+                         for i in nested}
+                return lambda: kind(zip(*(zip(*inner[i], strict=True) if i in inner else c
+                                          for i, c in enumerate(columns)), strict=True))
             return lambda: kind(zip(*columns, strict=True))
         if parts and isinstance(parts[0], (set, frozenset, list)):
             inner = type(parts[0])

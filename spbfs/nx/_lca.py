@@ -32,7 +32,7 @@ import numpy as np
 
 from ..algorithms.dag import topological_generations
 from ..core.arrays import to_numpy
-from ..core.csr import expand
+from ..core.csr import expand, popcount
 from ..csgraph import depth_first_order
 from ..semiring import queue_order
 from ._recognition import no_multigraph
@@ -188,10 +188,13 @@ class _Ancestors:
         self.slot = np.full(n, -1, np.int64)
         self.orders = []
         self.sets = {}
-        self.bits = self.keys = None
+        self.bits = self.keys = self.heads = None
         if rows.size * self.words * 8 <= BIT_BYTES:
             self.bits = np.zeros((0, self.words), np.uint64)
+            self.counts = np.zeros(0, np.int64)
             generation = to_numpy(topological_generations(G.csr()))
+            # the sources (generation 0) take the first bits: the words that hold them
+            self.head = (int(np.count_nonzero(generation == 0)) + 63) // 64
             self.by_rank = np.argsort(generation, kind="stable")
             self.rank = np.empty(n, np.int64)
             self.rank[self.by_rank] = np.arange(n)
@@ -222,6 +225,13 @@ class _Ancestors:
         if word.size:
             block[word[starts]] = np.add.reduceat(bit, starts)  # distinct bits: OR = sum
         self.bits = np.vstack([self.bits, block.reshape(rows.size, self.words)])
+        self.counts = np.r_[self.counts, counts]  # each row's ancestors, itself included
+
+    def head_words(self):
+        """The words of the sources' bits, each a contiguous column of every row."""
+        if self.heads is None or self.heads.shape[1] != self.bits.shape[0]:
+            self.heads = np.ascontiguousarray(self.bits[:, :self.head].T)
+        return self.heads
 
     def ensure(self, rows):
         """Search from those of ``rows`` not searched yet."""
@@ -290,6 +300,31 @@ def _walks(G, anc, v, w, start):
     return cur
 
 
+def _walk_key(common, start):
+    """A hash of each row of ``common`` (uint64 words) with its ``start``: odd random
+    factors, sums modulo 2**64."""
+    mix = np.random.default_rng(61).integers(1, 1 << 63, common.shape[1] + 1, np.uint64)
+    mix |= np.uint64(1)
+    with np.errstate(over="ignore"):
+        return (common * mix[1:]).sum(axis=1, dtype=np.uint64) + start.astype(np.uint64) * mix[0]
+
+
+def _shared_walks(G, anc, v, w, start, common):
+    """:func:`_walks` once for each distinct start and set of common ancestors (``common``,
+    rows of bits): a walk depends on those alone, and many pairs share them.  Pairs are
+    grouped by a hash of both, each checked equal to its group's first (a pair whose hash
+    collided walks on its own)."""
+    _, first, inverse = np.unique(_walk_key(common, start), return_index=True,
+                                  return_inverse=True)
+    lead = first[inverse]
+    same = (start == start[lead]) & (common == common[lead]).all(axis=1)
+    walked = np.union1d(first, np.flatnonzero(~same))
+    ends = np.empty(v.size, np.int64)
+    ends[walked] = _walks(G, anc, v[walked], w[walked], start[walked])
+    ends[same] = ends[lead[same]]
+    return ends
+
+
 def _all_pairs_blocks(n):
     """NetworkX's ``combinations_with_replacement(G, 2)`` as rows ``(v, w)``, in blocks of
     about ``PAIR_BLOCK`` pairs."""
@@ -334,15 +369,31 @@ def _pair_block_lcas(G, anc, v, w):
         out = np.full(v.size, -1, np.int64)
         out[found] = _walks(G, anc, v[found], w[found], start[found])
         return out
-    common = anc.bits[anc.slot[v]] & anc.bits[anc.slot[w]]
-    out = _highest_bit(common)
-    found = np.flatnonzero(out >= 0)
-    out[found] = anc.by_rank[out[found]]
-    anc.ensure(out[found])
-    several = found[(common[found] & ~anc.bits[anc.slot[out[found]]]).any(axis=1)]
+    sv, sw = anc.slot[v], anc.slot[w]
+    out = np.full(v.size, -1, np.int64)
+    if anc.head < anc.words:  # a common ancestor means a common source: the first bits
+        heads = anc.head_words()
+        shared = heads[0][sv] & heads[0][sw]
+        for word in heads[1:]:
+            shared |= word[sv] & word[sw]
+        meet = np.flatnonzero(shared)
+        v, w, sv, sw = v[meet], w[meet], sv[meet], sw[meet]
+    else:
+        meet = slice(None)
+    common = anc.bits[sv] & anc.bits[sw]
+    lowest = _highest_bit(common)
+    found = np.flatnonzero(lowest >= 0)
+    lowest[found] = anc.by_rank[lowest[found]]
+    anc.ensure(lowest[found])
+    # m is the only lowest one where the common ancestors are m's ancestors alone (they
+    # hold those): as many bits as m's row
+    several = found[popcount(common[found]).sum(axis=1, dtype=np.int64)
+                    != anc.counts[anc.slot[lowest[found]]]]
     if several.size:
         start = anc.first_common(G, v[several], w[several])
-        out[several] = _walks(G, anc, v[several], w[several], start)
+        lowest[several] = _shared_walks(G, anc, v[several], w[several], start,
+                                        common[several])
+    out[meet] = lowest
     return out
 
 
@@ -495,24 +546,32 @@ class _Tree:
         last_child[has_child] = pre[G._indices[last_entry[has_child]].astype(np.int64)]
         size = _jump_to_end(last_child) - np.arange(k) + 1
         self.post = np.arange(k) - depth + size - 1
-        levels = [parent]
-        for _ in range(max(1, int(depth.max()).bit_length()) - 1):
-            levels.append(levels[-1][levels[-1]])
-        self.up = levels
+        # range minima over the preorder of depth * k + parent (a sparse table): the
+        # nodes of least depth in a range are siblings, children of one parent
+        key = depth * k + parent
+        table = [key]
+        while 2 << (len(table) - 1) <= k:
+            half = 1 << (len(table) - 1)
+            table.append(np.minimum(table[-1][:-half], table[-1][half:]))
+        self.k = k
+        self.table = np.concatenate(table)
+        self.level_start = np.r_[0, np.cumsum([t.size for t in table])[:-1]].astype(np.int64)
+        self.floor_log = np.frexp(np.arange(k + 1))[1].astype(np.int64) - 1  # exact
 
     def lca(self, a, b):
-        """The lowest common ancestor of each pair of tree nodes ``(a[i], b[i])``."""
-        depth, up = self.depth, self.up
-        deeper = depth[a] < depth[b]
-        a, b = np.where(deeper, b, a), np.where(deeper, a, b)
-        lift = depth[a] - depth[b]
-        for k, table in enumerate(up):
-            a = np.where((lift >> k) & 1, table[a], a)
-        for table in reversed(up):
-            ta, tb = table[a], table[b]
-            move = ta != tb
-            a, b = np.where(move, ta, a), np.where(move, tb, b)
-        return np.where(a == b, a, up[0][a])
+        """The lowest common ancestor of each pair of tree nodes ``(a[i], b[i])``: for
+        ``a < b`` in preorder, the parent of the shallowest node of ``a + 1 .. b`` (``a``
+        itself where ``b`` is below it), by two lookups in the sparse table."""
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        first = lo + 1
+        span = np.maximum(hi - lo, 1)  # the range first .. hi (empty where a == b)
+        level = self.floor_log[span]
+        start = self.level_start[level]
+        width = np.left_shift(1, level)
+        last = np.minimum(hi - width + 1, self.k - width)  # in range where a == b too
+        first = np.minimum(first, self.k - width)
+        least = np.minimum(self.table[start + first], self.table[start + last])
+        return np.where(lo == hi, lo, least % self.k)
 
 
 def _tree_all_pairs(G, tree):
@@ -523,14 +582,16 @@ def _tree_all_pairs(G, tree):
     by_node = np.argsort(tree.order, kind="stable")  # tree nodes in the graph's node order
     by_post = np.argsort(tree.post, kind="stable")
     post_by_node = tree.post[by_node]
+    labels = G.label_array()  # the tree nodes' labels, in the tree's order
+    labels = tree.order if labels is None else labels[tree.order]
 
     def block(first):
         xs = by_post[first:first + step]
         rank, col = np.nonzero(post_by_node[None, :] <= tree.post[xs][:, None])
         x, v = xs[rank], by_node[col]
-        lca = G.labels(tree.order[tree.lca(v, x)])
-        return _listed(zip(zip(G.labels(tree.order[v]), G.labels(tree.order[x]),
-                               strict=True), lca, strict=True))
+        lca = labels[tree.lca(v, x)].tolist()
+        return _listed(zip(zip(labels[v].tolist(), labels[x].tolist(), strict=True), lca,
+                           strict=True))
 
     step = max(1, PAIR_BLOCK // k)
     return chain.from_iterable(map(block, range(0, k, step)))

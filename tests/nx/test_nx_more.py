@@ -429,6 +429,49 @@ def test_all_pairs_lowest_common_ancestor(bit_rows, monkeypatch):
         nx.all_pairs_lowest_common_ancestor(nx.cycle_graph(3, nx.DiGraph), backend="spbfs")
 
 
+@pytest.mark.parametrize("collide", [False, True])
+@pytest.mark.parametrize("extra", [40, None])
+def test_all_pairs_lowest_common_ancestor_larger(extra, collide, monkeypatch):
+    """Hundreds of nodes: bit rows of several words, the sources' words tested first (a
+    random DAG has many sources), walks shared by pairs of the same start and common
+    ancestors (a tree with extra edges: many pairs with several lowest ones)."""
+    import random
+
+    from spbfs.nx import _lca
+
+    if collide:  # every hash equal: pairs that differ from their group's first walk alone
+        monkeypatch.setattr(_lca, "_walk_key", lambda common, start: np.zeros(start.size,
+                                                                                np.uint64))
+    n = 400
+    if extra is None:
+        D = nx.gnp_random_graph(n, 3 / n, seed=5, directed=True)
+        G = nx.DiGraph([(u, v) for u, v in D.edges if u < v])
+        G.add_nodes_from(range(n))
+    else:
+        G = nx.bfs_tree(nx.random_labeled_tree(n, seed=5), 0)
+        rank = {v: i for i, v in enumerate(nx.topological_sort(G))}
+        rnd = random.Random(5)
+        nodes = list(G)
+        for _ in range(extra):
+            a, b = sorted(rnd.sample(nodes, 2), key=rank.__getitem__)
+            G.add_edge(a, b)
+    want = list(nx.all_pairs_lowest_common_ancestor(G))
+    assert list(nx.all_pairs_lowest_common_ancestor(G, backend="spbfs")) == want
+
+
+def test_tree_all_pairs_lowest_common_ancestor_deep():
+    """A deep tree (a long path with branches): every level of the sparse table."""
+    G = nx.DiGraph([(i, i + 1) for i in range(299)])
+    G.add_edges_from((i, 300 + i) for i in range(0, 299, 3))
+    G.add_edges_from((300 + i, 500 + i) for i in range(0, 150, 6))
+    want = list(nx.tree_all_pairs_lowest_common_ancestor(G))
+    assert list(nx.tree_all_pairs_lowest_common_ancestor(G, backend="spbfs")) == want
+    pairs = [(a, b) for a in range(0, 600, 37) for b in range(1, 600, 41) if a in G and b in G]
+    want = list(nx.tree_all_pairs_lowest_common_ancestor(G, pairs=pairs))
+    assert list(nx.tree_all_pairs_lowest_common_ancestor(G, pairs=pairs,
+                                                         backend="spbfs")) == want
+
+
 def test_tree_all_pairs_lowest_common_ancestor():
     rng = np.random.default_rng(62)
     for seed in range(4):
