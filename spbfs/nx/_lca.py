@@ -193,8 +193,10 @@ class _Ancestors:
             self.bits = np.zeros((0, self.words), np.uint64)
             self.counts = np.zeros(0, np.int64)
             generation = to_numpy(topological_generations(G.csr()))
-            # the sources (generation 0) take the first bits: the words that hold them
-            self.head = (int(np.count_nonzero(generation == 0)) + 63) // 64
+            # the sources (generation 0) take the first bits: the words that hold them (all
+            # words where one source is every node's ancestor: no pair to leave out)
+            sources = int(np.count_nonzero(generation == 0))
+            self.head = (sources + 63) // 64 if sources > 1 else self.words
             self.by_rank = np.argsort(generation, kind="stable")
             self.rank = np.empty(n, np.int64)
             self.rank[self.by_rank] = np.arange(n)
@@ -403,6 +405,7 @@ def _pair_lcas(G, blocks, needed):
     iterators only, no Python frame each)."""
     state = {}
 
+    @gc_paused  # (the sets of NetworkX's intersections too)
     def block(item):
         v, w, given = item
         anc = state.get("anc")
@@ -416,7 +419,7 @@ def _pair_lcas(G, blocks, needed):
             keys = zip(G.labels(v[found]), G.labels(w[found]), strict=True)
         else:
             keys = zip(*(compress(side, found.tolist()) for side in given), strict=True)
-        return _listed(zip(keys, G.labels(lca[found]), strict=True))
+        return list(zip(keys, G.labels(lca[found]), strict=True))
 
     return chain.from_iterable(map(block, blocks))
 
