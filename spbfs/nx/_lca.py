@@ -353,7 +353,7 @@ def _highest_bit(words):
     word = words[np.arange(words.shape[0]), last]
     bit = np.floor(np.log2(np.maximum(word, 1).astype(np.float64))).astype(np.int64)
     bit -= (word >> bit.astype(np.uint64)) == 0  # float64 rounded the word up past 2**bit
-    return np.where(nonzero.any(axis=1), last * 64 + bit, -1)
+    return np.where(word != 0, last * 64 + bit, -1)  # (a row of none picks a zero word)
 
 
 def _pair_block_lcas(G, anc, v, w):
@@ -382,7 +382,8 @@ def _pair_block_lcas(G, anc, v, w):
         v, w, sv, sw = v[meet], w[meet], sv[meet], sw[meet]
     else:
         meet = slice(None)
-    common = anc.bits[sv] & anc.bits[sw]
+    common = anc.bits[sv]
+    common &= anc.bits[sw]
     lowest = _highest_bit(common)
     found = np.flatnonzero(lowest >= 0)
     lowest[found] = anc.by_rank[lowest[found]]
