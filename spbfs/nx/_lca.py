@@ -11,14 +11,17 @@ of bits, ordered by topological generation: the AND of two rows holds the common
 ancestors, its highest bit a lowest one, and where that one is below every other common
 ancestor it is the only lowest one, where every walk ends, NetworkX's too.  Only the pairs
 with several lowest common ancestors need NetworkX's start, the first element of the
-Python sets' intersection (C loops); their walks run on arrays, all pairs at once, each
-round testing a few more successors of every walk's current node.
+Python sets' intersection (C loops); their walks run on arrays, all pairs at once (once for
+each distinct start and set of common ancestors), each round testing a few more successors
+of every walk's current node.  Pairs without a common source (the sources' bits come first
+in the rows) are left out before the rest of the rows is read.
 
 ``tree_all_pairs_lowest_common_ancestor``: NetworkX runs Tarjan's off-line algorithm along
 a depth-first search; its answers are the tree's lowest common ancestors and its order is
 the search's postorder.  Here the postorder comes from the preorder of
 :func:`spbfs.csgraph.depth_first_order` (position, depth and subtree size, the last two by
-pointer jumping), and the ancestors by binary lifting, all pairs at once.
+pointer jumping), and the lowest common ancestors from a sparse table of range minima over
+the preorder (the parent of the shallowest node between the two), all pairs at once.
 """
 
 from __future__ import annotations
@@ -360,11 +363,12 @@ def _pair_block_lcas(G, anc, v, w):
     """The lowest common ancestor NetworkX picks for each pair ``(v[i], w[i])``, -1 where
     they have no common ancestor.
 
-    With bit rows: the common ancestor of the highest bit (the latest generation) has no
+    With bit rows: pairs without a common source (the sources' bits come first) have no
+    common ancestor.  The common ancestor of the highest bit (the latest generation) has no
     common ancestor below it, so it is a lowest one, ``m``; where every common ancestor is
-    an ancestor of ``m`` (``m`` is the only lowest one), every walk ends there, NetworkX's
-    too.  Only the other pairs intersect NetworkX's Python sets for its start and walk
-    from there."""
+    an ancestor of ``m`` (as many bits as ``m``'s row: ``m`` is the only lowest one), every
+    walk ends there, NetworkX's too.  Only the other pairs intersect NetworkX's Python sets
+    for its start and walk from there, once per distinct start and common ancestors."""
     if anc.bits is None:
         start = anc.first_common(G, v, w)
         found = start >= 0
@@ -390,8 +394,8 @@ def _pair_block_lcas(G, anc, v, w):
     anc.ensure(lowest[found])
     # m is the only lowest one where the common ancestors are m's ancestors alone (they
     # hold those): as many bits as m's row
-    several = found[popcount(common[found]).sum(axis=1, dtype=np.int64)
-                    != anc.counts[anc.slot[lowest[found]]]]
+    held = popcount(common).sum(axis=1, dtype=np.int64)
+    several = found[held[found] != anc.counts[anc.slot[lowest[found]]]]
     if several.size:
         start = anc.first_common(G, v[several], w[several])
         lowest[several] = _shared_walks(G, anc, v[several], w[several], start,
@@ -515,7 +519,7 @@ def _jump_to_end(ptr):
 class _Tree:
     """The tree below a root in depth-first preorder (``order`` and ``pred`` from
     :func:`spbfs.csgraph.depth_first_order`; node ``i`` of the tree is row ``order[i]``):
-    depths, postorder positions and a binary-lifting table of ancestors."""
+    depths, postorder positions and a sparse table of range minima over the preorder."""
 
     @classmethod
     def below(cls, G, root):
@@ -640,7 +644,8 @@ def _tree_lca_can_run(arguments):
 @dispatched(can_run=_tree_lca_can_run, docs="NetworkX's answers and order (its Tarjan "
             "search's postorder) from one depth-first preorder "
             "(spbfs.csgraph.depth_first_order), depths and subtree sizes by pointer "
-            "jumping, and binary lifting for every pair at once; a ``root`` whose "
+            "jumping, and a sparse table of range minima over the preorder for every pair "
+            "at once (two lookups a pair); a ``root`` whose "
             "descendants are not a tree (a node of several predecessors below it) runs "
             "NetworkX's own code; multigraphs run in NetworkX.")
 def tree_all_pairs_lowest_common_ancestor(G, root=None, pairs=None):
