@@ -58,7 +58,7 @@ RING = 64  # ring slots (must match RING in bfs_kernels.cu)
 #: queued, pulling, unfilled, the policy's frontier size, previous size, out-edges and
 #: unexplored edges, done, pulled levels, finished blocks.
 LOOP_FIELDS = 13
-_LEVEL, _CUR, _QIN, _QUEUED, _UNFILLED, _DONE, _PULLED = 0, 1, 2, 3, 5, 10, 11
+_LEVEL, _CUR, _QIN, _QUEUED, _PULLING, _UNFILLED, _DONE, _PULLED = 0, 1, 2, 3, 4, 5, 10, 11
 #: Launches of bfs_pull_step per round (Kronecker graphs pull 2-3 levels in a row).
 LOOP_PULLS = 3
 #: Push levels per launch of bfs_levels at most: a round's levels fit the ring, which a
@@ -585,6 +585,8 @@ class BitmapSearch(LevelSearch):
             loop_args, pull_args = self._loop_args(direction, alpha, beta, 1, dist=0)
             d.args = (loop_args, pull_args, (np.float64(alpha), np.float64(beta),
                                              np.int32(_DIRECTIONS[direction])))
+            if direction == "pull":   # the state was entered pushing; "pull" fixes it
+                self.ws.state[_PULLING:_PULLING + 1] = 1
         loop_args, pull_args, policy = d.args
         loop, blocks = k.loop
         d.level += 1

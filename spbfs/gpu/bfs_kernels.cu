@@ -1110,7 +1110,7 @@ bfs_dist_words(unsigned* vis0, unsigned* vis1, long long* state, u64* ring, long
             next_level(q, ring, n, alpha, beta, direction);  // reads the empty slot
             q.level = expected;
             q.queued = true;
-            q.pulling = false;
+            q.pulling = direction == 2;  // "pull" fixes it (spbfs.gpu.bfs._DIRECTIONS)
             q.pulled &= ~(1ll << (expected & 63));
             u64* st = ring + 4 * (expected & (RING - 1));
             st[0] = st[1] = st[2] = st[3] = 0;
