@@ -56,6 +56,10 @@ def check(G, M, U, V, source, undirected=True, **opts):
         res = graph500.validate(U, V, source, par, lvl, raise_on_error=False)
         assert res.ok, (source, opts, res.failures)
         assert nedge is None or nedge == res.nedge, (nedge, res.nedge)
+        assert stats["levels"] == int(ref.max()), (source, opts, stats["levels"], ref.max())
+    fixed = opts.get("direction", "auto")
+    if fixed != "auto":   # every level of every rank in the direction asked for
+        assert set(stats["directions"]) <= {fixed}, (source, opts, stats["directions"])
     return stats
 
 
