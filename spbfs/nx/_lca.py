@@ -581,6 +581,21 @@ class _Tree:
         least = np.minimum(self.table[start + first], self.table[start + last])
         return np.where(lo == hi, lo, least % self.k)
 
+    def lca_finished(self, xs, rank, v, x):
+        """:meth:`lca` of pairs ``(v[i], x[i])``, ``x[i] = xs[rank[i]]``, each ``v``
+        finished before ``x`` (postorder): ``x`` where ``v`` is ``x`` or below it, else
+        (``v`` before ``x`` in preorder) the parent of the shallowest node of
+        ``v + 1 .. x``, read from the minima of every range ending at each of ``xs`` (one
+        running minimum a row, over the preorder reversed: column ``k - 1 - j`` holds the
+        range ``j .. x``)."""
+        k = self.k
+        keys = self.table[:k][::-1]
+        ending = np.where(np.arange(k)[None, :] >= (k - 1 - xs)[:, None], keys[None, :],
+                          np.iinfo(np.int64).max)
+        np.minimum.accumulate(ending, axis=1, out=ending)
+        at = rank * k + np.maximum(k - 2 - v, 0)  # the range v + 1 .. x
+        return np.where(v < x, ending.ravel()[at] % k, x)
+
 
 def _tree_all_pairs(G, tree):
     """NetworkX's output without ``pairs``: for each tree node ``x`` in postorder, every
@@ -597,7 +612,7 @@ def _tree_all_pairs(G, tree):
         xs = by_post[first:first + step]
         rank, col = np.nonzero(post_by_node[None, :] <= tree.post[xs][:, None])
         x, v = xs[rank], by_node[col]
-        lca = labels[tree.lca(v, x)].tolist()
+        lca = labels[tree.lca_finished(xs, rank, v, x)].tolist()
         return _listed(zip(zip(labels[v].tolist(), labels[x].tolist(), strict=True), lca,
                            strict=True))
 
