@@ -305,29 +305,42 @@ def _walks(G, anc, v, w, start):
     return cur
 
 
-def _walk_key(common, start):
-    """A hash of each row of ``common`` (uint64 words) with its ``start``: odd random
-    factors, sums modulo 2**64."""
+def _group_key(common, tag):
+    """A hash of each row of ``common`` (uint64 words) with its ``tag`` (an int): odd
+    random factors, sums modulo 2**64."""
     mix = np.random.default_rng(61).integers(1, 1 << 63, common.shape[1] + 1, np.uint64)
     mix |= np.uint64(1)
     with np.errstate(over="ignore"):
-        return (common * mix[1:]).sum(axis=1, dtype=np.uint64) + start.astype(np.uint64) * mix[0]
+        return (common * mix[1:]).sum(axis=1, dtype=np.uint64) + tag.astype(np.uint64) * mix[0]
 
 
-def _shared_walks(G, anc, v, w, start, common):
-    """:func:`_walks` once for each distinct start and set of common ancestors (``common``,
-    rows of bits): a walk depends on those alone, and many pairs share them.  Pairs are
-    grouped by a hash of both, each checked equal to its group's first (a pair whose hash
-    collided walks on its own)."""
-    _, first, inverse = np.unique(_walk_key(common, start), return_index=True,
+def _per_group(tag, common, compute):
+    """``compute(at)`` (a value for each pair of the index array ``at``) once for each
+    distinct ``tag`` and row of ``common`` (bits: the pair's common ancestors), its value
+    given to the whole group.  Pairs are grouped by a hash of both, each checked equal to
+    its group's first (a pair whose hash collided is computed on its own)."""
+    _, first, inverse = np.unique(_group_key(common, tag), return_index=True,
                                   return_inverse=True)
     lead = first[inverse]
-    same = (start == start[lead]) & (common == common[lead]).all(axis=1)
-    walked = np.union1d(first, np.flatnonzero(~same))
-    ends = np.empty(v.size, np.int64)
-    ends[walked] = _walks(G, anc, v[walked], w[walked], start[walked])
-    ends[same] = ends[lead[same]]
-    return ends
+    same = (tag == tag[lead]) & (common == common[lead]).all(axis=1)
+    done = np.union1d(first, np.flatnonzero(~same))
+    out = np.empty(tag.size, np.int64)
+    out[done] = compute(done)
+    out[same] = out[lead[same]]
+    return out
+
+
+def _shared_lcas(G, anc, v, w, common):
+    """NetworkX's pick for pairs with several lowest common ancestors: its start, then its
+    walk.  The start is the first element of ``ancestors(v) & ancestors(w)``: Python's
+    ``&`` goes through the smaller set (``w``'s where the sizes are equal) and adds each
+    element the other holds to a new set, in that order, so pairs of one such set and one
+    set of common ancestors get equal sets in equal order, and one intersection serves
+    them all.  A walk depends on its start and the common ancestors alone."""
+    sizes = anc.counts  # each set's size: the node and its ancestors
+    through = np.where(sizes[anc.slot[w]] > sizes[anc.slot[v]], v, w)
+    start = _per_group(through, common, lambda at: anc.first_common(G, v[at], w[at]))
+    return _per_group(start, common, lambda at: _walks(G, anc, v[at], w[at], start[at]))
 
 
 def _all_pairs_blocks(n):
@@ -368,7 +381,8 @@ def _pair_block_lcas(G, anc, v, w):
     common ancestor below it, so it is a lowest one, ``m``; where every common ancestor is
     an ancestor of ``m`` (as many bits as ``m``'s row: ``m`` is the only lowest one), every
     walk ends there, NetworkX's too.  Only the other pairs intersect NetworkX's Python sets
-    for its start and walk from there, once per distinct start and common ancestors."""
+    for its start and walk from there, each once per group of pairs that share the result
+    (:func:`_shared_lcas`)."""
     if anc.bits is None:
         start = anc.first_common(G, v, w)
         found = start >= 0
@@ -397,9 +411,7 @@ def _pair_block_lcas(G, anc, v, w):
     held = popcount(common).sum(axis=1, dtype=np.int64)
     several = found[held[found] != anc.counts[anc.slot[lowest[found]]]]
     if several.size:
-        start = anc.first_common(G, v[several], w[several])
-        lowest[several] = _shared_walks(G, anc, v[several], w[several], start,
-                                        common[several])
+        lowest[several] = _shared_lcas(G, anc, v[several], w[several], common[several])
     out[meet] = lowest
     return out
 

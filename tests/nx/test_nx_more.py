@@ -433,14 +433,15 @@ def test_all_pairs_lowest_common_ancestor(bit_rows, monkeypatch):
 @pytest.mark.parametrize("extra", [40, None])
 def test_all_pairs_lowest_common_ancestor_larger(extra, collide, monkeypatch):
     """Hundreds of nodes: bit rows of several words, the sources' words tested first (a
-    random DAG has many sources), walks shared by pairs of the same start and common
-    ancestors (a tree with extra edges: many pairs with several lowest ones)."""
+    random DAG has many sources), starts and walks shared by pairs of the same set gone
+    through and common ancestors (a tree with extra edges: many pairs with several lowest
+    ones)."""
     import random
 
     from spbfs.nx import _lca
 
-    if collide:  # every hash equal: pairs that differ from their group's first walk alone
-        monkeypatch.setattr(_lca, "_walk_key", lambda common, start: np.zeros(start.size,
+    if collide:  # every hash equal: pairs unlike their group's first computed alone
+        monkeypatch.setattr(_lca, "_group_key", lambda common, tag: np.zeros(tag.size,
                                                                                 np.uint64))
     n = 400
     if extra is None:
