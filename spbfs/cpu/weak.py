@@ -146,15 +146,22 @@ def _largest_tree(comp):
 
 
 @kernel
+def _root_of(comp, v):
+    """Point ``v`` at its root (following its links), and return that root."""
+    c = comp[U(v)]
+    g = comp[U(c)]
+    while c != g:
+        comp[U(v)] = g
+        c = g
+        g = comp[U(c)]
+    return c
+
+
+@kernel
 def _compress(comp, lo, hi):
     """Point every vertex of ``lo..hi`` at its root."""
     for v in range(lo, hi):
-        c = comp[U(v)]
-        g = comp[U(c)]
-        while c != g:
-            comp[U(v)] = g
-            c = g
-            g = comp[U(c)]
+        _root_of(comp, v)
     return 0
 
 
@@ -179,13 +186,7 @@ def _count_roots(comp, lo, hi):
     """Point every vertex of ``lo..hi`` at its root; how many of them are roots."""
     k = 0
     for v in range(lo, hi):
-        c = comp[U(v)]
-        g = comp[U(c)]
-        while c != g:
-            comp[U(v)] = g
-            c = g
-            g = comp[U(c)]
-        k += c == v
+        k += _root_of(comp, v) == v
     return k
 
 
