@@ -631,20 +631,19 @@ class DistGraph:
     def remote_compact(self):
         """``(R, owner, target)``: the ``remote`` matrix with its columns numbered by the
         distinct targets, sorted by owner then local id, and each target's owner and local
-        id there (what the distributed products send; built once and kept)."""
+        id there (what the distributed products send; kept).  The ghost slots without
+        their padding (:meth:`ghosts`): the same order, no second sort of the targets."""
         if "remote" not in self._cache:
             xp, P = self.xp, self.P
-            R = self.layout.remote
-            cols = R.indices.astype(np.int64)
-            width = -(-self.n // P)
-            keys = (cols % P) * width + cols // P
-            uniq = xp.unique(keys)
-            compact = xp.searchsorted(uniq, keys).astype(R.indices.dtype)
+            R, gh = self.layout.remote, self.ghosts()
+            real = gh.column_ids >= 0
+            rank_of = xp.cumsum(real) - 1   # a slot's number among the real ones
+            compact = rank_of[gh.R.indices].astype(R.indices.dtype)
+            ids = gh.column_ids[real].astype(np.int64)
             data = R.data if self.weighted else xp.ones(R.nnz, self.value_dtype)
-            M = Matrix(R.indptr, compact, data, R.nrows, ncols=max(int(uniq.size), 1),
+            M = Matrix(R.indptr, compact, data, R.nrows, ncols=max(int(ids.size), 1),
                        check=False)
-            idt = self.index_dtype
-            self._cache["remote"] = (M, uniq // width, (uniq % width).astype(idt))
+            self._cache["remote"] = (M, ids % P, (ids // P).astype(self.index_dtype))
         return self._cache["remote"]
 
     def __spbfs_algebra__(self):
