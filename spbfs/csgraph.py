@@ -367,9 +367,145 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
         coo = sp.coo_matrix if isinstance(csgraph, sp.spmatrix) else sp.coo_array
         lap = coo((values, (row, col)), shape=csgraph.shape)
         return (lap, d) if return_diag else lap
+    if is_cupy(csgraph):
+        return _laplacian_device(csgraph, normed, return_diag, use_out_degree, copy, form,
+                                 dtype, symmetrized)
     return _laplacian(csgraph, normed=normed, return_diag=return_diag,
                       use_out_degree=use_out_degree, copy=copy, form=form, dtype=dtype,
                       symmetrized=symmetrized)
+
+
+def _laplacian_device(csgraph, normed, return_diag, use_out_degree, copy, form, dtype,
+                      symmetrized):
+    """:func:`laplacian` of a cupyx sparse matrix or a cupy array, on the device (array
+    operations that run on numpy alike): the degrees by ``bincount`` sums over the
+    entries, the result a cupyx ``coo_matrix`` (sparse input) or a cupy array, or with
+    ``form='function'|'lo'`` a function / cupyx ``LinearOperator`` of cupy arrays."""
+    xp = array_module(csgraph)
+    if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+        raise ValueError("csgraph must be a square matrix or array")
+    if form not in ("array", "function", "lo"):
+        raise ValueError(f"Invalid form: {form!r}")
+    if normed and csgraph.dtype.kind in "iu":
+        csgraph = csgraph.astype(np.float64)
+    axis = 1 if use_out_degree else 0
+    n = csgraph.shape[0]
+    sparse = _is_sparse_input(csgraph) or sp.issparse(csgraph)
+    out_dtype = csgraph.dtype if dtype is None else np.dtype(dtype)
+    if sparse:
+        coo = csgraph.tocoo()
+        row, col, data = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+        if symmetrized and form == "array":  # A + A^H summed, cancelled entries dropped
+            both = _coo_class(xp)((xp.concatenate([data, data.conj()]),
+                                   (xp.concatenate([row, col]), xp.concatenate([col, row]))),
+                                  shape=(n, n)).tocsr()
+            both.eliminate_zeros()
+            both = both.tocoo()
+            row, col, data = both.row.astype(np.int64), both.col.astype(np.int64), both.data
+
+        def sums(ax):
+            return _entry_sums(xp, col if ax == 0 else row, data, n)
+
+        self_loop = row == col
+        diagonal = _entry_sums(xp, row[self_loop], data[self_loop], n)
+    else:
+        m = xp.array(csgraph) if copy or form != "array" else csgraph
+        if symmetrized and form == "array":
+            m[...] = m + m.T.conj()
+
+        def sums(ax):
+            return m.sum(axis=ax)
+
+        diagonal = m.diagonal().copy()
+    if form != "array":
+        graph = csgraph if sparse else m
+        return _laplacian_function(xp, graph, sums, diagonal, normed, axis, form,
+                                   out_dtype, symmetrized, return_diag)
+    if not sparse:
+        eye = xp.arange(n)
+        m[eye, eye] = 0
+        w = m.sum(axis=axis)
+        if normed:
+            isolated = w == 0
+            w = xp.where(isolated, 1, xp.sqrt(w))
+            m /= w
+            m /= w[:, None]
+            m *= -1
+            m[eye, eye] = 1 - isolated
+        else:
+            m *= -1
+            m[eye, eye] = w
+        lap, w = m.astype(out_dtype, copy=False), w.astype(out_dtype, copy=False)
+        return (lap, w) if return_diag else lap
+    w = sums(axis) - diagonal
+    off = ~self_loop
+    row, col, data = row[off], col[off], data[off]
+    if normed:
+        isolated = w == 0
+        w = xp.where(isolated, 1, xp.sqrt(w))
+        values = -((data / w[row]) / w[col])
+        on_diagonal = (1 - isolated).astype(values.dtype)
+    else:
+        values = -data
+        on_diagonal = w.astype(values.dtype)
+    eye = xp.arange(n, dtype=np.int64)
+    arrays = (xp.concatenate([values, on_diagonal]).astype(out_dtype),
+              (xp.concatenate([row, eye]), xp.concatenate([col, eye])))
+    lap = _coo_class(xp)(arrays, shape=(n, n))
+    w = w.astype(out_dtype)
+    return (lap, w) if return_diag else lap
+
+
+def _coo_class(xp):
+    """The COO class of the device of ``xp``: scipy's ``coo_array``, cupyx's ``coo_matrix``."""
+    if xp is np:
+        return sp.coo_array
+    import cupyx.scipy.sparse as csp
+
+    return csp.coo_matrix
+
+
+def _entry_sums(xp, index, data, n):
+    """``bincount`` of ``data`` by ``index`` (length n), in data's kind (complex too)."""
+    if data.dtype.kind == "c":
+        return (xp.bincount(index, weights=data.real, minlength=n)
+                + 1j * xp.bincount(index, weights=data.imag, minlength=n))
+    total = xp.bincount(index, weights=data.astype(np.float64), minlength=n)
+    kind = data.dtype.kind
+    return total.astype(np.result_type(data.dtype, np.int_) if kind in "iub" else data.dtype)
+
+
+def _laplacian_function(xp, graph, sums, diagonal, normed, axis, form, dtype, symmetrized,
+                        return_diag):
+    """The ``form='function'|'lo'`` Laplacian: ``L @ v`` without forming ``L``."""
+    total = sums(axis)
+    diag = total - diagonal
+    if symmetrized:
+        total = total + sums(1 - axis)
+        diag = total - diagonal - diagonal
+    adjoint = graph.conj().T if graph.dtype.kind == "c" else graph.T
+
+    def product(v):
+        out = v * total[:, None] - graph @ v
+        return out - adjoint @ v if symmetrized else out
+
+    if normed:
+        isolated = diag == 0
+        diag = xp.where(isolated, 1, xp.sqrt(diag))
+        scale = 1.0 / diag
+
+        def apply(v):
+            return scale[:, None] * product(v * scale[:, None])
+    else:
+        apply = product
+    if form == "lo":
+        if xp is np:
+            from scipy.sparse.linalg import LinearOperator
+        else:
+            from cupyx.scipy.sparse.linalg import LinearOperator
+        apply = LinearOperator(matvec=apply, matmat=apply, shape=graph.shape, dtype=dtype)
+    diag = diag.astype(dtype, copy=False)
+    return (apply, diag) if return_diag else apply
 
 
 # ----------------------------------------------------------------------------- shortest paths
@@ -921,17 +1057,20 @@ def depth_first_tree(csgraph, i_start, directed=True):
 def minimum_spanning_tree(csgraph, overwrite=False):
     """A minimum spanning forest, as ``scipy.sparse.csgraph.minimum_spanning_tree``.
 
-    Borůvka rounds in a kernel (:func:`spbfs.cpu.spanning.boruvka`; GPU input runs
-    on a host copy): each tree takes its lightest outgoing edge, edges compared by
+    Borůvka rounds: each tree takes its lightest outgoing edge, edges compared by
     ``(weight, stored position)``, the forest Kruskal's algorithm gives when equal
-    weights are taken in stored order.  The graph is undirected (an entry either way
-    is an edge); the result holds each kept entry where it is stored, zero weights
-    dropped (as scipy's).  ``overwrite`` is accepted; the input is never modified.
+    weights are taken in stored order (a strict order, so the forest is unique).  On the
+    CPU a kernel (:func:`spbfs.cpu.spanning.boruvka`, union-find); on the GPU the same
+    rounds as array operations on the device (:func:`_boruvka_rounds`: a scatter-min of
+    the edges' ranks per tree, hooking, pointer jumping).  The graph is undirected (an
+    entry either way is an edge); the result holds each kept entry where it is stored,
+    zero weights dropped (as scipy's).  ``overwrite`` is accepted; the input is never
+    modified.
 
     Returns
     -------
     span_tree : csr_array or csr_matrix of float64 (scipy's class rule, see
-        :func:`breadth_first_tree`)
+        :func:`breadth_first_tree`; a cupyx ``csr_matrix`` for GPU input)
 
     Examples
     --------
@@ -944,11 +1083,21 @@ def minimum_spanning_tree(csgraph, overwrite=False):
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
-    from .cpu.spanning import boruvka
-
     G = as_graph(csgraph)
     M = _matrix(G, True)
     n = M.n
+    if M.on_gpu:
+        xp = M.xp
+        ix = M.indices
+        w = M.data.astype(np.float64, copy=False)
+        rows = M.pattern.rows()
+        keep = _boruvka_rounds(xp, n, rows, ix, w) & (w != 0)
+        indptr = xp.zeros(n + 1, np.int32)
+        if n:
+            xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
+        return _csr_out(G, (w[keep], ix[keep].astype(np.int32), indptr), (n, n), True)
+    from .cpu.spanning import boruvka
+
     ip, ix = _host(M.indptr), _host(M.indices)
     w = _host(M.data).astype(np.float64, copy=False)
     rows = np.repeat(np.arange(n, dtype=ix.dtype), np.diff(ip))
@@ -959,6 +1108,64 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     np.cumsum(np.bincount(rows[keep], minlength=n), out=indptr[1:])
     arrays = (w[keep], ix[keep].astype(np.int32), indptr)
     return _csr_out(G, arrays, (n, n), M.on_gpu)
+
+
+def _scatter_min(xp, out, index, values):
+    """``out[index] = min(out[index], values)`` with repeated indices (``numpy.minimum.at``;
+    ``cupyx.scatter_min`` on the device)."""
+    if xp is np:
+        np.minimum.at(out, index, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_min(out, index, values)
+
+
+def _boruvka_rounds(xp, n, rows, cols, w):
+    """The minimum spanning forest's arcs as a mask, by Borůvka rounds of array operations
+    (numpy or cupy alike): each tree takes the lightest arc joining it to another tree, by
+    ``(weight, position)`` (each arc's rank in that order, a float64 exact to 2**53: the
+    device's scatter-min holds it), mutual choices keep the smaller tree as root, pointer
+    jumping relabels the trees; the arcs within a tree leave the list.  Under that strict
+    order the forest is unique: the one :func:`spbfs.cpu.spanning.boruvka` finds."""
+    m = int(rows.size)
+    keep = xp.zeros(m, dtype=bool)
+    if not m:
+        return keep
+    rows = rows.astype(np.int64, copy=False)
+    cols = cols.astype(np.int64, copy=False)
+    by_rank = xp.lexsort(xp.stack([xp.arange(m, dtype=np.float64),
+                                   w.astype(np.float64, copy=False)]))
+    rank = xp.empty(m, np.float64)
+    rank[by_rank] = xp.arange(m, dtype=np.float64)
+    live = xp.flatnonzero(rows != cols)
+    tree = xp.arange(n, dtype=np.int64)
+    while live.size:
+        a, b = tree[rows[live]], tree[cols[live]]
+        between = a != b
+        live, a, b = live[between], a[between], b[between]
+        if not live.size:
+            break
+        best = xp.full(n, np.inf)
+        r = rank[live]
+        _scatter_min(xp, best, a, r)
+        _scatter_min(xp, best, b, r)
+        roots = xp.flatnonzero(best < np.inf)
+        chosen = by_rank[best[roots].astype(np.int64)]
+        keep[chosen] = True
+        ta, tb = tree[rows[chosen]], tree[cols[chosen]]
+        other = xp.where(ta == roots, tb, ta)
+        hook = xp.arange(n, dtype=np.int64)
+        hook[roots] = other
+        mutual = (hook[other] == roots) & (roots < other)
+        hook[roots[mutual]] = roots[mutual]
+        while True:
+            nxt = hook[hook]
+            if not bool((nxt != hook).any()):
+                break
+            hook = nxt
+        tree = hook[tree]
+    return keep
 
 
 # ----------------------------------------------------------------------------- reordering
@@ -973,9 +1180,13 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     The pattern of ``A + A.T`` (an ``ewise_add`` over ``plus``; entries that cancel
     are dropped, as scipy's sum drops them) unless ``symmetric_mode``, then breadth-first
     levels with each vertex's new neighbours sorted by degree, each component started
-    from its vertex of least degree (:func:`spbfs.cpu.ordering.cuthill_mckee`; the
-    order depends on the order before, so it is a compiled sequential search; GPU input
-    runs on a host copy), reversed.  The permutation is scipy's.
+    from its vertex of least degree, reversed.  The permutation is scipy's.  On the CPU a
+    compiled sequential search (:func:`spbfs.cpu.ordering.cuthill_mckee`); on the GPU the
+    same order from one queue search on the device (:func:`_cuthill_mckee_levels`: each
+    row's entries sorted by degree, every component's start enqueued at once in scipy's
+    order of starts, the vertices then grouped by component); a ``symmetric_mode`` input
+    whose pattern is not symmetric (no weak components to start from) runs on a host
+    copy.
 
     Parameters
     ----------
@@ -1003,6 +1214,10 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     from .cpu.ordering import cuthill_mckee, degrees, symmetric_pattern
     from .semiring import ewise_add
 
+    if _is_sparse_input(graph) and is_cupy(graph):
+        perm = _reverse_cuthill_mckee_device(graph, symmetric_mode)
+        if perm is not None:
+            return perm
     graph, on_gpu = _scipy_sparse(graph)
     if not sp.issparse(graph):
         raise TypeError("Input graph must be sparse")
@@ -1045,6 +1260,80 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
 
         return cupy.asarray(perm)
     return perm
+
+
+def _reverse_cuthill_mckee_device(graph, symmetric_mode):
+    """:func:`reverse_cuthill_mckee` of a cupyx CSR/CSC matrix on the device; None where it
+    takes the host copy (``symmetric_mode`` with a pattern that is not symmetric)."""
+    from .semiring import ewise_add
+
+    if graph.format not in ("csc", "csr"):
+        raise TypeError("Input must be in CSC or CSR sparse format.")
+    n = graph.shape[0]
+    M = Matrix.from_any(graph.tocsr() if graph.format == "csc" else graph, name="graph")
+    xp = M.xp
+    if symmetric_mode:
+        ip, ix = M.indptr, M.indices
+        idt = ix.dtype
+        keys = M.pattern.keys()
+        rows = M.pattern.rows()
+        mirrored = ix.astype(np.int64) * n + rows
+        if not bool(xp.array_equal(xp.unique(keys), xp.unique(mirrored))):
+            return None
+    else:
+        S = ewise_add(M, M.T, ops.plus)
+        ip, ix = S.indptr, S.indices
+        nonzero = S.data != 0
+        if not bool(nonzero.all()):
+            rows = S.pattern.rows()
+            ip = xp.zeros(n + 1, np.int64)
+            xp.cumsum(xp.bincount(rows[nonzero], minlength=n), out=ip[1:])
+            ix = ix[nonzero]
+        idt = index_dtype(n, int(ix.size))
+    order = _cuthill_mckee_levels(xp, ip, ix, n)
+    return order[::-1].astype(idt)
+
+
+def _cuthill_mckee_levels(xp, ip, ix, n):
+    """The Cuthill-McKee order (scipy's, before its reversal) of the symmetric pattern
+    (``ip``, ``ix``) by array operations and one :func:`spbfs.semiring.queue_order`.
+
+    scipy's search starts each component from its first vertex in ``argsort(degree)``
+    (numpy's, on a host copy of the degrees: its ties are numpy's), and enqueues each
+    vertex's new neighbours in row order, then sorted by degree (ties in row order).  So
+    each row's entries are sorted by ``(degree, position)`` once, and one queue search
+    from an extra vertex whose arcs lead to the components' starts, in the order scipy
+    starts them, visits every component as scipy does, their levels interleaved; a stable
+    sort by component then gives scipy's order (a component's vertices keep their
+    relative order: their parents are in the same component)."""
+    if n == 0:
+        return xp.zeros(0, np.int64)
+    ip = ip.astype(np.int64, copy=False)
+    ix = ix.astype(np.int64, copy=False)
+    length = xp.diff(ip)
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), length)
+    diagonal = xp.zeros(n, np.int64)
+    diagonal[rows[ix == rows]] = 1
+    degree = length + diagonal            # a row holding its diagonal counts it once more
+    seeds = xp.asarray(np.argsort(_host(degree)))
+    seed_rank = xp.empty(n, np.float64)
+    seed_rank[seeds] = xp.arange(n, dtype=np.float64)
+    pattern = Matrix(ip, ix, xp.ones(ix.size, bool), n, check=False)
+    count, labels = _connected_components(pattern, directed=False)
+    start_rank = xp.full(count, np.inf)
+    _scatter_min(xp, start_rank, labels.astype(np.int64), seed_rank[xp.arange(n)])
+    comp_order = xp.argsort(start_rank)               # components in the order started
+    starts = seeds[start_rank[comp_order].astype(np.int64)]
+    by_degree = xp.lexsort(xp.stack([xp.arange(ix.size, dtype=np.int64), degree[ix], rows]))
+    indptr = xp.concatenate([ip, ip[-1:] + count])
+    indices = xp.concatenate([ix[by_degree], starts.astype(np.int64)])
+    search = Matrix(indptr, indices, xp.ones(indices.size, bool), n + 1, check=False)
+    order, _ = queue_order(search, n)
+    order = order[1:]
+    position = xp.empty(count, np.int64)
+    position[comp_order] = xp.arange(count, dtype=np.int64)
+    component = position[labels[order].astype(np.int64)]
+    return order[xp.lexsort(xp.stack([xp.arange(n, dtype=np.int64), component]))]
 
 
 # ----------------------------------------------------------------------------- matching
@@ -1284,7 +1573,10 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     out of the spur that the paths found so far take; the candidates are kept in
     scipy's order (by length, a new one before equal ones), so the paths are scipy's.
     Negative weights work; a negative cycle raises ``NegativeCycleError`` (undirected:
-    any negative edge).
+    any negative edge).  On the CPU, with positive weights, the spur searches are
+    compiled A* searches (:class:`spbfs.cpu.cs_dijkstra.SpurSearch`); on the GPU every
+    spur search runs on the device (the frontier Bellman-Ford), the loop that picks the
+    spurs and keeps the candidates on the host (it reads each path found).
 
     Returns
     -------
@@ -1317,14 +1609,14 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
                          f"0 <= sink < N. Got N={n}, source={source}, sink={sink}.")
     source, sink, K = int(source), int(sink), int(K)
     w, lowest = _weights(M, unweighted)
-    w = _host(w)
     ip, ix = _host(M.indptr), _host(M.indices)
-    H = M if not M.on_gpu else Matrix(ip, ix, w, n, check=False)
+    H = M
     negative = lowest < 0
     if negative:  # a negative cycle anywhere raises, as scipy's Johnson reweighting
         _Search(H, w, False, True, bool(directed), np.inf, zero=True).run(
-            H.with_values(w), np.arange(n), 1, sources_for_error=np.arange(n),
+            H.with_values(w), M.xp.arange(n), 1, sources_for_error=np.arange(n),
             need_parents=False)
+    w = _host(w)
     dist = np.full(max(K, 0), np.inf)
     preds = np.full((max(K, 0), n), SCIPY_NULL, np.int32)
     if K > 0:
@@ -1335,37 +1627,45 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
 
 
 def _spur_search(H, w, negative, spur):
-    """Distances and predecessors from ``spur`` with weights ``w`` (inf: no arc)."""
+    """Distances and predecessors from ``spur`` with weights ``w`` (inf: no arc), on H's
+    device."""
+    xp = H.xp
     search = _Search(H, w, False, negative, True, np.inf, zero=bool((w == 0).any()))
-    d, parent = search.run(H.with_values(w), np.asarray([spur]), 1,
+    d, parent = search.run(H.with_values(w), xp.asarray([spur]), 1,
                            sources_for_error=np.asarray([spur]), need_parents=True)
-    pred = np.where(parent >= 0, parent, SCIPY_NULL).astype(np.int32)
+    pred = xp.where(parent >= 0, parent, SCIPY_NULL).astype(np.int32)
     return d, pred
 
 
 class _FrontierSpur:
     """Spur searches by :func:`_spur_search` on a copy of the weights with the removed
-    arcs set to inf (any weights: zero and negative ones too)."""
+    arcs set to inf (any weights: zero and negative ones too), on the device of ``H``
+    (``ip``, ``ix``, ``w0``: host copies, for the loop's bookkeeping); each search's
+    predecessors come back to the host to read the path."""
 
     def __init__(self, H, ip, ix, w0, negative, target):
         self.H, self.ip, self.ix, self.w0, self.negative = H, ip, ix, w0, negative
         self.target = target
+        self.weights = H.xp.asarray(w0)
 
     def __call__(self, start, gone, blocked):
         ip, ix, target = self.ip, self.ix, self.target
-        w = self.w0.copy()
+        removed = [np.arange(ip[node], ip[node + 1], dtype=np.int64) for node in gone]
         if len(blocked):
-            out = slice(ip[start], ip[start + 1])
-            w[out][np.isin(ix[out], np.asarray(blocked))] = np.inf
-        for node in gone:
-            w[ip[node]:ip[node + 1]] = np.inf
+            out = np.arange(ip[start], ip[start + 1], dtype=np.int64)
+            removed.append(out[np.isin(ix[out], np.asarray(blocked))])
+        w = self.weights.copy()
+        if removed:
+            w[self.H.xp.asarray(np.concatenate(removed))] = np.inf
         d, pred = _spur_search(self.H, w, self.negative, start)
-        if not d[target] < np.inf:
-            return d[target], None
+        length = float(d[target])
+        if not length < np.inf:
+            return length, None
+        pred = _host(pred)
         path = [target]
         while path[-1] != start:
             path.append(int(pred[path[-1]]))
-        return d[target], np.asarray(path, np.int64)
+        return length, np.asarray(path, np.int64)
 
 
 def _yen(H, ip, ix, w0, negative, positive, source, sink, dist, preds):
@@ -1373,7 +1673,7 @@ def _yen(H, ip, ix, w0, negative, positive, source, sink, dist, preds):
     searches towards the sink (:class:`spbfs.cpu.cs_dijkstra.SpurSearch`: one Dijkstra
     from the sink over the reversed arcs gives every vertex's distance to it, a lower
     bound once arcs are removed), else frontier searches."""
-    if positive:
+    if positive and not H.on_gpu:
         from .cpu.cs_dijkstra import SpurSearch
 
         search = SpurSearch(ip, ix, w0, sink)
@@ -1449,7 +1749,8 @@ def _insert(candidates, capacity, total, prev, spur_path, spur):
 # ----------------------------------------------------------------------------- conversions
 def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """A CSR graph from a dense array, as ``scipy.sparse.csgraph.csgraph_from_dense``
-    (scipy's own conversion; CPU).
+    (scipy's own conversion on the CPU; a cupy array gives a cupyx ``csr_matrix``, built
+    on the device by :func:`_from_dense_device`).
 
     Examples
     --------
@@ -1459,13 +1760,17 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     array([[0., 2.],
            [0., 0.]])
     """
+    if is_cupy(graph):
+        return _from_dense_device(graph, null_value, nan_null, infinity_null)
     return _scipy_tools.csgraph_from_dense(graph, null_value=null_value, nan_null=nan_null,
                                            infinity_null=infinity_null)
 
 
 def csgraph_to_dense(csgraph, null_value=0):
     """A dense array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_dense``
-    (scipy's own conversion; CPU).
+    (scipy's own conversion on the CPU; a cupyx matrix gives a cupy array, built on the
+    device by :func:`_to_dense_device`: the smallest of repeated entries, ``null_value``
+    where none is stored).
 
     Examples
     --------
@@ -1475,13 +1780,17 @@ def csgraph_to_dense(csgraph, null_value=0):
     array([[inf,  2.],
            [inf, inf]])
     """
+    if is_cupy(csgraph):
+        return _to_dense_device(csgraph, null_value)
     return _scipy_tools.csgraph_to_dense(csgraph, null_value=null_value)
 
 
 def csgraph_masked_from_dense(graph, null_value=0, nan_null=True, infinity_null=True,
                               copy=True):
     """A masked array of a dense graph, as
-    ``scipy.sparse.csgraph.csgraph_masked_from_dense`` (scipy's own conversion; CPU).
+    ``scipy.sparse.csgraph.csgraph_masked_from_dense`` (scipy's own conversion; CPU: a
+    cupy array is copied to the host, and the result is a numpy masked array, as there
+    are no masked arrays on the device).
 
     Examples
     --------
@@ -1490,6 +1799,7 @@ def csgraph_masked_from_dense(graph, null_value=0, nan_null=True, infinity_null=
     >>> csgraph.csgraph_masked_from_dense(np.array([[0, 2.0], [1.0, 0]])).mask.tolist()
     [[True, False], [False, True]]
     """
+    graph = _host(graph) if is_cupy(graph) else graph
     return _scipy_tools.csgraph_masked_from_dense(graph, null_value=null_value,
                                                   nan_null=nan_null,
                                                   infinity_null=infinity_null, copy=copy)
@@ -1512,7 +1822,8 @@ def csgraph_from_masked(graph):
 
 def csgraph_to_masked(csgraph):
     """A masked array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_masked``
-    (scipy's own conversion; CPU).
+    (scipy's own conversion; CPU: a cupyx matrix is copied to the host, and the result is
+    a numpy masked array, as there are no masked arrays on the device).
 
     Examples
     --------
@@ -1521,12 +1832,16 @@ def csgraph_to_masked(csgraph):
     >>> csgraph.csgraph_to_masked(sp.csr_array([[0, 2.0], [0, 0]])).mask.tolist()
     [[True, False], [True, True]]
     """
+    csgraph, _ = _scipy_sparse(csgraph)
     return _scipy_tools.csgraph_to_masked(csgraph)
 
 
 def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf):
     """Path lengths from a predecessor matrix, as
-    ``scipy.sparse.csgraph.construct_dist_matrix`` (scipy's own; CPU).
+    ``scipy.sparse.csgraph.construct_dist_matrix`` (scipy's own on the CPU; a cupy or
+    cupyx argument runs :func:`_dist_matrix_device` on the device: the weights along each
+    predecessor chain added by pointer doubling, so sums may round differently from
+    scipy's one-by-one sums).
 
     Examples
     --------
@@ -1539,14 +1854,16 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
            [inf,  0.,  1.],
            [inf, inf,  0.]])
     """
+    if is_cupy(graph) or is_cupy(predecessors):
+        return _dist_matrix_device(graph, predecessors, directed, null_value)
     return _scipy_tools.construct_dist_matrix(graph, predecessors, directed=directed,
                                               null_value=null_value)
 
 
 def reconstruct_path(csgraph, predecessors, directed=True):
     """The tree of a predecessor list, as ``scipy.sparse.csgraph.reconstruct_path``
-    (scipy's own on the CPU; cupy input: the vectorised form :func:`breadth_first_tree`
-    uses, on the device).
+    (scipy's own on the CPU; a cupyx graph or cupy predecessors: the vectorised form
+    :func:`breadth_first_tree` uses, on the device, a cupyx ``csr_matrix``).
 
     Examples
     --------
@@ -1559,6 +1876,119 @@ def reconstruct_path(csgraph, predecessors, directed=True):
            [0., 0., 1.],
            [0., 0., 0.]])
     """
-    if is_cupy(predecessors):
-        return _tree(as_graph(csgraph), predecessors, directed)
+    if is_cupy(predecessors) or is_cupy(csgraph):
+        G = as_graph(csgraph)
+        xp = array_module(G, predecessors)
+        if xp is not np and not is_cupy(G):
+            G = _device_graph(G)
+        return _tree(G, xp.asarray(predecessors), directed)
     return _scipy_tools.reconstruct_path(csgraph, predecessors, directed=directed)
+
+
+def _device_graph(G):
+    """A host graph (scipy sparse or dense) on the device, for a call whose other argument
+    is there: a cupyx CSR matrix of float64 (cupyx holds no integer values) or a cupy
+    array."""
+    import cupy
+
+    if sp.issparse(G):
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix(sp.csr_matrix(G, dtype=np.float64))
+    return cupy.asarray(G)
+
+
+def _from_dense_device(graph, null_value, nan_null, infinity_null):
+    """:func:`csgraph_from_dense` by array operations (cupy, or numpy alike): the entries
+    scipy's masked conversion keeps (``null_value`` within ``isclose`` for floats, as
+    ``numpy.ma.masked_values``; NaN and infinities as flagged), a CSR matrix of float64
+    in row-major order (a cupyx ``csr_matrix`` on the device)."""
+    xp = array_module(graph)
+    g = xp.asarray(graph)
+    if g.ndim != 2:
+        raise ValueError("graph should have two dimensions")
+    n = g.shape[0]
+    if g.shape[1] != n:
+        raise ValueError("graph should be a square array")
+    if null_value is not None:
+        null_value = np.float64(null_value)
+        if np.isnan(null_value):
+            nan_null, null_value = True, None
+        elif np.isinf(null_value):
+            infinity_null, null_value = True, None
+    if null_value is None:
+        null = xp.zeros(g.shape, dtype=bool)
+    elif g.dtype.kind == "f":
+        null = xp.isclose(g, null_value, rtol=1e-05, atol=1e-08)
+    else:
+        null = g == null_value
+    if g.dtype.kind in "fc":
+        if infinity_null:
+            null |= xp.isinf(g)
+        if nan_null:
+            null |= xp.isnan(g)
+    keep = ~null
+    rows, cols = xp.nonzero(keep)
+    data = g[rows, cols].astype(np.float64)
+    indptr = xp.zeros(n + 1, np.int32)
+    xp.cumsum(keep.sum(axis=1), out=indptr[1:])
+    arrays = (data, cols.astype(np.int32), indptr)
+    if xp is np:
+        return sp.csr_array(arrays, shape=(n, n))
+    import cupyx.scipy.sparse as csp
+
+    return csp.csr_matrix(arrays, shape=(n, n))
+
+
+def _to_dense_device(csgraph, null_value):
+    """:func:`csgraph_to_dense` by array operations: the smallest of repeated entries
+    (a scatter-min), ``null_value`` where nothing is stored."""
+    if csgraph.format not in ("csr", "csc"):
+        raise ValueError("csgraph must be lil, csr, or csc format")
+    xp = array_module(csgraph)
+    n = csgraph.shape[0]
+    if csgraph.shape[1] != n:
+        raise ValueError("csgraph should be a square matrix")
+    coo = csgraph.tocoo()
+    flat = coo.row.astype(np.int64) * n + coo.col.astype(np.int64)
+    dense = xp.full(n * n, np.inf)
+    _scatter_min(xp, dense, flat, coo.data.astype(np.float64))
+    stored = xp.zeros(n * n, dtype=bool)
+    stored[flat] = True
+    return xp.where(stored, dense, null_value).reshape(n, n)
+
+
+def _dist_matrix_device(graph, predecessors, directed, null_value):
+    """:func:`construct_dist_matrix` by array operations: scipy's dense graph (no edge:
+    inf; undirected: the smaller direction, zeros counting as inf), then each entry's
+    predecessor chain summed by pointer doubling (``d += d[i, p]; p = p[i, p]``, a
+    logarithmic number of gathers), ``null_value`` where ``i != j`` has no predecessor."""
+    G = as_graph(graph)
+    xp = array_module(G, predecessors)
+    if xp is not np and not is_cupy(G):
+        G = _device_graph(G)
+    if _is_sparse_input(G) or sp.issparse(G):
+        dense = _to_dense_device(G.tocsr() if G.format not in ("csr", "csc") else G, np.inf)
+    else:
+        g = xp.asarray(G, dtype=np.float64)
+        null = xp.isclose(g, 0.0, rtol=1e-05, atol=1e-08) | ~xp.isfinite(g)
+        dense = xp.where(null, np.inf, g)
+    pred = xp.asarray(predecessors)
+    if pred.shape != dense.shape:
+        raise ValueError("graph and predecessors must have the same shape")
+    if not directed:
+        dense = xp.where(dense == 0, np.inf, dense)
+        dense = xp.minimum(dense, dense.T)
+    n = dense.shape[0]
+    source = xp.arange(n, dtype=np.int64)[:, None]
+    target = xp.arange(n, dtype=np.int64)[None, :]
+    pred = pred.astype(np.int64)
+    stop = (pred < 0) | (target == source)
+    step = xp.where(stop, target, pred)
+    dist = xp.where(stop, 0.0, dense[xp.where(stop, 0, pred), target])
+    for _ in range(max(n, 1).bit_length() + 1):
+        if not bool((step != xp.take_along_axis(step, step, axis=1)).any()):
+            break
+        dist = dist + xp.take_along_axis(dist, step, axis=1)
+        step = xp.take_along_axis(step, step, axis=1)
+    return xp.where((pred < 0) & (target != source), null_value, dist)
