@@ -1499,7 +1499,16 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     kernels (:mod:`spbfs.cpu.flow`): ``"edmonds_karp"`` (shortest augmenting paths, a
     breadth-first search each) and ``"dinic"`` (breadth-first levels, then blocking
     flows by depth-first search); the augmenting paths, hence the flows, are scipy's.
-    GPU input runs on a host copy.
+
+    On the GPU (a cupyx CSR matrix, whose values are floats: cupyx holds no integers, so
+    capacities are floats holding integers, anything else raising scipy's ``ValueError``)
+    the residual graph is built by array operations (:func:`_residual_arrays`), and
+    ``"edmonds_karp"`` runs on the device: each augmenting path from a queue search
+    (:func:`spbfs.semiring.queue_order`) over the arcs with residual capacity, the one
+    scipy's search finds (each vertex reached by the first such arc in queue order);
+    ``"dinic"``'s blocking flows are depth-first searches, sequential by nature, and run
+    on a host copy (as does a graph with a repeated entry).  The flow comes back as a
+    cupyx ``csr_matrix`` of float64.
 
     Returns
     -------
@@ -1530,6 +1539,10 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     """
     from .cpu.flow import dinic, edmonds_karp, residual_graph
 
+    if is_cupy(csgraph) and _is_sparse_input(csgraph):
+        result = _maximum_flow_device(csgraph, source, sink, method)
+        if result is not None:
+            return result
     original = csgraph
     csgraph, on_gpu = _scipy_sparse(csgraph)
     if not (sp.issparse(csgraph) and csgraph.format == "csr"):
@@ -1559,6 +1572,102 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     matrix = _csr_out(original if not on_gpu else csgraph, (flow, rix, rip), (n, n), on_gpu)
     value = flow[rip[source]:rip[source + 1]].sum()
     return MaximumFlowResult(value, matrix)
+
+
+def _maximum_flow_device(csgraph, source, sink, method):
+    """:func:`maximum_flow` of a cupyx CSR matrix; None where it takes the host copy
+    (``dinic``, repeated entries), after scipy's checks."""
+    xp = array_module(csgraph)
+    if csgraph.format != "csr":
+        raise TypeError("graph must be in CSR format")
+    data = csgraph.data
+    if data.dtype.kind not in "fiu" or (data.size and not bool(
+            xp.all((data == xp.floor(data)) & (xp.abs(data) < 2 ** 31)))):
+        raise ValueError("graph capacities must be integers")
+    if source == sink:
+        raise ValueError("source and sink vertices must differ")
+    if csgraph.shape[0] != csgraph.shape[1]:
+        raise ValueError("graph must be specified as a square matrix.")
+    n = csgraph.shape[0]
+    if source < 0 or source >= n:
+        raise ValueError(f"source value ({source}) must be between 0 and {n - 1}")
+    if sink < 0 or sink >= n:
+        raise ValueError(f"sink value ({sink}) must be between 0 and {n - 1}")
+    if method not in _FLOW_METHODS:
+        raise ValueError(f"{method} method is not supported yet.")
+    if method != "edmonds_karp":
+        return None
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(csgraph.indptr.astype(np.int64)))
+    residual = _residual_arrays(xp, n, rows, csgraph.indices.astype(np.int64),
+                                data.astype(np.int64))
+    if residual is None:
+        return None
+    indptr, cols, cap, reverse, keys = residual
+    flow = _edmonds_karp_arrays(xp, n, indptr, cols, cap, reverse, keys, int(source),
+                                int(sink))
+    import cupyx.scipy.sparse as csp
+
+    matrix = csp.csr_matrix((flow.astype(np.float64), cols.astype(np.int32),
+                             indptr.astype(np.int32)), shape=(n, n))
+    value = int(flow[int(indptr[source]):int(indptr[source + 1])].sum())
+    return MaximumFlowResult(value, matrix)
+
+
+def _residual_arrays(xp, n, rows, cols, cap):
+    """The residual graph by array operations (numpy or cupy): every arc of A and its
+    reverse, rows sorted, an arc of A keeping its capacity and an added reverse holding
+    zero (:func:`spbfs.cpu.flow.residual_graph`'s graph); ``(indptr, indices, capacity,
+    reverse, keys)`` with ``keys = row * n + column`` sorted, or None when A repeats an
+    entry."""
+    forward = rows * n + cols
+    if forward.size > 1 and bool((xp.diff(xp.sort(forward)) == 0).any()):
+        return None
+    m = int(forward.size)
+    keys = xp.concatenate([forward, cols * n + rows])
+    value = xp.concatenate([cap, xp.zeros(m, np.int64)])
+    added = xp.concatenate([xp.zeros(m, np.int64), xp.ones(m, np.int64)])
+    order = xp.lexsort(xp.stack([added, keys]))    # by key, A's own arc first
+    keys, value = keys[order], value[order]
+    first = xp.ones(keys.size, dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    keys, value = keys[first], value[first]
+    tail, head = keys // max(n, 1), keys % max(n, 1)
+    indptr = xp.zeros(n + 1, np.int64)
+    if n:
+        xp.cumsum(xp.bincount(tail, minlength=n), out=indptr[1:])
+    reverse = xp.searchsorted(keys, head * n + tail)
+    return indptr, head, value, reverse, keys
+
+
+def _edmonds_karp_arrays(xp, n, indptr, cols, cap, reverse, keys, source, sink):
+    """Edmonds-Karp on the residual graph's arrays: each round one queue search from the
+    source over the arcs with residual capacity (:func:`spbfs.semiring.queue_order`:
+    scipy's parents, each vertex reached by the first such arc in queue order), the path
+    to the sink read on the host, its arcs found by their keys and given the bottleneck;
+    returns the flow on every arc."""
+    residual = cap.copy()
+    tail = keys // max(n, 1)
+    while True:
+        alive = residual > 0
+        ip = xp.zeros(n + 1, np.int64)
+        xp.cumsum(xp.bincount(tail[alive], minlength=n), out=ip[1:])
+        R = Matrix(ip, cols[alive], xp.ones(int(alive.sum()), dtype=bool), n, check=False)
+        _, parent = queue_order(R, source)
+        parent = _host(parent)
+        if parent[sink] < 0:
+            break
+        heads, tails = [], []
+        v = sink
+        while v != source:
+            heads.append(v)
+            v = int(parent[v])
+            tails.append(v)
+        path = xp.searchsorted(keys, xp.asarray(np.asarray(tails, np.int64) * n
+                                                + np.asarray(heads, np.int64)))
+        push = residual[path].min()
+        residual[path] -= push
+        residual[reverse[path]] += push
+    return cap - residual
 
 
 # ----------------------------------------------------------------------------- k shortest paths

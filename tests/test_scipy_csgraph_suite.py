@@ -12,6 +12,10 @@ listed in ``DESELECTED`` with the reason; with scipy 1.17 there are none.  The o
 that make no call to spbfs test scipy's private helpers (``SCIPY_ONLY``); the test checks
 that they make none, that every other test makes at least one, and that the suite reaches
 every replaced function.
+
+On a GPU (``-m gpu``) the same modules (and ``test_conversions.py``) run again with every
+input that can live on the device given as cupy / cupyx (``SPBFS_SUITE_DEVICE=cupy``, see
+the plugin): the results must come back as device types and pass scipy's assertions.
 """
 
 import json
@@ -47,9 +51,22 @@ MUST_CALL = ("breadth_first_tree", "connected_components", "shortest_path", "dij
              "csgraph_to_dense", "csgraph_masked_from_dense")
 
 
-def test_scipy_csgraph_suite(tmp_path):
+#: The device run: the modules above and scipy's conversion tests.
+DEVICE_MODULES = (*MODULES, "test_conversions.py")
+
+#: Functions that scipy's tests must reach with device inputs in the device run.
+MUST_RUN_ON_DEVICE = ("breadth_first_tree", "connected_components", "shortest_path",
+                      "dijkstra", "bellman_ford", "johnson", "yen", "depth_first_tree",
+                      "minimum_spanning_tree", "laplacian", "reverse_cuthill_mckee",
+                      "structural_rank", "maximum_bipartite_matching",
+                      "min_weight_full_bipartite_matching", "csgraph_from_dense",
+                      "csgraph_to_dense", "construct_dist_matrix")
+
+
+def _run_suite(tmp_path, modules, device=False):
+    """Run scipy's test ``modules`` with the plugin: ``(output, returncode, report)``."""
     tests_dir = Path(scipy.sparse.csgraph.__file__).resolve().parent / "tests"
-    files = [tests_dir / name for name in MODULES]
+    files = [tests_dir / name for name in modules]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         pytest.skip(f"this scipy installation ships without its tests: {missing}")
@@ -58,18 +75,27 @@ def test_scipy_csgraph_suite(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p),
                SPBFS_SUITE_REPORT=str(report), PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTEST_ADDOPTS", None)  # the child runs with suite.ini's options alone
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "spbfs_scipy_plugin",
+    if device:
+        env["SPBFS_SUITE_DEVICE"] = "cupy"
+    else:
+        env.pop("SPBFS_SUITE_DEVICE", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "spbfs_scipy_plugin",
            "-p", "no:cacheprovider", "-c", str(SUITE / "suite.ini"),
            "--rootdir", str(tests_dir)]
     for node in DESELECTED:
         cmd += ["--deselect", node]
     proc = subprocess.run([*cmd, *map(str, files)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=1800)
     out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-8000:]
+    data = json.loads(report.read_text()) if report.is_file() else None
+    return out, proc.returncode, data
+
+
+def test_scipy_csgraph_suite(tmp_path):
+    out, returncode, data = _run_suite(tmp_path, MODULES)
+    assert returncode == 0, out[-8000:]
     assert re.search(r"\d+ passed", out), out
     assert not re.search(r"\d+ (failed|errors?)\b", out), out
-    data = json.loads(report.read_text())
     per_test = data["per_test"]
     assert len(per_test) >= 1000, len(per_test)  # the modules were collected
     for name in MODULES:
@@ -81,3 +107,16 @@ def test_scipy_csgraph_suite(tmp_path):
             assert calls > 0, f"{node} never reached spbfs: the adapter did not apply"
     for name in MUST_CALL:
         assert data["calls"][name] > 0, f"scipy's tests never reached spbfs.csgraph.{name}"
+
+
+@pytest.mark.gpu
+def test_scipy_csgraph_suite_on_device(tmp_path):
+    """scipy's tests with their inputs on the GPU (cupy arrays, cupyx matrices)."""
+    out, returncode, data = _run_suite(tmp_path, DEVICE_MODULES, device=True)
+    assert returncode == 0, out[-12000:]
+    assert re.search(r"\d+ passed", out), out
+    assert not re.search(r"\d+ (failed|errors?)\b", out), out
+    assert len(data["per_test"]) >= 1000, len(data["per_test"])
+    for name in MUST_RUN_ON_DEVICE:
+        assert data["device_calls"][name] > 0, (
+            f"scipy's tests never called spbfs.csgraph.{name} with device inputs")

@@ -1,8 +1,10 @@
 """PageRank as a ``plus_times`` power iteration, with NetworkX's conventions.
 
-One iteration is one sparse matrix times dense vector product over ``plus_times``
-(``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix, computed as
-``(x / d) @ A`` so ``A`` is never rescaled) plus whole-array vector updates:
+One iteration is one :func:`spbfs.semiring.pull_affine` step over ``plus_times``: the
+product ``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix,
+computed as ``(x / d) @ A`` so ``A`` is never rescaled, scaled and shifted, its L1 change
+and dangling rank totalled in the same pass (on the CPU one kernel; elsewhere a ``vxm`` and
+whole-array updates):
 
 ``x <- alpha * (x @ P + (sum of x over dangling vertices) * dangling) + (1 - alpha) * p``
 
@@ -19,8 +21,8 @@ import math
 
 import numpy as np
 
-from ..core.validation import check_integer, check_number
-from ..semiring import Semiring, monoids, ops, plus_times, reduce, vxm
+from ..core.validation import check_choice, check_integer, check_number
+from ..semiring import Semiring, monoids, ops, plus_times, pull_affine, reduce
 from ._shared import prepare
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
@@ -52,7 +54,7 @@ class PowerIterationFailedConvergence(RuntimeError):
 _PLUS_FIRST = Semiring(monoids.plus, ops.first)
 
 def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
-             dangling=None, nstart=None):
+             dangling=None, nstart=None, method="power"):
     """PageRank of every vertex, as ``networkx.pagerank``.
 
     Parameters
@@ -78,6 +80,19 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         zero; normalised to sum 1).  Default: ``personalization`` (uniform without one).
     nstart : 1-D array of n floats, optional
         Starting ranks (non-negative, not all zero; normalised to sum 1).  Default uniform.
+    method : {"power", "gauss-seidel"}
+        "power" (default): NetworkX's power iteration, step for step (its answer).
+        "gauss-seidel": GAP's update.  The ranks solve ``x = alpha x P + (1 - alpha) p``
+        (no dangling rank handed on; with ``dangling`` equal to ``personalization``, the
+        default, NetworkX's ranks are this solution normalised to sum 1), each step
+        reading the ranks already updated in it (blocks of rows,
+        :func:`spbfs.semiring.pull_affine`); it stops when the L1 change is below ``n *
+        tol`` times the ranks' sum and returns them normalised to sum 1: NetworkX's
+        stopping rule on its ranks, usually reached in fewer steps (GAP's Kronecker
+        graph, scale 18: 8 against 9).  The answer is not NetworkX's, but as close to the
+        exact ranks (L1 error 8.4e-5 against NetworkX's 6.9e-5 there, for ``tol = 1e-4 /
+        n``).  With another ``dangling`` distribution, or ``alpha = 1``, the power
+        iteration runs.
 
     Returns
     -------
@@ -104,6 +119,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     array([0.3878, 0.2148, 0.3974])
     >>> pagerank(A, personalization=np.array([1.0, 0, 0])).round(4)
     array([0.4522, 0.1922, 0.3556])
+    >>> pagerank(A, method="gauss-seidel").round(4)
+    array([0.3878, 0.2148, 0.3974])
     """
     alpha = check_number(alpha, "alpha")
     if not 0.0 <= alpha <= 1.0:
@@ -112,6 +129,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if not tol >= 0:
         raise ValueError(f"tol must be non-negative, got {tol!r}")
     max_iter = check_integer(max_iter, "max_iter", 0)
+    check_choice(method, "method", ("power", "gauss-seidel"))
     if weight is None:
         weight = False
     if not isinstance(weight, (bool, np.bool_)):
@@ -140,29 +158,50 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         out_weight = M.out_degree.astype(np.float64)
         semiring = _PLUS_FIRST  # sums of the vector's entries: no edge values read
     is_dangling = out_weight == 0
-    on_dangling = is_dangling.astype(np.float64)  # a product, not a boolean gather: no sync
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
     x = xp.full(n, 1.0 / n) if start is None else start
+    if method == "gauss-seidel" and dangling is None and alpha < 1.0:
+        return _gauss_seidel(M, semiring, x, inv, alpha, p, personalization is None,
+                             max_iter, n * tol)
     # the default restart and dangling distributions are one uniform vector: their part of
     # the update is then one number added to every rank
     uniform = personalization is None and dangling is None
     teleport = None if uniform else (1.0 - alpha) * p
-    # the vector updates write into two work vectors and the product's result (a fresh
-    # array each iteration, which becomes the ranks): no other array is made per iteration
-    scaled, work = xp.zeros(n), xp.zeros(n)
+    # each step is one pull_affine: x @ P scaled by alpha plus the restart and dangling
+    # ranks, with the L1 change and the new dangling rank (the ranks where inv is 0) in the
+    # same pass; it writes into two pairs of work vectors, taken in turn
+    lost = alpha * float(xp.multiply(x, is_dangling.astype(np.float64)).sum())
+    scaled = xp.multiply(x, inv)
+    spare = (xp.empty(n), xp.empty(n))
     for _ in range(max_iter):
-        y = vxm(xp.multiply(x, inv, out=scaled), M, semiring).to_dense(0.0)  # x @ P
-        lost = alpha * float(xp.multiply(x, on_dangling, out=work).sum())  # dangling rank
-        xp.multiply(y, alpha, out=y)
         if uniform:
-            xp.add(y, (lost + (1.0 - alpha)) / n, out=y)
+            constant = (lost + (1.0 - alpha)) / n
         else:
-            xp.add(y, xp.multiply(d, lost, out=work), out=y)
-            xp.add(y, teleport, out=y)
-        change = float(xp.abs(xp.subtract(y, x, out=work), out=work).sum())
-        x = y
-        if change < n * tol:
+            constant = xp.add(xp.multiply(d, lost), teleport)
+        step = pull_affine(x, M, semiring, scale=inv, alpha=alpha, constant=constant,
+                           scaled=scaled, out=spare)
+        spare = (x, scaled)
+        x, scaled = step.y, step.scaled
+        lost = alpha * step.zero_scale_total
+        if step.change < n * tol:
             return x
+    raise PowerIterationFailedConvergence(max_iter)
+
+
+def _gauss_seidel(M, semiring, x, inv, alpha, p, uniform, max_iter, limit):
+    """The ranks by Gauss-Seidel steps on ``x = alpha x P + (1 - alpha) p``, normalised to
+    sum 1, once the step's L1 change is below ``limit`` times their sum."""
+    xp, n = M.xp, M.n
+    constant = (1.0 - alpha) / n if uniform else (1.0 - alpha) * p
+    scaled = xp.multiply(x, inv)
+    spare = (xp.empty(n), xp.empty(n))
+    for _ in range(max_iter):
+        step = pull_affine(x, M, semiring, scale=inv, alpha=alpha, constant=constant,
+                           scaled=scaled, out=spare, sweep="gauss-seidel")
+        spare = (x, scaled)
+        x, scaled = step.y, step.scaled
+        if step.change < limit * step.total:
+            return x / step.total
     raise PowerIterationFailedConvergence(max_iter)
 
 

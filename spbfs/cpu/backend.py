@@ -33,10 +33,12 @@ from .products import (
 )
 from .pull import spmv
 from .queue import queue_meet, queue_order
+from .rank import pull_affine
 from .strong import strong_components
 from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "peel", "queue_meet", "queue_order",
+           "masked_dot", "packed_pull", "packed_push", "peel", "pull_affine", "queue_meet",
+           "queue_order",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
            "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]

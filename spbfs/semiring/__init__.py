@@ -15,6 +15,7 @@ Examples
 array([2., 3.])
 """
 
+from ._affine import AffineStep, pull_affine
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract
 from ._matrix import Matrix, pointer_matrix
@@ -48,10 +49,11 @@ from ._vector import Vector
 from ._vxm import mxv, pull_cheaper, vxm
 
 __all__ = [
-    "NAMED", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid", "Semiring", "Vector",
+    "NAMED", "AffineStep", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid",
+    "Semiring", "Vector",
     "any_first", "any_pair", "any_secondi", "apply", "assign", "ewise_add", "ewise_mult",
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
-    "plus_times", "pointer_matrix", "pull_cheaper", "queue_meet", "queue_order", "reduce",
-    "row_mode", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "plus_times", "pointer_matrix", "pull_affine", "pull_cheaper", "queue_meet", "queue_order",
+    "reduce", "row_mode", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -9,6 +9,17 @@ private modules that spbfs replaces, so those stay untouched (scipy's own code k
 calling scipy's own functions).  Every call is counted, per function and per test; with
 ``SPBFS_SUITE_REPORT`` set, the counts are written there as JSON at the end, so the
 caller can check that spbfs, not scipy, answered.  Importing this module does nothing.
+
+With ``SPBFS_SUITE_DEVICE=cupy`` every call runs on the GPU where its inputs allow: the
+graph argument (and ``predecessors``) goes to the device first, a scipy sparse matrix of
+bool/float/complex values as a cupyx matrix of its format (cupyx holds no integer
+values: integer sparse inputs stay on the host), a numeric 2-D numpy array as a cupy
+array; the result must come back as device types (cupy arrays, cupyx matrices; only the
+masked-array conversions answer on the host) and is copied to the host in the class scipy
+returns for the original input, so scipy's own assertions check it.  A dense input
+written in place (``laplacian(copy=False)``) is copied back, and a COO input to
+``laplacian(copy=False)`` is given the result's arrays (scipy overwrites it).  The counts of calls that ran
+on the device are reported as ``device_calls``.
 """
 
 import functools
@@ -31,7 +42,12 @@ REPLACED = ("breadth_first_order", "breadth_first_tree", "connected_components",
 #: spbfs's own wrappers of scipy's conversions hold scipy's functions from before.
 PRIVATE = {"_laplacian": ("laplacian",), "_min_spanning_tree": ("minimum_spanning_tree",)}
 
+#: Functions whose result is a numpy masked array even for device input (there are no
+#: masked arrays on the device).
+HOST_RESULTS = ("csgraph_masked_from_dense", "csgraph_to_masked", "csgraph_from_masked")
+
 _calls = dict.fromkeys(REPLACED, 0)
+_device_calls = dict.fromkeys(REPLACED, 0)
 _per_test: dict = {}
 
 
@@ -44,6 +60,128 @@ def _counted(name, func):
     return wrapper
 
 
+# ----------------------------------------------------------------------------- device mode
+def _device_mode():
+    return os.environ.get("SPBFS_SUITE_DEVICE", "") == "cupy"
+
+
+def _to_device(x):
+    """``(device copy of x, True)`` where x can live on the device, else ``(x, False)``."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    if sp.issparse(x):
+        if x.format not in ("csr", "csc", "coo") or x.dtype not in (
+                np.bool_, np.float32, np.float64, np.complex64, np.complex128):
+            return x, False
+        import cupyx.scipy.sparse as csp
+
+        cls = {"csr": csp.csr_matrix, "csc": csp.csc_matrix, "coo": csp.coo_matrix}[x.format]
+        host = x.copy()
+        if x.format == "coo":
+            host.row, host.col = host.row.astype(np.int32), host.col.astype(np.int32)
+            return cls((host.data, (host.row, host.col)), shape=x.shape), True
+        host.indices = host.indices.astype(np.int32)
+        host.indptr = host.indptr.astype(np.int32)
+        return cls((host.data, host.indices, host.indptr), shape=x.shape), True
+    if (type(x) is np.ndarray and x.ndim == 2 and x.dtype.kind in "biufc"
+            and x.dtype not in (np.float16, np.longdouble, np.clongdouble)):
+        import cupy
+
+        return cupy.asarray(x), True
+    return x, False
+
+
+def _is_device(x):
+    module = type(x).__module__
+    return module.startswith("cupy")
+
+
+def _host_result(name, out, like):
+    """The result copied to the host, in scipy's class for the original input ``like``;
+    an AssertionError for a host array where device arrays were due."""
+    import numpy as np
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph._flow import MaximumFlowResult
+
+    if isinstance(out, tuple):
+        return tuple(_host_result(name, o, like) for o in out)
+    if isinstance(out, MaximumFlowResult):
+        return MaximumFlowResult(out.flow_value, _host_result(name, out.flow, like))
+    if isinstance(out, np.ndarray) and out.ndim > 0:
+        if name not in HOST_RESULTS:
+            raise AssertionError(f"spbfs.csgraph.{name} returned a numpy array for device "
+                                 "input")
+        return out
+    if sp.issparse(out):
+        raise AssertionError(f"spbfs.csgraph.{name} returned a scipy matrix for device "
+                             "input")
+    if not _is_device(out):
+        if callable(out) and not isinstance(out, type):  # laplacian(form='function')
+            return _host_function(out, like)
+        return out
+    if hasattr(out, "matvec") and hasattr(out, "shape"):  # a cupyx LinearOperator
+        from scipy.sparse.linalg import LinearOperator
+
+        f = _host_function(out.matmat, like)
+        return LinearOperator(shape=out.shape, matvec=f, matmat=f, dtype=out.dtype)
+    host = out.get()
+    if sp.issparse(host) and not (sp.issparse(like) and not isinstance(like, sp.sparray)):
+        host = {"csr": sp.csr_array, "csc": sp.csc_array, "coo": sp.coo_array}.get(
+            host.format, sp.csr_array)(host)
+    return host
+
+
+def _host_function(f, like):
+    import cupy
+
+    def host(v):
+        out = f(cupy.asarray(v))
+        return out.get() if hasattr(out, "get") else out
+
+    return host
+
+
+def _on_device(name, func):
+    """``func`` called with its graph (and ``predecessors``) on the device."""
+    import numpy as np
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        args = list(args)
+        originals = {}
+        moved = False
+        slots = [0] + ([1] if name in ("construct_dist_matrix", "reconstruct_path") else [])
+        for slot in slots:
+            if slot < len(args):
+                originals[slot] = args[slot]
+                args[slot], on = _to_device(args[slot])
+                moved |= on
+        for key in ("csgraph", "graph", "biadjacency", "predecessors"):
+            if key in kwargs:
+                originals[key] = kwargs[key]
+                kwargs[key], on = _to_device(kwargs[key])
+                moved |= on
+        if not moved:
+            return func(*args, **kwargs)
+        _device_calls[name] += 1
+        out = func(*args, **kwargs)
+        for key, original in originals.items():  # dense inputs written in place
+            device = args[key] if isinstance(key, int) else kwargs[key]
+            if type(original) is np.ndarray and _is_device(device) and original.flags.writeable:
+                original[...] = device.get()
+        like = originals.get(0, originals.get("csgraph", originals.get("graph")))
+        result = _host_result(name, out, like)
+        if (name == "laplacian" and kwargs.get("copy", True) is False
+                and getattr(like, "format", None) == "coo"):
+            # scipy writes a COO input over with the result: mirror that on the host copy
+            lap = result[0] if isinstance(result, tuple) else result
+            like.data, like.row, like.col = lap.data, lap.row, lap.col
+        return result
+
+    return wrapper
+
+
 def pytest_configure(config):
     import importlib
 
@@ -51,8 +189,12 @@ def pytest_configure(config):
 
     import spbfs.csgraph as ours
 
+    device = _device_mode()
     for name in REPLACED:
-        setattr(scipy_csgraph, name, _counted(name, getattr(ours, name)))
+        func = getattr(ours, name)
+        if device:
+            func = _on_device(name, func)
+        setattr(scipy_csgraph, name, _counted(name, func))
     for module, names in PRIVATE.items():
         private = importlib.import_module(f"scipy.sparse.csgraph.{module}")
         for name in names:
@@ -67,11 +209,14 @@ def pytest_runtest_call(item):
 
 
 def pytest_report_header(config):
-    return "spbfs adapter: scipy.sparse.csgraph." + ", .".join(REPLACED) + " -> spbfs.csgraph"
+    where = " (inputs on the device: cupy / cupyx)" if _device_mode() else ""
+    return ("spbfs adapter: scipy.sparse.csgraph." + ", .".join(REPLACED)
+            + " -> spbfs.csgraph" + where)
 
 
 def pytest_sessionfinish(session, exitstatus):
     path = os.environ.get("SPBFS_SUITE_REPORT")
     if path:
         with open(path, "w") as f:
-            json.dump({"calls": _calls, "per_test": _per_test}, f, indent=1)
+            json.dump({"calls": _calls, "device_calls": _device_calls,
+                       "per_test": _per_test}, f, indent=1)

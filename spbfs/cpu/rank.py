@@ -1,0 +1,137 @@
+"""The CPU's affine pull (``pull_affine``): one pass over a transpose's in-lists that sums each
+output in a register, scales it, adds the constant, and totals the step's L1 change, its sum
+and its sum over the rows of zero scale, writing the next step's scaled vector as it goes.
+
+It is :func:`spbfs.semiring.pull_affine` whole (PageRank's iteration: the pull of
+:mod:`spbfs.cpu.pull` and five whole-array updates in one read of the matrix and the
+vectors).  Rows are taken in chunks of ``2**shift``: the totals are summed per chunk and the
+chunks' sums added in chunk order, so they do not depend on the number of threads; the
+threads take whole chunks.  A Gauss-Seidel sweep reads, for an entry ``i`` of row ``j``'s
+in-list lying in ``j``'s own chunk before ``j``, the value written for ``i`` in this sweep,
+and the value it is given otherwise: the same result on any number of threads (a sweep over
+every row in order would need one thread).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .threads import get_num_threads, run_ranges
+
+__all__ = ["GS_SHIFT", "JACOBI_SHIFT", "pull_affine"]
+
+#: A Gauss-Seidel sweep's chunk: ``2**GS_SHIFT`` rows (GAP's pull takes 16,384 at a time).
+GS_SHIFT = 14
+#: A Jacobi step's chunk of rows, for its totals only.
+JACOBI_SHIFT = 12
+#: Entries from which a step is split over threads.
+PARALLEL_ENTRIES = 1 << 16
+U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
+ONE = np.uintp(1)
+
+
+@kernel
+def _affine(k0, k1, shift, tptr, tidx, tdata, weighted, c_old, x, scale, alpha, const0,
+            constv, out, c_new, gauss_seidel, sums):
+    """Rows of chunks ``k0..k1``: ``out[j] = alpha * sum(c[i] (* A[i, j])) + const0 (+
+    constv[j])``, ``c_new[j] = out[j] * scale[j]``; ``sums[k]`` the chunk's
+    ``(sum |out - x|, sum out, sum out where scale == 0)``."""
+    n = U(out.size)
+    has_v = constv.size > 0
+    for k in range(U(k0), U(k1)):
+        b0 = k << U(shift)
+        b1 = min(b0 + (ONE << U(shift)), n)
+        change = 0.0
+        total = 0.0
+        zero = 0.0
+        for j in range(b0, b1):
+            s = 0.0
+            p0 = U(tptr[j])
+            p1 = U(tptr[j + ONE])
+            if gauss_seidel:
+                here = j - b0
+                if weighted:
+                    for p in range(p0, p1):
+                        i = U(tidx[p])
+                        v = c_new[i] if i - b0 < here else c_old[i]
+                        s += v * tdata[p]
+                else:
+                    for p in range(p0, p1):
+                        i = U(tidx[p])
+                        s += c_new[i] if i - b0 < here else c_old[i]
+            elif weighted:
+                for p in range(p0, p1):
+                    s += c_old[U(tidx[p])] * tdata[p]
+            else:
+                for p in range(p0, p1):
+                    s += c_old[U(tidx[p])]
+            y = alpha * s + const0
+            if has_v:
+                y = y + constv[j]
+            change += abs(y - x[j])
+            total += y
+            w = scale[j]
+            if w == 0.0:
+                zero += y
+            out[j] = y
+            c_new[j] = y * w
+        sums[k, 0] = change
+        sums[k, 1] = total
+        sums[k, 2] = zero
+    return 0
+
+
+def _chunk_ranges(chunks, shift, threads, tindptr):
+    """Contiguous ranges of whole chunks, about equal in entries, one a thread."""
+    parts = max(1, min(threads, chunks))
+    if parts == 1:
+        return [(0, chunks)]
+    n = tindptr.size - 1
+    starts = np.minimum(np.arange(chunks + 1, dtype=np.int64) << shift, n)
+    weights = tindptr[starts].astype(np.int64) + starts  # entries and rows before each chunk
+    targets = weights[-1] * np.arange(1, parts) // parts
+    bounds = [0, *np.searchsorted(weights, targets).tolist(), chunks]
+    bounds = np.maximum.accumulate(np.minimum(bounds, chunks)).tolist()
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+
+
+def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, out_scaled,
+                gauss_seidel):
+    """``out = alpha * (scaled @ A) + constant`` and ``out_scaled = out * scale`` for a square
+    ``A`` given by its transpose's CSR (``tdata`` None: every entry weighs 1, the ``first``
+    multiply), all float64; returns ``(sum |out - x|, sum out, sum of out where scale is
+    0)``.  ``constant`` is a float or an array of n.  ``gauss_seidel``: each row reads the
+    values this sweep wrote for the earlier rows of its chunk (:data:`GS_SHIFT`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([0.5, 0.5]); scale = np.array([1.0, 0.0])
+    >>> out, out_scaled = np.empty(2), np.empty(2)
+    >>> pull_affine(np.array([0, 0, 1]), np.array([0]), None, x * scale, x, scale, 0.5, 0.25,
+    ...             out, out_scaled, False)
+    (0.25, 0.75, 0.5)
+    >>> out.tolist(), out_scaled.tolist()
+    ([0.25, 0.5], [0.25, 0.0])
+    """
+    n = out.size
+    shift = GS_SHIFT if gauss_seidel else JACOBI_SHIFT
+    chunks = (n + (1 << shift) - 1) >> shift
+    sums = np.zeros((max(chunks, 1), 3))
+    if not chunks:
+        return 0.0, 0.0, 0.0
+    if np.ndim(constant):
+        const0, constv = 0.0, np.ascontiguousarray(constant, np.float64)
+    else:
+        const0, constv = float(constant), np.zeros(0)
+    weighted = tdata is not None
+    data = tdata if weighted else np.zeros(1)
+    nnz = int(tindptr[-1])
+    threads = get_num_threads() if nnz + n >= PARALLEL_ENTRIES else 1
+    ranges = _chunk_ranges(chunks, shift, threads, tindptr)
+    run_ranges(lambda k0, k1: _affine(k0, k1, shift, tindptr, tindices, data, weighted,
+                                      scaled, x, scale, float(alpha), const0, constv, out,
+                                      out_scaled, bool(gauss_seidel), sums), ranges)
+    change, total, zero = sums.sum(axis=0).tolist()  # chunk order: any number of threads
+    return change, total, zero
