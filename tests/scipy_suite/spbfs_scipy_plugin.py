@@ -18,8 +18,8 @@ array; the result must come back as device types (cupy arrays, cupyx matrices; o
 masked-array conversions answer on the host) and is copied to the host in the class scipy
 returns for the original input, so scipy's own assertions check it.  A dense input
 written in place (``laplacian(copy=False)``) is copied back, and a COO input to
-``laplacian(copy=False)`` is given the result's arrays (scipy overwrites it).  The counts of calls that ran
-on the device are reported as ``device_calls``.
+``laplacian(copy=False)`` is given the result's arrays (scipy overwrites it).  The counts
+of calls that ran on the device are reported as ``device_calls``.
 """
 
 import functools
