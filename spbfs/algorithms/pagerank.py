@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ..core.validation import check_choice, check_integer, check_number
+from ..core.validation import check_integer, check_number
 from ..semiring import Semiring, monoids, ops, plus_times, pull_affine, reduce
 from ._shared import prepare
 
@@ -54,7 +54,7 @@ class PowerIterationFailedConvergence(RuntimeError):
 _PLUS_FIRST = Semiring(monoids.plus, ops.first)
 
 def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight=True,
-             dangling=None, nstart=None, method="power"):
+             dangling=None, nstart=None):
     """PageRank of every vertex, as ``networkx.pagerank``.
 
     Parameters
@@ -80,20 +80,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         zero; normalised to sum 1).  Default: ``personalization`` (uniform without one).
     nstart : 1-D array of n floats, optional
         Starting ranks (non-negative, not all zero; normalised to sum 1).  Default uniform.
-    method : {"power", "gauss-seidel"}
-        "power" (default): NetworkX's power iteration, step for step (its answer).
-        "gauss-seidel": GAP's update.  The ranks solve ``x = alpha x P + (1 - alpha) p``
-        (no dangling rank handed on; with ``dangling`` equal to ``personalization``, the
-        default, NetworkX's ranks are this solution normalised to sum 1), each step
-        reading the ranks already updated in it (blocks of rows,
-        :func:`spbfs.semiring.pull_affine`); it stops when the L1 change is below ``n *
-        tol`` times the ranks' sum and returns them normalised to sum 1: NetworkX's
-        stopping rule on its ranks, usually reached in fewer steps (GAP's Kronecker
-        graph, scale 18: 8 against 9).  The answer is not NetworkX's, but as close to the
-        exact ranks (L1 error 8.4e-5 against NetworkX's 6.9e-5 there, for ``tol = 1e-4 /
-        n``).  With another ``dangling`` distribution, or ``alpha = 1``, the power
-        iteration runs.
-
     Returns
     -------
     ndarray of float64
@@ -119,8 +105,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     array([0.3878, 0.2148, 0.3974])
     >>> pagerank(A, personalization=np.array([1.0, 0, 0])).round(4)
     array([0.4522, 0.1922, 0.3556])
-    >>> pagerank(A, method="gauss-seidel").round(4)
-    array([0.3878, 0.2148, 0.3974])
     """
     alpha = check_number(alpha, "alpha")
     if not 0.0 <= alpha <= 1.0:
@@ -129,7 +113,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if not tol >= 0:
         raise ValueError(f"tol must be non-negative, got {tol!r}")
     max_iter = check_integer(max_iter, "max_iter", 0)
-    check_choice(method, "method", ("power", "gauss-seidel"))
     if weight is None:
         weight = False
     if not isinstance(weight, (bool, np.bool_)):
@@ -160,9 +143,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     is_dangling = out_weight == 0
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
     x = xp.full(n, 1.0 / n) if start is None else start
-    if method == "gauss-seidel" and dangling is None and alpha < 1.0:
-        return _gauss_seidel(M, semiring, x, inv, alpha, p, personalization is None,
-                             max_iter, n * tol)
     # the default restart and dangling distributions are one uniform vector: their part of
     # the update is then one number added to every rank
     uniform = personalization is None and dangling is None
@@ -185,23 +165,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         lost = alpha * step.zero_scale_total
         if step.change < n * tol:
             return x
-    raise PowerIterationFailedConvergence(max_iter)
-
-
-def _gauss_seidel(M, semiring, x, inv, alpha, p, uniform, max_iter, limit):
-    """The ranks by Gauss-Seidel steps on ``x = alpha x P + (1 - alpha) p``, normalised to
-    sum 1, once the step's L1 change is below ``limit`` times their sum."""
-    xp, n = M.xp, M.n
-    constant = (1.0 - alpha) / n if uniform else (1.0 - alpha) * p
-    scaled = xp.multiply(x, inv)
-    spare = (xp.empty(n), xp.empty(n))
-    for _ in range(max_iter):
-        step = pull_affine(x, M, semiring, scale=inv, alpha=alpha, constant=constant,
-                           scaled=scaled, out=spare, sweep="gauss-seidel")
-        spare = (x, scaled)
-        x, scaled = step.y, step.scaled
-        if step.change < limit * step.total:
-            return x / step.total
     raise PowerIterationFailedConvergence(max_iter)
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spbfs
-from spbfs.cpu import products, pull
+from spbfs.cpu import products, pull, rank
 from spbfs.semiring import Semiring, monoids, ops, plus_pair, plus_times
 
 PLUS_FIRST = Semiring(monoids.plus, ops.first)
@@ -83,3 +83,112 @@ def test_eight_threads_on_one_matrix(split_small):
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(one, range(64)))
+
+
+# -- the affine pull (spbfs/cpu/rank.py): PageRank's step in one pass ----------------------
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 2-4 rows, every step split over 3 threads, however small."""
+    monkeypatch.setattr(rank, "PARALLEL_ENTRIES", 0)
+    monkeypatch.setattr(rank, "JACOBI_SHIFT", 1)
+    monkeypatch.setattr(rank, "GS_SHIFT", 2)
+    spbfs.set_num_threads(3)
+    yield
+    spbfs.set_num_threads(None)
+
+
+def _affine_reference(T, data, c, x, scale, alpha, const, gauss_seidel, shift):
+    """The step written out row by row (a small graph: a loop is fine in a test)."""
+    n = x.size
+    y, c_new = np.zeros(n), np.zeros(n)
+    for j in range(n):
+        b0 = j >> shift << shift
+        s = 0.0
+        for p in range(T.indptr[j], T.indptr[j + 1]):
+            i = T.indices[p]
+            v = c_new[i] if gauss_seidel and b0 <= i < j else c[i]
+            s += v * (1.0 if data is None else data[p])
+        y[j] = alpha * s + (const[j] if np.ndim(const) else const)
+        c_new[j] = y[j] * scale[j]
+    return y, c_new
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(multigraphs(max_n=40, max_m=250, weights="float"), st.integers(0, 2**32 - 1),
+       st.booleans(), st.booleans(), st.booleans())
+def test_affine_pull_equals_its_definition(small_chunks, A, seed, weighted, vector, gs):
+    n = A.shape[0]
+    rng = np.random.default_rng(seed)
+    T = sp.csr_array(A)
+    data = T.data.astype(np.float64) if weighted else None
+    x = rng.random(n)
+    scale = np.where(rng.random(n) < 0.2, 0.0, rng.random(n))
+    const = rng.random(n) if vector else 0.125
+    c = x * scale
+    out, out_scaled = np.full(n, np.nan), np.full(n, np.nan)
+    change, total, zero = rank.pull_affine(T.indptr, T.indices, data, c, x, scale, 0.85,
+                                           const, out, out_scaled, gs)
+    want, want_scaled = _affine_reference(T, data, c, x, scale, 0.85, const, gs,
+                                          rank.GS_SHIFT if gs else rank.JACOBI_SHIFT)
+    np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(out_scaled, want_scaled, rtol=1e-12, atol=1e-15)
+    assert change == pytest.approx(np.abs(want - x).sum(), rel=1e-12, abs=1e-15)
+    assert total == pytest.approx(want.sum(), rel=1e-12, abs=1e-15)
+    assert zero == pytest.approx(want[scale == 0].sum(), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("gs", [False, True])
+def test_affine_pull_is_the_same_on_any_number_of_threads(gs, monkeypatch):
+    """Chunks fixed by the rows, totals summed in chunk order: 1, 2 and 3 threads give the
+    same bytes (a Gauss-Seidel sweep included)."""
+    monkeypatch.setattr(rank, "PARALLEL_ENTRIES", 0)
+    monkeypatch.setattr(rank, "GS_SHIFT", 6)
+    monkeypatch.setattr(rank, "JACOBI_SHIFT", 5)
+    A = sp.random(2000, 2000, density=0.004, random_state=3, format="csr")
+    n = 2000
+    x = np.random.default_rng(0).random(n)
+    scale = 1 / np.maximum(np.diff(A.indptr), 1)
+    found = []
+    for threads in (1, 2, 3):
+        spbfs.set_num_threads(threads)
+        out, out_scaled = np.empty(n), np.empty(n)
+        sums = rank.pull_affine(A.indptr, A.indices, A.data, x * scale, x, scale, 0.85,
+                                0.15 / n, out, out_scaled, gs)
+        found.append((out.tobytes(), out_scaled.tobytes(), sums))
+    spbfs.set_num_threads(None)
+    assert found[0] == found[1] == found[2]
+
+
+def test_affine_pull_from_eight_threads(small_chunks):
+    """Eight callers at once on one matrix, each step split over three threads."""
+    A = sp.random(3000, 3000, density=0.002, random_state=2, format="csr")
+    n = 3000
+    scale = 1 / np.maximum(np.diff(A.indptr), 1)
+    xs = [np.random.default_rng(k).random(n) for k in range(8)]
+
+    def step(x):
+        out, out_scaled = np.empty(n), np.empty(n)
+        sums = rank.pull_affine(A.indptr, A.indices, A.data, x * scale, x, scale, 0.85, 0.1,
+                                out, out_scaled, True)
+        return out.tobytes(), sums
+
+    expected = [step(x) for x in xs]
+    with ThreadPoolExecutor(8) as pool:
+        assert all(got == expected[k % 8]
+                   for k, got in enumerate(pool.map(lambda k: step(xs[k % 8]), range(64))))
+
+
+def test_the_operation_generic_step_equals_the_kernel():
+    """spbfs.semiring.pull_affine's generic path (a vxm and array updates, the GPU's and
+    the ranks') and the CPU kernel give the same step."""
+    from spbfs.semiring import _affine, plus_times, pull_affine
+
+    A = sp.random(500, 500, density=0.02, random_state=4, format="csr")
+    x = np.random.default_rng(1).random(500)
+    scale = np.where(np.diff(A.indptr) > 0, 1 / np.maximum(np.diff(A.indptr), 1), 0.0)
+    for semiring in (plus_times, PLUS_FIRST):
+        fast = pull_affine(x, A, semiring, scale=scale, alpha=0.85, constant=0.001)
+        slow = _affine._generic_step(x, A, semiring, scale, 0.85, 0.001, None)
+        for a, b in zip(fast, slow, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
