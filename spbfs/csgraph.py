@@ -1362,7 +1362,10 @@ def maximum_bipartite_matching(graph, perm_type="row"):
 
     Hopcroft-Karp in a kernel (:func:`spbfs.cpu.matching.hopcroft_karp`: rounds of
     breadth-first layers from the unmatched rows, then depth-first augmenting paths
-    along them); the matching is scipy's.  GPU input runs on a host copy.
+    along them); the matching is scipy's.  GPU input runs on a host copy (the depth-first
+    augmenting searches that make scipy's matching are sequential; the result goes back
+    to the device; :func:`structural_rank`, which needs only the matching's size, runs on
+    the device).
 
     Parameters
     ----------
@@ -1398,7 +1401,13 @@ def maximum_bipartite_matching(graph, perm_type="row"):
 
 def structural_rank(graph):
     """The structural rank, as ``scipy.sparse.csgraph.structural_rank``: the size of a
-    maximum matching of rows to columns (:func:`maximum_bipartite_matching`).
+    maximum matching of rows to columns.
+
+    On the CPU :func:`maximum_bipartite_matching`'s (Hopcroft-Karp in a kernel); on the
+    GPU by array operations on the device (:func:`_maximum_matching_arrays`: rounds of a
+    breadth-first forest grown from every unmatched row at once, each tree that reaches
+    an unmatched column augmenting along its path; the paths of different trees share no
+    vertex).
 
     Examples
     --------
@@ -1407,6 +1416,18 @@ def structural_rank(graph):
     >>> csgraph.structural_rank(sp.csr_array([[1, 0, 2, 0], [2, 0, 4, 0]]))
     np.int64(2)
     """
+    if is_cupy(graph) and _is_sparse_input(graph):
+        if graph.format not in ("csr", "csc", "coo"):
+            warnings.warn("Input matrix should be in CSC, CSR, or COO matrix format",
+                          sp.SparseEfficiencyWarning, stacklevel=2)
+        graph = graph.tocsr()
+        if graph.shape[0] > graph.shape[1]:
+            graph = graph.T.tocsr()
+        xp = array_module(graph)
+        rows, _ = _maximum_matching_arrays(xp, graph.shape[0], graph.shape[1],
+                                           graph.indptr.astype(np.int64),
+                                           graph.indices.astype(np.int64))
+        return np.int64(int((rows >= 0).sum()))
     graph, _ = _scipy_sparse(graph)
     if not sp.issparse(graph):
         raise TypeError("Input must be sparse")
@@ -1418,6 +1439,70 @@ def structural_rank(graph):
     if graph.shape[0] > graph.shape[1]:
         graph = graph.T.tocsr()
     return np.sum(maximum_bipartite_matching(graph) >= 0)
+
+
+def _row_entries(xp, ip, rows):
+    """``(row of each entry, position)`` of every stored entry of ``rows`` (CSR ``ip``)."""
+    start = ip[rows]
+    count = ip[rows + 1] - start
+    owner = xp.repeat(xp.arange(rows.size, dtype=np.int64), count)
+    first = xp.cumsum(count) - count
+    offset = xp.arange(owner.size, dtype=np.int64) - xp.repeat(first, count)
+    return rows[owner], start[owner] + offset
+
+
+def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
+    """A maximum matching of rows to columns by array operations (numpy or cupy):
+    ``(column of each row, row of each column)``, -1 where unmatched.
+
+    Each round grows a breadth-first forest from every unmatched row at once over the
+    alternating graph (a row's entries to columns not seen yet, each column taken by its
+    smallest row; a matched column leads on to its row); a tree stops at its first level
+    that reaches an unmatched column and takes the smallest one.  Every vertex belongs
+    to one tree, so the trees' augmenting paths share no vertex and are flipped together.
+    A round that finds none proves the matching maximum (the forest holds every vertex
+    an alternating path from an unmatched row reaches)."""
+    mate_row = xp.full(nrows, -1, np.int64)
+    mate_col = xp.full(ncols, -1, np.int64)
+    while True:
+        frontier = xp.flatnonzero(mate_row < 0)
+        if not frontier.size or not ncols:
+            break
+        root = xp.full(nrows, -1, np.int64)
+        root[frontier] = frontier
+        parent = xp.full(ncols, -1, np.int64)
+        seen = xp.zeros(ncols, dtype=bool)
+        done = xp.zeros(nrows, dtype=bool)
+        end = xp.full(nrows, np.inf)
+        while frontier.size:
+            r, pos = _row_entries(xp, ip, frontier)
+            c = ix[pos]
+            keep = ~seen[c] & ~done[root[r]]
+            r, c = r[keep], c[keep]
+            if not r.size:
+                break
+            claim = xp.full(ncols, np.inf)
+            _scatter_min(xp, claim, c, r.astype(np.float64))
+            new = xp.unique(c)
+            parent[new] = claim[new].astype(np.int64)
+            seen[new] = True
+            tree = root[parent[new]]
+            free = mate_col[new] < 0
+            _scatter_min(xp, end, tree[free], new[free].astype(np.float64))
+            done[tree[free]] = True
+            onward = ~free & ~done[tree]
+            frontier = mate_col[new[onward]]
+            root[frontier] = tree[onward]
+        cols = end[xp.flatnonzero(end < np.inf)].astype(np.int64)
+        if not cols.size:
+            break
+        while cols.size:  # flip the paths, from their unmatched columns back to the roots
+            r = parent[cols]
+            before = mate_row[r]
+            mate_col[cols] = r
+            mate_row[r] = cols
+            cols = before[before >= 0]
+    return mate_row, mate_col
 
 
 def min_weight_full_bipartite_matching(biadjacency, maximize=False):

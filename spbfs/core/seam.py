@@ -181,6 +181,10 @@ _OPTIONAL = _declare(
      "out_scaled, gauss_seidel",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
+    ("pull_affine", "tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, "
+     "out_scaled, gauss_seidel",
+     ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
+     "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),
