@@ -19,21 +19,15 @@ import operator
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..cpu.threads import get_num_threads, run_ranges, split
+from ..cpu.layout import repulsion as cpu_repulsion
 from ..semiring import monoids, reduce
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
 __all__ = []
 
-#: Pairs (nodes of a block times all nodes) of one repulsion block: its arrays, about 50
-#: bytes a pair in two dimensions, stay in the cache.
-BLOCK_ENTRIES = 1 << 16
-#: The same on the GPU.
+#: Pairs (nodes of a block times all nodes) of one GPU repulsion block.
 GPU_BLOCK_ENTRIES = 1 << 25
-#: Pairs from which the host's repulsion runs on ``spbfs.get_num_threads()`` threads (each
-#: a range of nodes; numpy releases the GIL in its array operations).
-THREADED_PAIRS = 1 << 20
 #: The fewest nodes of a block (on a large graph, fewer calls of the array library).
 MIN_BLOCK = 16
 
@@ -156,43 +150,21 @@ class _Forces:
         return attraction
 
     def repulsion(self, p):
-        """NetworkX's ``einsum("ijk, ij -> ik", diff, factor)``, a block of nodes ``i`` at a
-        time: the block's pairs are laid out ``(j, i)`` (the force is symmetric in ``i`` and
-        ``j`` but for the sign of ``diff``), so adding up over the leading axis adds in
-        ``j`` order, one ``j`` after another, as NetworkX's ``einsum`` does."""
+        """NetworkX's ``einsum("ijk, ij -> ik", diff, factor)``: on the host one compiled
+        pass over all pairs (:func:`spbfs.cpu.layout.repulsion`, each node's sum over ``j``
+        in order, as NetworkX's ``einsum``); on the GPU a block of nodes ``i`` at a time, the
+        block's pairs laid out ``(j, i)`` (the force is symmetric in ``i`` and ``j`` but for
+        the sign of ``diff``), so adding up over the leading axis adds in ``j`` order."""
         xp, n, dim = self.xp, self.n, p.shape[1]
-        limit = GPU_BLOCK_ENTRIES if xp is not np else BLOCK_ENTRIES
-        block = max(MIN_BLOCK, limit // n)
+        if xp is np:
+            return cpu_repulsion(p, self.mass, self.size, self.scaling_ratio,
+                                 self.adjust_sizes)
+        block = max(MIN_BLOCK, GPU_BLOCK_ENTRIES // n)
         cols = [xp.ascontiguousarray(p[:, k]) for k in range(dim)]
         out = xp.empty((n, dim))
-
-        def rows(lo, hi):  # nodes lo..hi-1, a block at a time
-            for start in range(lo, hi, block):
-                self._repel(cols, out, start, min(hi, start + block))
-
-        threads = get_num_threads() if xp is np and n * n >= THREADED_PAIRS else 1
-        run_ranges(rows, split(n, threads))
+        for start in range(0, n, block):
+            self._repel(cols, out, start, min(n, start + block))
         return out
-
-    def _repel(self, cols, out, start, stop):
-        """The repulsion on nodes ``start..stop-1`` into ``out`` (see :meth:`repulsion`)."""
-        xp, mass, size = self.xp, self.mass, self.size
-        diff = [c[None, start:stop] - c[:, None] for c in cols]  # diff[k][j, i]
-        square = diff[0] * diff[0]
-        for d in diff[1:]:  # np.linalg.norm's sum of squares, in its order
-            square += d * d
-        distance = xp.sqrt(square, out=square)
-        if self.adjust_sizes:
-            distance += -size[None, start:stop] - size[:, None]
-        d2 = xp.square(distance, out=distance)
-        factor = xp.multiply(mass[:, None], mass[None, start:stop])  # NetworkX's tmp
-        local = xp.arange(stop - start)
-        factor[local + start, local] = 0
-        d2[local + start, local] = 1
-        xp.divide(factor, d2, out=factor)
-        factor *= self.scaling_ratio
-        for k, d in enumerate(diff):
-            out[start:stop, k] = xp.multiply(d, factor).sum(axis=0)
 
     def gravities(self, p):
         xp, mass = self.xp, self.mass

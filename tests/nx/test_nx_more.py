@@ -539,14 +539,13 @@ def test_forceatlas2_layout_store_and_small_cases():
         nx.forceatlas2_layout(G, dim=-1, backend="spbfs")
 
 
-def test_forceatlas2_layout_threads_and_blocks_change_nothing(monkeypatch):
+def test_forceatlas2_layout_threads_and_tiles_change_nothing(monkeypatch):
     import spbfs
-    from spbfs.nx import _layout
+    from spbfs.cpu import layout
 
-    G = nx.gnm_random_graph(90, 300, seed=6)
+    G = nx.gnm_random_graph(90, 300, seed=6)  # 90 nodes: 5 tiles of 16, the last one partial
     want = nx.forceatlas2_layout(G, seed=2, max_iter=40)
-    monkeypatch.setattr(_layout, "THREADED_PAIRS", 0)
-    monkeypatch.setattr(_layout, "BLOCK_ENTRIES", 7 * 90)  # blocks of 16 (MIN_BLOCK) nodes
+    monkeypatch.setattr(layout, "THREADED_PAIRS", 0)
     spbfs.set_num_threads(3)
     try:
         got = nx.forceatlas2_layout(G, seed=2, max_iter=40, backend="spbfs")
@@ -554,3 +553,32 @@ def test_forceatlas2_layout_threads_and_blocks_change_nothing(monkeypatch):
         spbfs.set_num_threads(None)
     for v in G:
         np.testing.assert_array_equal(got[v], want[v])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("adjust", [False, True])
+def test_compiled_repulsion_is_networkx_einsum(dtype, dim, adjust):
+    """The compiled repulsion against NetworkX's dense expression, bit for bit (two nodes
+    at one position included: NetworkX's infinite factor)."""
+    from spbfs.cpu.layout import repulsion
+
+    rng = np.random.default_rng(dim)
+    n = 53
+    p = rng.random((n, dim)).astype(dtype)
+    p[7] = p[3]
+    mass = rng.integers(1, 20, n).astype(float)
+    size = rng.random(n) * 0.01
+    diff = p[:, None] - p[None]
+    distance = np.linalg.norm(diff, axis=-1)
+    tmp = mass[:, None] @ mass[None]
+    if adjust:
+        distance += -size[:, None] - size[None]
+    d2 = distance**2
+    np.fill_diagonal(tmp, 0)
+    np.fill_diagonal(d2, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.einsum("ijk, ij -> ik", diff, (tmp / d2) * 1.5)
+        for threads in (1, 3):
+            got = repulsion(p, mass, size, 1.5, adjust, threads=threads)
+            np.testing.assert_array_equal(got, want)
