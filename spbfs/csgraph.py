@@ -396,8 +396,10 @@ def _laplacian_device(csgraph, normed, return_diag, use_out_degree, copy, form, 
         coo = csgraph.tocoo()
         row, col, data = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
         if symmetrized and form == "array":  # A + A^H summed, cancelled entries dropped
+            idt = index_dtype(n)
             both = _coo_class(xp)((xp.concatenate([data, data.conj()]),
-                                   (xp.concatenate([row, col]), xp.concatenate([col, row]))),
+                                   (xp.concatenate([row, col]).astype(idt),
+                                    xp.concatenate([col, row]).astype(idt))),
                                   shape=(n, n)).tocsr()
             both.eliminate_zeros()
             both = both.tocoo()
@@ -449,8 +451,9 @@ def _laplacian_device(csgraph, normed, return_diag, use_out_degree, copy, form, 
         values = -data
         on_diagonal = w.astype(values.dtype)
     eye = xp.arange(n, dtype=np.int64)
+    idt = index_dtype(n)
     arrays = (xp.concatenate([values, on_diagonal]).astype(out_dtype),
-              (xp.concatenate([row, eye]), xp.concatenate([col, eye])))
+              (xp.concatenate([row, eye]).astype(idt), xp.concatenate([col, eye]).astype(idt)))
     lap = _coo_class(xp)(arrays, shape=(n, n))
     w = w.astype(out_dtype)
     return (lap, w) if return_diag else lap
@@ -956,13 +959,17 @@ def _like(M, a):
 
 
 def _csr_out(G, arrays, shape, on_gpu=False):
-    """A CSR result in scipy's class for input ``G``: a cupyx ``csr_matrix`` for GPU input,
-    a ``csr_matrix`` for a scipy sparse matrix, a ``csr_array`` otherwise."""
+    """A CSR result in scipy's class for input ``G``: a cupyx ``csr_matrix`` for GPU input
+    (integer values as float64: cupyx holds no integers), a ``csr_matrix`` for a scipy
+    sparse matrix, a ``csr_array`` otherwise."""
     if on_gpu:
         import cupy
         import cupyx.scipy.sparse as csp
 
-        return csp.csr_matrix(tuple(cupy.asarray(a) for a in arrays), shape=shape)
+        data, *index = (cupy.asarray(a) for a in arrays)
+        if data.dtype.kind not in "bfc":
+            data = data.astype(np.float64)
+        return csp.csr_matrix((data, *index), shape=shape)
     if sp.issparse(G) and not isinstance(G, sp.sparray):
         return sp.csr_matrix(arrays, shape=shape)
     return sp.csr_array(arrays, shape=shape)
@@ -1630,6 +1637,8 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
             return result
     original = csgraph
     csgraph, on_gpu = _scipy_sparse(csgraph)
+    if on_gpu and sp.issparse(csgraph):  # checked integral by _maximum_flow_device
+        csgraph = csgraph.astype(np.int32)
     if not (sp.issparse(csgraph) and csgraph.format == "csr"):
         raise TypeError("graph must be in CSR format")
     if not issubclass(csgraph.dtype.type, np.integer):
