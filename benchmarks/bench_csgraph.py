@@ -8,7 +8,13 @@ Results are checked equal (orders, predecessors, labels up to renaming, distance
 matchings and permutations; spanning forests and full matchings by their total weight, which
 equal weights leave free to differ in their edges).
 
+With ``--device gpu`` spbfs is given the graphs as cupyx CSR matrices (float64: cupyx
+holds no integers, so maximum_flow's capacities are floats holding integers) and timed on
+the GPU (each call followed by a device synchronisation), scipy on the host as before; the
+results are copied back to the host to be checked.
+
 Usage: python benchmarks/bench_csgraph.py [--scales 14 16 18] [--repeat 3] [--skip WORD ...]
+       [--device cpu|gpu]
 """
 
 from __future__ import annotations
@@ -38,14 +44,63 @@ def graph(scale, seed=1):
     return A
 
 
-def best(fn, repeat):
+def best(fn, repeat, sync=lambda: None):
     fn()
+    sync()
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         out = fn()
+        sync()
         times.append(time.perf_counter() - t)
     return min(times), out
+
+
+class Device:
+    """Moves the benchmark's arguments to spbfs's device and its results back."""
+
+    def __init__(self, name):
+        self.name = name
+        self._moved: dict = {}
+        if name == "gpu":
+            import cupy
+
+            self.cupy = cupy
+            self.sync = cupy.cuda.Device().synchronize
+        else:
+            self.sync = lambda: None
+
+    def arg(self, a):
+        """A scipy matrix as a cupyx CSR of float64 (cached per matrix); anything else as
+        it is."""
+        if self.name != "gpu" or not sp.issparse(a):
+            return a
+        key = id(a)
+        if key not in self._moved:
+            import cupyx.scipy.sparse as csp
+
+            host = sp.csr_matrix(a, dtype=np.float64)
+            host.indices = host.indices.astype(np.int32)
+            host.indptr = host.indptr.astype(np.int32)
+            self._moved[key] = (a, csp.csr_matrix(host))
+        return self._moved[key][1]
+
+    def result(self, out):
+        """A device result on the host (scipy sparse results as csr/coo arrays)."""
+        if self.name != "gpu":
+            return out
+        from scipy.sparse.csgraph._flow import MaximumFlowResult
+
+        if isinstance(out, tuple):
+            return tuple(self.result(o) for o in out)
+        if isinstance(out, MaximumFlowResult):
+            return MaximumFlowResult(out.flow_value, self.result(out.flow))
+        if hasattr(out, "get"):
+            host = out.get()
+            if sp.issparse(host):
+                return sp.coo_array(host) if host.format == "coo" else sp.csr_array(host)
+            return host
+        return out
 
 
 def same_partition(a, b):
@@ -165,8 +220,13 @@ def main():
     ap.add_argument("--skip", nargs="+", default=[], metavar="WORD",
                     help="leave out the cases whose name holds a word (scipy's bellman_ford "
                          "and johnson take minutes from scale 16)")
+    ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
+                    help="where spbfs runs (gpu: cupyx inputs, timed with a device sync); "
+                         "scipy always runs on the host")
     args = ap.parse_args()
-    print("| scale | case | scipy ms | spbfs ms | spbfs / scipy | same result |")
+    device = Device(args.device)
+    where = "spbfs (GPU) ms" if args.device == "gpu" else "spbfs ms"
+    print(f"| scale | case | scipy ms | {where} | spbfs / scipy | same result |")
     print("|---:|---|---:|---:|---:|---|")
     for scale in args.scales:
         A = graph(scale)
@@ -178,8 +238,10 @@ def main():
                 continue
             t_scipy, want = best(lambda f=func, a=call_args, k=kwargs:
                                  getattr(scipy_csgraph, f)(*a, **k), args.repeat)
-            t_spbfs, got = best(lambda f=func, a=call_args, k=kwargs:
-                                getattr(spbfs_csgraph, f)(*a, **k), args.repeat)
+            moved = tuple(device.arg(a) for a in call_args)
+            t_spbfs, got = best(lambda f=func, a=moved, k=kwargs:
+                                getattr(spbfs_csgraph, f)(*a, **k), args.repeat, device.sync)
+            got = device.result(got)
             print(f"| {scale} | {name} | {1e3 * t_scipy:.2f} | {1e3 * t_spbfs:.2f} | "
                   f"{t_spbfs / t_scipy:.2f}x | {'yes' if same(want, got) else 'NO'} |",
                   flush=True)
