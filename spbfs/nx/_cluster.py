@@ -102,7 +102,9 @@ def average_clustering(G, nodes=None, weight=None, count_zeros=True):
     return sum(c) / len(c)
 
 
-@dispatched(can_run=lambda a: _decline(a, directed=False, multigraph=False))
+@dispatched(can_run=lambda a: _decline(a, directed=False, multigraph=False),
+            docs="Triangles and connected triples counted from the pattern (unweighted); "
+            "directed graphs and multigraphs run in NetworkX.")
 def transitivity(G):
     """NetworkX's ``transitivity`` (undirected graphs).
 

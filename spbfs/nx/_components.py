@@ -94,7 +94,7 @@ def connected_components(G):
     yield from _sets(G, False)
 
 
-@dispatched(can_run=_undirected)
+@dispatched(can_run=_undirected, docs="Components of the pattern, counted (no sets built).")
 def number_connected_components(G):
     """NetworkX's ``number_connected_components``.
 
@@ -107,7 +107,8 @@ def number_connected_components(G):
     return _count(G, False)
 
 
-@dispatched(can_run=_undirected)
+@dispatched(can_run=_undirected, docs="Components of the pattern, counted; the null graph raises "
+            "NetworkXPointlessConcept, as NetworkX.")
 def is_connected(G):
     """NetworkX's ``is_connected``.
 
@@ -133,7 +134,7 @@ def weakly_connected_components(G):
     yield from _sets(G, False)
 
 
-@dispatched(can_run=_directed)
+@dispatched(can_run=_directed, docs="Weak components of the arcs, counted (no sets built).")
 def number_weakly_connected_components(G):
     """NetworkX's ``number_weakly_connected_components``.
 
@@ -146,7 +147,8 @@ def number_weakly_connected_components(G):
     return _count(G, False)
 
 
-@dispatched(can_run=_directed)
+@dispatched(can_run=_directed, docs="Weak components of the arcs, counted; the null graph raises "
+            "NetworkXPointlessConcept, as NetworkX.")
 def is_weakly_connected(G):
     """NetworkX's ``is_weakly_connected``.
 
@@ -174,7 +176,7 @@ def strongly_connected_components(G):
     yield from _sets(G, True)
 
 
-@dispatched(can_run=_directed)
+@dispatched(can_run=_directed, docs="Strong components, counted (no sets built).")
 def number_strongly_connected_components(G):
     """NetworkX's ``number_strongly_connected_components``.
 
@@ -188,7 +190,8 @@ def number_strongly_connected_components(G):
     return _count(G, True)
 
 
-@dispatched(can_run=_directed)
+@dispatched(can_run=_directed, docs="Strong components, counted; the null graph raises "
+            "NetworkXPointlessConcept, as NetworkX.")
 def is_strongly_connected(G):
     """NetworkX's ``is_strongly_connected``.
 

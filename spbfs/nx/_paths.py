@@ -45,7 +45,8 @@ def _node_not_found(G, node, message):
         raise nx.NodeNotFound(message)
 
 
-@dispatched()
+@dispatched(docs="The same paths as NetworkX (each node's BFS parent in queue order), the dict "
+            "in its order.")
 def single_source_shortest_path(G, source, cutoff=None):
     """NetworkX's ``single_source_shortest_path``: the BFS tree's paths, in BFS order.
 
@@ -61,7 +62,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     return paths_from_parents(G, order, parent, {s: source})
 
 
-@dispatched()
+@dispatched(docs="A search of the reverse arcs: NetworkX's paths, in its order.")
 def single_target_shortest_path(G, target, cutoff=None):
     """NetworkX's ``single_target_shortest_path``: paths into ``target``, in BFS order.
 
@@ -79,7 +80,7 @@ def single_target_shortest_path(G, target, cutoff=None):
     return paths_from_parents(R, order, parent, {t: target}, forward=False)
 
 
-@dispatched()
+@dispatched(docs="A search of the reverse arcs: NetworkX's dict, in its order.")
 def single_target_shortest_path_length(G, target, cutoff=None):
     """NetworkX's ``single_target_shortest_path_length``: hops to ``target``, in BFS order.
 
@@ -97,7 +98,8 @@ def single_target_shortest_path_length(G, target, cutoff=None):
     return single_source_shortest_path_length(G.reverse(), target, cutoff)
 
 
-@dispatched()
+@dispatched(docs="One search per node, yielded lazily in node order (each as "
+            "single_source_shortest_path).")
 def all_pairs_shortest_path(G, cutoff=None):
     """NetworkX's ``all_pairs_shortest_path``: ``(node, paths)`` for every node.
 
@@ -111,7 +113,8 @@ def all_pairs_shortest_path(G, cutoff=None):
         yield node, single_source_shortest_path(G, node, cutoff)
 
 
-@dispatched()
+@dispatched(docs="One search per node, yielded lazily in node order (each as "
+            "single_source_shortest_path_length).")
 def all_pairs_shortest_path_length(G, cutoff=None):
     """NetworkX's ``all_pairs_shortest_path_length``: ``(node, lengths)`` for every node.
 
@@ -125,7 +128,8 @@ def all_pairs_shortest_path_length(G, cutoff=None):
         yield node, single_source_shortest_path_length(G, node, cutoff)
 
 
-@dispatched()
+@dispatched(docs="NetworkX's path (its bidirectional search's meeting vertex), from two queue "
+            "searches towards each other; on the host copy with device='gpu'.")
 def bidirectional_shortest_path(G, source, target):
     """NetworkX's ``bidirectional_shortest_path``: the same path NetworkX finds, from
     :func:`spbfs.semiring.queue_meet` on the graph's arcs and its reverse arcs (each in
@@ -147,7 +151,7 @@ def bidirectional_shortest_path(G, source, target):
     return path
 
 
-@dispatched()
+@dispatched(docs="Two queue searches towards each other; on the host copy with device='gpu'.")
 def has_path(G, source, target):
     """NetworkX's ``has_path``.
 

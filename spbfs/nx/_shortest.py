@@ -35,7 +35,7 @@ _INT64_MAX = np.iinfo(np.int64).max
 # ------------------------------------------------------------------ unweighted
 
 
-@dispatched()
+@dispatched(docs="The dict in NetworkX's order (BFS queue order).")
 def single_source_shortest_path_length(G, source, cutoff=None):
     """NetworkX's ``single_source_shortest_path_length``: hop counts in BFS order.
 

@@ -44,7 +44,7 @@ def isolates(G):
     yield from G.labels(_isolate_rows(G))
 
 
-@dispatched()
+@dispatched(docs="Degrees read from the pattern.")
 def number_of_isolates(G):
     """NetworkX's ``number_of_isolates``.
 
@@ -83,7 +83,7 @@ def reciprocity(G, nodes=None):
     return out
 
 
-@dispatched()
+@dispatched(docs="Counted from the pattern and its transpose.")
 def overall_reciprocity(G):
     """NetworkX's ``overall_reciprocity`` (directed graphs).
 
@@ -100,7 +100,7 @@ def overall_reciprocity(G):
     return _overall_reciprocity(G.csr())
 
 
-@dispatched()
+@dispatched(docs="spbfs's DAG test on the pattern; undirected graphs give False, as NetworkX.")
 def is_directed_acyclic_graph(G):
     """NetworkX's ``is_directed_acyclic_graph``.
 

@@ -315,7 +315,8 @@ def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
     yield parent, children
 
 
-@dispatched()
+@dispatched(docs="Each layer's nodes in NetworkX's order (its queue order); several sources "
+            "start one search.")
 def bfs_layers(G, sources):
     """NetworkX's ``bfs_layers``: the lists of nodes at each distance, in BFS order.
 
@@ -342,7 +343,7 @@ def bfs_layers(G, sources):
         yield G.labels(children)
 
 
-@dispatched()
+@dispatched(docs="A set, as NetworkX's, from a search stopped at that depth.")
 def descendants_at_distance(G, source, distance):
     """NetworkX's ``descendants_at_distance``: the set of nodes ``distance`` hops away.
 
