@@ -1281,7 +1281,7 @@ def _reverse_cuthill_mckee_device(graph, symmetric_mode):
     xp = M.xp
     if symmetric_mode:
         ip, ix = M.indptr, M.indices
-        idt = ix.dtype
+        idt = graph.indices.dtype
         keys = M.pattern.keys()
         rows = M.pattern.rows()
         mirrored = ix.astype(np.int64) * n + rows

@@ -529,3 +529,114 @@ def test_conversions_and_path_utilities_are_scipys():
     np.testing.assert_array_equal(spbfs.csgraph.construct_dist_matrix(S, pred), dist)
     np.testing.assert_array_equal(spbfs.csgraph.reconstruct_path(S, pred[0]).toarray(),
                                   csgraph.reconstruct_path(S, pred[0]).toarray())
+
+
+# ----------------------------------------------------------------------------- device algorithms
+# The GPU paths are array algorithms written for numpy and cupy alike: run here on numpy,
+# against the CPU's compiled kernels and scipy (tests/gpu/test_csgraph_gpu.py runs them on
+# a GPU).
+@given(graphs(weights="float"), st.booleans())
+def test_device_boruvka_rounds_equal_the_cpu_kernel(A, symmetric):
+    from spbfs.cpu.spanning import boruvka
+
+    A = (A + A.T).tocsr() if symmetric else A
+    n = A.shape[0]
+    rows = np.repeat(np.arange(n), np.diff(A.indptr))
+    want = np.zeros(A.nnz, bool)
+    boruvka(n, rows, A.indices, A.data.astype(float), want)
+    got = spbfs.csgraph._boruvka_rounds(np, n, rows, A.indices, A.data.astype(float))
+    np.testing.assert_array_equal(got, want)
+
+
+@given(graphs(weights="float"), st.booleans(), st.sampled_from(["csr", "csc"]))
+def test_device_cuthill_mckee_equals_scipy(A, symmetric, fmt):
+    A = sp.csr_matrix(A)
+    A.data = A.data - 2.0                # some sums cancel: scipy drops those entries
+    G = ((A + A.T) if symmetric else A).asformat(fmt)
+    for mode in (False, True):
+        got = spbfs.csgraph._reverse_cuthill_mckee_device(G, mode)
+        if got is None:                  # symmetric_mode on an asymmetric pattern
+            assert mode and not symmetric
+            continue
+        np.testing.assert_array_equal(got, csgraph.reverse_cuthill_mckee(G, mode))
+        # the CPU path's dtype (scipy's, except int64-index input, where scipy keeps int64)
+        assert got.dtype == spbfs.csgraph.reverse_cuthill_mckee(G, mode).dtype
+
+
+@given(graphs(), st.integers(0, 3))
+def test_device_maximum_matching_is_maximum(A, cut):
+    B = sp.csr_array(A[:, :max(1, A.shape[1] - cut)])
+    nrows, ncols = B.shape
+    rows, cols = spbfs.csgraph._maximum_matching_arrays(
+        np, nrows, ncols, B.indptr.astype(np.int64), B.indices.astype(np.int64))
+    matched = np.flatnonzero(rows >= 0)
+    assert matched.size == csgraph.structural_rank(B) == int((cols >= 0).sum())
+    np.testing.assert_array_equal(cols[rows[matched]], matched)
+    dense = B.toarray() != 0
+    pattern = np.zeros_like(dense)
+    r, c = np.repeat(np.arange(nrows), np.diff(B.indptr)), B.indices
+    pattern[r, c] = True
+    assert pattern[matched, rows[matched]].all()
+
+
+@given(graphs(), st.data())
+def test_device_edmonds_karp_equals_scipy(A, data):
+    from spbfs.cpu.flow import residual_graph
+
+    n = A.shape[0]
+    if n < 2:
+        return
+    A = sp.csr_array(A).astype(np.int32)
+    A.sum_duplicates()
+    rows = np.repeat(np.arange(n), np.diff(A.indptr)).astype(np.int64)
+    ip, ix, cap, reverse, keys = spbfs.csgraph._residual_arrays(
+        np, n, rows, A.indices.astype(np.int64), A.data.astype(np.int64))
+    for got, want in zip((ip, ix, cap, reverse), residual_graph(A.indptr, A.indices, A.data),
+                         strict=True):
+        np.testing.assert_array_equal(got, want)
+    source = data.draw(st.integers(0, n - 1))
+    sink = data.draw(st.integers(0, n - 1).filter(lambda v: v != source))
+    flow = spbfs.csgraph._edmonds_karp_arrays(np, n, ip, ix, cap, reverse, keys, source, sink)
+    want = csgraph.maximum_flow(A, source, sink, method="edmonds_karp").flow
+    assert (sp.csr_array((flow, ix, ip), shape=(n, n)) != want).nnz == 0
+
+
+@pytest.mark.parametrize("normed", [False, True])
+@pytest.mark.parametrize("use_out_degree", [False, True])
+@pytest.mark.parametrize("symmetrized", [False, True])
+@pytest.mark.parametrize("form", ["array", "function", "lo"])
+@pytest.mark.parametrize("dense", [False, True])
+def test_device_laplacian_equals_scipy(normed, use_out_degree, symmetrized, form, dense):
+    rng = np.random.default_rng(3)
+    A = sp.random(15, 15, density=0.3, random_state=rng, format="csr")
+    A.data = rng.integers(1, 5, A.nnz).astype(float)
+    A.setdiag(rng.integers(0, 2, 15).astype(float))
+    G = A.toarray() if dense else A
+    kw = {"normed": normed, "use_out_degree": use_out_degree, "symmetrized": symmetrized,
+          "form": form, "return_diag": True}
+    want, want_d = csgraph.laplacian(G.copy(), **kw)
+    got, d = spbfs.csgraph._laplacian_device(G.copy(), normed, True, use_out_degree, True,
+                                             form, None, symmetrized)
+    np.testing.assert_allclose(d, want_d)
+    if form == "array":
+        dense_of = lambda M: M.toarray() if sp.issparse(M) else M  # noqa: E731
+        np.testing.assert_allclose(dense_of(got), dense_of(want))
+    else:
+        x = rng.random((15, 2))
+        np.testing.assert_allclose(got(x) if form == "function" else got @ x,
+                                   want(x) if form == "function" else want @ x)
+
+
+@given(graphs(weights="float"), st.booleans())
+def test_device_conversions_and_dist_matrix_equal_scipy(A, directed):
+    dense = A.toarray()
+    dense[dense == 1] = np.inf
+    want = csgraph.csgraph_from_dense(dense)
+    got = spbfs.csgraph._from_dense_device(dense, 0, True, True)
+    assert got.nnz == want.nnz and (got != want).nnz == 0
+    for null in (0, np.inf):
+        np.testing.assert_array_equal(spbfs.csgraph._to_dense_device(A, null),
+                                      csgraph.csgraph_to_dense(A, null))
+    _, pred = csgraph.shortest_path(A, directed=directed, return_predecessors=True)
+    np.testing.assert_allclose(spbfs.csgraph._dist_matrix_device(A, pred, directed, np.inf),
+                               csgraph.construct_dist_matrix(A, pred, directed))
