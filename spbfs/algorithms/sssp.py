@@ -8,7 +8,18 @@ import numpy as np
 
 from ..core.arrays import index_dtype, to_numpy
 from ..core.validation import UNREACHED, check_source, check_sources
-from ..semiring import Matrix, Vector, extract, min_plus, monoids, mxm, pull_cheaper, reduce, vxm
+from ..semiring import (
+    Matrix,
+    Vector,
+    extract,
+    min_plus,
+    monoids,
+    mxm,
+    pull_cheaper,
+    reduce,
+    relax_buckets,
+    vxm,
+)
 from ..semiring._matrix import csr_from_coo
 from ._shared import BETA, prepare
 from .bfs import bfs
@@ -29,7 +40,8 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     the lowest bucket of distances (width :data:`BUCKET_DEGREES` times the mean weight over
     the mean out-degree) whose distance improved through ``min_plus`` (``y = x @ A`` with
     ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements; improvements beyond the
-    bucket wait for theirs.  Elsewhere (a graph over ranks, the GPU) a frontier-based
+    bucket wait for theirs (:func:`spbfs.semiring.relax_buckets`; on the CPU two kernels a
+    round, with per-thread bins).  Elsewhere (a graph over ranks, the GPU) a frontier-based
     Bellman-Ford: each round pushes every vertex whose distance improved, in at most
     ``n`` rounds and usually about the graph's hop diameter; a round pulls instead where
     the backend expects that to be cheaper (:func:`spbfs.semiring.pull_cheaper`: on the
@@ -118,7 +130,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     # Bellman-Ford below
     start = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
     if start.format == "sparse" and M.nnz and not pull_cheaper(M, M.nnz):
-        dist = _delta_stepping(M, start.indices, dist, _bucket_width(M, total))
+        dist = relax_buckets(M, start.indices, _bucket_width(M, total))
         if not return_predecessors:
             return dist
         return dist, _predecessors(M, dist, source)
@@ -147,72 +159,6 @@ def _bucket_width(M, total):
     if not (mean > 0 and math.isfinite(mean)):
         return 1.0
     return BUCKET_DEGREES * mean / max(M.nnz / max(M.n, 1), 1.0)
-
-
-def _delta_stepping(M, frontier, dist, delta):
-    """Distances by delta-stepping (Meyer and Sanders; GAP's ``sssp``) over sparse vectors.
-
-    Bucket ``k`` holds the distances in ``[k delta, (k + 1) delta)`` (``floor(d / delta)``,
-    the one rule used throughout).  The lowest bucket's vertices whose distance improved
-    are pushed through ``min_plus``, masked by the vertices of lower buckets (final, so
-    nothing is written to them), until the bucket holds no improvement; an improvement
-    into a higher bucket is listed there unless the vertex is listed in that bucket or a
-    lower one already, and a vertex whose distance moved to a lower bucket since it was
-    listed is dropped when the list is taken (it was pushed there).  Every operation
-    costs the vertices it touches, and a vertex is rarely pushed twice (a frontier
-    Bellman-Ford pushes each about three times on a Kronecker graph with random
-    weights)."""
-    xp, n = M.xp, M.n
-    waiting = {}  # bucket -> arrays of vertices improved into it
-    listed = xp.full(n, np.inf)  # the lowest bucket each vertex is listed in
-    settled = xp.zeros(n, bool)
-    bucket = 0.0
-    while True:
-        pushed = []
-        while frontier.size:
-            pushed.append(frontier)
-            x = Vector.sparse(frontier, dist[frontier], size=n, sort=False, check=False)
-            y = vxm(x, M, min_plus, mask=settled, complement=True, direction="push")
-            better = y.values < dist[y.indices]
-            found, value = y.indices[better], y.values[better]
-            dist[found] = value
-            into = xp.floor(value / delta)
-            near = into <= bucket
-            frontier = found[near]
-            if not bool(near.all()):
-                found, into = found[~near], into[~near]
-                lower = into < listed[found]
-                found, into = found[lower], into[lower]
-                listed[found] = into
-                _wait(xp, waiting, found, into)
-        if not waiting:
-            return dist
-        if pushed:  # the bucket's vertices: final
-            settled[xp.concatenate(pushed)] = True
-        bucket = min(waiting)
-        listed_here = xp.concatenate(waiting.pop(bucket))
-        frontier = listed_here[xp.floor(dist[listed_here] / delta) == bucket]  # not lower
-
-
-def _wait(xp, waiting, vertices, buckets):
-    """Add ``vertices`` to the lists of their ``buckets`` (whole float64 bucket numbers, the
-    lists' keys as they are, so that a key equals ``floor(d / delta)`` of the distances
-    filed under it however large)."""
-    if not vertices.size:
-        return
-    low = float(buckets.min())
-    if float(buckets.max()) - low < 2**15 and low < 2**52:  # exact as small integers:
-        keys = (buckets - low).astype(np.int16)  # a stable sort of them is a radix sort
-    else:
-        keys = buckets
-    order = xp.argsort(keys, kind="stable")
-    vertices, buckets = vertices[order], buckets[order]
-    cuts = xp.flatnonzero(buckets[1:] != buckets[:-1]) + 1
-    starts = [0, *to_numpy(cuts).tolist()]
-    ends = [*starts[1:], int(vertices.size)]
-    firsts = to_numpy(buckets[xp.asarray(starts)]).tolist()
-    for key, lo, hi in zip(firsts, starts, ends, strict=True):
-        waiting.setdefault(key, []).append(vertices[lo:hi])
 
 
 def _predecessors(M, dist, source):

@@ -185,6 +185,9 @@ _OPTIONAL = _declare(
      "out_scaled, gauss_seidel",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
+    ("delta_stepping", "indptr, indices, data, sources, delta, dist",
+     ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and two kernels a bucket "
+     "round, not a masked push and numpy lists per round"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),

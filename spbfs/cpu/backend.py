@@ -16,6 +16,7 @@ Examples
 
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
+from .delta import delta_stepping
 from .mode import row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel
@@ -37,7 +38,8 @@ from .rank import pull_affine
 from .strong import strong_components
 from .weak import weak_components
 
-__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "ewise_csr", "index_unary",
+__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "delta_stepping", "ewise_csr",
+           "index_unary",
            "masked_dot", "packed_pull", "packed_push", "peel", "pull_affine", "queue_meet",
            "queue_order",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",

@@ -43,6 +43,7 @@ from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel
 from ._products import mxm
 from ._queue import queue_meet, queue_order
+from ._relax import relax_buckets
 from ._search import LevelSearch, level_search
 from ._transform import apply, reduce, select
 from ._vector import Vector
@@ -55,5 +56,6 @@ __all__ = [
     "extract", "level_search", "lor_land", "max_min", "max_plus", "min_first", "min_plus",
     "min_secondi", "monoids", "mxm", "mxv", "ops", "packed_any_secondi", "peel", "plus_pair",
     "plus_times", "pointer_matrix", "pull_affine", "pull_cheaper", "queue_meet", "queue_order",
-    "reduce", "row_mode", "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "reduce", "relax_buckets", "row_mode", "select", "select_ops", "unary", "unpack_bitplanes",
+    "vxm",
 ]

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 from conftest import DEVICES, graphs, on_device, to_host
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spbfs
@@ -259,3 +259,69 @@ def test_delta_stepping_bucket_numbers_past_two_to_the_53(width):
     with mock.patch.object(module, "BUCKET_DEGREES", width):
         dist = spbfs.sssp(A, 0)
     np.testing.assert_allclose(dist, csgraph.dijkstra(A, indices=0), rtol=1e-14)
+
+
+# -- the CPU's delta-stepping kernels (spbfs/cpu/delta.py) ---------------------------------
+
+@pytest.fixture
+def crowded(monkeypatch):
+    """Every round split over 3 threads, pools of one block (spills every round)."""
+    from spbfs.cpu import delta
+
+    monkeypatch.setattr(delta, "PARALLEL_VERTICES", 1)
+    monkeypatch.setattr(delta, "_pool_blocks", lambda n, threads, sources, span: 1)
+    spbfs.set_num_threads(3)
+    yield
+    spbfs.set_num_threads(None)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # set once, kept
+@given(A=graphs(weights="quarters"), data=st.data(),
+       delta=st.sampled_from([1e-9, 0.01, 0.25, 1.0, 7.0, 1e12]), zeros=st.booleans())
+def test_relax_buckets_kernel_matches_dijkstra(crowded, A, data, delta, zeros):
+    """The kernels on 3 threads with full pools (vertices spilled and listed again), any
+    bucket width (the narrowest widened to 2**16 buckets), zero weights, several sources;
+    the generic rounds give the same distances."""
+    from spbfs.semiring import _relax, relax_buckets
+
+    A = sp.csr_array(A)
+    if zeros:
+        A.data[::3] = 0.0
+    n = A.shape[0]
+    sources = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4)))
+    expected = csgraph.dijkstra(A, indices=sources, min_only=True)
+    got = relax_buckets(A, sources, delta)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, expected)
+    M = spbfs.semiring.Matrix.from_any(A.astype(np.float64))
+    dist = np.full(n, np.inf)
+    dist[sources] = 0.0
+    generic = _relax._rounds(M, np.unique(sources), dist, delta)
+    np.testing.assert_array_equal(generic, expected)
+
+
+def test_relax_buckets_kernel_on_kronecker_from_eight_callers(crowded):
+    """Kronecker scale 11, weights 1-255, zero weights on a third of the edges: eight
+    callers at once, each split over 3 threads with pools that spill: Dijkstra's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from spbfs.graph500.generate import kronecker
+    from spbfs.semiring import relax_buckets
+
+    u, v = kronecker(11, 16, seed=4)
+    w = np.random.default_rng(4).integers(0, 256, u.size).astype(np.float64)
+    A = sp.csr_array((np.r_[w, w], (np.r_[u, v], np.r_[v, u])), shape=(2048, 2048))
+    A.sum_duplicates()
+    sources = [int(s) for s in np.flatnonzero(np.diff(A.indptr))[:8]]
+    expected = csgraph.dijkstra(A, indices=sources)
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda s: relax_buckets(A, np.array([s]), 3.0), sources * 2))
+    for k, d in enumerate(got):
+        np.testing.assert_array_equal(d, expected[k % 8])
+
+
+def test_relax_buckets_bad_delta():
+    from spbfs.semiring import relax_buckets
+
+    with pytest.raises(ValueError, match="delta"):
+        relax_buckets(sp.csr_array(np.eye(2)), np.array([0]), 0.0)

@@ -1,0 +1,242 @@
+"""The CPU's delta-stepping (``delta_stepping``): :func:`spbfs.semiring.relax_buckets` whole,
+two kernels a bucket round and no array made per round (GAP's ``sssp``, Meyer and Sanders).
+
+Distances are float64 (non-negative: their bit patterns, read as int64, are in the same
+order, so an improvement is a compare-and-swap of the bits, :mod:`spbfs.cpu._atomic`).
+Bucket ``b`` holds the distances ``d`` with ``floor(d * (1 / delta)) = b``.
+``listed[v]`` is the lowest bucket ``v`` waits in (an atomic minimum): an improvement that
+lowers it lists ``v`` in the bins of the thread that made it, one linked list per bucket
+(taken modulo ``C``, a power of two above the buckets a pending distance can span,
+``max weight / delta + 3``),
+nodes from the thread's own pool and free list.  A round:
+
+1. ``_take`` (one thread): the lists of the current bucket of every thread are emptied into
+   the frontier, keeping the vertices still listed there (a vertex listed again lower was
+   taken there) and unlisting them; an empty bucket moves to the next one, up to ``C``.
+2. ``_relax`` (every thread, chunks of the frontier taken by ``fetch_add``): each
+   frontier vertex's out-edges lower their heads' distances; a head lowered into the
+   current bucket is listed there again and taken next round.
+
+A thread whose pool is full marks the vertex ``spilled``; the round's end grows the pools
+and lists the spilled vertices where they wait (rare: a pool starts with room for
+``n / threads`` nodes and takes back those of each emptied bucket).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ._atomic import cas, fetch_add
+from ._jit import kernel
+from .threads import get_num_threads, run_ranges
+
+__all__ = ["delta_stepping"]
+
+#: Frontier vertices a thread takes at a time.
+CHUNK = 64
+#: Frontier vertices from which a round is split over threads.
+PARALLEL_VERTICES = 256
+#: Vertices a bin's block holds (bins are linked lists of blocks).
+BLOCK = 32
+#: Most buckets a pending distance may span (``delta`` is raised to keep within them).
+MAX_SPAN = 1 << 16
+UNLISTED = np.iinfo(np.int64).max
+U = np.uintp
+NONE = -1
+
+
+@intrinsic
+def _bits(typingctx, x):
+    """The bit pattern of a float64 as an int64 (same order for non-negative values)."""
+    if x != types.float64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(x), codegen
+
+
+@kernel
+def _insert(t, slot, v, heads, fill, blk_v, blk_next, free, used):
+    """List ``v`` in thread ``t``'s bin ``slot``; False when its pool has no block left."""
+    kb = heads[t, slot]
+    i = fill[t, slot]
+    if kb == NONE or i == BLOCK:
+        kb = free[t]
+        if kb != NONE:
+            free[t] = blk_next[t, kb]
+        elif used[t] < blk_next.shape[1]:
+            kb = used[t]
+            used[t] += 1
+        else:
+            return False
+        blk_next[t, kb] = heads[t, slot]
+        heads[t, slot] = kb
+        i = 0
+    blk_v[t, kb * BLOCK + i] = v
+    fill[t, slot] = i + 1
+    return True
+
+
+@kernel
+def _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed, frontier, rounds):
+    """Empty the current bucket's bins into ``frontier`` (the next non-empty bucket when
+    it holds none); ``(bucket, size)``, size 0 when every bin is empty."""
+    threads = heads.shape[0]
+    for _ in range(mask + 1):
+        slot = bucket & mask
+        size = 0
+        for t in range(threads):
+            kb = heads[t, slot]
+            count = fill[t, slot]
+            heads[t, slot] = NONE
+            fill[t, slot] = 0
+            while kb != NONE:
+                base = kb * BLOCK
+                for i in range(count):
+                    v = blk_v[t, base + i]
+                    if listed[v] == bucket:
+                        listed[v] = UNLISTED
+                        frontier[size] = v
+                        size += 1
+                after = blk_next[t, kb]
+                blk_next[t, kb] = free[t]  # the block back to its thread's free list
+                free[t] = kb
+                kb = after
+                count = BLOCK  # every block but the newest is full
+        if size:
+            rounds[0] += 1
+            return bucket, size
+        bucket += 1
+    return bucket, 0
+
+
+@kernel
+def _relax(t, size, counter, frontier, indptr, indices, data, dist, bits, per, mask,
+           listed, heads, fill, blk_v, blk_next, free, used, spilled):
+    """Thread ``t``'s chunks of the frontier: every out-edge relaxed, each improvement that
+    lowers its head's bucket listed in ``t``'s bins; the number of spilled vertices."""
+    lost = 0
+    while True:
+        q0 = fetch_add(counter, 0, CHUNK)
+        if q0 >= size:
+            break
+        for q in range(q0, min(q0 + CHUNK, size)):
+            u = frontier[q]
+            du = dist[u]
+            for p in range(U(indptr[u]), U(indptr[u + 1])):
+                v = U(indices[p])
+                nd = du + data[p]
+                nb = _bits(nd)
+                ob = bits[v]
+                while nb < ob:
+                    if cas(bits, v, ob, nb):
+                        b = np.int64(nd * per)  # floor: nd >= 0
+                        lb = listed[v]
+                        while b < lb:
+                            if cas(listed, v, lb, b):
+                                if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next,
+                                               free, used):
+                                    spilled[v] = True
+                                    lost += 1
+                                break
+                            lb = listed[v]
+                        break
+                    ob = bits[v]
+    return lost
+
+
+@kernel
+def _list_spilled(spilled, listed, mask, heads, fill, blk_v, blk_next, free, used):
+    """List every spilled vertex still waiting in thread 0's bins (pools grown first)."""
+    for v in range(spilled.size):
+        if spilled[v]:
+            spilled[v] = False
+            b = listed[v]
+            if b != UNLISTED:
+                _insert(0, b & mask, v, heads, fill, blk_v, blk_next, free, used)
+
+
+def _pool_blocks(n, threads, sources, span):
+    """The blocks a thread's pool starts with: room for ``n / threads`` listings (the
+    sources in thread 0's) and a part-filled block per bin."""
+    return max(n // threads, sources) // BLOCK + span + 1
+
+
+def _grown(blk_v, blk_next):
+    """The pools with twice as many blocks (the old ones kept in place)."""
+    threads, blocks = blk_next.shape
+    v = np.empty((threads, 2 * blocks * BLOCK), blk_v.dtype)
+    v[:, :blocks * BLOCK] = blk_v
+    nxt = np.empty((threads, 2 * blocks), blk_next.dtype)
+    nxt[:, :blocks] = blk_next
+    return v, nxt
+
+
+def delta_stepping(indptr, indices, data, sources, delta, dist):
+    """Shortest distances from ``sources`` (at distance 0) by delta-stepping over the
+    non-negative float64 weights ``data``, written into ``dist`` (float64, n); buckets
+    ``delta`` wide (raised where the weights would span more than :data:`MAX_SPAN`
+    buckets).  Returns the number of bucket rounds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dist = np.empty(3)
+    >>> delta_stepping(np.array([0, 2, 3, 3]), np.array([1, 2, 2]), np.array([4.0, 1.0, 2.0]),
+    ...                np.array([0]), 1.0, dist)
+    3
+    >>> dist
+    array([0., 4., 1.])
+    """
+    n = dist.size
+    w_max = float(data.max()) if data.size else 0.0
+    if not (delta > 0 and np.isfinite(delta)):
+        delta = 1.0
+    if w_max / delta > MAX_SPAN - 3:
+        delta = w_max / (MAX_SPAN - 3)
+    per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
+    span = 1 << max(int(w_max * per) + 3, 2).bit_length()  # a power of two: slot = b & mask
+    threads = max(1, get_num_threads())
+    dist[:] = np.inf
+    bits = dist.view(np.int64)
+    listed = np.full(n, UNLISTED, np.int64)
+    sources = np.unique(np.asarray(sources, np.int64))
+    blocks = _pool_blocks(n, threads, sources.size, span)
+    heads = np.full((threads, span), NONE, np.int64)
+    fill = np.zeros((threads, span), np.int64)
+    blk_v = np.empty((threads, blocks * BLOCK), np.int64)
+    blk_next = np.empty((threads, blocks), np.int64)
+    free = np.full(threads, NONE, np.int64)
+    used = np.zeros(threads, np.int64)
+    spilled = np.zeros(n, bool)
+    frontier = np.empty(n, np.int64)
+    counter = np.zeros(1, np.int64)
+    rounds = np.zeros(1, np.int64)
+    dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
+    listed[sources] = 0
+    spilled[sources] = True
+    _list_spilled(spilled, listed, span - 1, heads, fill, blk_v, blk_next, free, used)
+    bucket = 0
+    mask = span - 1
+    while True:
+        bucket, size = _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed,
+                             frontier, rounds)
+        if not size:
+            return int(rounds[0])
+        parts = min(threads, (size + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
+        counter[0] = 0
+        lost = run_ranges(
+            lambda t, _, size=size, blk_v=blk_v, blk_next=blk_next: _relax(
+                t, size, counter, frontier, indptr, indices, data, dist, bits, per, mask,
+                listed, heads, fill, blk_v, blk_next, free, used, spilled),
+            [(t, t + 1) for t in range(parts)])
+        if sum(lost):
+            while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
+                blk_v, blk_next = _grown(blk_v, blk_next)
+            _list_spilled(spilled, listed, mask, heads, fill, blk_v, blk_next, free, used)
+            blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
