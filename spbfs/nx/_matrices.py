@@ -14,6 +14,7 @@ from itertools import filterfalse, repeat
 
 import numpy as np
 
+from ..core.arrays import to_numpy
 from ._graph import _edge_values
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
@@ -84,7 +85,23 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
     import networkx as nx
     import scipy.sparse as sp
 
+    if nodelist is None and format in ("csr", "csc") and len(G) and G.nnz:
+        # the sorted pattern is NetworkX's matrix already (its coordinates, an undirected
+        # graph's mirrored, summed by scipy into sorted rows): only the values are placed
+        M = G.csr(False)
+        w = _weights(G, weight)
+        data = np.empty(M.nnz, w.dtype)
+        data[G.csr_positions()] = w
+        n = len(G)
+        A = sp.csr_array((data, to_numpy(M.indices), to_numpy(M.indptr)), shape=(n, n),
+                         dtype=dtype)
+        # int64 indices, as scipy's conversion of NetworkX's int64 coordinates leaves them
+        A.indices = to_numpy(M.indices).astype(np.int64)
+        A.indptr = to_numpy(M.indptr).astype(np.int64)
+        return A if format == "csr" else A.tocsc()
     data, rows, cols, nlen = _coordinates(G, nodelist, weight)
+    if not data.size:  # NetworkX's empty lists: float64
+        data = data.astype(np.float64)
     A = sp.coo_array((data, (rows, cols)), shape=(nlen, nlen), dtype=dtype)
     try:
         return A.asformat(format)
