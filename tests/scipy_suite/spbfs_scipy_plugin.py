@@ -77,13 +77,14 @@ def _to_device(x):
         import cupyx.scipy.sparse as csp
 
         cls = {"csr": csp.csr_matrix, "csc": csp.csc_matrix, "coo": csp.coo_matrix}[x.format]
-        host = x.copy()
+        host = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "coo": sp.coo_matrix}[x.format](
+            x, copy=True)                 # cupyx copies a scipy matrix's arrays as they are
         if x.format == "coo":
             host.row, host.col = host.row.astype(np.int32), host.col.astype(np.int32)
-            return cls((host.data, (host.row, host.col)), shape=x.shape), True
-        host.indices = host.indices.astype(np.int32)
-        host.indptr = host.indptr.astype(np.int32)
-        return cls((host.data, host.indices, host.indptr), shape=x.shape), True
+        else:
+            host.indices = host.indices.astype(np.int32)
+            host.indptr = host.indptr.astype(np.int32)
+        return cls(host), True
     if (type(x) is np.ndarray and x.ndim == 2 and x.dtype.kind in "biufc"
             and x.dtype not in (np.float16, np.longdouble, np.clongdouble)):
         import cupy
