@@ -214,7 +214,9 @@ def modularity_matrix(G, nodelist=None, weight=None):
     A = adjacency(G, nodelist, weight=weight)
     k = A.sum(axis=1)
     m = k.sum() * 0.5
-    return A - np.outer(k, k) / (2 * m)
+    X = np.outer(k, k)
+    X = np.divide(X, 2 * m, out=X if X.dtype.kind == "f" else None)
+    return _sparse_minus_dense(A, X)
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -232,7 +234,22 @@ def directed_modularity_matrix(G, nodelist=None, weight=None):
     A = adjacency(G, nodelist, weight=weight)
     k_in = A.sum(axis=0)
     k_out = A.sum(axis=1)
-    return A - np.outer(k_out, k_in) / k_in.sum()
+    X = np.outer(k_out, k_in)
+    X = np.divide(X, k_in.sum(), out=X if X.dtype.kind == "f" else None)
+    return _sparse_minus_dense(A, X)
+
+
+def _sparse_minus_dense(A, X):
+    """NetworkX's ``A - X`` (a scipy sparse array less a dense float array: a dense array)
+    in ``X``'s memory: ``0.0 - x`` everywhere, then each stored ``a`` added (``-x + a`` is
+    ``a - x`` in IEEE arithmetic, rounding included), instead of densifying ``A`` and
+    making a third array."""
+    if X.dtype != np.float64 or A.dtype.kind not in "biuf" or A.dtype.itemsize > 8:
+        return A - X
+    np.subtract(0.0, X, out=X)
+    C = A.tocoo()
+    X[C.row, C.col] += C.data
+    return X
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT + " ``r`` from the pattern's degrees.")
@@ -348,7 +365,9 @@ def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="we
     dangling_nodes = np.where(A.sum(axis=1) == 0)[0]
     A[dangling_nodes] = dangling_weights
     A /= A.sum(axis=1)[:, np.newaxis]
-    return alpha * A + (1 - alpha) * p
+    A *= alpha  # NetworkX's alpha * A + (1 - alpha) * p, in A's memory (the same values)
+    A += (1 - alpha) * p
+    return A
 
 
 @dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX.")
