@@ -3,9 +3,10 @@
 NetworkX builds the dense adjacency and, every iteration, ``n x n x dim`` arrays of the
 pairwise differences; here the attraction is a sum over the stored edges (the differences
 of each edge's two ends, weighted, added up per node in column order on the host, by
-:func:`spbfs.semiring.reduce` on the GPU) and
-the repulsion is computed for blocks of rows against all nodes (``O(n^2)`` work per
-iteration as NetworkX's, ``O(block * n)`` memory instead of ``O(n^2)``).  Gravity, the
+:func:`spbfs.semiring.reduce` on the GPU) and the repulsion is computed every node against
+every node (``O(n^2)`` work per iteration as NetworkX's) without its arrays: on the host by
+one compiled pass (:func:`spbfs.cpu.layout.repulsion`, ``O(n)`` memory), on the GPU for
+blocks of rows against all nodes (``O(block * n)`` memory instead of ``O(n^2)``).  Gravity, the
 swing and traction sums and the speed update are NetworkX's expressions on the same
 arrays, in the same dtypes (positions drawn by ``random_layout`` are float32, as
 NetworkX's), so each step is NetworkX's step up to the order of the floating-point sums.
@@ -183,8 +184,9 @@ def _forceatlas2_can_run(arguments):
 
 @dispatched(can_run=_forceatlas2_can_run, docs="NetworkX's iteration, step for step: the "
             "attraction summed over the stored edges (not a dense n x n adjacency), the "
-            "repulsion in blocks of nodes against all nodes (O(n^2) work an iteration, "
-            "O(block * n) memory), every sum in NetworkX's einsum order, the rest NetworkX's "
+            "repulsion every node against every node (O(n^2) work an iteration, as "
+            "NetworkX's: on the CPU one compiled pass in O(n) memory, on the GPU in blocks of "
+            "nodes), every sum in NetworkX's einsum order, the rest NetworkX's "
             "expressions on the same arrays and dtypes: on the CPU the positions equal "
             "NetworkX's bit for bit in the tests; on the GPU the sums run in another order, "
             "so positions agree to rounding at first and drift apart after tens of "
