@@ -2,7 +2,13 @@
 
 Same signatures, dtypes (float64 distances, int32 orders, predecessors and
 labels), sentinel (-9999) and exceptions as scipy; numpy/scipy inputs give
-numpy results, cupy/cupyx inputs give cupy results.
+numpy results, cupy/cupyx inputs give cupy arrays / cupyx matrices, computed on
+the device (cupyx holds no integer values: integer results such as a flow come
+back as float64).  The sequential ones run on a host copy and return device
+arrays: :func:`depth_first_order` / :func:`depth_first_tree`,
+:func:`maximum_bipartite_matching`, :func:`min_weight_full_bipartite_matching`,
+``maximum_flow(method="dinic")``; the masked-array conversions answer with numpy
+masked arrays (``docs/gpu.md`` has the table).
 
 * :func:`breadth_first_order`, :func:`breadth_first_tree`: one masked ``vxm``
   per level; the order and the predecessors are exactly scipy's.
