@@ -41,6 +41,9 @@ CHUNK = 64
 PARALLEL_VERTICES = 256
 #: Vertices a bin's block holds (bins are linked lists of blocks).
 BLOCK = 32
+#: A thread relaxes the vertices it listed in the current bucket itself, without a round,
+#: while they fill at most this many blocks (GAP's bucket fusion: fewer than 1,000).
+FUSE_BLOCKS = 32
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
 UNLISTED = np.iinfo(np.int64).max
@@ -116,37 +119,74 @@ def _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed, frontier, ro
 
 
 @kernel
-def _relax(t, size, counter, frontier, indptr, indices, data, dist, bits, per, mask,
+def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, listed, heads, fill,
+               blk_v, blk_next, free, used, spilled):
+    """``u``'s out-edges relaxed by thread ``t``; the number of vertices spilled."""
+    lost = 0
+    du = dist[u]
+    for p in range(U(indptr[u]), U(indptr[u + 1])):
+        v = U(indices[p])
+        nd = du + data[p]
+        nb = _bits(nd)
+        ob = bits[v]
+        while nb < ob:
+            if cas(bits, v, ob, nb):
+                b = np.int64(nd * per)  # floor: nd >= 0
+                lb = listed[v]
+                while b < lb:
+                    if cas(listed, v, lb, b):
+                        if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next, free,
+                                       used):
+                            spilled[v] = True
+                            lost += 1
+                        break
+                    lb = listed[v]
+                break
+            ob = bits[v]
+    return lost
+
+
+@kernel
+def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
            listed, heads, fill, blk_v, blk_next, free, used, spilled):
-    """Thread ``t``'s chunks of the frontier: every out-edge relaxed, each improvement that
-    lowers its head's bucket listed in ``t``'s bins; the number of spilled vertices."""
+    """Thread ``t``'s chunks of the frontier, then (bucket fusion, GAP's) the vertices ``t``
+    itself listed in the current bucket while they are few: every out-edge relaxed, each
+    improvement that lowers its head's bucket listed in ``t``'s bins.  Returns the number
+    of vertices spilled."""
     lost = 0
     while True:
         q0 = fetch_add(counter, 0, CHUNK)
         if q0 >= size:
             break
         for q in range(q0, min(q0 + CHUNK, size)):
-            u = frontier[q]
-            du = dist[u]
-            for p in range(U(indptr[u]), U(indptr[u + 1])):
-                v = U(indices[p])
-                nd = du + data[p]
-                nb = _bits(nd)
-                ob = bits[v]
-                while nb < ob:
-                    if cas(bits, v, ob, nb):
-                        b = np.int64(nd * per)  # floor: nd >= 0
-                        lb = listed[v]
-                        while b < lb:
-                            if cas(listed, v, lb, b):
-                                if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next,
-                                               free, used):
-                                    spilled[v] = True
-                                    lost += 1
-                                break
-                            lb = listed[v]
-                        break
-                    ob = bits[v]
+            lost += _relax_one(frontier[q], t, indptr, indices, data, dist, bits, per, mask,
+                               listed, heads, fill, blk_v, blk_next, free, used, spilled)
+    slot = bucket & mask
+    while True:
+        kb = heads[t, slot]
+        blocks = 0
+        while kb != NONE and blocks <= FUSE_BLOCKS:
+            blocks += 1
+            kb = blk_next[t, kb]
+        if blocks == 0 or blocks > FUSE_BLOCKS:  # none, or too many: the next round's
+            break
+        kb = heads[t, slot]
+        count = fill[t, slot]
+        heads[t, slot] = NONE
+        fill[t, slot] = 0
+        while kb != NONE:
+            base = kb * BLOCK
+            for i in range(count):
+                v = blk_v[t, base + i]
+                if cas(listed, v, bucket, UNLISTED):
+                    lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
+                                       listed, heads, fill, blk_v, blk_next, free, used,
+                                       spilled)
+            after = blk_next[t, kb]
+            blk_next[t, kb] = free[t]
+            free[t] = kb
+            kb = after
+            count = BLOCK
     return lost
 
 
@@ -231,8 +271,8 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
         parts = min(threads, (size + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
         counter[0] = 0
         lost = run_ranges(
-            lambda t, _, size=size, blk_v=blk_v, blk_next=blk_next: _relax(
-                t, size, counter, frontier, indptr, indices, data, dist, bits, per, mask,
+            lambda t, _, size=size, bucket=bucket, blk_v=blk_v, blk_next=blk_next: _relax(
+                t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
                 listed, heads, fill, blk_v, blk_next, free, used, spilled),
             [(t, t + 1) for t in range(parts)])
         if sum(lost):
