@@ -344,7 +344,10 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     case, a float64 CSR graph with the defaults ``form="array"``, ``copy=True``,
     ``symmetrized=False`` (``normed`` and ``use_out_degree`` either way): one kernel
     (:func:`spbfs.cpu.cs_laplacian.laplacian_coo`) writes the COO result scipy builds,
-    the same entries in the same order, the sums added in scipy's order.
+    the same entries in the same order, the sums added in scipy's order.  A cupyx matrix
+    or cupy array is handled on the device, every option and form alike
+    (:func:`_laplacian_device`: a cupyx ``coo_matrix``, a cupy array, a function of cupy
+    arrays or a cupyx ``LinearOperator``).
 
     Returns
     -------
