@@ -11,6 +11,9 @@
 # suite (scipy's modules, SPBFS_SUITE_DEVICE=cupy: every input that can live on the device
 # is given as cupy / cupyx, results must come back as device types), bench (SCALE, default
 # 20; scipy's bellman_ford and johnson are left out: they take minutes from scale 16).
+# SUITE_MODULES picks some of scipy's modules (default: "traversal shortest_path
+# connected_components spanning_tree reordering flow matching graph_laplacian conversions"),
+# to split the suite over runs of a limited length.
 # Each phase runs under a time limit (LIMIT seconds, default 540) and prints its wall time;
 # reports (the suite's call counts) go to $OUT (default: a temporary folder).  The exit
 # status is non-zero when a phase failed.
@@ -56,8 +59,8 @@ for phase in "${phases[@]}"; do
         tests_dir=$("$PY" -c "import pathlib, scipy.sparse.csgraph as c; \
 print(pathlib.Path(c.__file__).resolve().parent / 'tests')")
         modules=()
-        for m in traversal shortest_path connected_components spanning_tree reordering \
-                 flow matching graph_laplacian conversions; do
+        for m in ${SUITE_MODULES:-traversal shortest_path connected_components spanning_tree \
+                 reordering flow matching graph_laplacian conversions}; do
             modules+=("$tests_dir/test_$m.py")
         done
         SPBFS_SUITE_DEVICE=cupy SPBFS_SUITE_REPORT="$OUT/suite_device.json" \
