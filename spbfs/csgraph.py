@@ -1335,7 +1335,7 @@ def _cuthill_mckee_levels(xp, ip, ix, n):
     seed_rank = xp.empty(n, np.float64)
     seed_rank[seeds] = xp.arange(n, dtype=np.float64)
     pattern = Matrix(ip, ix, xp.ones(ix.size, bool), n, check=False)
-    count, labels = _connected_components(pattern, directed=False)
+    count, labels = _connected_components(pattern, directed=True, connection="weak")
     start_rank = xp.full(count, np.inf)
     _scatter_min(xp, start_rank, labels.astype(np.int64), seed_rank[xp.arange(n)])
     comp_order = xp.argsort(start_rank)               # components in the order started
