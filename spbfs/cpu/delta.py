@@ -158,9 +158,28 @@ def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits
         q0 = fetch_add(counter, 0, CHUNK)
         if q0 >= size:
             break
-        for q in range(q0, min(q0 + CHUNK, size)):
-            lost += _relax_one(frontier[q], t, indptr, indices, data, dist, bits, per, mask,
-                               listed, heads, fill, blk_v, blk_next, free, used, spilled)
+        for q in range(q0, min(q0 + CHUNK, size)):  # _relax_one written out: it is hot
+            u = frontier[q]
+            du = dist[u]
+            for p in range(U(indptr[u]), U(indptr[u + 1])):
+                v = U(indices[p])
+                nd = du + data[p]
+                nb = _bits(nd)
+                ob = bits[v]
+                while nb < ob:
+                    if cas(bits, v, ob, nb):
+                        b = np.int64(nd * per)  # floor: nd >= 0
+                        lb = listed[v]
+                        while b < lb:
+                            if cas(listed, v, lb, b):
+                                if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next,
+                                               free, used):
+                                    spilled[v] = True
+                                    lost += 1
+                                break
+                            lb = listed[v]
+                        break
+                    ob = bits[v]
     slot = bucket & mask
     while True:
         kb = heads[t, slot]
