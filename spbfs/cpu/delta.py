@@ -31,12 +31,14 @@ from numba.extending import intrinsic
 
 from ._atomic import cas, fetch_add
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges
+from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["delta_stepping"]
 
 #: Frontier vertices a thread takes at a time.
 CHUNK = 64
+#: Weights from which their largest is found by several threads.
+PARALLEL_MAX = 1 << 16
 #: Frontier vertices from which a round is split over threads.
 PARALLEL_VERTICES = 256
 #: Vertices a bin's block holds (bins are linked lists of blocks).
@@ -221,9 +223,19 @@ def _list_spilled(spilled, listed, mask, heads, fill, blk_v, blk_next, free, use
 
 
 def _pool_blocks(n, threads, sources, span):
-    """The blocks a thread's pool starts with: room for ``n / threads`` listings (the
-    sources in thread 0's) and a part-filled block per bin."""
-    return max(n // threads, sources) // BLOCK + span + 1
+    """The blocks a thread's pool starts with: room for ``2 n`` listings (a vertex is listed
+    again each time its bucket is lowered) and a part-filled block per bin; pages are
+    touched only as blocks are taken, so room no thread takes costs no memory."""
+    return max(2 * n, sources) // BLOCK + span + 1
+
+
+def _max_weight(data):
+    """The largest weight (0 for none), the threads splitting the entries (numpy's maximum
+    releases the GIL)."""
+    if not data.size:
+        return 0.0
+    ranges = split(data.size, get_num_threads() if data.size >= PARALLEL_MAX else 1)
+    return max(run_ranges(lambda lo, hi: float(data[lo:hi].max()), ranges))
 
 
 def _grown(blk_v, blk_next):
@@ -253,7 +265,7 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     array([0., 4., 1.])
     """
     n = dist.size
-    w_max = float(data.max()) if data.size else 0.0
+    w_max = _max_weight(data)
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
     if w_max / delta > MAX_SPAN - 3:
