@@ -2186,6 +2186,8 @@ def _dist_matrix_device(graph, predecessors, directed, null_value):
         null = xp.isclose(g, 0.0, rtol=1e-05, atol=1e-08) | ~xp.isfinite(g)
         dense = xp.where(null, np.inf, g)
     pred = xp.asarray(predecessors)
+    if pred.dtype != np.int32:
+        raise TypeError("Type of predecessors array should be np.int32")
     if pred.shape != dense.shape:
         raise ValueError("graph and predecessors must have the same shape")
     if not directed:

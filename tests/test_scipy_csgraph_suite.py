@@ -59,8 +59,8 @@ MUST_RUN_ON_DEVICE = ("breadth_first_tree", "connected_components", "shortest_pa
                       "dijkstra", "bellman_ford", "johnson", "yen", "depth_first_tree",
                       "minimum_spanning_tree", "laplacian", "reverse_cuthill_mckee",
                       "structural_rank", "maximum_bipartite_matching",
-                      "min_weight_full_bipartite_matching", "csgraph_from_dense",
-                      "csgraph_to_dense", "construct_dist_matrix")
+                      "min_weight_full_bipartite_matching", "maximum_flow",
+                      "csgraph_from_dense", "csgraph_to_dense", "construct_dist_matrix")
 
 
 def _run_suite(tmp_path, modules, device=False):

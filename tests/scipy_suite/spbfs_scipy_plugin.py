@@ -12,11 +12,13 @@ caller can check that spbfs, not scipy, answered.  Importing this module does no
 
 With ``SPBFS_SUITE_DEVICE=cupy`` every call runs on the GPU where its inputs allow: the
 graph argument (and ``predecessors``) goes to the device first, a scipy sparse matrix of
-bool/float/complex values as a cupyx matrix of its format (cupyx holds no integer
-values: integer sparse inputs stay on the host), a numeric 2-D numpy array as a cupy
-array; the result must come back as device types (cupy arrays, cupyx matrices; only the
-masked-array conversions answer on the host) and is copied to the host in the class scipy
-returns for the original input, so scipy's own assertions check it.  A dense input
+bool/float/complex values as a cupyx matrix of its format, one of integers as float64
+(cupyx holds no integer values; scipy computes in float64 too), except for ``laplacian``,
+whose result keeps an integer dtype (those stay on the host), and a numeric 2-D numpy
+array as a cupy array; the result must come back as device types (cupy arrays, cupyx
+matrices; only the masked-array conversions answer on the host) and is copied to the
+host in the class scipy returns for the original input (a flow for integer capacities as
+scipy's int32), so scipy's own assertions check it.  A dense input
 written in place (``laplacian(copy=False)``) is copied back, and a COO input to
 ``laplacian(copy=False)`` is given the result's arrays (scipy overwrites it).  The counts
 of calls that ran on the device are reported as ``device_calls``.
@@ -65,12 +67,20 @@ def _device_mode():
     return os.environ.get("SPBFS_SUITE_DEVICE", "") == "cupy"
 
 
-def _to_device(x):
+#: Functions whose result keeps an integer input's dtype: their integer sparse inputs stay
+#: on the host (every other function computes in float64, as scipy converts to it).
+KEEPS_INTEGERS = ("laplacian",)
+
+
+def _to_device(x, name=""):
     """``(device copy of x, True)`` where x can live on the device, else ``(x, False)``."""
     import numpy as np
     import scipy.sparse as sp
 
     if sp.issparse(x):
+        if (x.format in ("csr", "csc", "coo") and x.dtype.kind in "iu"
+                and name not in KEEPS_INTEGERS and x.dtype.itemsize <= 8):
+            x = x.astype(np.float64)      # cupyx holds no integers; exact for |x| < 2**53
         if x.format not in ("csr", "csc", "coo") or x.dtype not in (
                 np.bool_, np.float32, np.float64, np.complex64, np.complex128):
             return x, False
@@ -111,7 +121,10 @@ def _host_result(name, out, like):
     if isinstance(out, tuple):
         return tuple(_host_result(name, o, like) for o in out)
     if isinstance(out, MaximumFlowResult):
-        return MaximumFlowResult(out.flow_value, _host_result(name, out.flow, like))
+        flow = _host_result(name, out.flow, like)
+        if getattr(like, "dtype", np.dtype(float)).kind in "iu":  # scipy's int32 flow
+            flow = flow.astype(np.int32)
+        return MaximumFlowResult(out.flow_value, flow)
     if isinstance(out, np.ndarray) and out.ndim > 0:
         if name not in HOST_RESULTS:
             raise AssertionError(f"spbfs.csgraph.{name} returned a numpy array for device "
@@ -159,12 +172,12 @@ def _on_device(name, func):
         for slot in slots:
             if slot < len(args):
                 originals[slot] = args[slot]
-                args[slot], on = _to_device(args[slot])
+                args[slot], on = _to_device(args[slot], name)
                 moved |= on
         for key in ("csgraph", "graph", "biadjacency", "predecessors"):
             if key in kwargs:
                 originals[key] = kwargs[key]
-                kwargs[key], on = _to_device(kwargs[key])
+                kwargs[key], on = _to_device(kwargs[key], name)
                 moved |= on
         if not moved:
             return func(*args, **kwargs)
