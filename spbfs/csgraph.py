@@ -1128,7 +1128,9 @@ def minimum_spanning_tree(csgraph, overwrite=False):
 
 def _scatter_min(xp, out, index, values):
     """``out[index] = min(out[index], values)`` with repeated indices (``numpy.minimum.at``;
-    ``cupyx.scatter_min`` on the device)."""
+    ``cupyx.scatter_min`` on the device, which takes int32, uint32, uint64, float32 and
+    float64: int32 keys are the hardware's atomic minimum, float64 a compare-and-swap
+    loop, slow where many entries meet at one index)."""
     if xp is np:
         np.minimum.at(out, index, values)
     else:
@@ -1137,11 +1139,19 @@ def _scatter_min(xp, out, index, values):
         cupyx.scatter_min(out, index, values)
 
 
+def _key_dtype(count):
+    """``(dtype, none)`` of keys ``0 .. count - 1`` for :func:`_scatter_min`: int32 with its
+    largest value as "none" where they fit, else float64 with inf (exact to 2**53)."""
+    if count < np.iinfo(np.int32).max:
+        return np.dtype(np.int32), np.iinfo(np.int32).max
+    return np.dtype(np.float64), np.inf
+
+
 def _boruvka_rounds(xp, n, rows, cols, w):
     """The minimum spanning forest's arcs as a mask, by Borůvka rounds of array operations
     (numpy or cupy alike): each tree takes the lightest arc joining it to another tree, by
-    ``(weight, position)`` (each arc's rank in that order, a float64 exact to 2**53: the
-    device's scatter-min holds it), mutual choices keep the smaller tree as root, pointer
+    ``(weight, position)`` (each arc's rank in that order, an int32 where the arcs fit: the
+    device's scatter-min takes it), mutual choices keep the smaller tree as root, pointer
     jumping relabels the trees; the arcs within a tree leave the list.  Under that strict
     order the forest is unique: the one :func:`spbfs.cpu.spanning.boruvka` finds."""
     m = int(rows.size)
@@ -1152,8 +1162,9 @@ def _boruvka_rounds(xp, n, rows, cols, w):
     cols = cols.astype(np.int64, copy=False)
     by_rank = xp.lexsort(xp.stack([xp.arange(m, dtype=np.float64),
                                    w.astype(np.float64, copy=False)]))
-    rank = xp.empty(m, np.float64)
-    rank[by_rank] = xp.arange(m, dtype=np.float64)
+    key, none = _key_dtype(m)
+    rank = xp.empty(m, key)
+    rank[by_rank] = xp.arange(m, dtype=key)
     live = xp.flatnonzero(rows != cols)
     tree = xp.arange(n, dtype=np.int64)
     while live.size:
@@ -1162,11 +1173,11 @@ def _boruvka_rounds(xp, n, rows, cols, w):
         live, a, b = live[between], a[between], b[between]
         if not live.size:
             break
-        best = xp.full(n, np.inf)
+        best = xp.full(n, none, key)
         r = rank[live]
         _scatter_min(xp, best, a, r)
         _scatter_min(xp, best, b, r)
-        roots = xp.flatnonzero(best < np.inf)
+        roots = xp.flatnonzero(best != none)
         chosen = by_rank[best[roots].astype(np.int64)]
         keep[chosen] = True
         ta, tb = tree[rows[chosen]], tree[cols[chosen]]
@@ -1332,12 +1343,13 @@ def _cuthill_mckee_levels(xp, ip, ix, n):
     diagonal[rows[ix == rows]] = 1
     degree = length + diagonal            # a row holding its diagonal counts it once more
     seeds = xp.asarray(np.argsort(_host(degree)))
-    seed_rank = xp.empty(n, np.float64)
-    seed_rank[seeds] = xp.arange(n, dtype=np.float64)
+    key, none = _key_dtype(n)
+    seed_rank = xp.empty(n, key)
+    seed_rank[seeds] = xp.arange(n, dtype=key)
     pattern = Matrix(ip, ix, xp.ones(ix.size, bool), n, check=False)
     count, labels = _connected_components(pattern, directed=True, connection="weak")
-    start_rank = xp.full(count, np.inf)
-    _scatter_min(xp, start_rank, labels.astype(np.int64), seed_rank[xp.arange(n)])
+    start_rank = xp.full(count, none, key)
+    _scatter_min(xp, start_rank, labels.astype(np.int64), seed_rank)
     comp_order = xp.argsort(start_rank)               # components in the order started
     starts = seeds[start_rank[comp_order].astype(np.int64)]
     by_degree = xp.lexsort(xp.stack([xp.arange(ix.size, dtype=np.int64), degree[ix], rows]))
@@ -1480,6 +1492,7 @@ def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
     an alternating path from an unmatched row reaches)."""
     mate_row = xp.full(nrows, -1, np.int64)
     mate_col = xp.full(ncols, -1, np.int64)
+    key, none = _key_dtype(max(nrows, ncols))
     while True:
         frontier = xp.flatnonzero(mate_row < 0)
         if not frontier.size or not ncols:
@@ -1489,7 +1502,7 @@ def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
         parent = xp.full(ncols, -1, np.int64)
         seen = xp.zeros(ncols, dtype=bool)
         done = xp.zeros(nrows, dtype=bool)
-        end = xp.full(nrows, np.inf)
+        end = xp.full(nrows, none, key)
         while frontier.size:
             r, pos = _row_entries(xp, ip, frontier)
             c = ix[pos]
@@ -1497,19 +1510,19 @@ def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
             r, c = r[keep], c[keep]
             if not r.size:
                 break
-            claim = xp.full(ncols, np.inf)
-            _scatter_min(xp, claim, c, r.astype(np.float64))
+            claim = xp.full(ncols, none, key)
+            _scatter_min(xp, claim, c, r.astype(key))
             new = xp.unique(c)
             parent[new] = claim[new].astype(np.int64)
             seen[new] = True
             tree = root[parent[new]]
             free = mate_col[new] < 0
-            _scatter_min(xp, end, tree[free], new[free].astype(np.float64))
+            _scatter_min(xp, end, tree[free], new[free].astype(key))
             done[tree[free]] = True
             onward = ~free & ~done[tree]
             frontier = mate_col[new[onward]]
             root[frontier] = tree[onward]
-        cols = end[xp.flatnonzero(end < np.inf)].astype(np.int64)
+        cols = end[xp.flatnonzero(end != none)].astype(np.int64)
         if not cols.size:
             break
         while cols.size:  # flip the paths, from their unmatched columns back to the roots
