@@ -115,6 +115,29 @@ def test_connected_components(graph, directed, connection):
     assert same_partition(want, (n, host(labels)))
 
 
+@pytest.mark.parametrize("fmt", ["csc", "coo", "dense"])
+def test_other_input_forms(fmt):
+    """CSC, COO and dense (cupy) inputs give what scipy gives for the same forms."""
+    A = _graph(150, 0.03, 12)
+    G = A.toarray() if fmt == "dense" else A.asformat(fmt)
+    order, pred = csgraph.breadth_first_order(dev(G), 0, directed=False)
+    want_order, want_pred = scipy_csgraph.breadth_first_order(G, 0, directed=False)
+    np.testing.assert_array_equal(host(order), want_order)
+    np.testing.assert_array_equal(host(pred), want_pred)
+    np.testing.assert_allclose(host(csgraph.dijkstra(dev(G), indices=[0, 1])),
+                               scipy_csgraph.dijkstra(G, indices=[0, 1]))
+    assert same_partition(scipy_csgraph.connected_components(G, directed=False),
+                          tuple(x if isinstance(x, int) else host(x)
+                                for x in csgraph.connected_components(dev(G), directed=False)))
+    tree = host(csgraph.minimum_spanning_tree(dev(G)))
+    want = scipy_csgraph.minimum_spanning_tree(G)
+    assert tree.nnz == want.nnz and np.isclose(tree.sum(), want.sum())
+    lap = host(csgraph.laplacian(dev(G), normed=True))
+    lap = lap.toarray() if sp.issparse(lap) else lap
+    want = scipy_csgraph.laplacian(G, normed=True)
+    np.testing.assert_allclose(lap, want.toarray() if sp.issparse(want) else want, atol=1e-12)
+
+
 # ----------------------------------------------------------------------------- shortest paths
 @pytest.mark.parametrize("method", ["auto", "D", "BF", "J", "FW"])
 @pytest.mark.parametrize("directed", [True, False])
