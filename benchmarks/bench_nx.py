@@ -624,10 +624,25 @@ class Graphs:
         return [self.held[k][0] for k in keys], [self.held[k][1] for k in keys]
 
 
+class _Recorded:
+    """An iterator over ``it`` keeping the items taken from it."""
+
+    def __init__(self, it):
+        self.it, self.items = it, []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        item = next(self.it)
+        self.items.append(item)
+        return item
+
+
 def dispatch_floor(call, graphs, repeat, pause):
     """The dispatcher's cost of ``call``: the same call with each backend function it
     reaches replaced by one returning that function's finished result (recorded from one
-    untimed run; a generator's items listed, handed back as an iterator of them).  None
+    untimed run; a generator's items taken, handed back as an iterator of them).  None
     when the call reached no backend function (it ran in NetworkX)."""
     import dataclasses
 
@@ -642,9 +657,9 @@ def dispatch_floor(call, graphs, repeat, pause):
             try:
                 out = func(*a, **k)
                 if hasattr(out, "__next__") and depth[0] == 1:
-                    out = list(out)
-                    log.append((name, out, True))
-                    return iter(out)
+                    out = _Recorded(out)  # the items the call takes (all pairs: a few)
+                    log.append((name, out.items, True))
+                    return out
             finally:
                 depth[0] -= 1
             if depth[0] == 0:
@@ -693,6 +708,8 @@ def main(argv=None):
     parser.add_argument("--device", choices=("cpu", "gpu", "auto"), default="cpu")
     parser.add_argument("--only", default="", help="comma-separated name prefixes to run")
     parser.add_argument("--skip", default="", help="comma-separated name prefixes to skip")
+    parser.add_argument("--start", default="",
+                        help="skip the rows before the first whose name starts so")
     parser.add_argument("--floor", action="store_true",
                         help="also time rebuilding NetworkX's result from its parts and the "
                              "dispatcher's cost (the call with the backend's function "
@@ -748,6 +765,8 @@ def main(argv=None):
             GRAPHS.setdefault(name, lambda _, H=H: H)
         runs += [(name, (name,), call, normalize) for name, H, call, normalize in small]
         runs += small_coverage_cases()
+    if args.start:
+        runs = runs[next(i for i, r in enumerate(runs) if r[0].startswith(args.start)):]
     for name, keys, call, normalize in runs:
         if only and not any(name.startswith(p) for p in only):
             continue
