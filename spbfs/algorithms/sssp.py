@@ -29,6 +29,8 @@ __all__ = ["sssp"]
 
 #: Delta-stepping's bucket width in units of the mean weight over the mean out-degree.
 BUCKET_DEGREES = 4.0
+#: Entries read for the mean weight of the bucket width.
+WIDTH_SAMPLE = 1 << 16
 
 
 def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False):
@@ -112,7 +114,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         raise ValueError("return_predecessors is not available with min_only")
     if _is_array(source) and not min_only:
         return _sssp_many(A, source, directed, return_predecessors)
-    M, total = _checked_weights(prepare(A, directed))
+    M = _checked_weights(prepare(A, directed))
     n = M.n
     xp = M.xp
     if min_only:  # every source starts at 0: one search
@@ -130,7 +132,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     # Bellman-Ford below
     start = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
     if start.format == "sparse" and M.nnz and not pull_cheaper(M, M.nnz):
-        dist = relax_buckets(M, start.indices, _bucket_width(M, total))
+        dist = relax_buckets(M, start.indices, _bucket_width(M))
         if not return_predecessors:
             return dist
         return dist, _predecessors(M, dist, source)
@@ -151,11 +153,13 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     return dist, _predecessors(M, dist, source)
 
 
-def _bucket_width(M, total):
-    """Delta-stepping's bucket width for a matrix whose weights sum to ``total``:
-    :data:`BUCKET_DEGREES` times the mean weight over the mean out-degree (Meyer and
-    Sanders' width for random weights, scaled to the graph); 1 without positive weights."""
-    mean = total / max(M.nnz, 1)
+def _bucket_width(M):
+    """Delta-stepping's bucket width: :data:`BUCKET_DEGREES` times the mean weight over the
+    mean out-degree (Meyer and Sanders' width for random weights, scaled to the graph), the
+    mean weight read from at most :data:`WIDTH_SAMPLE` entries spread evenly over the
+    matrix (any width gives the same distances); 1 without positive weights."""
+    step = max(M.nnz // WIDTH_SAMPLE, 1)
+    mean = float(M.data[::step].mean()) if M.nnz else 0.0
     if not (mean > 0 and math.isfinite(mean)):
         return 1.0
     return BUCKET_DEGREES * mean / max(M.nnz / max(M.n, 1), 1.0)
@@ -187,22 +191,23 @@ def _is_array(source) -> bool:
 
 def _float_weights(M):
     """``M`` with float64 values, after checking they are numbers and non-negative."""
-    return _checked_weights(M)[0]
+    return _checked_weights(M)
 
 
 def _checked_weights(M):
-    """``(M with float64 values, the sum of its weights)`` after checking they are numbers
-    and non-negative."""
+    """``M`` with float64 values, after checking they are numbers and non-negative: one
+    pass of ``min`` on the CPU (numpy's minimum is NaN where any weight is), a second of
+    ``plus`` elsewhere (a device's or the ranks' minimum may step over a NaN)."""
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
-    total = 0.0
     if M.nnz:
-        if float(reduce(M, monoids.min, dtype=np.float64)) < 0:
+        low = float(reduce(M, monoids.min, dtype=np.float64))
+        if low < 0:
             raise ValueError("A has negative weights; sssp needs non-negative weights")
-        total = float(reduce(M, monoids.plus, dtype=np.float64))
-        if math.isnan(total):
+        if math.isnan(low) or (M.xp is not np and math.isnan(
+                float(reduce(M, monoids.plus, dtype=np.float64)))):
             raise ValueError("A has NaN weights; shortest paths need numbers")
-    return M.astype(np.float64), total
+    return M.astype(np.float64)
 
 
 def _sssp_many(A, sources, directed, return_predecessors):
