@@ -6,7 +6,8 @@ It is :func:`spbfs.semiring.pull_affine` whole (PageRank's iteration: the pull o
 :mod:`spbfs.cpu.pull` and five whole-array updates in one read of the matrix and the
 vectors).  Rows are taken in chunks of ``2**shift``: the totals are summed per chunk and the
 chunks' sums added in chunk order, so they do not depend on the number of threads; the
-threads take whole chunks.  A Gauss-Seidel sweep reads, for an entry ``i`` of row ``j``'s
+threads take whole chunks, one at a time from a shared counter (a thread slowed by other
+work takes fewer).  A Gauss-Seidel sweep reads, for an entry ``i`` of row ``j``'s
 in-list lying in ``j``'s own chunk before ``j``, the value written for ``i`` in this sweep,
 and the value it is given otherwise: the same result on any number of threads (a sweep over
 every row in order would need one thread).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._atomic import fetch_add
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges
 
@@ -32,14 +34,18 @@ ONE = np.uintp(1)
 
 
 @kernel
-def _affine(k0, k1, shift, tptr, tidx, tdata, weighted, c_old, x, scale, alpha, const0,
+def _affine(counter, chunks, shift, tptr, tidx, tdata, weighted, c_old, x, scale, alpha, const0,
             constv, out, c_new, gauss_seidel, sums):
-    """Rows of chunks ``k0..k1``: ``out[j] = alpha * sum(c[i] (* A[i, j])) + const0 (+
-    constv[j])``, ``c_new[j] = out[j] * scale[j]``; ``sums[k]`` the chunk's
-    ``(sum |out - x|, sum out, sum out where scale == 0)``."""
+    """The chunks this thread takes from ``counter`` (one at a time, until ``chunks``):
+    ``out[j] = alpha * sum(c[i] (* A[i, j])) + const0 (+ constv[j])``, ``c_new[j] = out[j]
+    * scale[j]``; ``sums[k]`` chunk ``k``'s ``(sum |out - x|, sum out, sum out where scale
+    == 0)``."""
     n = U(out.size)
     has_v = constv.size > 0
-    for k in range(U(k0), U(k1)):
+    while True:
+        k = U(fetch_add(counter, 0, 1))
+        if k >= U(chunks):
+            break
         b0 = k << U(shift)
         b1 = min(b0 + (ONE << U(shift)), n)
         change = 0.0
@@ -82,20 +88,6 @@ def _affine(k0, k1, shift, tptr, tidx, tdata, weighted, c_old, x, scale, alpha, 
     return 0
 
 
-def _chunk_ranges(chunks, shift, threads, tindptr):
-    """Contiguous ranges of whole chunks, about equal in entries, one a thread."""
-    parts = max(1, min(threads, chunks))
-    if parts == 1:
-        return [(0, chunks)]
-    n = tindptr.size - 1
-    starts = np.minimum(np.arange(chunks + 1, dtype=np.int64) << shift, n)
-    weights = tindptr[starts].astype(np.int64) + starts  # entries and rows before each chunk
-    targets = weights[-1] * np.arange(1, parts) // parts
-    bounds = [0, *np.searchsorted(weights, targets).tolist(), chunks]
-    bounds = np.maximum.accumulate(np.minimum(bounds, chunks)).tolist()
-    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-
-
 def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, out_scaled,
                 gauss_seidel):
     """``out = alpha * (scaled @ A) + constant`` and ``out_scaled = out * scale`` for a square
@@ -129,9 +121,10 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     data = tdata if weighted else np.zeros(1)
     nnz = int(tindptr[-1])
     threads = get_num_threads() if nnz + n >= PARALLEL_ENTRIES else 1
-    ranges = _chunk_ranges(chunks, shift, threads, tindptr)
-    run_ranges(lambda k0, k1: _affine(k0, k1, shift, tindptr, tindices, data, weighted,
-                                      scaled, x, scale, float(alpha), const0, constv, out,
-                                      out_scaled, bool(gauss_seidel), sums), ranges)
+    counter = np.zeros(1, np.int64)
+    run_ranges(lambda *_: _affine(counter, chunks, shift, tindptr, tindices, data, weighted,
+                                  scaled, x, scale, float(alpha), const0, constv, out,
+                                  out_scaled, bool(gauss_seidel), sums),
+               [(t, t + 1) for t in range(max(1, min(threads, chunks)))])
     change, total, zero = sums.sum(axis=0).tolist()  # chunk order: any number of threads
     return change, total, zero
