@@ -8,6 +8,7 @@ import time
 from ..core.seam import engine_flag
 from ..semiring import any_pair, any_secondi, level_search
 from ._shared import BETA, beamer_pull
+from .forest import Forest, forest_of
 
 __all__ = ["MAX_PUSH_BATCH", "search"]
 
@@ -19,7 +20,7 @@ SHRUNK = 4
 
 
 def search(M, source, *, return_parents=False, return_levels=True, direction="auto",
-           alpha=None, beta=BETA, trace=None):
+           alpha=None, beta=BETA, trace=None, parent_ids=None):
     """The level loop of :func:`spbfs.bfs` on a prepared Matrix and a checked source, for every
     backend: a direction policy over :func:`spbfs.semiring.level_search`.
 
@@ -30,9 +31,14 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     the GPU's on the device (:meth:`spbfs.gpu.bfs.BitmapSearch.run`), the distributed one
     over its ranks.
 
+    A symmetric graph whose trees and edgeless vertices are at least
+    :data:`~spbfs.algorithms.forest.MIN_PRUNED` of its vertices is searched pruned from its
+    second search on (:func:`~spbfs.algorithms.forest.forest_of`): the core alone, the
+    trees' outputs set after it.
+
     Parameters
     ----------
-    M : Matrix
+    M : Matrix or Forest
     source : int
     return_parents, return_levels, direction, alpha, beta
         As :func:`spbfs.bfs` (``alpha=None``: the engine's own,
@@ -40,7 +46,11 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     trace : list, optional
         Profiling: one tuple ``(first_level, last_level, "push" | "pull", frontier_in,
         found, seconds)`` is appended per step (host time of launch and read; the GPU's
-        loop: one per level, see :meth:`spbfs.gpu.bfs.BitmapSearch.run`).
+        loop: one per level, see :meth:`spbfs.gpu.bfs.BitmapSearch.run`; a pruned search
+        traces its core's levels).
+    parent_ids : int64 array, optional
+        The ids parents are stored as (:func:`spbfs.semiring.level_search`); a search
+        given them is not pruned.
 
     Examples
     --------
@@ -51,10 +61,24 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     >>> search(M, 0, trace=trace).tolist(), [step[:3] for step in trace]
     ([0, 1, 2, 3], [(1, 1, 'push'), (2, 2, 'push'), (3, 3, 'push'), (4, 4, 'push')])
     """
+    forest = M if isinstance(M, Forest) else None if parent_ids is not None else forest_of(M)
+    if forest is not None:  # the core searched from the source's attachment
+        core_source, path = forest.start(source)
+        found = None if core_source is None else search(
+            forest.matrix, core_source, return_parents=return_parents,
+            return_levels=return_levels, direction=direction, alpha=alpha, beta=beta,
+            trace=trace, parent_ids=forest.parent_ids if return_parents else None)
+        levels = parents = None
+        if found is not None and return_parents and return_levels:
+            levels, parents = found
+        elif found is not None:
+            levels, parents = (None, found) if return_parents else (found, None)
+        return forest.outputs(path, levels, parents, return_parents, return_levels)
     semiring = any_secondi if return_parents else any_pair
     n = M.n
     with level_search(M, source, semiring, values=return_parents,
-                      transpose=direction != "push", levels=return_levels) as engine:
+                      transpose=direction != "push", levels=return_levels,
+                      parent_ids=parent_ids) as engine:
         alpha = engine.alpha if alpha is None else alpha
         if engine_flag(engine, "drives_itself"):  # its own loop (on the GPU, over ranks)
             engine.run(direction, alpha, beta, **({} if trace is None else {"trace": trace}))

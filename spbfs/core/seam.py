@@ -154,7 +154,8 @@ _OPTIONAL = _declare(
     ("select_csr", "op, indptr, indices, data, thunk, derived=None",
      "the entries of a CSR matrix an index-unary predicate keeps (given the pattern's "
      "cache, tril / triu keep their row pointers there)"),
-    ("peel", "ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None",
+    ("peel", "ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None, "
+     "max_rounds=-1",
      ":func:`spbfs.semiring.peel` whole: a worklist instead of a product per round; None: "
      "the rounds of products"),
     ("queue_order", "indptr, indices, source, parents",
@@ -181,13 +182,20 @@ _OPTIONAL = _declare(
      "out_scaled, gauss_seidel",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
-    ("pull_affine", "tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, "
-     "out_scaled, gauss_seidel",
-     ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
-     "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
+    ("csr_induced", "indptr, indices, keep, index_of",
+     ":func:`spbfs.semiring.extract_pattern` whole: the kept rows' kept entries counted and "
+     "copied in two passes, not the coordinates of every entry sorted"),
     ("delta_stepping", "indptr, indices, data, sources, delta, dist",
      ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and two kernels a bucket "
      "round, not a masked push and numpy lists per round"),
+    ("prunes_forests", "n",
+     "a cost hint, not a product: whether searches of a symmetric graph of ``n`` vertices "
+     "run on its core with its trees set after (:mod:`spbfs.algorithms.forest`); None or "
+     "missing: they do not"),
+    ("forest_outputs", "where, core_levels, core_parents, shift, tree_parent, attach_core, "
+     "tree_depth, levels, parents",
+     ":func:`spbfs.semiring.forest_outputs` whole: one pass over the vertices, not masks and "
+     "scatters; False: not done"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),

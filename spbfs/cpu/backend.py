@@ -1,10 +1,11 @@
 """The CPU backend: the primitives of the backend seam (:mod:`spbfs.core.seam`) on numpy
 arrays, chosen for numpy operands by :func:`spbfs.semiring._backend.backend_for`.
 
-Every required primitive and every optional one but ``queue_levels`` and ``prefers_pull``
-(numba kernels, :mod:`spbfs.cpu.products` and one module per search), with the signatures
-the seam declares, and the CPU's own ``csr_union`` and ``csr_assign`` (scipy's compiled
-merges, :data:`spbfs.core.seam.CPU_ONLY`).
+Every required primitive and every optional one but ``queue_levels``, ``prefers_pull`` and
+``csr_induced`` (scipy's indexing extracts the forest's core here): numba kernels,
+:mod:`spbfs.cpu.products` and one module per search, with the signatures the seam declares;
+and the CPU's own ``csr_union`` and ``csr_assign`` (scipy's compiled merges,
+:data:`spbfs.core.seam.CPU_ONLY`).
 
 Examples
 --------
@@ -17,6 +18,7 @@ Examples
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
 from .delta import delta_stepping
+from .forest import forest_outputs, prunes_forests
 from .mode import row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel
@@ -39,8 +41,7 @@ from .strong import strong_components
 from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "delta_stepping", "ewise_csr",
-           "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "peel", "pull_affine", "queue_meet",
-           "queue_order",
+           "forest_outputs", "index_unary", "masked_dot", "packed_pull", "packed_push", "peel",
+           "prunes_forests", "pull_affine", "queue_meet", "queue_order",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
            "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]

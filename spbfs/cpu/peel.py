@@ -33,7 +33,7 @@ def _drop_row(u, r, ip, ix, deg, active, queue, rounds, end, vals, mode):
 
 
 @kernel
-def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode):
+def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode, cap):
     """Process the queue (removed vertices whose arcs still count, round 0) and every
     vertex removed on the way, appended with its round; returns the queue's end.  FIFO
     order takes the rounds in turn, so a vertex's round is one more than the round of the
@@ -43,6 +43,8 @@ def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode
     while head < end:
         u = queue[head]
         r = rounds[head] + 1
+        if r == cap:  # FIFO: every later vertex is of this round or the next
+            break
         head += 1
         end = _drop_row(u, r, ip0, ix0, deg0, active, queue, rounds, end, vals, mode)
         end = _drop_row(u, r, ip1, ix1, deg1, active, queue, rounds, end, vals, 0)
@@ -52,14 +54,16 @@ def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode
 _MODES = {None: 0, "min": 1, "max": 2}
 
 
-def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None):
+def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
+         max_rounds=-1):
     """Subtract the arcs of ``removed`` (row ``u`` of the first CSR counts against ``deg0``,
     of the second against ``deg1``, for active targets only), then remove every active
     vertex left at zero, until none is; ``deg0``, ``deg1`` (int64) and ``active`` are
     updated in place.  With ``values`` and a ``min``/``max`` ``monoid``, every arc ``u ->
     v`` of the first CSR to an active ``v`` also folds ``values[u]`` into ``values[v]``.
     Returns ``(vertices removed here, their rounds)`` (``removed`` is round 0), in
-    removal order; None for a monoid the kernel lacks (the generic path runs).
+    removal order; None for a monoid the kernel lacks (the generic path runs).  With
+    ``max_rounds`` (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.
 
     Examples
     --------
@@ -79,5 +83,6 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     queue[:k] = removed
     rounds = np.zeros(n + k, np.int64)
     vals = np.zeros(1, np.int64) if values is None else values
-    end = _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, k, vals, _MODES[name])
+    end = _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, k, vals, _MODES[name],
+                max_rounds)
     return queue[k:end], rounds[k:end]

@@ -22,7 +22,7 @@ INT32_MAX = np.iinfo(np.int32).max
 #: unspecified).  0 keeps the order of the scatter.
 HUB_FIRST = 1
 
-__all__ = ["csr_bytes", "csr_from_edges"]
+__all__ = ["csr_bytes", "csr_from_edges", "csr_induced"]
 
 _THREADS = 256
 
@@ -155,3 +155,40 @@ def csr_from_edges(u, v, n):
             (indptr, indices, np.int64(n), np.int64(HUB_FIRST)))
     data = cupy.broadcast_to(cupy.ones(1, bool), (nnz,))
     return indptr, indices, data
+
+
+def csr_induced(indptr, indices, keep, index_of):
+    """The pattern of ``A[keep][:, keep]`` for sorted, distinct ``keep`` (``index_of``: each
+    vertex's position in ``keep``, -1 if not kept): ``(indptr, indices)`` with ``A``'s
+    dtypes, each row's kept entries in their stored order (a row's hubs stay first).
+
+    Two passes of one warp per kept row (``csr_induced_count``, ``csr_induced_fill``) and
+    a prefix sum; the memory check covers the result.
+
+    Examples
+    --------
+    >>> import cupy                                                     # doctest: +SKIP
+    >>> ip, ix = cupy.array([0, 2, 3, 4]), cupy.array([1, 2, 0, 0])      # doctest: +SKIP
+    >>> keep, where = cupy.array([0, 2]), cupy.array([0, -1, 1])         # doctest: +SKIP
+    >>> [a.tolist() for a in csr_induced(ip, ix, keep, where)]          # doctest: +SKIP
+    [[0, 1, 2], [1, 0]]
+    """
+    import cupy
+
+    keep = keep.astype(indices.dtype, copy=False)
+    index_of = index_of.astype(indices.dtype, copy=False)
+    k = int(keep.size)
+    mod = kernels.build_module(indices.dtype, indices.dtype, indptr.dtype)
+    grid = (kernels.blocks(k * 32, threads=_THREADS),)
+    out_ptr = cupy.zeros(k + 1, indptr.dtype)
+    if k:
+        mod.get_function("csr_induced_count")(
+            grid, (_THREADS,), (indptr, indices, keep, np.int64(k), index_of, out_ptr))
+        cupy.cumsum(out_ptr, out=out_ptr)
+    nnz = int(out_ptr[-1])
+    check_fits("the core's pattern", nnz * indices.dtype.itemsize)
+    out_ind = cupy.empty(nnz, indices.dtype)
+    if nnz:
+        mod.get_function("csr_induced_fill")(
+            grid, (_THREADS,), (indptr, indices, keep, np.int64(k), index_of, out_ptr, out_ind))
+    return out_ptr, out_ind

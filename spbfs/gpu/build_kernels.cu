@@ -103,3 +103,52 @@ csr_hub_first(const ptr_t* __restrict__ indptr, idx_t* __restrict__ indices, lon
         }
     }
 }
+
+// The pattern of A[keep][:, keep] (keep sorted and distinct, index_of[v] its position in keep
+// or -1): one warp per kept row.  Pass 1 writes each row's kept entries to counts[i + 1];
+// the host's prefix sum makes the new row offsets; pass 2 copies the kept entries in their
+// stored order (a row's hubs stay first), renumbered.
+extern "C" __global__ void
+csr_induced_count(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+                  const idx_t* __restrict__ keep, long long nkeep,
+                  const idx_t* __restrict__ index_of, ptr_t* __restrict__ counts)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long i = warp0; i < nkeep; i += nwarps) {
+        const long long r = (long long)keep[i];
+        long long kept = 0;
+        for (long long p = (long long)indptr[r] + lane; p < (long long)indptr[r + 1]; p += 32)
+            kept += index_of[indices[p]] >= 0;
+        for (int o = 16; o > 0; o >>= 1)
+            kept += __shfl_xor_sync(0xffffffffu, kept, o);
+        if (lane == 0)
+            counts[i + 1] = (ptr_t)kept;
+    }
+}
+
+extern "C" __global__ void
+csr_induced_fill(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
+                 const idx_t* __restrict__ keep, long long nkeep,
+                 const idx_t* __restrict__ index_of, const ptr_t* __restrict__ out_ptr,
+                 idx_t* __restrict__ out_ind)
+{
+    const int lane = threadIdx.x & 31;
+    const unsigned below = (1u << lane) - 1u;
+    const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long i = warp0; i < nkeep; i += nwarps) {
+        const long long r = (long long)keep[i];
+        const long long beg = (long long)indptr[r], end = (long long)indptr[r + 1];
+        long long at = (long long)out_ptr[i];
+        for (long long p0 = beg; p0 < end; p0 += 32) {
+            const long long p = p0 + lane;
+            const idx_t c = p < end ? index_of[indices[p]] : (idx_t)-1;
+            const unsigned kept = __ballot_sync(0xffffffffu, c >= 0);
+            if (c >= 0)
+                out_ind[at + __popc(kept & below)] = c;
+            at += __popc(kept);
+        }
+    }
+}

@@ -87,6 +87,11 @@ def build_module(edge_dtype, idx_dtype, ptr_dtype):
     return _module(head + _source("build_kernels.cu"))
 
 
+def forest_module(idx_dtype):
+    """The forest pruning's kernel (``forest_outputs``)."""
+    return _module(f"typedef {ctype(idx_dtype)} idx_t;\n" + _source("forest_kernels.cu"))
+
+
 def components_module(idx_dtype, ptr_dtype):
     """The weak components' union-find kernels (``uf_init``, ``uf_hook``, ``uf_flatten``)."""
     head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from ..core.csr import expand
+from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._masks import (
     _as_matrix,
@@ -87,6 +88,43 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
     order = xp.argsort(keys, kind="stable")
     coords = _Coords(keys[order], M.data[pos][order], shape, xp)
     return _finish(coords, m, out, replace)
+
+
+def extract_pattern(A, keep):
+    """The pattern of ``A[keep][:, keep]`` (the sub-graph ``keep`` induces), for sorted,
+    distinct ``keep``: a square Matrix of ``len(keep)`` rows whose stored values are all
+    True, with ``A``'s index dtypes.  A backend may keep each row's stored order (the GPU
+    does, so a row's hubs stay first); the CPU sorts each row's columns.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 1]]))
+    >>> semiring.extract_pattern(A, np.array([0, 2])).to_scipy().toarray()
+    array([[False,  True],
+           [ True,  True]])
+    """
+    M = _as_matrix(A, "A")
+    xp = M.xp
+    keep = _index_array(keep, M.nrows, "keep", xp)
+    if M.nrows != M.ncols:
+        raise ValueError(f"A must be square, got shape {M.shape}")
+    if keep.size > 1 and not bool((keep[1:] > keep[:-1]).all()):
+        raise ValueError("keep must be sorted and distinct")
+    k = int(keep.size)
+    kernel = optional_primitive(backend_for(xp), "csr_induced")
+    if kernel is not None:
+        index_of = xp.full(M.nrows, -1, M.indices.dtype)
+        index_of[keep] = xp.arange(k, dtype=M.indices.dtype)
+        indptr, indices = kernel(M.indptr, M.indices, keep, index_of)
+    else:
+        S = extract(Matrix(M.indptr, M.indices, xp.ones(M.nnz, bool), M.nrows, check=False),
+                    keep, keep)
+        indptr = S.indptr.astype(M.indptr.dtype, copy=False)
+        indices = S.indices.astype(M.indices.dtype, copy=False)
+    values = xp.broadcast_to(xp.ones(1, bool), (int(indices.size),))
+    return Matrix(indptr, indices, values, k, symmetric=bool(M.symmetric), check=False)
 
 
 def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structural=False,

@@ -22,7 +22,7 @@ from ._vxm import vxm
 __all__ = ["peel"]
 
 
-def peel(pairs, active, removed=None, *, values=None, monoid=None):
+def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=None):
     """Remove, until none is left, the active vertices whose count falls to zero.
 
     Removing ``u`` subtracts one from ``degrees[v]`` for every stored ``A[u, v]`` of each
@@ -48,6 +48,10 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None):
         Updated in place along the first pair's arcs.
     monoid : Monoid, optional
         Folds ``values`` (required with them), for example ``monoids.min``.
+    max_rounds : int, optional
+        Remove the vertices of rounds ``0 .. max_rounds - 1`` only: the arcs of the last
+        round's vertices are not subtracted, and later vertices stay active (a long path
+        costs ``max_rounds`` rounds, not one per vertex).
 
     Returns
     -------
@@ -82,6 +86,9 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None):
         raise TypeError(f"active must be a bool array, got {active.dtype}")
     if (values is None) != (monoid is None):
         raise ValueError("values and monoid go together")
+    cap = -1 if max_rounds is None else int(max_rounds)
+    if max_rounds is not None and cap < 1:
+        raise ValueError(f"max_rounds must be at least 1, got {max_rounds}")
     first = xp.zeros(0, np.int64)
     if removed is None:
         zero = xp.zeros(active.size, bool)
@@ -96,9 +103,9 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None):
     if kernel is not None:
         (M0, d0), (M1, d1) = mats if len(mats) == 2 else (mats[0], _no_arcs(xp, active.size))
         found = kernel(M0.indptr, M0.indices, d0, M1.indptr, M1.indices, d1, active, removed,
-                       values, monoid)
+                       values, monoid, cap)
     ids, rounds = found if found is not None else _rounds(mats, active, removed, values,
-                                                          monoid)
+                                                          monoid, cap)
     if first.size:
         ids = xp.concatenate([first, ids])
         rounds = xp.concatenate([xp.zeros(first.size, np.int64), rounds])
@@ -111,12 +118,13 @@ def _no_arcs(xp, n):
                   check=False), xp.ones(n, np.int64)
 
 
-def _rounds(mats, active, removed, values, monoid):
-    """The generic path: one masked product per pair and round."""
+def _rounds(mats, active, removed, values, monoid, cap):
+    """The generic path: one masked product per pair and round (rounds below ``cap``; -1:
+    all)."""
     xp, n = mats[0][0].xp, active.size
     fold = None if monoid is None else Semiring(monoid, ops.first)
     out, rounds = [], []
-    while removed.size:
+    while removed.size and len(out) + 1 != cap:
         if fold is not None:
             y = vxm(Vector(n, "sparse", indices=removed, values=values[removed]), mats[0][0],
                     fold, mask=active)
