@@ -3,23 +3,25 @@ two kernels a bucket round and no array made per round (GAP's ``sssp``, Meyer an
 
 Distances are float64 (non-negative: their bit patterns, read as int64, are in the same
 order, so an improvement is a compare-and-swap of the bits, :mod:`spbfs.cpu._atomic`).
-Bucket ``b`` holds the distances ``d`` with ``floor(d * (1 / delta)) = b``.
-``listed[v]`` is the lowest bucket ``v`` waits in (an atomic minimum): an improvement that
-lowers it lists ``v`` in the bins of the thread that made it, one linked list per bucket
-(taken modulo ``C``, a power of two above the buckets a pending distance can span,
-``max weight / delta + 3``),
-nodes from the thread's own pool and free list.  A round:
+Bucket ``b`` holds the distances ``d`` with ``floor(d * (1 / delta)) = b``.  Each
+improvement lists its vertex in the bin of its new bucket, in the bins of the thread that
+made it: one linked list of blocks per bucket (taken modulo ``C``, a power of two above the
+buckets a pending distance can span, ``max weight / delta + 3``), blocks from the thread's
+own pool and free list.  As in GAP, a vertex stays listed where it was when it improves
+again; a listing is taken only while the vertex's distance is still in that bucket.  A
+round:
 
-1. ``_take`` (one thread): the lists of the current bucket of every thread are emptied into
-   the frontier, keeping the vertices still listed there (a vertex listed again lower was
-   taken there) and unlisting them; an empty bucket moves to the next one, up to ``C``.
+1. ``_take`` (one thread): the current bucket's bins of every thread are emptied into the
+   frontier, each vertex once (a stamp per round) and only while its distance is in the
+   bucket; an empty bucket moves to the next one, up to ``C``.
 2. ``_relax`` (every thread, chunks of the frontier taken by ``fetch_add``): each
-   frontier vertex's out-edges lower their heads' distances; a head lowered into the
-   current bucket is listed there again and taken next round.
+   frontier vertex's out-edges lower their heads' distances; then the thread relaxes the
+   vertices it listed in the current bucket itself while they fill at most
+   :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail).
 
 A thread whose pool is full marks the vertex ``spilled``; the round's end grows the pools
-and lists the spilled vertices where they wait (rare: a pool starts with room for
-``n / threads`` nodes and takes back those of each emptied bucket).
+and lists the spilled vertices where their distances are (rare: a pool has room for ``2 n``
+listings and takes back the blocks of each emptied bucket).
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ BLOCK = 32
 FUSE_BLOCKS = 32
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
-UNLISTED = np.iinfo(np.int64).max
 U = np.uintp
 NONE = -1
 
@@ -88,10 +89,13 @@ def _insert(t, slot, v, heads, fill, blk_v, blk_next, free, used):
 
 
 @kernel
-def _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed, frontier, rounds):
-    """Empty the current bucket's bins into ``frontier`` (the next non-empty bucket when
-    it holds none); ``(bucket, size)``, size 0 when every bin is empty."""
+def _take(bucket, mask, heads, fill, blk_v, blk_next, free, dist, per, taken, frontier,
+          rounds):
+    """Empty the current bucket's bins into ``frontier``, each vertex whose distance is in
+    the bucket once (``taken``: the round's stamp), or the next non-empty bucket's when it
+    holds none; ``(bucket, size)``, size 0 when every bin is empty."""
     threads = heads.shape[0]
+    stamp = rounds[0] + 1
     for _ in range(mask + 1):
         slot = bucket & mask
         size = 0
@@ -104,8 +108,8 @@ def _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed, frontier, ro
                 base = kb * BLOCK
                 for i in range(count):
                     v = blk_v[t, base + i]
-                    if listed[v] == bucket:
-                        listed[v] = UNLISTED
+                    if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
+                        taken[v] = stamp
                         frontier[size] = v
                         size += 1
                 after = blk_next[t, kb]
@@ -121,7 +125,7 @@ def _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed, frontier, ro
 
 
 @kernel
-def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, listed, heads, fill,
+def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill,
                blk_v, blk_next, free, used, spilled):
     """``u``'s out-edges relaxed by thread ``t``; the number of vertices spilled."""
     lost = 0
@@ -134,15 +138,9 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, listed, heads
         while nb < ob:
             if cas(bits, v, ob, nb):
                 b = np.int64(nd * per)  # floor: nd >= 0
-                lb = listed[v]
-                while b < lb:
-                    if cas(listed, v, lb, b):
-                        if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next, free,
-                                       used):
-                            spilled[v] = True
-                            lost += 1
-                        break
-                    lb = listed[v]
+                if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next, free, used):
+                    spilled[v] = True
+                    lost += 1
                 break
             ob = bits[v]
     return lost
@@ -150,11 +148,10 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, listed, heads
 
 @kernel
 def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
-           listed, heads, fill, blk_v, blk_next, free, used, spilled):
+           heads, fill, blk_v, blk_next, free, used, spilled):
     """Thread ``t``'s chunks of the frontier, then (bucket fusion, GAP's) the vertices ``t``
     itself listed in the current bucket while they are few: every out-edge relaxed, each
-    improvement that lowers its head's bucket listed in ``t``'s bins.  Returns the number
-    of vertices spilled."""
+    improvement listed in ``t``'s bins.  Returns the number of vertices spilled."""
     lost = 0
     while True:
         q0 = fetch_add(counter, 0, CHUNK)
@@ -171,15 +168,10 @@ def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits
                 while nb < ob:
                     if cas(bits, v, ob, nb):
                         b = np.int64(nd * per)  # floor: nd >= 0
-                        lb = listed[v]
-                        while b < lb:
-                            if cas(listed, v, lb, b):
-                                if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next,
-                                               free, used):
-                                    spilled[v] = True
-                                    lost += 1
-                                break
-                            lb = listed[v]
+                        if not _insert(t, b & mask, v, heads, fill, blk_v, blk_next, free,
+                                       used):
+                            spilled[v] = True
+                            lost += 1
                         break
                     ob = bits[v]
     slot = bucket & mask
@@ -199,9 +191,9 @@ def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits
             base = kb * BLOCK
             for i in range(count):
                 v = blk_v[t, base + i]
-                if cas(listed, v, bucket, UNLISTED):
+                if np.int64(dist[v] * per) == bucket:
                     lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
-                                       listed, heads, fill, blk_v, blk_next, free, used,
+                                       heads, fill, blk_v, blk_next, free, used,
                                        spilled)
             after = blk_next[t, kb]
             blk_next[t, kb] = free[t]
@@ -212,19 +204,18 @@ def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits
 
 
 @kernel
-def _list_spilled(spilled, listed, mask, heads, fill, blk_v, blk_next, free, used):
-    """List every spilled vertex still waiting in thread 0's bins (pools grown first)."""
+def _list_spilled(spilled, dist, per, mask, heads, fill, blk_v, blk_next, free, used):
+    """List every spilled vertex in thread 0's bin of its distance (pools grown first)."""
     for v in range(spilled.size):
         if spilled[v]:
             spilled[v] = False
-            b = listed[v]
-            if b != UNLISTED:
-                _insert(0, b & mask, v, heads, fill, blk_v, blk_next, free, used)
+            _insert(0, np.int64(dist[v] * per) & mask, v, heads, fill, blk_v, blk_next, free,
+                    used)
 
 
 def _pool_blocks(n, threads, sources, span):
     """The blocks a thread's pool starts with: room for ``2 n`` listings (a vertex is listed
-    again each time its bucket is lowered) and a part-filled block per bin; pages are
+    again each time its distance improves) and a part-filled block per bin; pages are
     touched only as blocks are taken, so room no thread takes costs no memory."""
     return max(2 * n, sources) // BLOCK + span + 1
 
@@ -275,7 +266,7 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     threads = max(1, get_num_threads())
     dist[:] = np.inf
     bits = dist.view(np.int64)
-    listed = np.full(n, UNLISTED, np.int64)
+    taken = np.zeros(n, np.int64)
     sources = np.unique(np.asarray(sources, np.int64))
     blocks = _pool_blocks(n, threads, sources.size, span)
     heads = np.full((threads, span), NONE, np.int64)
@@ -289,14 +280,13 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     counter = np.zeros(1, np.int64)
     rounds = np.zeros(1, np.int64)
     dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
-    listed[sources] = 0
     spilled[sources] = True
-    _list_spilled(spilled, listed, span - 1, heads, fill, blk_v, blk_next, free, used)
+    _list_spilled(spilled, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
     bucket = 0
     mask = span - 1
     while True:
-        bucket, size = _take(bucket, mask, heads, fill, blk_v, blk_next, free, listed,
-                             frontier, rounds)
+        bucket, size = _take(bucket, mask, heads, fill, blk_v, blk_next, free, dist, per,
+                             taken, frontier, rounds)
         if not size:
             return int(rounds[0])
         parts = min(threads, (size + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
@@ -304,10 +294,10 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
         lost = run_ranges(
             lambda t, _, size=size, bucket=bucket, blk_v=blk_v, blk_next=blk_next: _relax(
                 t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
-                listed, heads, fill, blk_v, blk_next, free, used, spilled),
+                heads, fill, blk_v, blk_next, free, used, spilled),
             [(t, t + 1) for t in range(parts)])
         if sum(lost):
             while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
                 blk_v, blk_next = _grown(blk_v, blk_next)
-            _list_spilled(spilled, listed, mask, heads, fill, blk_v, blk_next, free, used)
+            _list_spilled(spilled, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
             blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
