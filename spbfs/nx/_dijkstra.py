@@ -78,6 +78,10 @@ def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
     rows, first = _sources(G, sources)
     if target in sources:
         return 0, [target]
+    if target is None and (G._indptr[rows + 1] == G._indptr[rows]).all():
+        G.weights(weight)  # no arcs out: the sources alone, once the weights are checked
+        return (dict.fromkeys(first.values(), 0) if lengths else None,
+                {s: [s] for s in first.values()} if paths else None)
     t = G.index.get(target) if target is not None and target in G else None
     order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
                                              paths and target is None)

@@ -262,8 +262,13 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     values, kind = G.weights(weight)
     M = G.weighted_csr(weight)
     rows = np.asarray(rows, np.int64)
-    dist = sssp(M, M.xp.asarray(rows), min_only=True)
-    d = to_numpy(dist)
+    if (G._indptr[rows + 1] == G._indptr[rows]).all():  # no arcs out: the sources alone
+        d = np.full(len(G), np.inf)
+        d[rows] = 0.0
+        dist = M.xp.asarray(d)
+    else:
+        dist = sssp(M, M.xp.asarray(rows), min_only=True)
+        d = to_numpy(dist)
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
@@ -278,6 +283,23 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     return order, d, _first_parents(M, dist, order, rows), kind
 
 
+def _reached_entries(M, order):
+    """``(rows, cols, values)`` of the stored entries of ``M`` in the rows ``order`` (on the
+    host, where they are under half of the matrix: a search that reached few rows looks at
+    their entries alone), else of all entries."""
+    xp = M.xp
+    if xp is np:
+        indptr = M.indptr
+        starts = indptr[order].astype(np.int64)
+        counts = indptr[order + 1].astype(np.int64) - starts
+        total = int(counts.sum())
+        if 2 * total < M.nnz:
+            at = np.repeat(starts - (np.cumsum(counts) - counts), counts)
+            at += np.arange(total)
+            return np.repeat(order, counts), M.indices[at], M.data[at]
+    return M.pattern.rows(), M.indices, M.data
+
+
 def _first_parents(M, dist, order, sources):
     """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
     the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
@@ -285,8 +307,8 @@ def _first_parents(M, dist, order, sources):
     order = xp.asarray(order)
     rank = xp.full(n, n, np.int64)
     rank[order] = xp.arange(order.size)
-    rows, cols = M.pattern.rows(), M.indices
-    tight = xp.flatnonzero(dist[rows] + M.data == dist[cols])   # few: the rest on those
+    rows, cols, data = _reached_entries(M, order)
+    tight = xp.flatnonzero(dist[rows] + data == dist[cols])   # few: the rest on those
     r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
     is_source = xp.zeros(n, bool)
     is_source[xp.asarray(sources)] = True

@@ -582,3 +582,60 @@ def test_compiled_repulsion_is_networkx_einsum(dtype, dim, adjust):
         for threads in (1, 3):
             got = repulsion(p, mass, size, 1.5, adjust, threads=threads)
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_searches_from_nodes_without_arcs_out(directed):
+    """Sources without arcs out (isolated nodes, sinks) take the short path: the same dicts
+    as NetworkX's, in its order; the weights are still checked."""
+    from itertools import islice
+
+    G = nx.gnp_random_graph(60, 0.05, seed=4, directed=directed)
+    G.add_nodes_from([-1, -2])  # isolated, listed last; node 0.. first
+    G.add_node("x")
+    H = nx.DiGraph(G) if directed else nx.Graph(G)
+    H.add_edge(5, "sink") if directed else None
+    rng = np.random.default_rng(3)  # no ties: Bellman-Ford's paths are Dijkstra's then
+    for _, _, d in H.edges(data=True):
+        d["weight"] = float(rng.random())
+    sinks = [v for v in H if H.degree(v) == 0 or (directed and H.out_degree(v) == 0)]
+    assert sinks
+    for fn in (nx.all_pairs_dijkstra, nx.all_pairs_dijkstra_path,
+               nx.all_pairs_dijkstra_path_length, nx.all_pairs_bellman_ford_path,
+               nx.all_pairs_bellman_ford_path_length):
+        assert list(fn(H, backend="spbfs")) == list(fn(H))
+    for s in sinks:
+        for fn in (nx.single_source_dijkstra, nx.single_source_dijkstra_path,
+                   nx.single_source_bellman_ford_path_length):
+            assert fn(H, s, backend="spbfs") == fn(H, s)
+        assert (nx.multi_source_dijkstra(H, {s, sinks[0]}, cutoff=1, backend="spbfs")
+                == nx.multi_source_dijkstra(H, {s, sinks[0]}, cutoff=1))
+    assert list(islice(nx.all_pairs_dijkstra(H, backend="spbfs"), 3)) == list(
+        islice(nx.all_pairs_dijkstra(H), 3))
+    H[1][next(iter(H[1]))]["weight"] = -1.0
+    H.__networkx_cache__.clear()
+    with pytest.raises(NotImplementedError):
+        nx.single_source_dijkstra_path(H, sinks[0], backend="spbfs")
+
+
+@pytest.mark.parametrize("case", ["isolated first", "sink first", "source first", "connected"])
+def test_connectivity_answers_at_the_first_node(case):
+    """is_connected / is_weakly_connected / is_strongly_connected with their short answers
+    (a first node without arcs out, an isolated node anywhere) equal NetworkX's."""
+    D = nx.DiGraph(nx.cycle_graph(5, create_using=nx.DiGraph))
+    if case == "isolated first":
+        D = nx.DiGraph()
+        D.add_node("a")
+        D.add_edges_from(nx.cycle_graph(4, create_using=nx.DiGraph).edges)
+    elif case == "sink first":
+        D = nx.DiGraph([("a", 1)])
+        D.remove_edge("a", 1)
+        D.add_edges_from([(1, "a"), (1, 2), (2, 1)])
+    elif case == "source first":
+        D = nx.DiGraph([("a", 1), (1, 2), (2, 1)])
+    for H in (D, D.to_undirected()):
+        if H.is_directed():
+            for fn in (nx.is_weakly_connected, nx.is_strongly_connected):
+                assert fn(H, backend="spbfs") == fn(H), (fn.__name__, case)
+        else:
+            assert nx.is_connected(H, backend="spbfs") == nx.is_connected(H), case
