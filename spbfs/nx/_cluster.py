@@ -10,6 +10,18 @@ from ..algorithms.clustering import square_parts
 from ..algorithms.clustering import transitivity as _transitivity
 from ..algorithms.triangles import triangles as _triangles
 from ..core.arrays import to_numpy
+from ..semiring import (
+    apply,
+    ewise_mult,
+    extract,
+    monoids,
+    mxm,
+    ops,
+    plus_pair,
+    plus_times,
+    reduce,
+    select,
+)
 from ._registry import dispatched
 
 __all__ = ["select_nodes"]
@@ -133,9 +145,50 @@ def square_clustering(G, nodes=None):
     """
     if not len(G):
         return {}
-    squares, potential = (to_numpy(a) for a in square_parts(G.csr()))
+    if nodes is None:
+        squares, potential = (to_numpy(a) for a in square_parts(G.csr()))
+        return select_nodes(G, None, _square_ratios(squares, potential))
+    index = G.index
+    single = nodes in G
+    bunch = [nodes] if single else list(filter(index.__contains__, nodes))
+    rows, at = np.unique(np.fromiter(map(index.__getitem__, bunch), np.int64,
+                                     count=len(bunch)), return_inverse=True)
+    c = _square_ratios(*(to_numpy(a) for a in _square_parts_of(G.csr(), rows)))
+    if single:
+        return c[0]
+    return dict(zip(bunch, map(c.__getitem__, at.tolist()), strict=True))
+
+
+def _square_ratios(squares, potential):
     positive = potential > 0
     c = (squares / np.where(positive, potential, 1.0)).tolist()
     for i in np.flatnonzero(~positive).tolist():  # NetworkX's int 0
         c[i] = 0
-    return select_nodes(G, nodes, c)
+    return c
+
+
+def _square_parts_of(A, rows):
+    """:func:`spbfs.algorithms.clustering.square_parts` of the (distinct, sorted) ``rows``
+    alone, from their rows ``S`` of the pattern ``P`` (without self-loops): ``C = S P``
+    holds each row's own entry ``C[v, v] = d_v`` besides the others, whose ``d_v (d_v -
+    1)`` comes off the sum of ``C (C - 1)``; ``t`` sums ``C`` over the row's neighbours
+    (``S P`` masked by ``S``), ``2 triangles``.  Every value is an integer in float64: the
+    same as the whole graph's."""
+    P = select(A, "offdiag").unit(np.float64)
+    xp = P.xp
+    S = extract(P, rows)
+    d = P.out_degree.astype(np.float64)
+    dv = d[xp.asarray(rows)]
+    C = mxm(S, P, plus_pair)
+    sums = _sums(ewise_mult(C, apply(C, ops.minus, right=1.0), ops.times), S.nrows)
+    squares = (sums - dv * (dv - 1.0)) / 2.0
+    t = _sums(mxm(S, P, plus_pair, mask=S, structural=True), S.nrows)
+    nbr_degrees = mxm(S, d[:, None], plus_times)[:, 0]
+    potential = (dv - 1.0) * nbr_degrees - dv * (dv - 1.0) - t - squares
+    return squares, xp.where(dv - 1.0 <= 0, 0.0, potential)
+
+
+def _sums(M, n):
+    if M.nnz == 0:
+        return M.xp.zeros(n, np.float64)
+    return reduce(M, monoids.plus, axis=1).to_dense(0.0).astype(np.float64)

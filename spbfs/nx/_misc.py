@@ -17,7 +17,7 @@ import numpy as np
 from ..algorithms.degree import degrees as _degrees
 from ..algorithms.triangles import triangles as _triangles
 from ..core.arrays import to_numpy
-from ..semiring import mxm, plus_pair, select
+from ..semiring import extract, mxm, plus_pair, select
 from ._recognition import edge_position, no_multigraph, raw_weights
 from ._registry import dispatched, not_supported
 from ._shortest import single_source_shortest_path_length
@@ -47,27 +47,35 @@ def generalized_degree(G, nodes=None):
     n = len(G)
     M = G.csr(False)
     P = (select(M, "offdiag") if M.nnz else M).unit(np.int64)
-    T = mxm(P, P, plus_pair, mask=P, structural=True)
-    # every entry of P (each neighbour w != v) with its count, 0 where no triangle
-    keys = to_numpy(P.entry_rows).astype(np.int64) * n + to_numpy(P.indices)
+    index = G.index
+    if nodes is None:
+        return G.node_dict(_counters(P, P, n))
+    if nodes in G:  # one node: its row alone
+        return _counters(extract(P, [index[nodes]]), P, n)[0]
+    nodes = list(filter(G.__contains__, nodes))  # NetworkX's nbunch_iter skips the others
+    rows, at = np.unique(np.fromiter(map(index.__getitem__, nodes), np.int64,
+                                     count=len(nodes)), return_inverse=True)
+    counters = _counters(extract(P, rows), P, n)  # the nodes' rows alone: S P masked by S
+    return dict(zip(nodes, map(counters.__getitem__, at.tolist()), strict=True))
+
+
+def _counters(S, P, n):
+    """The Counters of the rows of ``S`` (rows of ``P``, the pattern without self-loops):
+    for each neighbour ``w`` its triangles with the row's node (``S P`` masked by ``S``),
+    counted by value."""
+    T = mxm(S, P, plus_pair, mask=S, structural=True)
+    # every entry of S (each neighbour w != v) with its count, 0 where no triangle
+    keys = to_numpy(S.entry_rows).astype(np.int64) * n + to_numpy(S.indices)
     counts = np.zeros(keys.size, np.int64)
     if T.nnz:
         tkeys = to_numpy(T.entry_rows).astype(np.int64) * n + to_numpy(T.indices)
         counts[np.searchsorted(keys, tkeys)] = to_numpy(T.data)
-    rows = to_numpy(P.entry_rows).astype(np.int64)
+    rows = to_numpy(S.entry_rows).astype(np.int64)
     pairs, tally = np.unique(rows * (n + 1) + counts, return_counts=True)
     owner = pairs // (n + 1)
-    per_row = np.bincount(owner, minlength=n)
+    per_row = np.bincount(owner, minlength=S.nrows)
     items = zip((pairs % (n + 1)).tolist(), tally.tolist(), strict=True)
-    counters = list(map(Counter, map(dict, map(islice, repeat(items), per_row.tolist()))))
-    if nodes in G:
-        return counters[G.index[nodes]]
-    if nodes is None:
-        return G.node_dict(counters)
-    index = G.index
-    nodes = list(filter(G.__contains__, nodes))  # NetworkX's nbunch_iter skips the others
-    return dict(zip(nodes, map(counters.__getitem__, map(index.__getitem__, nodes)),
-                    strict=True))
+    return list(map(Counter, map(dict, map(islice, repeat(items), per_row.tolist()))))
 
 
 @dispatched(can_run=no_multigraph, docs="Degrees from the pattern's counts, one product per "

@@ -639,3 +639,18 @@ def test_connectivity_answers_at_the_first_node(case):
                 assert fn(H, backend="spbfs") == fn(H), (fn.__name__, case)
         else:
             assert nx.is_connected(H, backend="spbfs") == nx.is_connected(H), case
+
+
+@pytest.mark.parametrize("fn", [nx.square_clustering, nx.generalized_degree])
+def test_clustering_of_some_nodes_from_their_rows(fn):
+    """square_clustering and generalized_degree of a bunch of nodes (repeats, a node not in
+    G) or of one node compute those rows alone: NetworkX's values, keys in its order."""
+    G = nx.gnm_random_graph(200, 1200, seed=5)
+    G.add_edge(3, 3)
+    G.add_node("lone")
+    for nodes in (list(G)[::9] + [4, 4, "missing", "lone"], 7, "lone", [2]):
+        want, got = fn(G, nodes), fn(G, nodes, backend="spbfs")
+        assert got == want
+        if isinstance(want, dict) and fn is nx.square_clustering:
+            assert list(got) == list(want)
+            assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
