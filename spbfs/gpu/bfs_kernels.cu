@@ -1111,7 +1111,12 @@ bfs_dist_words(unsigned* vis0, unsigned* vis1, long long* state, u64* ring, long
             q.level = expected;
             q.queued = true;
             q.pulling = direction == 2;  // "pull" fixes it (spbfs.gpu.bfs._DIRECTIONS)
-            q.pulled &= ~(1ll << (expected & 63));
+            // the level is recorded as the direction the rank would have taken: a fixed
+            // "pull" stays a pull on a rank with nothing local to pull
+            if (q.pulling)
+                q.pulled |= 1ll << (expected & 63);
+            else
+                q.pulled &= ~(1ll << (expected & 63));
             u64* st = ring + 4 * (expected & (RING - 1));
             st[0] = st[1] = st[2] = st[3] = 0;
             u64* nx = ring + 4 * ((expected + 1) & (RING - 1));
