@@ -157,6 +157,19 @@ def paths_from_parents(G, order, parent, first, forward=True):
         for row, obj in first.items():  # NetworkX reports the start as it was given
             labels[row] = obj
     depths = depth[order]
+    keys = (order if labels is None else labels[order]).tolist()
+    if order.size and (depths[1:] >= depths[:-1]).all():  # BFS order: each depth a run
+        bounds = np.searchsorted(depths, np.arange(int(depths[-1]) + 2)).tolist()
+        values = []
+        for d, (lo, hi) in enumerate(pairwise(bounds)):
+            chain = np.empty((hi - lo, d + 1), np.int64)
+            chain[:, d] = order[lo:hi]
+            for j in range(d - 1, -1, -1):
+                chain[:, j] = parent[chain[:, j + 1]]
+            if not forward:
+                chain = chain[:, ::-1]
+            values += (chain if labels is None else labels[chain]).tolist()
+        return dict(zip(keys, values, strict=True))
     out = np.empty(order.size, object)
     for d in range(int(depths.max()) + 1 if order.size else 0):
         where = np.flatnonzero(depths == d)
@@ -168,7 +181,6 @@ def paths_from_parents(G, order, parent, first, forward=True):
             chain = chain[:, ::-1]
         rows = (chain if labels is None else labels[chain]).tolist()
         out[where] = np.fromiter(rows, object, count=len(rows))
-    keys = (order if labels is None else labels[order]).tolist()
     return dict(zip(keys, out.tolist(), strict=True))
 
 
