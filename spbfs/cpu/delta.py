@@ -1,5 +1,6 @@
 """The CPU's delta-stepping (``delta_stepping``): :func:`spbfs.semiring.relax_buckets` whole,
-two kernels a bucket round and no array made per round (GAP's ``sssp``, Meyer and Sanders).
+one parallel call a bucket round and no array made per round (GAP's ``sssp``, Meyer and
+Sanders).
 
 Distances are float64 (non-negative: their bit patterns, read as int64, are in the same
 order, so an improvement is a compare-and-swap of the bits, :mod:`spbfs.cpu._atomic`).
@@ -9,15 +10,18 @@ made it: one linked list of blocks per bucket (taken modulo ``C``, a power of tw
 buckets a pending distance can span, ``max weight / delta + 3``), blocks from the thread's
 own pool and free list.  As in GAP, a vertex stays listed where it was when it improves
 again; a listing is taken only while the vertex's distance is still in that bucket.  A
-round:
+round (one call of :func:`_relax` a range, then :func:`_next_bucket`):
 
-1. ``_take`` (one thread): the current bucket's bins of every thread are emptied into the
-   frontier, each vertex once (a stamp per round) and only while its distance is in the
-   bucket; an empty bucket moves to the next one, up to ``C``.
-2. ``_relax`` (every thread, chunks of the frontier taken by ``fetch_add``): each
-   frontier vertex's out-edges lower their heads' distances; then the thread relaxes the
-   vertices it listed in the current bucket itself while they fill at most
-   :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail).
+1. each range empties the current bucket's bins of its threads into its own frontier row,
+   each vertex once (a stamp per round) and only while its distance is in the bucket, and
+   publishes the row;
+2. every range relaxes the out-edges of chunks of the published rows, taken by
+   ``fetch_add`` (its own row first; a row not yet published is left to its own range,
+   so no range ever waits for another); each improvement lowers its head's distance and
+   lists it;
+3. each range relaxes the vertices it listed in the current bucket itself while they fill
+   at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail);
+4. the lowest bucket whose bins still hold a listing is the next round's.
 
 A thread whose pool is full marks the vertex ``spilled``; the round's end grows the pools
 and lists the spilled vertices where their distances are (rare: a pool has room for ``2 n``
@@ -89,39 +93,51 @@ def _insert(t, slot, v, heads, fill, blk_v, blk_next, free, used):
 
 
 @kernel
-def _take(bucket, mask, heads, fill, blk_v, blk_next, free, dist, per, taken, frontier,
-          rounds):
-    """Empty the current bucket's bins into ``frontier``, each vertex whose distance is in
-    the bucket once (``taken``: the round's stamp), or the next non-empty bucket's when it
-    holds none; ``(bucket, size)``, size 0 when every bin is empty."""
+def _next_bucket(bucket, mask, heads, fill, blk_next):
+    """The lowest bucket from ``bucket`` on whose bins hold a listing (every thread's),
+    and about how many they hold; ``(-1, 0)`` when every bin is empty."""
     threads = heads.shape[0]
-    stamp = rounds[0] + 1
     for _ in range(mask + 1):
         slot = bucket & mask
-        size = 0
+        entries = 0
         for t in range(threads):
             kb = heads[t, slot]
-            count = fill[t, slot]
-            heads[t, slot] = NONE
-            fill[t, slot] = 0
-            while kb != NONE:
-                base = kb * BLOCK
-                for i in range(count):
-                    v = blk_v[t, base + i]
-                    if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
-                        taken[v] = stamp
-                        frontier[size] = v
-                        size += 1
-                after = blk_next[t, kb]
-                blk_next[t, kb] = free[t]  # the block back to its thread's free list
-                free[t] = kb
-                kb = after
-                count = BLOCK  # every block but the newest is full
-        if size:
-            rounds[0] += 1
-            return bucket, size
+            if kb != NONE:
+                entries += fill[t, slot]
+                kb = blk_next[t, kb]
+                while kb != NONE:
+                    entries += BLOCK
+                    kb = blk_next[t, kb]
+        if entries:
+            return bucket, entries
         bucket += 1
-    return bucket, 0
+    return -1, 0
+
+
+@kernel(inline="always")
+def _drain(t, slot, bucket, stamp, heads, fill, blk_v, blk_next, free, dist, per, taken,
+           out, size):
+    """Empty thread ``t``'s bin ``slot`` into ``out`` from ``size`` on, each vertex whose
+    distance is in ``bucket`` once (``taken``: the round's stamp; two threads taking one
+    vertex at once both keep it, a repeat of work only); the new size."""
+    kb = heads[t, slot]
+    count = fill[t, slot]
+    heads[t, slot] = NONE
+    fill[t, slot] = 0
+    while kb != NONE:
+        base = kb * BLOCK
+        for i in range(count):
+            v = blk_v[t, base + i]
+            if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
+                taken[v] = stamp
+                out[size] = v
+                size += 1
+        after = blk_next[t, kb]
+        blk_next[t, kb] = free[t]  # the block back to its thread's free list
+        free[t] = kb
+        kb = after
+        count = BLOCK  # every block but the newest is full
+    return size
 
 
 @kernel(inline="always")
@@ -165,19 +181,36 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
 
 
 @kernel
-def _relax(t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
-           heads, fill, blk_v, blk_next, free, used, spilled):
-    """Thread ``t``'s chunks of the frontier, then (bucket fusion, GAP's) the vertices ``t``
-    itself listed in the current bucket while they are few: every out-edge relaxed, each
-    improvement listed in ``t``'s bins.  Returns the number of vertices spilled."""
+def _relax(r, parts, bucket, stamp, frontier, sizes, claimed, ready, indptr, indices, data,
+           dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
+    """Range ``r`` of ``parts``: the bins of the current bucket of threads ``r``, ``r +
+    parts``, ... drained into frontier row ``r`` (published by ``ready``), then chunks of
+    every published row taken by ``fetch_add`` (its own first; a row not yet published is
+    left to its range, so no range waits for another), then (bucket fusion, GAP's) the
+    vertices it listed in the current bucket itself while they are few: every out-edge
+    relaxed, each improvement listed in row ``r``'s bins.  Returns the vertices spilled."""
+    t = r
+    slot = bucket & mask
+    size = 0
+    for row in range(r, heads.shape[0], parts):
+        size = _drain(row, slot, bucket, stamp, heads, fill, blk_v, blk_next, free, dist, per,
+                      taken, frontier[r], size)
+    sizes[r] = size
+    fetch_add(ready, r, 1)  # publishes the row (a locked instruction: a full fence)
     lost = 0
-    while True:
-        q0 = fetch_add(counter, 0, CHUNK)
-        if q0 >= size:
-            break
-        for q in range(q0, min(q0 + CHUNK, size)):
-            lost += _relax_one(frontier[q], t, indptr, indices, data, dist, bits, per, mask,
-                               heads, fill, blk_v, blk_next, free, used, spilled)
+    for k in range(parts):
+        s = (r + k) % parts
+        if fetch_add(ready, s, 0) == 0:  # not drained yet: its own range does it
+            continue
+        row = frontier[s]
+        end = sizes[s]
+        while True:
+            q0 = fetch_add(claimed, s, CHUNK)
+            if q0 >= end:
+                break
+            for q in range(q0, min(q0 + CHUNK, end)):
+                lost += _relax_one(row[q], t, indptr, indices, data, dist, bits, per, mask,
+                                   heads, fill, blk_v, blk_next, free, used, spilled)
     slot = bucket & mask
     while True:
         kb = heads[t, slot]
@@ -280,28 +313,31 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     free = np.full(threads, NONE, np.int64)
     used = np.zeros(threads, np.int64)
     spilled = np.zeros(n, bool)
-    frontier = np.empty(n, np.int64)
-    counter = np.zeros(1, np.int64)
-    rounds = np.zeros(1, np.int64)
+    frontier = np.empty((threads, n), np.int64)  # a row a range (pages touched as used)
+    sizes = np.zeros(threads, np.int64)
+    claimed = np.zeros(threads, np.int64)
+    ready = np.zeros(threads, np.int64)
     dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
     spilled[sources] = True
     _list_spilled(spilled, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
-    bucket = 0
     mask = span - 1
-    while True:
-        bucket, size = _take(bucket, mask, heads, fill, blk_v, blk_next, free, dist, per,
-                             taken, frontier, rounds)
-        if not size:
-            return int(rounds[0])
-        parts = min(threads, (size + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
-        counter[0] = 0
+    rounds = 0
+    bucket, entries = _next_bucket(0, mask, heads, fill, blk_next)
+    while bucket >= 0:
+        rounds += 1
+        parts = min(threads, (entries + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
+        claimed[:] = 0
+        ready[:] = 0
         lost = run_ranges(
-            lambda t, _, size=size, bucket=bucket, blk_v=blk_v, blk_next=blk_next: _relax(
-                t, size, counter, bucket, frontier, indptr, indices, data, dist, bits, per, mask,
-                heads, fill, blk_v, blk_next, free, used, spilled),
-            [(t, t + 1) for t in range(parts)])
+            lambda r, _, parts=parts, bucket=bucket, stamp=rounds, blk_v=blk_v,
+            blk_next=blk_next: _relax(
+                r, parts, bucket, stamp, frontier, sizes, claimed, ready, indptr, indices,
+                data, dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
+                spilled), [(r, r + 1) for r in range(parts)])
         if sum(lost):
             while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
                 blk_v, blk_next = _grown(blk_v, blk_next)
             _list_spilled(spilled, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
             blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
+        bucket, entries = _next_bucket(bucket, mask, heads, fill, blk_next)
+    return rounds
