@@ -14,11 +14,14 @@ steps long, and a search from a core source reaches ``t`` one tree edge after an
 * a source inside a tree searches from its attachment, ``depth(source)`` levels later, and
   the vertices of its own tree are set along the path between them.
 
-The core is compacted (its own vertex ids, :func:`spbfs.semiring.extract_pattern`): a
-Kronecker graph's core holds 36-40 % of the vertices (scale 24-26: 47-51 % have no edge,
-12-13 % lie in trees) and 99.2 % of the edges, and the search's per-vertex work shrinks with
-it.  Everything here is written with :mod:`spbfs.semiring` operations and array operations;
-the engine is the one :func:`spbfs.bfs` runs (its search maps the core's parent ids back).
+The core is compacted (its own vertex ids, :func:`spbfs.semiring.extract_pattern`), and the
+search's per-vertex work shrinks with it; but the core's parents are mapped back to the
+graph's ids and the whole graph's outputs written after it, so pruning pays only where the
+trees are a large share of the graph (:data:`MIN_TREES`).  A Kronecker graph's trees are not:
+its core holds 36-40 % of the vertices (scale 24-26: 47-51 % have no edge, 12-13 % lie in
+trees) and 99.2 % of the edges, and its searches run whole (measured in docs/gpu.md and
+docs/benchmarks.md).  Everything here is written with :mod:`spbfs.semiring` operations and
+array operations; the engine is the one :func:`spbfs.bfs` runs.
 
 Examples
 --------
@@ -50,15 +53,17 @@ from ..semiring import (
     prunes_forests,
 )
 
-__all__ = ["MIN_PRUNED", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
+__all__ = ["MIN_TREES", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
 
 #: Peeling rounds at most: a tree deeper than this keeps its upper part in the core (a path
 #: of a million vertices costs this many rounds, not half a million).
 ROUNDS = 32
-#: The share of vertices that must leave the search (trees and vertices without an edge)
-#: for a graph's searches to run pruned: below it the outputs' assembly costs more than
-#: the smaller search saves.
-MIN_PRUNED = 0.25
+#: The trees' share of the vertices with an edge from which a graph's searches run pruned:
+#: below it the outputs' passes and the parents' mapping cost what the smaller search
+#: saves (vertices without an edge cost the whole search little).  CPU, 2 threads, 2**20
+#: vertices, median search: a random tree with 10 % more edges (0.62 in trees) 86 -> 35 ms;
+#: Kronecker scale 20 (0.26) 38 ms either way, scale 18 6.4 -> 7.7 ms (docs/benchmarks.md).
+MIN_TREES = 0.5
 
 _max_first = Semiring(monoids.max, ops.first)
 
@@ -84,9 +89,6 @@ class Forest:
     tree, tree_parent, tree_attach, tree_depth : arrays
         Each tree vertex (sorted), its tree parent, its attachment (a core vertex) and its
         distance to it.
-    where : array
-        Each vertex's core id, ``-2 - s`` for the tree vertex ``tree[s]``, or -1 for a
-        vertex without an edge.
 
     Examples
     --------
@@ -126,25 +128,26 @@ class Forest:
         # the engine stores a found vertex's parent as core[parent] ([split, stride, offset,
         # table]: level_search's parent_ids)
         self.parent_ids = xp.concatenate([xp.zeros(3, np.int64), self.core.astype(np.int64)])
-        # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge)
-        self.where = xp.full(n, -1, self.idt)
-        self.where[self.core] = xp.arange(self.core.size, dtype=self.idt)
-        self.where[self.tree] = -2 - xp.arange(self.tree.size, dtype=self.idt)
-        self._attach_core = self.where[self.tree_attach]
-        self._host(xp)
+        # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge); the host
+        # keeps it for the searches' sources
+        where = xp.full(n, -1, self.idt)
+        where[self.core] = xp.arange(self.core.size, dtype=self.idt)
+        where[self.tree] = -2 - xp.arange(self.tree.size, dtype=self.idt)
+        self._attach_core = where[self.tree_attach]
+        host = (lambda a: a) if xp is np else (lambda a: a.get())
+        self._where, self._parent_h = host(where), host(self.tree_parent)
         # searches of the core itself are never pruned again
         self.matrix.pattern.derived(_KEY, lambda: _Pruning(done=True))
-
-    def _host(self, xp):
-        """Host copies of what a search reads for its source: :attr:`where` and the tree
-        parents."""
-        host = (lambda a: a) if xp is np else (lambda a: a.get())
-        self._where, self._parent_h = host(self.where), host(self.tree_parent)
 
     @property
     def pruned(self) -> float:
         """The share of vertices a search leaves out (trees and vertices without an edge)."""
         return 1.0 - self.core.size / max(self.n, 1)
+
+    @property
+    def tree_share(self) -> float:
+        """The trees' share of the vertices with an edge."""
+        return self.tree.size / max(self.tree.size + self.core.size, 1)
 
     def path(self, source: int) -> list:
         """The vertices from ``source`` up its tree parents to its attachment (``[source]``
@@ -178,7 +181,7 @@ class Forest:
                 if out is not None:
                     out.fill(-1)
         else:
-            forest_outputs(self.where, core_levels, core_parents, len(path) - 1,
+            forest_outputs(self.core, core_levels, core_parents, len(path) - 1, self.tree,
                            self.tree_parent, self._attach_core, self.tree_depth, levels,
                            parents)
         self._source_tree(path, levels, parents)
@@ -248,7 +251,7 @@ _KEY = "forest"
 def forest_of(M):
     """The :class:`Forest` ``M``'s searches run on, or None: built at the second search of a
     pattern that :func:`prunes` (a single search pays no set-up), kept with the pattern,
-    and used when it leaves out at least :data:`MIN_PRUNED` of the vertices.
+    and used when its trees hold at least :data:`MIN_TREES` of the vertices with an edge.
 
     Examples
     --------
@@ -275,10 +278,10 @@ def prunes(M) -> bool:
 
 
 def build(M, max_rounds: int = ROUNDS):
-    """``M``'s :class:`Forest` when it leaves out at least :data:`MIN_PRUNED` of the
-    vertices and fits in memory, else None."""
+    """``M``'s :class:`Forest` when its trees hold at least :data:`MIN_TREES` of the
+    vertices with an edge and it fits in memory, else None."""
     try:
         forest = Forest(M, max_rounds)
     except MemoryError:
         return None
-    return forest if forest.pruned >= MIN_PRUNED else None
+    return forest if forest.tree_share >= MIN_TREES else None

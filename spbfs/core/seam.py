@@ -192,10 +192,10 @@ _OPTIONAL = _declare(
      "a cost hint, not a product: whether searches of a symmetric graph of ``n`` vertices "
      "run on its core with its trees set after (:mod:`spbfs.algorithms.forest`); None or "
      "missing: they do not"),
-    ("forest_outputs", "where, core_levels, core_parents, shift, tree_parent, attach_core, "
-     "tree_depth, levels, parents",
-     ":func:`spbfs.semiring.forest_outputs` whole: one pass over the vertices, not masks and "
-     "scatters; False: not done"),
+    ("forest_outputs", "core, core_levels, core_parents, shift, tree, tree_parent, "
+     "attach_core, tree_depth, levels, parents",
+     ":func:`spbfs.semiring.forest_outputs` after its fill: one pass over the core and one "
+     "over the trees, not gathers and masked scatters; False: not done"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),

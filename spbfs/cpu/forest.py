@@ -1,28 +1,26 @@
-"""The CPU backend's forest outputs: a pruned search's levels and parents on the whole graph
-in one compiled pass over its vertices, split over the threads.
+"""The CPU backend's forest outputs: a pruned search's levels and parents on the whole graph,
+the core's copied and the trees' set in compiled passes split over the threads (after the
+caller's fill of -1).
 
 Examples
 --------
 >>> import numpy as np
->>> where = np.array([0, -2, -1])          # a core vertex, a tree vertex, no edge
->>> one = np.array([0])
->>> levels = np.empty(3, np.int64)
->>> forest_outputs(where, one, None, 0, one, one, one + 1, levels, None)
+>>> levels = np.full(4, -1)                 # core 0 and 3, vertex 1 below 0, 2 alone
+>>> forest_outputs(np.array([0, 3]), np.array([0, -1]), None, 0, np.array([1]),
+...                np.array([0]), np.array([0]), np.array([1]), levels, None)
 True
 >>> levels.tolist()
-[0, 1, -1]
+[0, 1, -1, -1]
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["forest_outputs", "prunes_forests"]
 
-#: Vertices from which the pass is split over threads.
+#: Vertices from which the passes are split over threads.
 PARALLEL_VERTICES = 1 << 16
 #: Graphs of fewer vertices are searched whole: the outputs' pass and the search's set-up
 #: cost more than the smaller search saves.
@@ -30,9 +28,9 @@ PRUNE_VERTICES = 1 << 16
 
 
 def prunes_forests(n: int) -> bool:
-    """Whether searches of a symmetric graph of ``n`` vertices run pruned here: from
-    :data:`PRUNE_VERTICES` on (Kronecker scale 18, 2 threads: 17.6 -> 12.5 ms a search;
-    docs/benchmarks.md).
+    """Whether searches of a symmetric graph of ``n`` vertices may run pruned here: from
+    :data:`PRUNE_VERTICES` on (whether they do depends on the trees' share,
+    :data:`spbfs.algorithms.forest.MIN_TREES`).
 
     Examples
     --------
@@ -43,45 +41,43 @@ def prunes_forests(n: int) -> bool:
 
 
 @kernel
-def _outputs(lo, hi, where, core_levels, core_parents, shift, tree_parent, attach_core,
-             tree_depth, levels, parents, with_levels, with_parents):
-    for v in range(lo, hi):
-        w = where[v]
-        lev = -1
-        par = -1
-        if w >= 0:
-            if with_levels:
-                lev = core_levels[w] + shift if core_levels[w] >= 0 else -1
-            if with_parents:
-                par = core_parents[w]
-        elif w <= -2:
-            s = -2 - w
-            a = attach_core[s]
-            above = core_levels[a] if with_levels else core_parents[a]
-            if above >= 0:
-                if with_levels:
-                    lev = above + shift + tree_depth[s]
-                par = tree_parent[s]
-        if with_levels:
-            levels[v] = lev
-        if with_parents:
-            parents[v] = par
+def _core(lo, hi, core, core_out, shift, out):
+    for i in range(lo, hi):
+        x = core_out[i]
+        out[core[i]] = x + shift if x >= 0 else -1
 
 
-def forest_outputs(where, core_levels, core_parents, shift, tree_parent, attach_core,
+@kernel
+def _tree_levels(lo, hi, tree, attach_core, core_levels, tree_depth, shift, out):
+    for s in range(lo, hi):
+        above = core_levels[attach_core[s]]
+        if above >= 0:
+            out[tree[s]] = above + shift + tree_depth[s]
+
+
+@kernel
+def _tree_parents(lo, hi, tree, attach_core, guide, tree_parent, out):
+    for s in range(lo, hi):
+        if guide[attach_core[s]] >= 0:
+            out[tree[s]] = tree_parent[s]
+
+
+def _ranges(count):
+    return split(count, get_num_threads() if count >= PARALLEL_VERTICES else 1)
+
+
+def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
                    tree_depth, levels, parents):
-    """Fill ``levels`` and ``parents`` (either may be None) of the whole graph from the
-    core's (see :func:`spbfs.semiring.forest_outputs`)."""
-    n = int(where.size)
-    with_levels, with_parents = levels is not None, parents is not None
-    empty = np.zeros(0, where.dtype)
-    core_levels = core_levels if with_levels else empty
-    core_parents = core_parents if with_parents else empty
-    levels = levels if with_levels else empty
-    parents = parents if with_parents else empty
-    threads = get_num_threads() if n >= PARALLEL_VERTICES else 1
-    run_ranges(lambda lo, hi: _outputs(lo, hi, where, core_levels, core_parents, shift,
-                                       tree_parent, attach_core, tree_depth, levels, parents,
-                                       with_levels, with_parents),
-               split(n, threads))
+    """Set ``levels`` and ``parents`` (either may be None; filled with -1 by the caller) of
+    the whole graph from the core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    cores, trees = _ranges(core.size), _ranges(tree.size)
+    if levels is not None:
+        run_ranges(lambda lo, hi: _core(lo, hi, core, core_levels, shift, levels), cores)
+        run_ranges(lambda lo, hi: _tree_levels(lo, hi, tree, attach_core, core_levels,
+                                               tree_depth, shift, levels), trees)
+    if parents is not None:
+        guide = core_levels if levels is not None else core_parents  # reached or not
+        run_ranges(lambda lo, hi: _core(lo, hi, core, core_parents, 0, parents), cores)
+        run_ranges(lambda lo, hi: _tree_parents(lo, hi, tree, attach_core, guide,
+                                                tree_parent, parents), trees)
     return True

@@ -1,15 +1,16 @@
 """The GPU backend's forest outputs: a pruned search's levels and parents on the whole graph,
-one coalesced pass over its vertices (``forest_outputs``), not a fill and four scatters.
+one grid-stride pass over the core and the trees (``forest_outputs``) after the caller's fill.
 
 Examples
 --------
 >>> import cupy                                                          # doctest: +SKIP
->>> where = cupy.array([0, -2, -1], cupy.int32)  # core, tree, no edge  # doctest: +SKIP
+>>> levels = cupy.full(4, -1, cupy.int32)   # core 0 and 3, 1 below 0   # doctest: +SKIP
 >>> one = cupy.array([0], cupy.int32)                                   # doctest: +SKIP
->>> levels = cupy.empty(3, cupy.int32)                                  # doctest: +SKIP
->>> forest_outputs(where, one, None, 0, one, one, one + 1, levels, None)  # doctest: +SKIP
+>>> forest_outputs(cupy.array([0, 3], cupy.int32), cupy.array([0, -1], cupy.int32), None, 0,
+...                one + 1, one, one, one + 1, levels, None)            # doctest: +SKIP
+True
 >>> levels.tolist()                                                     # doctest: +SKIP
-[0, 1, -1]
+[0, 1, -1, -1]
 """
 
 from __future__ import annotations
@@ -42,15 +43,16 @@ def _arg(a):
     return _NULL if a is None else a
 
 
-def forest_outputs(where, core_levels, core_parents, shift, tree_parent, attach_core,
+def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
                    tree_depth, levels, parents):
-    """Fill ``levels`` and ``parents`` (either may be None) of the whole graph from the
-    core's (see :func:`spbfs.semiring.forest_outputs`)."""
-    n = int(where.size)
-    if not n:
+    """Set ``levels`` and ``parents`` (either may be None; filled with -1 by the caller) of
+    the whole graph from the core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    work = max(int(core.size), int(tree.size))
+    if not work:
         return True
-    func = kernels.forest_module(where.dtype).get_function("forest_outputs")
-    func((kernels.blocks(n, threads=_THREADS),), (_THREADS,),
-         (where, np.int64(n), _arg(core_levels), _arg(core_parents), np.int64(shift),
-          tree_parent, attach_core, tree_depth, _arg(levels), _arg(parents)))
+    func = kernels.forest_module(core.dtype).get_function("forest_outputs")
+    func((kernels.blocks(work, threads=_THREADS),), (_THREADS,),
+         (core, np.int64(core.size), _arg(core_levels), _arg(core_parents), np.int64(shift),
+          tree, np.int64(tree.size), tree_parent, attach_core, tree_depth, _arg(levels),
+          _arg(parents)))
     return True

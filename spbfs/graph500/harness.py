@@ -353,10 +353,9 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
                if val is not None}
     t0 = time.perf_counter()
     M = build_undirected(u, v, n)
-    # Where the backend prunes (the CPU), the searches run on the core, the trees hanging
-    # off it set after each (the CSR is dropped: the core holds what a search reads); a
-    # graph with little to prune, or one whose core does not fit beside it, is searched
-    # whole.
+    # A graph whose trees are a large share of it (spbfs.algorithms.forest.MIN_TREES; not a
+    # Kronecker graph's), on a backend that prunes (the CPU), is searched on its core, the
+    # trees set after each search (the CSR is dropped: the core holds what a search reads).
     graph = (forest.prunes(M) and forest.build(M)) or M
     _sync(xp)
     # Loading (or compiling) the search kernels, and the workspaces a search of this

@@ -39,6 +39,15 @@ def forests_with_cycles(draw):
     return _undirected(n, np.array(u, np.int64), np.array(v, np.int64))
 
 
+def _tree_heavy(n, seed):
+    """A random tree on ``n`` vertices with ``n / 10`` more edges: most vertices in trees."""
+    rng = np.random.default_rng(seed)
+    parent = (rng.random(n) * np.arange(n)).astype(np.int64)
+    extra = n // 10
+    return _undirected(n, np.concatenate([np.arange(1, n), rng.integers(0, n, extra)]),
+                       np.concatenate([parent[1:], rng.integers(0, n, extra)]))
+
+
 def _check_every_source(A, F):
     for s in range(A.shape[0]):
         levels, parents = search(F, s, return_parents=True)
@@ -76,17 +85,23 @@ def test_the_core_and_the_trees_are_what_peeling_leaves():
     assert F.path(4) == [4, 3, 2] and F.path(1) == [1]
 
 
-def test_search_prunes_from_the_second_call_on_a_large_enough_graph():
-    u, v = kronecker(16, 8, seed=2)
-    M = build_undirected(u, v, 1 << 16)
+def test_search_prunes_from_the_second_call_when_trees_are_most_of_the_graph():
+    A = _tree_heavy(1 << 16, seed=2)
+    M = prepare(A, directed=False)
     assert forest.forest_of(M) is None  # the first search runs whole
     F = forest.forest_of(M)
-    assert isinstance(F, forest.Forest) and F.pruned >= forest.MIN_PRUNED
-    A = sp.csr_array((np.ones(M.nnz), M.indices, M.indptr), shape=(M.n, M.n))
+    assert isinstance(F, forest.Forest) and F.tree_share >= forest.MIN_TREES
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1])):
         levels, parents = search(M, s, return_parents=True)
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
         check_parents(A, s, levels, parents, directed=False)
+
+
+def test_kronecker_graphs_are_searched_whole():
+    u, v = kronecker(16, 8, seed=2)
+    M = build_undirected(u, v, 1 << 16)
+    assert forest.forest_of(M) is None and forest.forest_of(M) is None
+    assert forest.Forest(M).tree_share < forest.MIN_TREES
 
 
 def test_small_or_directed_graphs_are_searched_whole():
@@ -100,9 +115,8 @@ def test_small_or_directed_graphs_are_searched_whole():
 
 
 def test_threads_share_one_forest():
-    u, v = kronecker(16, 8, seed=3)
-    M = build_undirected(u, v, 1 << 16)
-    A = sp.csr_array((np.ones(M.nnz), M.indices, M.indptr), shape=(M.n, M.n))
+    A = _tree_heavy(1 << 16, seed=3)
+    M = prepare(A, directed=False)
     sources = list(range(0, 1 << 16, 4099))
     out, errors = {}, []
 
@@ -158,7 +172,7 @@ def test_pruned_kronecker_searches_on_each_device(device):
     A = sp.csr_array((np.ones(M.nnz), M.indices, M.indptr), shape=(M.n, M.n))
     G = on_device(device, A)
     F = forest.Forest(prepare(G))
-    assert F.pruned >= forest.MIN_PRUNED
+    assert F.tree.size and F.tree_share < forest.MIN_TREES  # searched whole by default
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1]), int(F.tree[len(F.tree) // 2])):
         levels, parents = (to_host(a) for a in search(F, s, return_parents=True))
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
