@@ -16,12 +16,14 @@ steps long, and a search from a core source reaches ``t`` one tree edge after an
 
 The core is compacted (its own vertex ids, :func:`spbfs.semiring.extract_pattern`), and the
 search's per-vertex work shrinks with it; but the core's parents are mapped back to the
-graph's ids and the whole graph's outputs written after it, so pruning pays only where the
-trees are a large share of the graph (:data:`MIN_TREES`).  A Kronecker graph's trees are not:
-its core holds 36-40 % of the vertices (scale 24-26: 47-51 % have no edge, 12-13 % lie in
-trees) and 99.2 % of the edges, and its searches run whole (measured in docs/gpu.md and
-docs/benchmarks.md).  Everything here is written with :mod:`spbfs.semiring` operations and
-array operations; the engine is the one :func:`spbfs.bfs` runs.
+graph's ids and the whole graph's outputs written after it.  On the CPU that pays where the
+trees hold a tenth of the vertices with an edge (:data:`MIN_TREES`): a Kronecker graph's
+core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge, 12-13 % lie in
+trees) and 99.1-99.2 % of the edges, and its searches take 13-19 % less time pruned.  On
+the GPU the mapping and the outputs cost more than the search saves, and its searches run
+whole (:func:`spbfs.semiring.prunes_forests`; measured in docs/gpu.md).  Everything here is
+written with :mod:`spbfs.semiring` operations and array operations; the engine is the one
+:func:`spbfs.bfs` runs.
 
 Examples
 --------
@@ -53,17 +55,21 @@ from ..semiring import (
     prunes_forests,
 )
 
-__all__ = ["MIN_TREES", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
+__all__ = ["BUILD_AFTER", "MIN_TREES", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
 
 #: Peeling rounds at most: a tree deeper than this keeps its upper part in the core (a path
 #: of a million vertices costs this many rounds, not half a million).
 ROUNDS = 32
 #: The trees' share of the vertices with an edge from which a graph's searches run pruned:
 #: below it the outputs' passes and the parents' mapping cost what the smaller search
-#: saves (vertices without an edge cost the whole search little).  CPU, 2 threads, 2**20
-#: vertices, median search: a random tree with 10 % more edges (0.62 in trees) 86 -> 35 ms;
-#: Kronecker scale 20 (0.26) 38 ms either way, scale 18 6.4 -> 7.7 ms (docs/benchmarks.md).
-MIN_TREES = 0.5
+#: saves.  CPU, 2 threads, median search (``benchmarks/bench_forest.py``, docs/benchmarks.md):
+#: Kronecker scale 20 (0.22 in trees) 40.3 -> 35.0 ms, scale 18 (0.20) 8.9 -> 7.2 ms; a
+#: random tree with a tenth more edges (0.62) 110.5 -> 50.1 ms at 2**20 vertices.
+MIN_TREES = 0.1
+#: Searches of a pattern before its forest is built: building costs about as much as 20
+#: searches of the whole graph (Kronecker scale 18-20 on the CPU), so a pattern searched
+#: this often has spent what pruning costs (a ski rental: never twice the better choice).
+BUILD_AFTER = 20
 
 _max_first = Semiring(monoids.max, ops.first)
 
@@ -249,9 +255,10 @@ _KEY = "forest"
 
 
 def forest_of(M):
-    """The :class:`Forest` ``M``'s searches run on, or None: built at the second search of a
-    pattern that :func:`prunes` (a single search pays no set-up), kept with the pattern,
-    and used when its trees hold at least :data:`MIN_TREES` of the vertices with an edge.
+    """The :class:`Forest` ``M``'s searches run on, or None: built at the
+    :data:`BUILD_AFTER`-th search of a pattern that :func:`prunes` (a few searches pay no
+    set-up), kept with the pattern, and used when its trees hold at least :data:`MIN_TREES`
+    of the vertices with an edge.
 
     Examples
     --------
@@ -265,7 +272,7 @@ def forest_of(M):
     if state.forest is None:
         with state.lock:
             state.searches += 1
-            if state.forest is None and state.searches >= 2:
+            if state.forest is None and state.searches >= BUILD_AFTER:
                 state.forest = build(M) or False
     return state.forest or None
 

@@ -85,22 +85,27 @@ def test_the_core_and_the_trees_are_what_peeling_leaves():
     assert F.path(4) == [4, 3, 2] and F.path(1) == [1]
 
 
-def test_search_prunes_from_the_second_call_when_trees_are_most_of_the_graph():
+def test_search_prunes_after_build_after_searches():
     A = _tree_heavy(1 << 16, seed=2)
     M = prepare(A, directed=False)
-    assert forest.forest_of(M) is None  # the first search runs whole
+    for _ in range(forest.BUILD_AFTER - 1):
+        assert forest.forest_of(M) is None  # the first searches run whole
     F = forest.forest_of(M)
     assert isinstance(F, forest.Forest) and F.tree_share >= forest.MIN_TREES
+    assert forest.forest_of(M) is F
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1])):
         levels, parents = search(M, s, return_parents=True)
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
         check_parents(A, s, levels, parents, directed=False)
 
 
-def test_kronecker_graphs_are_searched_whole():
-    u, v = kronecker(16, 8, seed=2)
-    M = build_undirected(u, v, 1 << 16)
-    assert forest.forest_of(M) is None and forest.forest_of(M) is None
+def test_graphs_without_trees_are_searched_whole():
+    n = 1 << 16
+    rng = np.random.default_rng(5)
+    M = prepare(_undirected(n, rng.integers(0, n, 6 * n), rng.integers(0, n, 6 * n)),
+                directed=False)
+    for _ in range(forest.BUILD_AFTER + 1):
+        assert forest.forest_of(M) is None
     assert forest.Forest(M).tree_share < forest.MIN_TREES
 
 
@@ -117,7 +122,7 @@ def test_small_or_directed_graphs_are_searched_whole():
 def test_threads_share_one_forest():
     A = _tree_heavy(1 << 16, seed=3)
     M = prepare(A, directed=False)
-    sources = list(range(0, 1 << 16, 4099))
+    sources = list(range(0, 1 << 16, (1 << 16) // (2 * forest.BUILD_AFTER)))  # built midway
     out, errors = {}, []
 
     def run(s):
@@ -132,6 +137,7 @@ def test_threads_share_one_forest():
     for t in threads:
         t.join()
     assert not errors
+    assert isinstance(forest.forest_of(M), forest.Forest)
     for s in sources:
         np.testing.assert_array_equal(out[s], oracle_levels(A, s, directed=False))
 
@@ -172,7 +178,7 @@ def test_pruned_kronecker_searches_on_each_device(device):
     A = sp.csr_array((np.ones(M.nnz), M.indices, M.indptr), shape=(M.n, M.n))
     G = on_device(device, A)
     F = forest.Forest(prepare(G))
-    assert F.tree.size and F.tree_share < forest.MIN_TREES  # searched whole by default
+    assert F.tree_share >= forest.MIN_TREES
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1]), int(F.tree[len(F.tree) // 2])):
         levels, parents = (to_host(a) for a in search(F, s, return_parents=True))
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
