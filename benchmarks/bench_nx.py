@@ -177,6 +177,12 @@ def six_digits(d):
     return rounded(d, 6)
 
 
+def triples(t, digits=10):
+    """``(u, v, p)`` with ``p`` to ``digits`` significant digits: sums of many terms in
+    another order agree to rounding relative to their size."""
+    return [(u, v, float(f"{p:.{digits}g}")) for u, v, p in t]
+
+
 def items(d):
     return list(d.items())
 
@@ -435,10 +441,9 @@ def coverage_cases(G, source, target, far):
         ("k_crust", g, lambda G: nx.k_crust(G), lambda H: sorted(H.edges)),
         ("isolates", g, lambda G: list(nx.isolates(G)), None),
         ("adamic_adar_index(1000 pairs)", g, lambda G: list(nx.adamic_adar_index(G, pairs)),
-         lambda t: [(u, v, round(p, 12)) for u, v, p in t]),
+         triples),
         ("resource_allocation_index(1000 pairs)", g,
-         lambda G: list(nx.resource_allocation_index(G, pairs)),
-         lambda t: [(u, v, round(p, 12)) for u, v, p in t]),
+         lambda G: list(nx.resource_allocation_index(G, pairs)), triples),
         ("common_neighbor_centrality(alpha=1, 1000 pairs)", g,
          lambda G: list(nx.common_neighbor_centrality(G, pairs, alpha=1)), None),
         # recognition, structure, cuts, efficiency, small predicates

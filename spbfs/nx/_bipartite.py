@@ -59,7 +59,7 @@ def bipartite_betweenness_centrality(G, nodes):
     top = set(nodes)
     n = len(top)
     in_top = np.zeros(len(G), bool)
-    rows = np.fromiter(map(G.index.__getitem__, filter(G.__contains__, top)), np.int64)
+    rows = np.fromiter(map(G.index.__getitem__, G.present(top)), np.int64)
     in_top[rows] = True
     m = len(G) - rows.size  # set(G) - top
     top_max, bottom_max = _largest(n, m), _largest(m, n)

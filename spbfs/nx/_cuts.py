@@ -24,7 +24,7 @@ __all__ = ["neighbourhood", "rows_of_set"]
 
 def rows_of_set(G, nodes):
     """NetworkX's ``{n for n in nodes if n in G}`` and its nodes' rows, in its order."""
-    nset = set(filter(G.__contains__, nodes))
+    nset = set(G.present(nodes))
     return nset, np.fromiter(map(G.index.__getitem__, nset), np.int64, count=len(nset))
 
 
@@ -112,7 +112,7 @@ def _row_sums_in_order(indptr, values, rows):
 
 def _volume(G, S, weight):
     index = G.index
-    rows = np.fromiter(map(index.__getitem__, filter(G.__contains__, S)), np.int64)
+    rows = np.fromiter(map(index.__getitem__, G.present(S)), np.int64)
     if weight is None:
         degree = to_numpy(G.csr().out_degree).astype(np.int64)
         if not G.is_directed() and self_loops(G):

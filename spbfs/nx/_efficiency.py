@@ -21,6 +21,7 @@ from ..algorithms.bfs import bfs
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ._registry import dispatched
+from ._traversal import bidirectional_rows
 
 __all__ = []
 
@@ -40,7 +41,7 @@ def _inverse_sorted(levels):
     return inv
 
 
-@dispatched(docs="One BFS from ``u``.")
+@dispatched(docs="Two queue searches towards each other (a BFS's length).")
 def efficiency(G, u, v):
     """NetworkX's ``efficiency``: ``1 / d(u, v)``, 0 without a path (undirected graphs).
 
@@ -56,8 +57,12 @@ def efficiency(G, u, v):
         raise nx.NodeNotFound(f"Source {u} is not in G")
     if v not in G:
         raise nx.NodeNotFound(f"Target {v} is not in G")
-    d = int(to_numpy(bfs(G.csr(), G.index[u]))[G.index[v]])
-    return 0 if d < 0 else 1 / d
+    if u == v:  # NetworkX's 1 / shortest_path_length, 0 here
+        raise ZeroDivisionError("division by zero")
+    try:
+        return 1 / (len(bidirectional_rows(G, u, v)) - 1)
+    except nx.NetworkXNoPath:
+        return 0
 
 
 @dispatched(docs="Many-source BFS in batches; ``1 / d`` added in NetworkX's order.")

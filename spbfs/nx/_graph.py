@@ -154,6 +154,24 @@ class SpbfsGraph:
         except TypeError:
             return False
 
+    def present(self, nodes) -> list:
+        """The items of ``nodes`` that are nodes of the graph, in their order (NetworkX's
+        ``[n for n in nodes if n in G]``), tested by the label dict's own C method.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> convert_from_nx(nx.path_graph(3)).present([2, 7, [0], 0])
+        [2, 0]
+        """
+        if not isinstance(nodes, (list, tuple, set, frozenset, dict)):
+            nodes = list(nodes)
+        try:
+            return list(filter(self.index.__contains__, nodes))
+        except TypeError:  # an unhashable item, which NetworkX's ``in`` calls absent
+            return list(filter(self.__contains__, nodes))
+
     def __repr__(self) -> str:
         kind = "directed" if self._directed else "undirected"
         return (f"SpbfsGraph({kind}, {self._n} nodes, {self.number_of_edges()} edges)")

@@ -52,7 +52,7 @@ def generalized_degree(G, nodes=None):
         return G.node_dict(_counters(P, P, n))
     if nodes in G:  # one node: its row alone
         return _counters(extract(P, [index[nodes]]), P, n)[0]
-    nodes = list(filter(G.__contains__, nodes))  # NetworkX's nbunch_iter skips the others
+    nodes = G.present(nodes)  # NetworkX's nbunch_iter skips the others
     rows, at = np.unique(np.fromiter(map(index.__getitem__, nodes), np.int64,
                                      count=len(nodes)), return_inverse=True)
     counters = _counters(extract(P, rows), P, n)  # the nodes' rows alone: S P masked by S
@@ -124,7 +124,7 @@ def _blocks(G, partition):
     index = G.index
     rows, ids = [], []
     for i, part in enumerate(partition):  # over the blocks, not the nodes
-        r = np.fromiter(map(index.__getitem__, filter(G.__contains__, part)), np.int64)
+        r = np.fromiter(map(index.__getitem__, G.present(part)), np.int64)
         rows.append(r)
         ids.append(np.full(r.size, i, np.int64))
     if rows:
@@ -255,13 +255,28 @@ def is_simple_path(G, nodes):
         return False
     if len(set(nodes)) != len(nodes):
         return False
-    n = len(G)
-    M = G.csr(False)
-    keys = to_numpy(M.entry_rows).astype(np.int64) * n + to_numpy(M.indices)
     rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
-    probe = rows[:-1] * n + rows[1:]
-    at = np.minimum(np.searchsorted(keys, probe), max(keys.size - 1, 0))
-    return bool(keys.size) and bool((keys[at] == probe).all())
+    return bool(has_arcs(G.csr(False), rows[:-1], rows[1:]).all())
+
+
+def has_arcs(M, u, v):
+    """Whether each ``u[i] -> v[i]`` is stored in the column-sorted host matrix ``M``: one
+    binary search per pair in its row, all pairs together (O(pairs log degree), no pass
+    over the matrix)."""
+    indptr, indices = M.indptr, M.indices
+    lo = indptr[u].astype(np.int64)
+    hi = indptr[u + 1].astype(np.int64)
+    end = hi.copy()
+    active = lo < hi
+    while active.any():  # the first position of each row whose column is >= v
+        mid = (lo + hi) // 2
+        less = indices[np.where(active, mid, 0)] < v
+        lo = np.where(active & less, mid + 1, lo)
+        hi = np.where(active & ~less, mid, hi)
+        active = lo < hi
+    found = lo < end
+    found[found] = indices[lo[found]] == v[found]
+    return found
 
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from ..algorithms.components import connected_components as _connected_components
 from ..algorithms.degree import degrees as _degrees
 from ..core.arrays import to_numpy
-from ..semiring import Vector, any_pair, ewise_mult, ops, select, vxm
+from ..semiring import Vector, any_pair, ewise_mult, ops, vxm
 from ._registry import dispatched
 
 __all__ = ["edge_position", "no_multigraph", "raw_weights", "self_loops"]
@@ -25,8 +25,12 @@ def no_multigraph(arguments):
 
 
 def self_loops(G) -> int:
-    """The number of self-loops of ``G`` (stored diagonal entries of its pattern)."""
-    return int(select(G.csr(), "diag").nnz) if G.nnz else 0
+    """The number of self-loops of ``G`` (stored diagonal entries of its pattern), counted
+    once per converted graph."""
+    if not G.nnz:
+        return 0
+    return G._once(("self_loops",), lambda: int(np.count_nonzero(
+        G._indices == G.entry_rows())))
 
 
 def raw_weights(G, attr):
@@ -180,8 +184,8 @@ def is_negatively_weighted(G, edge=None, weight="weight"):
     return bool((raw_weights(G, weight) < 0).any())
 
 
-@dispatched(can_run=no_multigraph, docs="The pattern's diagonal (``select``); multigraphs "
-            "run in NetworkX.")
+@dispatched(can_run=no_multigraph, docs="The pattern's diagonal entries, counted once per "
+            "converted graph; multigraphs run in NetworkX.")
 def number_of_selfloops(G):
     """NetworkX's ``number_of_selfloops``.
 
@@ -241,7 +245,7 @@ def is_k_regular(G, k):
 def node_rows(G, nbunch):
     """The rows of the nodes of ``nbunch`` that are in ``G`` (others skipped), as int64."""
     index = G.index
-    return np.fromiter(map(index.__getitem__, filter(G.__contains__, nbunch)), np.int64)
+    return np.fromiter(map(index.__getitem__, G.present(nbunch)), np.int64)
 
 
 @dispatched(docs="One ``any_pair`` push of the set's rows.")

@@ -41,7 +41,7 @@ def isolates(G):
     >>> list(nx.isolates(G, backend="spbfs"))
     [2]
     """
-    yield from G.labels(_isolate_rows(G))
+    return iter(G.labels(_isolate_rows(G)))  # an iterator, as NetworkX's generator
 
 
 @dispatched(docs="Degrees read from the pattern.")
