@@ -122,8 +122,10 @@ def _sparse_can_run(arguments):
     return True
 
 
-_BUILT = ("NetworkX's coordinate list made from the converted arrays by array operations, "
-          "then scipy's matrix of it as in NetworkX; multigraphs run in NetworkX.")
+_BUILT = ("A whole graph's CSR/CSC matrix is the converted sorted pattern with its values "
+          "placed, other node lists NetworkX's coordinate list made from the converted "
+          "arrays by array operations; then NetworkX's formulas (dense results in the one "
+          "n x n array); multigraphs run in NetworkX.")
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -332,7 +334,8 @@ def to_numpy_array(G, nodelist=None, dtype=None, order=None, multigraph_weight=s
 
 
 @dispatched(can_run=_dense_can_run, docs="The dense adjacency array of ``to_numpy_array``, "
-            "then NetworkX's formula; multigraphs run in NetworkX.")
+            "then NetworkX's formula in that array (the same values); multigraphs run in "
+            "NetworkX.")
 def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="weight",
                   dangling=None):
     """NetworkX's ``google_matrix``.
