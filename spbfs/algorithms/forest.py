@@ -16,14 +16,14 @@ steps long, and a search from a core source reaches ``t`` one tree edge after an
 
 The core is compacted (its own vertex ids, :func:`spbfs.semiring.extract_pattern`), and the
 search's per-vertex work shrinks with it; but the core's parents are mapped back to the
-graph's ids and the whole graph's outputs written after it.  On the CPU that pays where the
-trees hold a tenth of the vertices with an edge (:data:`MIN_TREES`): a Kronecker graph's
-core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge, 12-13 % lie in
-trees) and 99.1-99.2 % of the edges, and its searches take 13-19 % less time pruned.  On
-the GPU the mapping and the outputs cost more than the search saves, and its searches run
-whole (:func:`spbfs.semiring.prunes_forests`; measured in docs/gpu.md).  Everything here is
-written with :mod:`spbfs.semiring` operations and array operations; the engine is the one
-:func:`spbfs.bfs` runs.
+graph's ids and the whole graph's outputs written after it, so pruning pays from a share of
+vertices in trees that each backend states (:func:`spbfs.semiring.pruning_share`).  A
+Kronecker graph's core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge,
+20-25 % of the others lie in trees) and 99.1-99.2 % of the edges: on the CPU its searches
+take 13-19 % less time pruned (from a tenth in trees), on the GPU 25 % more (it prunes from
+a half: a random tree with a tenth more edges, 62 % in trees, searches 1.5x faster).
+Everything here is written with :mod:`spbfs.semiring` operations and array operations; the
+engine is the one :func:`spbfs.bfs` runs.
 
 Examples
 --------
@@ -45,6 +45,7 @@ import threading
 import numpy as np
 
 from ..semiring import (
+    Matrix,
     Semiring,
     extract_pattern,
     forest_outputs,
@@ -52,20 +53,14 @@ from ..semiring import (
     mxv,
     ops,
     peel,
-    prunes_forests,
+    pruning_share,
 )
 
-__all__ = ["BUILD_AFTER", "MIN_TREES", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
+__all__ = ["BUILD_AFTER", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
 
 #: Peeling rounds at most: a tree deeper than this keeps its upper part in the core (a path
 #: of a million vertices costs this many rounds, not half a million).
 ROUNDS = 32
-#: The trees' share of the vertices with an edge from which a graph's searches run pruned:
-#: below it the outputs' passes and the parents' mapping cost what the smaller search
-#: saves.  CPU, 2 threads, median search (``benchmarks/bench_forest.py``, docs/benchmarks.md):
-#: Kronecker scale 20 (0.22 in trees) 40.3 -> 35.0 ms, scale 18 (0.20) 8.9 -> 7.2 ms; a
-#: random tree with a tenth more edges (0.62) 110.5 -> 50.1 ms at 2**20 vertices.
-MIN_TREES = 0.1
 #: Searches of a pattern before its forest is built: building costs about as much as 20
 #: searches of the whole graph (Kronecker scale 18-20 on the CPU), so a pattern searched
 #: this often has spent what pruning costs (a ski rental: never twice the better choice).
@@ -257,8 +252,8 @@ _KEY = "forest"
 def forest_of(M):
     """The :class:`Forest` ``M``'s searches run on, or None: built at the
     :data:`BUILD_AFTER`-th search of a pattern that :func:`prunes` (a few searches pay no
-    set-up), kept with the pattern, and used when its trees hold at least :data:`MIN_TREES`
-    of the vertices with an edge.
+    set-up), kept with the pattern, and used when its trees hold the share of the vertices
+    with an edge that its backend states (:func:`spbfs.semiring.pruning_share`).
 
     Examples
     --------
@@ -278,17 +273,21 @@ def forest_of(M):
 
 
 def prunes(M) -> bool:
-    """Whether ``M``'s searches run pruned: a symmetric pattern, on a backend whose cost
-    hint says so for its size (``prunes_forests``: the CPU from 2**16 vertices; not the
-    GPU yet, docs/gpu.md)."""
-    return bool(M.symmetric) and prunes_forests(M)
+    """Whether ``M``'s searches may run pruned: a symmetric Matrix (a distributed one
+    searches its ranks' blocks), on a backend that states a share of trees to prune from
+    (:func:`spbfs.semiring.pruning_share`)."""
+    return isinstance(M, Matrix) and bool(M.symmetric) and pruning_share(M) is not None
 
 
 def build(M, max_rounds: int = ROUNDS):
-    """``M``'s :class:`Forest` when its trees hold at least :data:`MIN_TREES` of the
-    vertices with an edge and it fits in memory, else None."""
+    """``M``'s :class:`Forest` when its trees hold the share of the vertices with an edge
+    that its backend prunes from (:func:`spbfs.semiring.pruning_share`) and it fits in
+    memory, else None."""
+    share = pruning_share(M)
+    if share is None:
+        return None
     try:
         forest = Forest(M, max_rounds)
     except MemoryError:
         return None
-    return forest if forest.tree_share >= MIN_TREES else None
+    return forest if forest.tree_share >= share else None

@@ -188,10 +188,10 @@ _OPTIONAL = _declare(
     ("delta_stepping", "indptr, indices, data, sources, delta, dist",
      ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and two kernels a bucket "
      "round, not a masked push and numpy lists per round"),
-    ("prunes_forests", "n",
-     "a cost hint, not a product: whether searches of a symmetric graph of ``n`` vertices "
-     "run on its core with its trees set after (:mod:`spbfs.algorithms.forest`); None or "
-     "missing: they do not"),
+    ("pruning_share", "n",
+     "a cost hint, not a product: the trees' share of the vertices with an edge from which "
+     "searches of a symmetric graph of ``n`` vertices run on its core with its trees set "
+     "after (:mod:`spbfs.algorithms.forest`); None or missing: never"),
     ("forest_outputs", "core, core_levels, core_parents, shift, tree, tree_parent, "
      "attach_core, tree_depth, levels, parents",
      ":func:`spbfs.semiring.forest_outputs` after its fill: one pass over the core and one "

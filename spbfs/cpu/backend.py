@@ -18,7 +18,7 @@ Examples
 from .bfs import bitmap_search
 from .csr import csr_assign, csr_union
 from .delta import delta_stepping
-from .forest import forest_outputs, prunes_forests
+from .forest import forest_outputs, pruning_share
 from .mode import row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel
@@ -42,6 +42,6 @@ from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "delta_stepping", "ewise_csr",
            "forest_outputs", "index_unary", "masked_dot", "packed_pull", "packed_push", "peel",
-           "prunes_forests", "pull_affine", "queue_meet", "queue_order",
+           "pruning_share", "pull_affine", "queue_meet", "queue_order",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
            "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]

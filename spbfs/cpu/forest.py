@@ -18,26 +18,31 @@ from __future__ import annotations
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["forest_outputs", "prunes_forests"]
+__all__ = ["forest_outputs", "pruning_share"]
 
 #: Vertices from which the passes are split over threads.
 PARALLEL_VERTICES = 1 << 16
-#: Graphs of fewer vertices are searched whole: the outputs' pass and the search's set-up
+#: Graphs of fewer vertices are searched whole: the outputs' passes and the search's set-up
 #: cost more than the smaller search saves.
 PRUNE_VERTICES = 1 << 16
+#: The trees' share of the vertices with an edge from which searches run pruned here: 2
+#: threads, median search (``benchmarks/bench_forest.py``, docs/benchmarks.md): Kronecker
+#: scale 20 (0.22 in trees) 40.3 -> 35.0 ms, scale 18 (0.20) 8.9 -> 7.2 ms; a random tree
+#: with a tenth more edges (0.62) 110.5 -> 50.1 ms at 2**20 vertices.
+PRUNE_SHARE = 0.1
 
 
-def prunes_forests(n: int) -> bool:
-    """Whether searches of a symmetric graph of ``n`` vertices may run pruned here: from
-    :data:`PRUNE_VERTICES` on (whether they do depends on the trees' share,
-    :data:`spbfs.algorithms.forest.MIN_TREES`).
+def pruning_share(n: int):
+    """The trees' share of the vertices with an edge from which searches of a symmetric
+    graph of ``n`` vertices run pruned: :data:`PRUNE_SHARE` from :data:`PRUNE_VERTICES`
+    vertices on, None (never) below.
 
     Examples
     --------
-    >>> prunes_forests(1000), prunes_forests(1 << 20)
-    (False, True)
+    >>> pruning_share(1000), pruning_share(1 << 20)
+    (None, 0.1)
     """
-    return n >= PRUNE_VERTICES
+    return PRUNE_SHARE if n >= PRUNE_VERTICES else None
 
 
 @kernel

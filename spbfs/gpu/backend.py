@@ -28,7 +28,7 @@ Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_ord
 ``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``weak_components`` (a
 concurrent union-find, :mod:`spbfs.gpu.components`), ``csr_induced`` (the forest's core,
 :mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), and ``prefers_pull``
-and ``prunes_forests`` (cost hints); the others (``spgemm``, ``ewise_csr``, ``select_csr``,
+and ``pruning_share`` (cost hints); the others (``spgemm``, ``ewise_csr``, ``select_csr``,
 ``peel``, ``queue_meet``, ``spmv_scatter``, ``strong_components``) are left to the
 operations' generic paths.
 
@@ -52,12 +52,12 @@ from ..core.seam import ANY_TERMINAL
 from . import kernels
 from .build import csr_induced
 from .components import weak_components
-from .forest import forest_outputs, prunes_forests
+from .forest import forest_outputs, pruning_share
 from .mode import row_mode
 from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "prefers_pull", "prunes_forests",
+           "masked_dot", "packed_pull", "packed_push", "prefers_pull", "pruning_share",
            "queue_levels", "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv", "spmv",
            "unpack_bitplanes", "weak_components"]
 

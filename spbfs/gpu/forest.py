@@ -19,24 +19,30 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["forest_outputs", "prunes_forests"]
+__all__ = ["forest_outputs", "pruning_share"]
 
 _THREADS = 256
 _NULL = np.uint64(0)
 
 
-def prunes_forests(n: int) -> bool:
-    """Whether searches of a symmetric graph of ``n`` vertices run pruned on the GPU: not
-    yet.  One H200, Kronecker scale 26, graph500's keys (docs/gpu.md): the core's search
-    takes 1.40 ms against 1.81 for the whole graph, but mapping its parents to the graph's
-    ids adds 0.20 ms and the outputs' pass 0.43 ms, so a pruned search took 2.04 ms.
+#: The trees' share of the vertices with an edge from which searches run pruned on the GPU.
+#: One H200, 2**26 vertices, median search (``benchmarks/bench_forest.py --device gpu``): a
+#: random tree with a tenth more edges (0.62 in trees) 8.79 -> 5.93 ms; Kronecker scale 26
+#: (0.25) 1.93 -> 2.41 ms, the core's search 1.27 ms but the parents' mapping and the
+#: outputs' write most of the rest.
+PRUNE_SHARE = 0.5
+
+
+def pruning_share(n: int) -> float:
+    """The trees' share of the vertices with an edge from which searches of a symmetric
+    graph run pruned on the GPU (:data:`PRUNE_SHARE`, whatever ``n``).
 
     Examples
     --------
-    >>> prunes_forests(1 << 26)
-    False
+    >>> pruning_share(1 << 26)
+    0.5
     """
-    return False
+    return PRUNE_SHARE
 
 
 def _arg(a):

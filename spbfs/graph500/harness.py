@@ -353,9 +353,9 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
                if val is not None}
     t0 = time.perf_counter()
     M = build_undirected(u, v, n)
-    # A graph whose trees are a large share of it (spbfs.algorithms.forest.MIN_TREES; not a
-    # Kronecker graph's), on a backend that prunes (the CPU), is searched on its core, the
-    # trees set after each search (the CSR is dropped: the core holds what a search reads).
+    # A graph with the share of trees its backend prunes from (spbfs.semiring.pruning_share:
+    # a Kronecker graph's on the CPU, not on the GPU) is searched on its core, the trees
+    # set after each search (the CSR is dropped: the core holds what a search reads).
     graph = (forest.prunes(M) and forest.build(M)) or M
     _sync(xp)
     # Loading (or compiling) the search kernels, and the workspaces a search of this

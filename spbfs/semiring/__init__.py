@@ -18,7 +18,7 @@ array([2., 3.])
 from ._affine import AffineStep, pull_affine
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract, extract_pattern
-from ._forest import forest_outputs, prunes_forests
+from ._forest import forest_outputs, pruning_share
 from ._matrix import Matrix, pointer_matrix
 from ._mode import row_mode
 from ._named import (
@@ -56,7 +56,7 @@ __all__ = [
     "ewise_add", "ewise_mult", "extract", "extract_pattern", "forest_outputs", "level_search",
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "plus_pair", "plus_times", "pointer_matrix",
-    "prunes_forests", "pull_affine", "pull_cheaper", "queue_meet", "queue_order", "reduce",
+    "pruning_share", "pull_affine", "pull_cheaper", "queue_meet", "queue_order", "reduce",
     "relax_buckets", "row_mode",
     "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

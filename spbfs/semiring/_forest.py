@@ -1,5 +1,5 @@
-"""A pruned search's outputs on the whole graph: ``forest_outputs``; and whether a backend's
-searches run pruned: ``prunes_forests``."""
+"""A pruned search's outputs on the whole graph: ``forest_outputs``; and from which share of
+trees a backend's searches run pruned: ``pruning_share``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
 
-__all__ = ["forest_outputs", "prunes_forests"]
+__all__ = ["forest_outputs", "pruning_share"]
 
 
 def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
@@ -49,17 +49,17 @@ def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, at
         parents[tree[reached]] = tree_parent[reached]
 
 
-def prunes_forests(A) -> bool:
-    """Whether searches of ``A`` (symmetric) may run on its core with its trees set after
-    (:mod:`spbfs.algorithms.forest`): the backend's estimate for its size.  False where the
-    backend states none, and on the GPU until its pruned search is measured faster.
+def pruning_share(A):
+    """The trees' share of ``A``'s vertices with an edge from which its searches run on its
+    core with its trees set after (:mod:`spbfs.algorithms.forest`), by the backend's
+    measurements for its size; None where the backend states none (never).
 
     Examples
     --------
     >>> import scipy.sparse as sp
-    >>> prunes_forests(sp.csr_array(sp.eye(3))), prunes_forests(sp.csr_array(sp.eye(1 << 16)))
-    (False, True)
+    >>> pruning_share(sp.csr_array(sp.eye(3))), pruning_share(sp.csr_array(sp.eye(1 << 16)))
+    (None, 0.1)
     """
     M = Matrix.from_any(A)
-    hint = optional_primitive(backend_for(M.xp), "prunes_forests")
-    return bool(hint is not None and hint(M.n))
+    hint = optional_primitive(backend_for(M.xp), "pruning_share")
+    return None if hint is None else hint(M.n)

@@ -91,7 +91,7 @@ def test_search_prunes_after_build_after_searches():
     for _ in range(forest.BUILD_AFTER - 1):
         assert forest.forest_of(M) is None  # the first searches run whole
     F = forest.forest_of(M)
-    assert isinstance(F, forest.Forest) and F.tree_share >= forest.MIN_TREES
+    assert isinstance(F, forest.Forest) and F.tree_share >= spbfs.semiring.pruning_share(M)
     assert forest.forest_of(M) is F
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1])):
         levels, parents = search(M, s, return_parents=True)
@@ -106,7 +106,7 @@ def test_graphs_without_trees_are_searched_whole():
                 directed=False)
     for _ in range(forest.BUILD_AFTER + 1):
         assert forest.forest_of(M) is None
-    assert forest.Forest(M).tree_share < forest.MIN_TREES
+    assert forest.Forest(M).tree_share < spbfs.semiring.pruning_share(M)
 
 
 def test_small_or_directed_graphs_are_searched_whole():
@@ -178,7 +178,7 @@ def test_pruned_kronecker_searches_on_each_device(device):
     A = sp.csr_array((np.ones(M.nnz), M.indices, M.indptr), shape=(M.n, M.n))
     G = on_device(device, A)
     F = forest.Forest(prepare(G))
-    assert F.tree_share >= forest.MIN_TREES
+    assert F.tree_share >= spbfs.semiring.pruning_share(M)  # pruned on the CPU
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1]), int(F.tree[len(F.tree) // 2])):
         levels, parents = (to_host(a) for a in search(F, s, return_parents=True))
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
