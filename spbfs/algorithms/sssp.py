@@ -28,7 +28,7 @@ from .msbfs import PACKED_ALPHA, WORD, packed_search
 __all__ = ["sssp"]
 
 #: Delta-stepping's bucket width in units of the mean weight over the mean out-degree.
-BUCKET_DEGREES = 1.0
+BUCKET_DEGREES = 4.0
 #: Entries read for the mean weight of the bucket width.
 WIDTH_SAMPLE = 1 << 16
 

@@ -52,6 +52,11 @@ BLOCK = 32
 #: A thread relaxes the vertices it listed in the current bucket itself, without a round,
 #: while they fill at most this many blocks (GAP's bucket fusion: fewer than 1,000).
 FUSE_BLOCKS = 32
+#: The share of the width :func:`spbfs.semiring.relax_buckets` is given that these kernels
+#: take: their rounds cost little, and narrower buckets scan fewer edges again (GAP's
+#: scale-18 graph, one thread: 66-91 ms a source at a quarter of sssp's width, 113-144 at
+#: the whole; the generic rounds, a masked push and numpy lists each, keep the whole).
+WIDTH_SHARE = 0.25
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
 U = np.uintp
@@ -279,15 +284,15 @@ def _grown(blk_v, blk_next):
 def delta_stepping(indptr, indices, data, sources, delta, dist):
     """Shortest distances from ``sources`` (at distance 0) by delta-stepping over the
     non-negative float64 weights ``data``, written into ``dist`` (float64, n); buckets
-    ``delta`` wide (raised where the weights would span more than :data:`MAX_SPAN`
-    buckets).  Returns the number of bucket rounds.
+    :data:`WIDTH_SHARE` times ``delta`` wide (raised where the weights would span more than
+    :data:`MAX_SPAN` buckets).  Returns the number of bucket rounds.
 
     Examples
     --------
     >>> import numpy as np
     >>> dist = np.empty(3)
     >>> delta_stepping(np.array([0, 2, 3, 3]), np.array([1, 2, 2]), np.array([4.0, 1.0, 2.0]),
-    ...                np.array([0]), 1.0, dist)
+    ...                np.array([0]), 4.0, dist)
     3
     >>> dist
     array([0., 4., 1.])
@@ -296,6 +301,7 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     w_max = _max_weight(data)
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
+    delta *= WIDTH_SHARE
     if w_max / delta > MAX_SPAN - 3:
         delta = w_max / (MAX_SPAN - 3)
     per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
