@@ -8,7 +8,7 @@ by C loops (``map``, ``zip``, ``islice``), not by NetworkX's filtered views and
 
 from __future__ import annotations
 
-from itertools import islice, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 
@@ -88,14 +88,21 @@ def _build(G, orig, rows, nodes, entries):
     col = G._indices[at].astype(np.int64)
     pv = position[col]
     keep = pv >= 0 if entries is None else (pv >= 0) & entries[at]
+    kept = np.flatnonzero(keep)
     pu, pv, col = pu[keep], pv[keep], col[keep]
     counts = np.bincount(pu, minlength=k)
+
+    def datas_of(which):  # new copies of the data dicts of the kept entries ``which``
+        if 2 * at.size <= 5 * kept.size:  # most of the rows' entries kept: read them all
+            return _row_datas(orig, nodes, at.size, kept[which])
+        return _edge_datas(G, orig, rows[pu[which]], col[which])
+
     H = orig.__class__()
     H.graph.update(orig.graph)
     H._node = dict(zip(nodes, map(dict.copy, map(orig._node.__getitem__, nodes)),
                        strict=True))
     if orig.is_directed():
-        datas = _edge_datas(G, orig, rows[pu], col)
+        datas = datas_of(slice(None))
         H._adj = H._succ = _nested(nodes, G.labels(col), datas.tolist(), counts)
         into = np.argsort(pv * k + pu)  # v's predecessors in the order their edges came
         H._pred = _nested(nodes, G.labels(rows[pu[into]]), datas[into].tolist(),
@@ -104,7 +111,7 @@ def _build(G, orig, rows, nodes, entries):
     # an undirected edge is made where it first comes, from its end u earlier in the order
     first = pv >= pu
     made = np.flatnonzero(first)
-    datas = _edge_datas(G, orig, rows[pu[made]], col[made])
+    datas = datas_of(made)
     edge = np.empty(pu.size, np.int64)
     edge[made] = np.arange(made.size)
     key = pu[made] * k + pv[made]
@@ -117,6 +124,17 @@ def _build(G, orig, rows, nodes, entries):
     order = np.argsort(pu * (2 * k) + np.where(first, k + rank, pv))
     H._adj = _nested(nodes, G.labels(col[order]), datas[edge[order]].tolist(), counts)
     return H
+
+
+def _row_datas(orig, nodes, total, which):
+    """New copies of the attribute dicts of the entries ``which`` of the rows of ``nodes``
+    (their ``total`` entries numbered row after row in the stored order, which is their
+    adjacency dicts' order): every dict of those rows read by C loops over the adjacency
+    dicts' values, then the wanted ones copied (no lookup per edge)."""
+    every = np.fromiter(chain.from_iterable(map(dict.values, map(orig._adj.__getitem__,
+                                                                 nodes))),
+                        object, count=total)
+    return np.fromiter(map(dict.copy, every[which]), object, count=len(which))
 
 
 def _edge_datas(G, orig, tails, heads):
