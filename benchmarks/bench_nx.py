@@ -128,25 +128,40 @@ def _rebuild(result):
 
 def _graph_rebuild(result):
     """A graph like ``result`` made by C loops from its parts: new node ints, a new
-    attribute dict per node, a new neighbour dict per node (and predecessor dict, directed)
-    holding the ready ``(neighbour, edge data)`` pairs.  The edge data dicts themselves are
-    the result's (not made anew), and NetworkX's own ``add_edges_from`` (a Python loop) is
-    not used: a lower bound of what any backend pays to hand back a NetworkX graph."""
+    attribute dict per node, a new copy of each edge's attribute dict (shared by the
+    entries that share it in ``result``: an undirected edge's two ends, a directed edge's
+    successor and predecessor entries), and a new neighbour dict per node (and predecessor
+    dict, directed) holding the ready neighbours with those copies.  NetworkX's own
+    ``add_edges_from`` (a Python loop) is not used: a lower bound of what any backend pays
+    to hand back a NetworkX graph."""
     kind = type(result)
     nodes = _fresh(list(result))
     node_data = list(result._node.values())
-    succ = [list(nbrs.items()) for nbrs in result._adj.values()]
-    pred = ([list(nbrs.items()) for nbrs in result._pred.values()]
+    number, datas = {}, []
+
+    def numbered(nbrs):  # each distinct edge dict numbered once, in order of first sight
+        for d in nbrs.values():
+            if id(d) not in number:
+                number[id(d)] = len(datas)
+                datas.append(d)
+        return list(nbrs), [number[id(d)] for d in nbrs.values()]
+
+    succ = [numbered(nbrs) for nbrs in result._adj.values()]
+    pred = ([numbered(nbrs) for nbrs in result._pred.values()]
             if result.is_directed() else None)
     graph = dict(result.graph)
+
+    def filled(parts, copies):
+        return [dict(zip(keys, map(copies.__getitem__, at), strict=True)) for keys, at in parts]
 
     def build():
         H = kind()
         H.graph.update(graph)
+        copies = list(map(dict.copy, datas))
         H._node.update(zip(nodes, map(dict, node_data), strict=True))
-        H._adj.update(zip(nodes, map(dict, succ), strict=True))
+        H._adj.update(zip(nodes, filled(succ, copies), strict=True))
         if pred is not None:
-            H._pred.update(zip(nodes, map(dict, pred), strict=True))
+            H._pred.update(zip(nodes, filled(pred, copies), strict=True))
         return H
 
     return build
