@@ -194,8 +194,9 @@ _OPTIONAL = _declare(
      "after (:mod:`spbfs.algorithms.forest`); None or missing: never"),
     ("forest_outputs", "core, core_levels, core_parents, shift, tree, tree_parent, "
      "attach_core, tree_depth, levels, parents",
-     ":func:`spbfs.semiring.forest_outputs` after its fill: one pass over the core and one "
-     "over the trees, not gathers and masked scatters; False: not done"),
+     ":func:`spbfs.semiring.forest_outputs` whole: the outputs filled with -1, then one pass "
+     "over the core and one over the trees, not gathers and masked scatters; False: not "
+     "done"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),

@@ -1,11 +1,11 @@
 """The CPU backend's forest outputs: a pruned search's levels and parents on the whole graph,
-the core's copied and the trees' set in compiled passes split over the threads (after the
-caller's fill of -1).
+filled with -1, then the core's copied and the trees' set in compiled passes split over the
+threads.
 
 Examples
 --------
 >>> import numpy as np
->>> levels = np.full(4, -1)                 # core 0 and 3, vertex 1 below 0, 2 alone
+>>> levels = np.empty(4, np.int64)          # core 0 and 3, vertex 1 below 0, 2 alone
 >>> forest_outputs(np.array([0, 3]), np.array([0, -1]), None, 0, np.array([1]),
 ...                np.array([0]), np.array([0]), np.array([1]), levels, None)
 True
@@ -73,8 +73,11 @@ def _ranges(count):
 
 def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
                    tree_depth, levels, parents):
-    """Set ``levels`` and ``parents`` (either may be None; filled with -1 by the caller) of
-    the whole graph from the core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    """Fill ``levels`` and ``parents`` (either may be None) of the whole graph from the
+    core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    for out in (levels, parents):
+        if out is not None:
+            out.fill(-1)
     cores, trees = _ranges(core.size), _ranges(tree.size)
     if levels is not None:
         run_ranges(lambda lo, hi: _core(lo, hi, core, core_levels, shift, levels), cores)

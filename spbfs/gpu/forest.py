@@ -1,10 +1,11 @@
 """The GPU backend's forest outputs: a pruned search's levels and parents on the whole graph,
-one grid-stride pass over the core and the trees (``forest_outputs``) after the caller's fill.
+a memset of -1 (all bits set) and one grid-stride pass over the core and the trees
+(``forest_outputs``).
 
 Examples
 --------
 >>> import cupy                                                          # doctest: +SKIP
->>> levels = cupy.full(4, -1, cupy.int32)   # core 0 and 3, 1 below 0   # doctest: +SKIP
+>>> levels = cupy.empty(4, cupy.int32)       # core 0 and 3, 1 below 0   # doctest: +SKIP
 >>> one = cupy.array([0], cupy.int32)                                   # doctest: +SKIP
 >>> forest_outputs(cupy.array([0, 3], cupy.int32), cupy.array([0, -1], cupy.int32), None, 0,
 ...                one + 1, one, one, one + 1, levels, None)            # doctest: +SKIP
@@ -51,8 +52,14 @@ def _arg(a):
 
 def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
                    tree_depth, levels, parents):
-    """Set ``levels`` and ``parents`` (either may be None; filled with -1 by the caller) of
-    the whole graph from the core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    """Fill ``levels`` and ``parents`` (either may be None) of the whole graph from the
+    core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    import cupy
+
+    stream = cupy.cuda.get_current_stream().ptr
+    for out in (levels, parents):  # -1 is every bit set (a memset runs at full bandwidth;
+        if out is not None:        # cupy's fill took 0.34 ms for 2**26 int32 on an H200)
+            cupy.cuda.runtime.memsetAsync(out.data.ptr, 0xFF, out.nbytes, stream)
     work = max(int(core.size), int(tree.size))
     if not work:
         return True

@@ -31,14 +31,14 @@ def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, at
     >>> levels.tolist()
     [0, 1, -1, -1]
     """
-    for out in (levels, parents):
-        if out is not None:
-            out.fill(-1)
     xp = array_module(core)
     kernel = optional_primitive(backend_for(xp), "forest_outputs")
     if kernel is not None and kernel(core, core_levels, core_parents, shift, tree,
                                      tree_parent, attach_core, tree_depth, levels, parents):
         return
+    for out in (levels, parents):
+        if out is not None:
+            out.fill(-1)
     above = (core_levels if levels is not None else core_parents)[attach_core]
     reached = above >= 0
     if levels is not None:
