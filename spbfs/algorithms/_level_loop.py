@@ -31,10 +31,11 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     the GPU's on the device (:meth:`spbfs.gpu.bfs.BitmapSearch.run`), the distributed one
     over its ranks.
 
-    A symmetric graph whose trees and edgeless vertices are at least
-    :data:`~spbfs.algorithms.forest.MIN_PRUNED` of its vertices is searched pruned from its
-    second search on (:func:`~spbfs.algorithms.forest.forest_of`): the core alone, the
-    trees' outputs set after it.
+    A symmetric graph with the share of vertices in trees its backend prunes from
+    (:func:`spbfs.semiring.pruning_share`) is searched pruned once it has been searched
+    :data:`~spbfs.algorithms.forest.BUILD_AFTER` times
+    (:func:`~spbfs.algorithms.forest.forest_of`): its core alone, the trees' outputs set
+    after it.
 
     Parameters
     ----------
@@ -62,18 +63,9 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
     ([0, 1, 2, 3], [(1, 1, 'push'), (2, 2, 'push'), (3, 3, 'push'), (4, 4, 'push')])
     """
     forest = M if isinstance(M, Forest) else None if parent_ids is not None else forest_of(M)
-    if forest is not None:  # the core searched from the source's attachment
-        core_source, path = forest.start(source)
-        found = None if core_source is None else search(
-            forest.matrix, core_source, return_parents=return_parents,
-            return_levels=return_levels, direction=direction, alpha=alpha, beta=beta,
-            trace=trace, parent_ids=forest.parent_ids if return_parents else None)
-        levels = parents = None
-        if found is not None and return_parents and return_levels:
-            levels, parents = found
-        elif found is not None:
-            levels, parents = (None, found) if return_parents else (found, None)
-        return forest.outputs(path, levels, parents, return_parents, return_levels)
+    if forest is not None:
+        return _pruned(forest, source, return_parents, return_levels, direction=direction,
+                       alpha=alpha, beta=beta, trace=trace)
     semiring = any_secondi if return_parents else any_pair
     n = M.n
     with level_search(M, source, semiring, values=return_parents,
@@ -111,6 +103,22 @@ def search(M, source, *, return_parents=False, return_levels=True, direction="au
                               time.perf_counter() - t_start))
             fetched = level + 1
         return _outputs(engine, return_parents, return_levels)
+
+
+def _pruned(forest, source, return_parents, return_levels, **options):
+    """A search of ``forest``'s core from the source's attachment (none for a source without
+    an edge), then the whole graph's outputs."""
+    core_source, path = forest.start(source)
+    levels = parents = None
+    if core_source is not None:
+        found = search(forest.matrix, core_source, return_parents=return_parents,
+                       return_levels=return_levels,
+                       parent_ids=forest.parent_ids if return_parents else None, **options)
+        if return_parents and return_levels:
+            levels, parents = found
+        else:
+            levels, parents = (None, found) if return_parents else (found, None)
+    return forest.outputs(path, levels, parents, return_parents, return_levels)
 
 
 def _outputs(engine, return_parents, return_levels):
