@@ -178,30 +178,30 @@ class Forest:
         levels = xp.empty(n, idt) if return_levels else None
         parents = xp.empty(n, idt) if return_parents else None
         if core_levels is None and core_parents is None:  # nothing but the source reached
-            for out in (levels, parents):
+            for out, mine in ((levels, 0), (parents, path[0])):
                 if out is not None:
                     out.fill(-1)
+                    out[path[0]] = mine
         else:
             forest_outputs(self.core, core_levels, core_parents, len(path) - 1, self.tree,
                            self.tree_parent, self._attach_core, self.tree_depth, levels,
                            parents)
-        self._source_tree(path, levels, parents)
+            if len(path) > 1:
+                self._source_tree(path, levels, parents)
         if not return_parents:
             return levels
         return (levels, parents) if return_levels else parents
 
     def _source_tree(self, path, levels, parents):
-        """The source's own outputs, and for a source inside a tree, that tree's: its path
-        to the attachment reversed (each vertex's parent is the one before it), and its
-        tree's levels through the vertex where a vertex's way up meets that path."""
+        """The tree of a source inside one: its path to the attachment reversed (each
+        vertex's parent is the one before it), and its tree's levels through the vertex
+        where a vertex's way up meets that path."""
         xp, shift = self.xp, len(path) - 1
         steps = xp.asarray(np.array(path, dtype=self.idt))
         if parents is not None:
             parents[steps[1:]] = steps[:-1]
             parents[steps[0]] = steps[0]
-        if levels is not None and not shift:
-            levels[steps[0]] = 0
-        if levels is None or not shift:
+        if levels is None:
             return
         on_path = steps[::-1]  # the path's vertex at each depth (the attachment at 0)
         slot = xp.flatnonzero(self.tree_attach == path[-1])  # the source's tree
