@@ -11,7 +11,7 @@ one data dict per edge shared by its two entries) with C loops (``map``, ``zip``
 from __future__ import annotations
 
 from copy import deepcopy
-from itertools import islice, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 
@@ -234,14 +234,18 @@ def _graph_edges(G):
     return G.entry_rows()[entries], G._indices[entries].astype(np.int64)
 
 
-def _edge_datas(orig, G, rows, cols):
-    """The data dicts of ``orig``'s edges ``rows[k] -> cols[k]`` (rows of ``G``)."""
-    adj = orig._adj
-    return list(map(dict.__getitem__, map(adj.__getitem__, G.labels(rows)), G.labels(cols)))
+def _all_edge_datas(orig, G):
+    """The data dicts of ``orig``'s edges in ``G.edges()`` order (:func:`_graph_edges`):
+    every row's dicts read by C loops over its adjacency dict's values (the stored order is
+    the adjacency order), those of the edges' first entries taken; no lookup per edge."""
+    every = np.fromiter(chain.from_iterable(map(dict.values, map(orig._adj.__getitem__,
+                                                                 G.nodes))),
+                        object, count=G.nnz)
+    return every[G.edge_entries()].tolist()
 
 
 def _node_copies(orig, nodes):
-    return list(map(dict, map(orig._node.__getitem__, nodes)))
+    return list(map(dict.copy, map(orig._node.__getitem__, nodes)))
 
 
 def _source_class(G):
@@ -286,7 +290,7 @@ def _union_parts(G, H, labels):
         rows, cols = _graph_edges(g)
         a.append(rows + offset)
         b.append(cols + offset)
-        datas += map(dict, _edge_datas(orig, g, rows, cols))
+        datas += map(dict.copy, _all_edge_datas(orig, g))
         offset += len(g)
     cls = _source_class(G) if labels[0] is None else type(origs[0])
     return (cls, nodes[0] + nodes[1], node_dicts, np.concatenate(a), np.concatenate(b),
@@ -450,13 +454,13 @@ def compose(G, H):
     nodes = list(G.nodes) + H.labels(np.flatnonzero(new))
     node_dicts = _node_copies(gorig, G.nodes)
     hdicts = np.fromiter(map(horig._node.__getitem__, H.nodes), object, count=len(H))
-    node_dicts += map(dict, hdicts[new].tolist())
+    node_dicts += map(dict.copy, hdicts[new].tolist())
     shared = np.fromiter(node_dicts, object, count=len(nodes))[at[~new]].tolist()
     list(map(dict.update, shared, hdicts[~new].tolist()))
     gu, gv = _graph_edges(G)
     hu, hv = _graph_edges(H)
-    datas = np.fromiter(map(dict, _edge_datas(gorig, G, gu, gv)), object, count=gu.size)
-    hdatas = np.fromiter(_edge_datas(horig, H, hu, hv), object, count=hu.size)
+    datas = np.fromiter(map(dict.copy, _all_edge_datas(gorig, G)), object, count=gu.size)
+    hdatas = np.fromiter(_all_edge_datas(horig, H), object, count=hu.size)
     hu, hv = at[hu], at[hv]
     n = len(nodes)
     gkeys = _edge_key(gu, gv, n, directed)
@@ -468,7 +472,7 @@ def compose(G, H):
     added = ~found
     a = np.concatenate([gu, hu[added]])
     b = np.concatenate([gv, hv[added]])
-    datas = datas.tolist() + list(map(dict, hdatas[added].tolist()))
+    datas = datas.tolist() + list(map(dict.copy, hdatas[added].tolist()))
     return _from_calls(_source_class(G), nodes, node_dicts, a, b, datas, graph)
 
 
