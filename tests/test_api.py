@@ -13,7 +13,7 @@ PUBLIC_MODULES = [
     "spbfs.algorithms.centrality_spectral", "spbfs.algorithms.closeness", "spbfs.algorithms.cores",
     "spbfs.algorithms.communities", "spbfs.algorithms.dag", "spbfs.algorithms.degree",
     "spbfs.algorithms.link_prediction",
-    "spbfs.algorithms.reciprocity", "spbfs.graph500",
+    "spbfs.algorithms.reciprocity", "spbfs.algorithms.forest", "spbfs.graph500",
     "spbfs.graph500.generate",
     "spbfs.graph500.harness", "spbfs.graph500.results", "spbfs.graph500.plot",
     "spbfs.gpu", "spbfs.gpu.build", "spbfs.gpu.bfs", "spbfs.gpu.backend", "spbfs.dist",

@@ -275,14 +275,37 @@ def forest_of(M):
 def prunes(M) -> bool:
     """Whether ``M``'s searches may run pruned: a symmetric Matrix (a distributed one
     searches its ranks' blocks), on a backend that states a share of trees to prune from
-    (:func:`spbfs.semiring.pruning_share`)."""
+    (:func:`spbfs.semiring.pruning_share`).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs.algorithms._shared import prepare
+    >>> A = sp.csr_array(sp.eye(1 << 16, k=1))
+    >>> prunes(prepare(A, directed=False)), prunes(prepare(A))   # directed: not pruned
+    (True, False)
+    """
     return isinstance(M, Matrix) and bool(M.symmetric) and pruning_share(M) is not None
 
 
 def build(M, max_rounds: int = ROUNDS):
     """``M``'s :class:`Forest` when its trees hold the share of the vertices with an edge
     that its backend prunes from (:func:`spbfs.semiring.pruning_share`) and it fits in
-    memory, else None."""
+    memory, else None.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms._shared import prepare
+    >>> n = 1 << 16                          # a star: vertex 0 and n - 1 leaves around it
+    >>> star = sp.csr_array((np.ones(n - 1), (np.zeros(n - 1, int), np.arange(1, n))),
+    ...                     shape=(n, n))
+    >>> F = build(prepare(star, directed=False))
+    >>> F.core.tolist(), F.tree.size
+    ([0], 65535)
+    >>> build(prepare(sp.csr_array(sp.eye(n)))) is None      # self-loops alone: no trees
+    True
+    """
     share = pruning_share(M)
     if share is None:
         return None

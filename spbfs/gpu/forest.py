@@ -53,7 +53,19 @@ def _arg(a):
 def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
                    tree_depth, levels, parents):
     """Fill ``levels`` and ``parents`` (either may be None) of the whole graph from the
-    core's (see :func:`spbfs.semiring.forest_outputs`)."""
+    core's (see :func:`spbfs.semiring.forest_outputs`).
+
+    Examples
+    --------
+    >>> import cupy                                                      # doctest: +SKIP
+    >>> parents = cupy.empty(4, cupy.int32)     # core 0 and 3, 1 below 0  # doctest: +SKIP
+    >>> one = cupy.array([0], cupy.int32)                               # doctest: +SKIP
+    >>> forest_outputs(cupy.array([0, 3], cupy.int32), None, cupy.array([0, -1], cupy.int32),
+    ...                0, one + 1, one, one, one + 1, None, parents)     # doctest: +SKIP
+    True
+    >>> parents.tolist()                                                # doctest: +SKIP
+    [0, 0, -1, -1]
+    """
     import cupy
 
     stream = cupy.cuda.get_current_stream().ptr
