@@ -28,7 +28,11 @@ SMALL_COMPONENT_FRACTION = 1e-3
 #: Edges generated per chunk on the GPU (bounds the generator's temporary memory).
 GPU_CHUNK_EDGES = 1 << 26
 #: Size of the small graph :func:`warm_up` searches to load the search kernels.
-WARM_UP_VERTICES, WARM_UP_EDGES = 256, 4096
+#: The warm-up graph's dense core: as many vertices as a pull takes to split over threads,
+#: and edges enough that a forced push's third level splits too (spbfs.cpu.bfs's
+#: PARALLEL_PULL_VERTICES and PARALLEL_PUSH_EDGES), so that every kernel a search may run
+#: is loaded before the first timed search.
+WARM_UP_VERTICES, WARM_UP_EDGES = 1 << 15, 1 << 18
 
 
 def resolve_device(device: str) -> str:
@@ -230,8 +234,8 @@ def warm_up(M, *, return_parents=True, return_levels=True, **options) -> float:
     """
     xp = array_module(M.indptr)
     t0 = time.perf_counter()
-    # A dense core (256 vertices of degree about 32, a scrambled circulant: push, then pull)
-    # and a path of 16 vertices from vertex 0 that outlasts it (back to push).
+    # A dense core (2**15 vertices of degree about 16, a scrambled circulant: push, then
+    # pull) and a path of 16 vertices from vertex 0 that outlasts it (back to push).
     core = xp.arange(WARM_UP_EDGES, dtype=xp.int64)
     u = xp.concatenate((core % WARM_UP_VERTICES, xp.arange(WARM_UP_VERTICES,
                                                           WARM_UP_VERTICES + 15)))
