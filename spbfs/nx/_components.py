@@ -15,7 +15,6 @@ from itertools import pairwise
 import numpy as np
 
 from ..algorithms.components import connected_components as _connected_components
-from ..algorithms.degree import isolates as _isolates
 from ..core.arrays import to_numpy
 from ._registry import dispatched, gc_paused
 
@@ -67,10 +66,13 @@ def _connected(G, strong):
 
     if not len(G):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    if len(G) > 1:  # NetworkX's answer at its first node, often: a node without arcs out
-        if G._indptr[1] == G._indptr[0] and (strong or not G.is_directed()):
+    if len(G) > 1 and G._indptr[1] == G._indptr[0]:  # NetworkX's answer at its first node,
+        # often: a first node without arcs out is not strongly connected, nor connected
+        # where it has no arcs in either (an undirected graph's; the transpose's row kept)
+        if strong or not G.is_directed():
             return False
-        if _isolates(G.csr()).size:
+        R = G.reverse(ordered=False)
+        if R._indptr[1] == R._indptr[0]:
             return False
     return _count(G, strong) == 1
 
