@@ -1665,17 +1665,7 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
         raise TypeError("graph must be in CSR format")
     if not issubclass(csgraph.dtype.type, np.integer):
         raise ValueError("graph capacities must be integers")
-    if source == sink:
-        raise ValueError("source and sink vertices must differ")
-    if csgraph.shape[0] != csgraph.shape[1]:
-        raise ValueError("graph must be specified as a square matrix.")
-    n = csgraph.shape[0]
-    if source < 0 or source >= n:
-        raise ValueError(f"source value ({source}) must be between 0 and {n - 1}")
-    if sink < 0 or sink >= n:
-        raise ValueError(f"sink value ({sink}) must be between 0 and {n - 1}")
-    if method not in _FLOW_METHODS:
-        raise ValueError(f"{method} method is not supported yet.")
+    n = _flow_checks(csgraph.shape, source, sink, method)
     if not csgraph.has_sorted_indices:
         csgraph = csgraph.sorted_indices()
     ip = np.asarray(csgraph.indptr)
@@ -1690,6 +1680,23 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     return MaximumFlowResult(value, matrix)
 
 
+def _flow_checks(shape, source, sink, method) -> int:
+    """scipy's checks of :func:`maximum_flow`'s terminals, shape and method, in its order
+    and words; returns the vertex count."""
+    if source == sink:
+        raise ValueError("source and sink vertices must differ")
+    if shape[0] != shape[1]:
+        raise ValueError("graph must be specified as a square matrix.")
+    n = shape[0]
+    if source < 0 or source >= n:
+        raise ValueError(f"source value ({source}) must be between 0 and {n - 1}")
+    if sink < 0 or sink >= n:
+        raise ValueError(f"sink value ({sink}) must be between 0 and {n - 1}")
+    if method not in _FLOW_METHODS:
+        raise ValueError(f"{method} method is not supported yet.")
+    return n
+
+
 def _maximum_flow_device(csgraph, source, sink, method):
     """:func:`maximum_flow` of a cupyx CSR matrix; None where it takes the host copy
     (``dinic``, repeated entries), after scipy's checks."""
@@ -1700,17 +1707,7 @@ def _maximum_flow_device(csgraph, source, sink, method):
     if data.dtype.kind not in "fiu" or (data.size and not bool(
             xp.all((data == xp.floor(data)) & (xp.abs(data) < 2 ** 31)))):
         raise ValueError("graph capacities must be integers")
-    if source == sink:
-        raise ValueError("source and sink vertices must differ")
-    if csgraph.shape[0] != csgraph.shape[1]:
-        raise ValueError("graph must be specified as a square matrix.")
-    n = csgraph.shape[0]
-    if source < 0 or source >= n:
-        raise ValueError(f"source value ({source}) must be between 0 and {n - 1}")
-    if sink < 0 or sink >= n:
-        raise ValueError(f"sink value ({sink}) must be between 0 and {n - 1}")
-    if method not in _FLOW_METHODS:
-        raise ValueError(f"{method} method is not supported yet.")
+    n = _flow_checks(csgraph.shape, source, sink, method)
     if method != "edmonds_karp":
         return None
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(csgraph.indptr.astype(np.int64)))
