@@ -75,6 +75,53 @@ def _repel(p, mass, size, adjust, scaling, lo, hi, out):  # pragma: no cover - c
                 out[i0 + t, k] = acc[k, t]
 
 
+@kernel(error_model="numpy")
+def _repel_2d(p, mass, scaling, lo, hi, out):  # pragma: no cover - compiled
+    """:func:`_repel` in two dimensions without size adjustment, each lane's step one loop
+    of scalars that the compiler vectorises over the tile (the same operations in the same
+    order and dtypes); a node of the tile meets itself in a separate loop that gives its
+    own term the factor 0."""
+    n = p.shape[0]
+    x = np.zeros(TILE, p.dtype)
+    y = np.zeros(TILE, p.dtype)
+    mi = np.zeros(TILE)
+    ax = np.zeros(TILE)
+    ay = np.zeros(TILE)
+    for i0 in range(lo, hi, TILE):
+        width = min(TILE, hi - i0)
+        for t in range(TILE):  # lanes past hi: node i0's values, never written out
+            i = i0 + t if t < width else i0
+            x[t] = p[i, 0]
+            y[t] = p[i, 1]
+            mi[t] = mass[i]
+            ax[t] = 0.0
+            ay[t] = 0.0
+        for j in range(n):
+            xj = p[j, 0]
+            yj = p[j, 1]
+            mj = mass[j]
+            if i0 <= j < i0 + width:
+                own = j - i0
+                for t in range(TILE):
+                    dx = x[t] - xj
+                    dy = y[t] - yj
+                    d = np.sqrt(dx * dx + dy * dy)
+                    f = 0.0 if t == own else mi[t] * mj / (d * d) * scaling
+                    ax[t] += np.float64(dx) * f
+                    ay[t] += np.float64(dy) * f
+            else:
+                for t in range(TILE):
+                    dx = x[t] - xj
+                    dy = y[t] - yj
+                    d = np.sqrt(dx * dx + dy * dy)
+                    f = mi[t] * mj / (d * d) * scaling
+                    ax[t] += np.float64(dx) * f
+                    ay[t] += np.float64(dy) * f
+        for t in range(width):
+            out[i0 + t, 0] = ax[t]
+            out[i0 + t, 1] = ay[t]
+
+
 def repulsion(p, mass, size, scaling_ratio, adjust_sizes=False, threads=None):
     """NetworkX's ForceAtlas2 repulsion on every node, as NetworkX sums it.
 
@@ -121,7 +168,10 @@ def repulsion(p, mass, size, scaling_ratio, adjust_sizes=False, threads=None):
     parts = split(n, max(1, min(threads, -(-n // TILE))))
 
     def rows(lo, hi):
-        _repel(p, mass, size, bool(adjust_sizes), float(scaling_ratio), lo, hi, out)
+        if p.shape[1] == 2 and not adjust_sizes:
+            _repel_2d(p, mass, float(scaling_ratio), lo, hi, out)
+        else:
+            _repel(p, mass, size, bool(adjust_sizes), float(scaling_ratio), lo, hi, out)
 
     run_ranges(rows, parts)
     return out
