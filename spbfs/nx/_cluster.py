@@ -36,8 +36,11 @@ def select_nodes(G, nodes, values):
         return G.node_dict(values)
     if nodes in G:
         return values[G.index[nodes]]
-    index = G.index
-    return {v: values[index[v]] for v in nodes if v in index}
+    present = G.present(nodes)  # NetworkX's nbunch: the nodes of G, in the given order
+    if len(present) == len(G) and present == list(G.nodes):  # every node, in G's order
+        return G.node_dict(values)
+    return dict(zip(present, map(values.__getitem__, map(G.index.__getitem__, present)),
+                    strict=True))
 
 
 def _zeros_as_int(values):

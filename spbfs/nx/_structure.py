@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..algorithms.components import connected_components as _components
@@ -76,8 +74,10 @@ def reciprocity(G, nodes=None):
 
     if nodes is None:
         return overall_reciprocity(G)
-    r = [None if math.isnan(x) else x
-         for x in to_numpy(_reciprocity(G.csr())).tolist()]
+    values = to_numpy(_reciprocity(G.csr()))
+    r = values.astype(object)  # Python floats, and None for the isolated nodes (NaN)
+    r[np.isnan(values)] = None
+    r = r.tolist()
     out = select_nodes(G, nodes, r)
     if nodes in G and out is None:
         raise nx.NetworkXError("Not defined for isolated nodes.")
