@@ -13,6 +13,7 @@ from ..algorithms.degree import isolates as _isolates
 from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
 from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
+from ..cpu.toposort import generations
 from ..semiring import Vector, max_plus, plus_pair
 from ..semiring._vxm import push
 from ._cluster import select_nodes
@@ -125,7 +126,8 @@ def is_directed_acyclic_graph(G):
 
 
 @dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
-            "of a node is removed), from one ``max_plus`` product per generation.")
+            "of a node is removed): on the CPU one compiled pass of Kahn's algorithm, on the "
+            "GPU one ``max_plus`` product per generation.")
 def topological_generations(G):
     """NetworkX's ``topological_generations``: lists of nodes, in NetworkX's order.
 
@@ -141,6 +143,15 @@ def topological_generations(G):
     if not G.is_directed():
         raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
     gpu = G.on_gpu()
+    if not gpu:  # one compiled pass in NetworkX's order (the stored order is adjacency order)
+        order, bounds = generations(G._indptr, G._indices, len(G))
+        labels = G.labels(order)
+        yield from map(labels.__getitem__, map(slice, bounds[:-1].tolist(),
+                                                bounds[1:].tolist()))
+        if order.size < len(G):
+            raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during "
+                                        "iteration")
+        return
     K = G.order_matrix(gpu)
     xp = K.xp
     idt = K.indices.dtype

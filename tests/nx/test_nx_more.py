@@ -654,3 +654,26 @@ def test_clustering_of_some_nodes_from_their_rows(fn):
         if isinstance(want, dict) and fn is nx.square_clustering:
             assert list(got) == list(want)
             assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+
+
+def test_topological_generations_compiled_in_networkx_order():
+    """The compiled generations (CPU) equal NetworkX's lists, their order included, on
+    random DAGs with int and str labels, and raise after the same generations on a cycle
+    or a self-loop."""
+    cases = [nx.DiGraph([(0, 1), (1, 0), (2, 3)]), nx.DiGraph([(0, 0), (1, 2)]), nx.DiGraph()]
+    for seed in range(4):
+        R = nx.gnp_random_graph(300, 0.03, seed=seed, directed=True)
+        D = nx.DiGraph([(u, v) for u, v in R.edges if (u * 7919) % 300 < (v * 7919) % 300])
+        D.add_nodes_from(range(300))
+        cases += [D, nx.relabel_nodes(D, {v: f"n{(v * 37) % 301}" for v in D})]
+
+    def generations(D, **kwargs):
+        out = []
+        try:
+            out.extend(nx.topological_generations(D, **kwargs))
+        except nx.NetworkXUnfeasible:
+            out.append("unfeasible")
+        return out
+
+    for D in cases:
+        assert generations(D, backend="spbfs") == generations(D)

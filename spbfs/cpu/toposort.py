@@ -1,0 +1,81 @@
+"""Topological generations in NetworkX's order, in one compiled pass (Kahn's algorithm).
+
+NetworkX's ``topological_generations`` starts from the nodes without arcs in, in node
+order; each generation's nodes, taken in order, remove their arcs in adjacency order, and a
+node whose last arc in is removed joins the next generation at once.  :func:`generations`
+does the same on CSR arrays whose rows list the arcs in adjacency order: ``O(n + m)``, one
+kernel call, where a product per generation pays the operation's fixed costs hundreds of
+times on a deep graph.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+__all__ = ["generations"]
+
+
+@kernel
+def _generations(indptr, indices, indeg, order, bounds):  # pragma: no cover - compiled
+    """Rows in generation order into ``order`` and each generation's start into
+    ``bounds``; returns ``(rows placed, generations)``."""
+    n = indeg.size
+    count = 0
+    for v in range(n):
+        if indeg[v] == 0:
+            order[count] = v
+            count += 1
+    done = 0
+    g = 0
+    bounds[0] = 0
+    while done < count:
+        end = count
+        g += 1
+        bounds[g] = end
+        for k in range(done, end):
+            u = order[k]
+            for e in range(indptr[u], indptr[u + 1]):
+                c = indices[e]
+                indeg[c] -= 1
+                if indeg[c] == 0:
+                    order[count] = c
+                    count += 1
+        done = end
+    return count, g
+
+
+def generations(indptr, indices, n):
+    """NetworkX's topological generations of the arcs ``indptr`` / ``indices`` (each row's
+    arcs in adjacency order, one entry per arc) on ``n`` rows.
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        CSR rows of the graph's arcs.
+    n : int
+        Rows.
+
+    Returns
+    -------
+    order : numpy.ndarray
+        int64 rows in NetworkX's order, generation after generation (only the rows placed:
+        fewer than ``n`` where a cycle holds the others back).
+    bounds : numpy.ndarray
+        int64 start of each generation in ``order``, and its end last.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> order, bounds = generations(np.array([0, 2, 3, 3]), np.array([1, 2, 2]), 3)
+    >>> order.tolist(), bounds.tolist()
+    ([0, 1, 2], [0, 1, 2, 3])
+    """
+    indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    indeg = np.bincount(indices, minlength=n).astype(np.int64)
+    order = np.empty(n, np.int64)
+    bounds = np.empty(n + 1, np.int64)
+    count, g = _generations(indptr, indices, indeg, order, bounds)
+    return order[:count], bounds[:g + 1]
