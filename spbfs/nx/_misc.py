@@ -256,7 +256,21 @@ def is_simple_path(G, nodes):
     if len(set(nodes)) != len(nodes):
         return False
     rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
-    return bool(has_arcs(G.csr(False), rows[:-1], rows[1:]).all())
+    M = G.csr(False)
+    if rows.size <= SHORT_PATH:  # a search of each row's sorted slice: no array rounds
+        indptr, indices = M.indptr, M.indices
+        for u, v in zip(rows[:-1].tolist(), rows[1:].tolist(), strict=True):
+            row = indices[indptr[u]:indptr[u + 1]]
+            k = int(row.searchsorted(v))
+            if k == row.size or row[k] != v:
+                return False
+        return True
+    return bool(has_arcs(M, rows[:-1], rows[1:]).all())
+
+
+#: Paths of at most this many nodes are checked one pair at a time (the vectorised binary
+#: search's rounds of array operations cost more on a few pairs).
+SHORT_PATH = 32
 
 
 def has_arcs(M, u, v):
