@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ..semiring import Matrix, ewise_add, mxm, ops, plus_times, select
+from ..semiring import Matrix, ewise_add, extract, mxm, ops, plus_times, select
 from ._shared import by_masks, prepare
 from .degree import degrees
 from .msbfs import bfs_many
@@ -60,15 +60,19 @@ def _at_pairs(W, P, u, v, scale=None):
     xp, n = P.xp, P.n
     if by_masks(P):
         return _at_pairs_by_blocks(W, P, u, v, scale)
-    if scale is not None:
-        W = _scaled(W, scale)
     if not u.size:
         return xp.zeros(0, np.float64)
     uniq, inverse = xp.unique(u * n + v, return_inverse=True)
     qu, qv = uniq // n, uniq % n
-    indptr = xp.zeros(n + 1, np.int64)
-    indptr[1:] = xp.cumsum(xp.bincount(qu, minlength=n))
-    Q = Matrix(indptr, qv, xp.zeros(uniq.size, np.float64), n, check=False)
+    # the pairs' rows of W alone (a query names a few), scaled there: not all of W a call
+    rows = xp.unique(qu)
+    W = extract(W, rows)
+    if scale is not None:
+        W = _scaled(W, scale)
+    indptr = xp.zeros(rows.size + 1, np.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(xp.searchsorted(rows, qu), minlength=rows.size))
+    Q = Matrix(indptr, qv, xp.zeros(uniq.size, np.float64), int(rows.size), ncols=n,
+               check=False)
     C = ewise_add(Q, mxm(W, P, plus_times, Q, structural=True), ops.plus).canonical()
     return C.data[inverse.ravel()]
 
@@ -221,8 +225,18 @@ def adamic_adar_index(A, u, v):
     inv = xp.where(ok, 1.0 / xp.log(xp.where(ok, deg, 2.0)), 0.0)
     score = _at_pairs(P, P, u, v, scale=inv)
     # (u, u) whose u has a neighbour of degree 1: NetworkX's 1 / log(1)
-    leaf_next = mxm(P, (deg == 1).astype(np.float64)[:, None], plus_times)[:, 0] > 0
-    return _query(P).where((u == v) & leaf_next[u], np.inf, score)
+    same = u == v
+    if not bool(same.any()):
+        return score
+    leaves = (deg == 1).astype(np.float64)[:, None]
+    if by_masks(P):
+        leaf_next = mxm(P, leaves, plus_times)[:, 0] > 0
+        return _query(P).where(same & leaf_next[u], np.inf, score)
+    rows = xp.unique(u[same])  # those rows alone, not every row a call
+    leaf_next = mxm(extract(P, rows), leaves, plus_times)[:, 0] > 0
+    hit = xp.zeros(u.size, bool)
+    hit[same] = leaf_next[xp.searchsorted(rows, u[same])]
+    return xp.where(hit, np.inf, score)
 
 
 def common_neighbor_centrality(A, u, v, alpha=0.8):
