@@ -44,11 +44,13 @@ def _checked(G, ebunch):
     import networkx as nx
 
     pairs = list(ebunch)
-    for u, v in pairs:
-        if u not in G:
-            raise nx.NodeNotFound(f"Node {u} not in G.")
-        if v not in G:
-            raise nx.NodeNotFound(f"Node {v} not in G.")
+    index = G.index
+    try:  # the label dict's own lookups; an unhashable label is no node either
+        missing = next((w for u, v in pairs for w in (u, v) if w not in index), index)
+    except TypeError:
+        missing = next(w for u, v in pairs for w in (u, v) if w not in G)
+    if missing is not index:
+        raise nx.NodeNotFound(f"Node {missing} not in G.")
     return iter(pairs)
 
 
