@@ -1,17 +1,6 @@
 """The GPU backend's forest outputs: a pruned search's levels and parents on the whole graph,
 a memset of -1 (all bits set) and one grid-stride pass over the core and the trees
-(``forest_outputs``).
-
-Examples
---------
->>> import cupy                                                          # doctest: +SKIP
->>> levels = cupy.empty(4, cupy.int32)       # core 0 and 3, 1 below 0   # doctest: +SKIP
->>> one = cupy.array([0], cupy.int32)                                   # doctest: +SKIP
->>> forest_outputs(cupy.array([0, 3], cupy.int32), cupy.array([0, -1], cupy.int32), None, 0,
-...                one + 1, one, one, one + 1, levels, None)            # doctest: +SKIP
-True
->>> levels.tolist()                                                     # doctest: +SKIP
-[0, 1, -1, -1]
+(``forest_outputs``, whose docstring shows it); and the GPU's pruning share.
 """
 
 from __future__ import annotations
