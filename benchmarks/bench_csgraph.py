@@ -220,6 +220,8 @@ def main():
     ap.add_argument("--skip", nargs="+", default=[], metavar="WORD",
                     help="leave out the cases whose name holds a word (scipy's bellman_ford "
                          "and johnson take minutes from scale 16)")
+    ap.add_argument("--only", nargs="+", default=[], metavar="WORD",
+                    help="run only the cases whose name holds one of these words")
     ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                     help="where spbfs runs (gpu: cupyx inputs, timed with a device sync); "
                          "scipy always runs on the host")
@@ -234,7 +236,8 @@ def main():
         roots = np.random.default_rng(2).choice(np.flatnonzero(degree > 0), 8, replace=False)
         roots = [int(r) for r in roots]
         for name, func, call_args, kwargs, same in cases(A, roots, scale):
-            if any(word in name for word in args.skip):
+            if any(word in name for word in args.skip) or (
+                    args.only and not any(word in name for word in args.only)):
                 continue
             t_scipy, want = best(lambda f=func, a=call_args, k=kwargs:
                                  getattr(scipy_csgraph, f)(*a, **k), args.repeat)

@@ -2098,6 +2098,7 @@ def reconstruct_path(csgraph, predecessors, directed=True):
            [0., 0., 1.],
            [0., 0., 0.]])
     """
+    _check_integral(predecessors)
     if is_cupy(predecessors) or is_cupy(csgraph):
         G = as_graph(csgraph)
         xp = array_module(G, predecessors)
@@ -2105,6 +2106,22 @@ def reconstruct_path(csgraph, predecessors, directed=True):
             G = _device_graph(G)
         return _tree(G, xp.asarray(predecessors), directed)
     return _scipy_tools.reconstruct_path(csgraph, predecessors, directed=directed)
+
+
+def _check_integral(predecessors):
+    """ValueError unless every predecessor is an integer (an integral float included), as
+    scipy 1.18's ``reconstruct_path``."""
+    dtype = getattr(predecessors, "dtype", None)
+    if dtype is None:
+        predecessors = np.asarray(predecessors)
+        dtype = predecessors.dtype
+    if dtype.kind in "iub":
+        return
+    xp = array_module(predecessors)
+    p = xp.asarray(predecessors)
+    if dtype.kind not in "f" or not bool(xp.all(xp.isfinite(p) & (p == xp.trunc(p)))):
+        raise ValueError(f"predecessors must hold integral indices, got dtype {dtype} with "
+                         "non-integral values")
 
 
 def _device_graph(G):

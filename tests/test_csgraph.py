@@ -529,6 +529,13 @@ def test_conversions_and_path_utilities_are_scipys():
     np.testing.assert_array_equal(spbfs.csgraph.construct_dist_matrix(S, pred), dist)
     np.testing.assert_array_equal(spbfs.csgraph.reconstruct_path(S, pred[0]).toarray(),
                                   csgraph.reconstruct_path(S, pred[0]).toarray())
+    # integral floats are indices; NaN or fractions are refused (scipy 1.18, gh-23577)
+    np.testing.assert_array_equal(
+        spbfs.csgraph.reconstruct_path(S, pred[0].astype(float)).toarray(),
+        csgraph.reconstruct_path(S, pred[0]).toarray())
+    for bad in (np.array([np.nan] * 3), np.array([-9999, 0, 0.5])):
+        with pytest.raises(ValueError, match="integral"):
+            spbfs.csgraph.reconstruct_path(S, bad)
 
 
 # ----------------------------------------------------------------------------- device algorithms

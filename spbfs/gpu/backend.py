@@ -25,11 +25,12 @@ user-defined semirings run on the GPU too.
 
 Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_order`` and
 ``queue_levels`` (the queue search, three kernels a level, :mod:`spbfs.gpu.queue`),
-``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``weak_components`` (a
+``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``peel`` (a queue on the
+device, runs of small rounds in one block, :mod:`spbfs.gpu.peel`), ``weak_components`` (a
 concurrent union-find, :mod:`spbfs.gpu.components`), ``csr_induced`` (the forest's core,
 :mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), and ``prefers_pull``
 and ``pruning_share`` (cost hints); the others (``spgemm``, ``ewise_csr``, ``select_csr``,
-``peel``, ``queue_meet``, ``spmv_scatter``, ``strong_components``) are left to the
+``queue_meet``, ``spmv_scatter``, ``strong_components``) are left to the
 operations' generic paths.
 
 Examples
@@ -54,12 +55,13 @@ from .build import csr_induced
 from .components import weak_components
 from .forest import forest_outputs, pruning_share
 from .mode import row_mode
+from .peel import peel
 from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "index_unary",
            "masked_dot", "packed_pull", "packed_push", "prefers_pull", "pruning_share",
-           "queue_levels", "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv", "spmv",
-           "unpack_bitplanes", "weak_components"]
+           "peel", "queue_levels", "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv",
+           "spmv", "unpack_bitplanes", "weak_components"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).

@@ -92,6 +92,12 @@ def forest_module(idx_dtype):
     return _module(f"typedef {ctype(idx_dtype)} idx_t;\n" + _source("forest_kernels.cu"))
 
 
+def peel_module(idx_dtype, ptr_dtype):
+    """The peeling's kernels (``peel_round``, ``peel_block``)."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("peel_kernels.cu"))
+
+
 def components_module(idx_dtype, ptr_dtype):
     """The weak components' union-find kernels (``uf_init``, ``uf_hook``, ``uf_flatten``)."""
     head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"

@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import on_device, to_host
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -105,3 +106,68 @@ def test_eight_threads_peel_one_matrix():
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(job, range(8)))
+
+
+def _peel_on(xp, A, cap=None, dag=False):
+    """peel of ``A`` (two pairs, or one with min-folded labels on a DAG) with ``xp``'s arrays."""
+    n = A.shape[0]
+    indeg = xp.asarray(np.diff(A.tocsc().indptr).astype(np.int64))
+    outdeg = xp.asarray(np.diff(A.indptr).astype(np.int64))
+    active = xp.ones(n, bool)
+    kw = {} if cap is None else {"max_rounds": cap}
+    if xp is np:
+        M, MT = A, A.T.tocsr()
+    else:
+        M, MT = on_device("cupy", A), on_device("cupy", A.T.tocsr())
+    if dag:
+        values = xp.asarray(np.random.default_rng(n).permutation(n).astype(np.int64))
+        ids, rounds = semiring.peel([(M, indeg)], active, values=values,
+                                    monoid=semiring.monoids.min, **kw)
+        outs = (values,)
+    else:
+        ids, rounds = semiring.peel([(M, indeg), (MT, outdeg)], active, **kw)
+        outs = ()
+    got = dict(zip(to_host(ids).tolist(), to_host(rounds).tolist(), strict=True))
+    return got, to_host(active), *(to_host(a) for a in outs)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("block_round", [0, 2, 2048], ids=["grid", "mixed", "block"])
+@pytest.mark.parametrize("cap", [None, 1, 3])
+@given(A=digraphs(), D=digraphs(dag=True))
+def test_gpu_kernels_equal_the_cpu_kernel(block_round, cap, A, D):
+    """The device queue (whole-grid rounds, one-block runs of rounds, or both) removes the
+    vertices of the CPU worklist in the same rounds, folds the same minima, leaves the same
+    vertices active."""
+    import cupy
+
+    import spbfs.gpu.peel
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spbfs.gpu.peel, "BLOCK_ROUND", block_round)
+        for M, dag in ((A, False), (D, True)):
+            want = _peel_on(np, M, cap, dag)
+            got = _peel_on(cupy, M, cap, dag)
+            assert got[0] == want[0]
+            for g, w in zip(got[1:], want[1:], strict=True):
+                np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.gpu
+def test_gpu_strong_components_of_a_deep_dag_and_a_digraph():
+    """A 2**14-vertex DAG (hundreds of rounds: one-block runs after whole-grid rounds) and
+    a digraph with a giant strong component, against scipy's partition."""
+    import cupy
+    from scipy.sparse import csgraph
+
+    from spbfs.graph500.generate import kronecker
+
+    u, v = kronecker(14, 16, 1)
+    n = 1 << 14
+    G = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
+    for A in (sp.triu(G + G.T, 1).tocsr(), G):
+        k, labels = spbfs.connected_components(on_device("cupy", A), connection="strong")
+        want_k, want = csgraph.connected_components(A, connection="strong")
+        labels = cupy.asnumpy(labels)
+        assert k == want_k
+        assert len(set(zip(labels.tolist(), want.tolist(), strict=True))) == k

@@ -1,0 +1,83 @@
+"""The GPU backend's peeling (:func:`spbfs.semiring.peel` whole): a queue of removed vertices
+on the device, a warp a vertex; rounds of many vertices run over the whole grid (a launch
+and a read of the queue's end each), and runs of small rounds (a deep DAG's) in one block
+that passes from round to round at a barrier.  The kernels are in ``peel_kernels.cu``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels
+
+__all__ = ["peel"]
+
+#: A round of at most this many vertices runs in the one-block kernel.
+BLOCK_ROUND = 2048
+_BLOCK_THREADS = 1024
+_THREADS = 256
+_MODES = {"min": 1, "max": 2}
+
+
+def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
+         max_rounds=-1):
+    """Subtract the arcs of ``removed`` (row ``u`` of the first CSR counts against ``deg0``,
+    of the second against ``deg1``, for active targets only), then remove every active
+    vertex left at zero, until none is; ``deg0``, ``deg1`` (int64) and ``active`` are
+    updated in place.  With int64 ``values`` and a ``min``/``max`` ``monoid``, every arc
+    ``u -> v`` of the first CSR to an active ``v`` also folds ``values[u]`` into
+    ``values[v]``.  Returns ``(vertices removed here, their rounds)`` (``removed`` is round
+    0), round after round; None where the kernels do not apply (another monoid or dtype,
+    an ``active`` not aligned to 4 bytes): the generic path runs.  With ``max_rounds``
+    (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.
+
+    Examples
+    --------
+    >>> import cupy                                                     # doctest: +SKIP
+    >>> ip, ix = cupy.array([0, 1, 2, 2]), cupy.array([1, 2])  # 0 -> 1 -> 2  # doctest: +SKIP
+    >>> indeg = cupy.array([0, 1, 1]); active = cupy.array([False, True, True])  # doctest: +SKIP
+    >>> ids, rounds = peel(ip, ix, indeg, ip[:1], ix[:0], indeg, active,
+    ...                    cupy.array([0]))                            # doctest: +SKIP
+    >>> ids.tolist(), rounds.tolist()                                   # doctest: +SKIP
+    ([1, 2], [1, 2])
+    """
+    import cupy
+
+    mode = 0
+    if values is not None:
+        mode = _MODES.get(getattr(monoid, "name", None), 0)
+        if not mode or values.dtype != np.int64 or not values.flags.c_contiguous:
+            return None
+    if active.data.ptr % 4 or not active.flags.c_contiguous:
+        return None
+    second = ix1.size > 0
+    if second and (ip1.dtype != ip0.dtype or ix1.dtype != ix0.dtype):
+        ip1, ix1 = ip1.astype(ip0.dtype), ix1.astype(ix0.dtype)
+    n, k = active.size, removed.size
+    queue = cupy.empty(n + k, np.int64)
+    queue[:k] = removed
+    rounds = cupy.zeros(n + k, np.int64)
+    tail = cupy.full(1, k, np.int64)
+    stopped = cupy.empty(3, np.int64)
+    module = kernels.peel_module(ix0.dtype, ip0.dtype)
+    null = np.uint64(0)
+    args = (ip0, ix0, deg0, ip1 if second else null, ix1 if second else null,
+            deg1 if second else null, active, values if mode else null, np.int32(mode), queue,
+            rounds, tail)
+    cap = int(max_rounds)
+    lo, hi, r = 0, k, 0
+    while lo < hi and r + 1 != cap:
+        if hi - lo > BLOCK_ROUND:
+            work = (hi - lo) * 32
+            module.get_function("peel_round")(
+                (kernels.blocks(work, threads=_THREADS),), (_THREADS,),
+                args + (np.int64(lo), np.int64(hi), np.int64(r + 1)))
+            lo, hi, r = hi, int(tail.get()[0]), r + 1
+        else:
+            module.get_function("peel_block")(
+                (1,), (_BLOCK_THREADS,),
+                args + (np.int64(lo), np.int64(hi), np.int64(r), np.int64(cap),
+                        np.int64(BLOCK_ROUND), stopped))
+            lo, hi, r = (int(x) for x in stopped.get())
+    end = int(tail.get()[0])
+    return queue[k:end], rounds[k:end]
