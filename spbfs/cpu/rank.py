@@ -11,17 +11,26 @@ work takes fewer).  A Gauss-Seidel sweep reads, for an entry ``i`` of row ``j``'
 in-list lying in ``j``'s own chunk before ``j``, the value written for ``i`` in this sweep,
 and the value it is given otherwise: the same result on any number of threads (a sweep over
 every row in order would need one thread).
+
+An unweighted Jacobi step over a large skewed transpose reads the renumbered layout of
+:mod:`spbfs.cpu.renumber` instead (built once per transpose, kept with its arrays): ``c``
+copied in the sources' new order (the most read first), then each row sums its hot
+entries (16-bit numbers into the copy's first 512 KiB, in two registers taking every other
+entry) and then its cold ones.  The sums are the same up to rounding (the entries are
+added in another order), the same bytes on any number of threads; at Kronecker scales 18
+and 20 a step takes about 0.75-0.8 of the plain pull's time on one thread.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import renumber
 from ._atomic import fetch_add
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges
+from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["GS_SHIFT", "JACOBI_SHIFT", "pull_affine"]
+__all__ = ["GS_SHIFT", "JACOBI_SHIFT", "LAYOUT_ENTRIES", "pull_affine"]
 
 #: A Gauss-Seidel sweep's chunk: ``2**GS_SHIFT`` rows (GAP's pull takes 16,384 at a time).
 GS_SHIFT = 14
@@ -29,6 +38,9 @@ GS_SHIFT = 14
 JACOBI_SHIFT = 12
 #: Entries from which a step is split over threads.
 PARALLEL_ENTRIES = 1 << 16
+#: Entries from which an unweighted Jacobi step reads the renumbered layout (with more
+#: than ``2**renumber.HOT_BITS`` rows: fewer fit a core's cache whole).
+LAYOUT_ENTRIES = 1 << 20
 U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
 
@@ -88,13 +100,76 @@ def _affine(counter, chunks, shift, tptr, tidx, tdata, weighted, c_old, x, scale
     return 0
 
 
+@kernel
+def _gather(r0, r1, c, order, c_new_order):
+    """``c_new_order[k] = c[order[k]]`` for ``k`` in ``r0..r1``."""
+    for k in range(U(r0), U(r1)):
+        c_new_order[k] = c[U(order[k])]
+    return 0
+
+
+@kernel
+def _affine_renumbered(counter, chunks, shift, tptr, hptr, hot, cold, c, x, scale, alpha,
+                       const0, constv, out, c_new, sums):
+    """:func:`_affine`'s Jacobi step (unweighted) over a :class:`renumber.Layout`: ``c`` is
+    the vector in the sources' new order; a row adds its hot entries in two registers (even
+    and odd positions), then its cold ones."""
+    n = U(out.size)
+    has_v = constv.size > 0
+    base = U(tptr[0])
+    while True:
+        k = U(fetch_add(counter, 0, 1))
+        if k >= U(chunks):
+            break
+        b0 = k << U(shift)
+        b1 = min(b0 + (ONE << U(shift)), n)
+        change = 0.0
+        total = 0.0
+        zero = 0.0
+        h1 = U(hptr[b0])
+        e1 = U(tptr[b0]) - base - h1
+        for j in range(b0, b1):
+            h0, e0 = h1, e1
+            h1 = U(hptr[j + ONE])
+            e1 = U(tptr[j + ONE]) - base - h1
+            s0 = 0.0
+            s1 = 0.0
+            p = h0
+            while p + ONE < h1:
+                s0 += c[U(hot[p])]
+                s1 += c[U(hot[p + ONE])]
+                p += U(2)
+            if p < h1:
+                s0 += c[U(hot[p])]
+            s = s0 + s1
+            for q in range(e0, e1):
+                s += c[U(cold[q])]
+            y = alpha * s + const0
+            if has_v:
+                y = y + constv[j]
+            change += abs(y - x[j])
+            total += y
+            w = scale[j]
+            if w == 0.0:
+                zero += y
+            out[j] = y
+            c_new[j] = y * w
+        sums[k, 0] = change
+        sums[k, 1] = total
+        sums[k, 2] = zero
+    return 0
+
+
 def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, out_scaled,
                 gauss_seidel):
     """``out = alpha * (scaled @ A) + constant`` and ``out_scaled = out * scale`` for a square
     ``A`` given by its transpose's CSR (``tdata`` None: every entry weighs 1, the ``first``
     multiply), all float64; returns ``(sum |out - x|, sum out, sum of out where scale is
     0)``.  ``constant`` is a float or an array of n.  ``gauss_seidel``: each row reads the
-    values this sweep wrote for the earlier rows of its chunk (:data:`GS_SHIFT`).
+    values this sweep wrote for the earlier rows of its chunk (:data:`GS_SHIFT`).  An
+    unweighted Jacobi step of at least :data:`LAYOUT_ENTRIES` entries reads the transpose's
+    renumbered layout (:mod:`spbfs.cpu.renumber`, built on the first such call for these
+    arrays and kept while they live) where the graph is skewed enough for it.
 
     Examples
     --------
@@ -122,9 +197,20 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     nnz = int(tindptr[-1])
     threads = get_num_threads() if nnz + n >= PARALLEL_ENTRIES else 1
     counter = np.zeros(1, np.int64)
+    workers = [(t, t + 1) for t in range(max(1, min(threads, chunks)))]
+    found = (None if gauss_seidel or weighted or nnz < LAYOUT_ENTRIES
+             or n <= 1 << renumber.HOT_BITS else renumber.layout(tindptr, tindices, n))
+    if found is not None:
+        c = np.empty(found.order.size)
+        run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
+                   split(found.order.size, threads))
+        run_ranges(lambda *_: _affine_renumbered(
+            counter, chunks, shift, tindptr, found.hptr, found.hot, found.cold, c, x, scale,
+            float(alpha), const0, constv, out, out_scaled, sums), workers)
+        change, total, zero = sums.sum(axis=0).tolist()
+        return change, total, zero
     run_ranges(lambda *_: _affine(counter, chunks, shift, tindptr, tindices, data, weighted,
                                   scaled, x, scale, float(alpha), const0, constv, out,
-                                  out_scaled, bool(gauss_seidel), sums),
-               [(t, t + 1) for t in range(max(1, min(threads, chunks)))])
+                                  out_scaled, bool(gauss_seidel), sums), workers)
     change, total, zero = sums.sum(axis=0).tolist()  # chunk order: any number of threads
     return change, total, zero

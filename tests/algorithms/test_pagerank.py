@@ -139,6 +139,29 @@ def test_kronecker_graph():
     assert np.abs(pagerank(A, tol=1e-10) - _nx_pagerank(A, tol=1e-10)).sum() < 1e-12
 
 
+
+@pytest.mark.parametrize("hot_bits", [0, 4, 8])
+def test_kronecker_graph_through_the_renumbered_layout(monkeypatch, hot_bits):
+    """The CPU's step over its renumbered layout (spbfs/cpu/renumber.py), forced on a small
+    graph (no source hot, 16, 256 of 512): NetworkX's answers, unweighted and uniform or
+    personalised."""
+    from spbfs.cpu import rank, renumber
+    from spbfs.graph500.generate import kronecker
+
+    monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
+    monkeypatch.setattr(renumber, "HOT_BITS", hot_bits)
+    monkeypatch.setattr(renumber, "HOT_SHARE", 0.0)
+    u, v = kronecker(9, edgefactor=8, seed=4)
+    A = sp.coo_array((np.ones(u.size, bool), (u, v)), shape=(512, 512)).tocsr()
+    p = np.random.default_rng(0).random(512)
+    try:
+        for kw in ({}, {"personalization": p}, {"tol": 1e-10}):
+            np.testing.assert_allclose(pagerank(A, **kw), _nx_pagerank(A, **kw), atol=1e-9)
+        assert np.abs(pagerank(A, tol=1e-10) - _nx_pagerank(A, tol=1e-10)).sum() < 1e-12
+        assert renumber._kept  # the layout was read
+    finally:
+        renumber.clear()
+
 @pytest.mark.parametrize("kwargs, exc, words", [
     (dict(A=sp.csr_array((2, 3))), ValueError, "A must be square"),
     (dict(A="graph"), TypeError, "A must be"),

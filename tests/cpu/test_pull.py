@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spbfs
-from spbfs.cpu import products, pull, rank
+from spbfs.cpu import products, pull, rank, renumber
 from spbfs.semiring import Semiring, monoids, ops, plus_pair, plus_times
 
 PLUS_FIRST = Semiring(monoids.plus, ops.first)
@@ -192,3 +192,148 @@ def test_the_operation_generic_step_equals_the_kernel():
         slow = _affine._generic_step(x, A, semiring, scale, 0.85, 0.001, None)
         for a, b in zip(fast, slow, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+# -- the renumbered layout (spbfs/cpu/renumber.py): an unweighted Jacobi step's sources
+# numbered by how often they are read, hot entries in 16 bits ------------------------------
+
+@pytest.fixture
+def renumbered(monkeypatch):
+    """Every unweighted Jacobi step on the layout: hot sources the first 2**2, any skew,
+    chunks of 2 rows over 3 threads; no layout kept from another test."""
+    monkeypatch.setattr(rank, "PARALLEL_ENTRIES", 0)
+    monkeypatch.setattr(rank, "JACOBI_SHIFT", 1)
+    monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
+    monkeypatch.setattr(renumber, "HOT_BITS", 2)
+    monkeypatch.setattr(renumber, "HOT_SHARE", 0.0)
+    renumber.clear()
+    spbfs.set_num_threads(3)
+    yield
+    spbfs.set_num_threads(None)
+    renumber.clear()
+
+
+def _step(T, c, x, scale, const, out=None):
+    n = x.size
+    out = out if out is not None else (np.full(n, np.nan), np.full(n, np.nan))
+    sums = rank.pull_affine(T.indptr, T.indices, None, c, x, scale, 0.85, const, *out, False)
+    return out[0], out[1], sums
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(multigraphs(max_n=40, max_m=250), st.integers(0, 2**32 - 1), st.booleans())
+def test_renumbered_step_equals_its_definition(renumbered, A, seed, vector):
+    n = A.shape[0]
+    rng = np.random.default_rng(seed)
+    T = sp.csr_array(A)
+    x = rng.random(n)
+    scale = np.where(rng.random(n) < 0.2, 0.0, rng.random(n))
+    const = rng.random(n) if vector else 0.125
+    c = x * scale
+    out, out_scaled, (change, total, zero) = _step(T, c, x, scale, const)
+    want, want_scaled = _affine_reference(T, None, c, x, scale, 0.85, const, False, 1)
+    np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(out_scaled, want_scaled, rtol=1e-12, atol=1e-15)
+    assert change == pytest.approx(np.abs(want - x).sum(), rel=1e-12, abs=1e-15)
+    assert total == pytest.approx(want.sum(), rel=1e-12, abs=1e-15)
+    assert zero == pytest.approx(want[scale == 0].sum(), rel=1e-12, abs=1e-15)
+
+
+@settings(deadline=None)
+@given(multigraphs(max_n=40, max_m=250), st.integers(0, 3))
+def test_the_layout_holds_every_entry_renumbered_in_its_order(A, hot_bits):
+    T = sp.csr_array(A)
+    n = T.shape[0]
+    L = renumber.layout(T.indptr, T.indices, n, hot_bits=hot_bits, share=0.0)
+    if T.nnz == 0:
+        assert L is None
+        return
+    counts = np.bincount(T.indices, minlength=n)
+    # the sources read, most read first, ties by id
+    assert L.order.tolist() == sorted(np.flatnonzero(counts).tolist(),
+                                      key=lambda i: (-counts[i], i))
+    number = np.empty(n, np.int64)
+    number[L.order] = np.arange(L.order.size)
+    hot = 1 << hot_bits
+    cold_ptr = T.indptr - L.hptr
+    for j in range(n):
+        row = number[T.indices[T.indptr[j]:T.indptr[j + 1]]]
+        assert L.hot[L.hptr[j]:L.hptr[j + 1]].tolist() == row[row < hot].tolist()
+        assert L.cold[cold_ptr[j]:cold_ptr[j + 1]].tolist() == row[row >= hot].tolist()
+    assert L.hot.dtype == np.uint16 and L.cold.dtype == np.uint32
+
+
+def test_renumbered_step_is_the_same_on_any_number_of_threads(monkeypatch):
+    monkeypatch.setattr(rank, "PARALLEL_ENTRIES", 0)
+    monkeypatch.setattr(rank, "JACOBI_SHIFT", 5)
+    monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
+    monkeypatch.setattr(renumber, "HOT_BITS", 6)
+    monkeypatch.setattr(renumber, "HOT_SHARE", 0.0)
+    A = sp.random(2000, 2000, density=0.004, random_state=3, format="csr")
+    n = 2000
+    x = np.random.default_rng(0).random(n)
+    scale = 1 / np.maximum(np.diff(A.indptr), 1)
+    found = []
+    for threads in (1, 2, 3):
+        spbfs.set_num_threads(threads)
+        renumber.clear()  # built on this many threads too
+        out, out_scaled, sums = _step(A, x * scale, x, scale, 0.15 / n)
+        found.append((out.tobytes(), out_scaled.tobytes(), sums))
+    spbfs.set_num_threads(None)
+    renumber.clear()
+    assert found[0] == found[1] == found[2]
+
+
+def test_renumbered_step_from_eight_threads_builds_one_layout(renumbered, monkeypatch):
+    """Eight callers race on a transpose without a layout: one is built, every step right."""
+    built = []
+    build = renumber._build
+    monkeypatch.setattr(renumber, "_build", lambda *a: built.append(1) or build(*a))
+    A = sp.random(3000, 3000, density=0.002, random_state=2, format="csr")
+    n = 3000
+    scale = 1 / np.maximum(np.diff(A.indptr), 1)
+    xs = [np.random.default_rng(k).random(n) for k in range(8)]
+    expected = [_affine_reference(A, None, x * scale, x, scale, 0.85, 0.1, False, 1)[0]
+                for x in xs]
+
+    def step(k):
+        out = _step(A, xs[k % 8] * scale, xs[k % 8], scale, 0.1)[0]
+        return np.allclose(out, expected[k % 8], rtol=1e-12, atol=1e-15)
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(step, range(64)))
+    assert len(built) == 1
+
+
+def test_no_layout_without_skew_and_the_plain_pull_then(monkeypatch):
+    """A cycle's sources are all read once: the first 2**2 take 8 of its 2,000 entries, no
+    layout is built and the step is the plain pull's, bit for bit."""
+    monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
+    monkeypatch.setattr(renumber, "HOT_BITS", 2)
+    renumber.clear()
+    n = 2000
+    T = sp.csr_array((np.ones(n), (np.arange(n), (np.arange(n) + 1) % n)), shape=(n, n))
+    assert renumber.layout(T.indptr, T.indices, n) is None
+    x = np.random.default_rng(0).random(n)
+    scale = np.full(n, 1.0)
+    got = _step(T, x, x, scale, 0.1)
+    monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 1 << 62)
+    want = _step(T, x, x, scale, 0.1)
+    assert got[0].tobytes() == want[0].tobytes() and got[2] == want[2]
+    renumber.clear()
+
+
+def test_a_layout_goes_with_its_arrays():
+    import gc
+
+    renumber.clear()
+    spbfs.set_num_threads(1)  # no pool thread holds the build's last arguments
+    tptr, tidx = np.array([0, 2, 3, 4]), np.array([0, 2, 2, 2])
+    L = renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0)
+    assert renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0) is L
+    assert renumber.layout(tptr, tidx.copy(), 3, hot_bits=1, share=0.0) is not L  # by identity
+    assert len(renumber._kept) == 1  # the copy's went with it
+    del tidx
+    gc.collect()
+    spbfs.set_num_threads(None)
+    assert not renumber._kept
