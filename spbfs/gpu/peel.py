@@ -1,7 +1,9 @@
 """The GPU backend's peeling (:func:`spbfs.semiring.peel` whole): a queue of removed vertices
-on the device, a warp a vertex; rounds of many vertices run over the whole grid (a launch
-and a read of the queue's end each), and runs of small rounds (a deep DAG's) in one block
-that passes from round to round at a barrier.  The kernels are in ``peel_kernels.cu``.
+on the device, a thread an arc of the round's vertices (a hub's row spread like any other);
+rounds of many vertices or arcs run over the whole grid (a prefix sum of the degrees, a
+launch per CSR and a read of the queue's end each), and runs of small rounds (a deep DAG's)
+in one block that passes from round to round at a barrier.  The kernels are in
+``peel_kernels.cu``.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from . import kernels
 
 __all__ = ["peel"]
 
-#: A round of at most this many vertices runs in the one-block kernel.
-BLOCK_ROUND = 2048
+#: A round of at most 1,024 vertices (``PEEL_BLOCK`` in the kernels) and this many arcs runs
+#: in the one-block kernel; 0 sends every round to the grid.
+BLOCK_ARCS = 1 << 16
 _BLOCK_THREADS = 1024
 _THREADS = 256
 _MODES = {"min": 1, "max": 2}
@@ -61,23 +64,32 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     stopped = cupy.empty(3, np.int64)
     module = kernels.peel_module(ix0.dtype, ip0.dtype)
     null = np.uint64(0)
-    args = (ip0, ix0, deg0, ip1 if second else null, ix1 if second else null,
-            deg1 if second else null, active, values if mode else null, np.int32(mode), queue,
-            rounds, tail)
+    folded = values if mode else null
+    pairs = [(ip0, ix0, deg0, mode)] + ([(ip1, ix1, deg1, 0)] if second else [])
+    block_args = (ip0, ix0, deg0, ip1 if second else null, ix1 if second else null,
+                  deg1 if second else null, active, folded, np.int32(mode), queue, rounds, tail)
     cap = int(max_rounds)
     lo, hi, r = 0, k, 0
+    grid_next = BLOCK_ARCS <= 0
     while lo < hi and r + 1 != cap:
-        if hi - lo > BLOCK_ROUND:
-            work = (hi - lo) * 32
-            module.get_function("peel_round")(
-                (kernels.blocks(work, threads=_THREADS),), (_THREADS,),
-                args + (np.int64(lo), np.int64(hi), np.int64(r + 1)))
-            lo, hi, r = hi, int(tail.get()[0]), r + 1
-        else:
+        if hi - lo <= _BLOCK_THREADS and not grid_next:
             module.get_function("peel_block")(
                 (1,), (_BLOCK_THREADS,),
-                args + (np.int64(lo), np.int64(hi), np.int64(r), np.int64(cap),
-                        np.int64(BLOCK_ROUND), stopped))
+                block_args + (np.int64(lo), np.int64(hi), np.int64(r), np.int64(cap),
+                              np.int64(BLOCK_ARCS), stopped))
+            was = (lo, hi, r)
             lo, hi, r = (int(x) for x in stopped.get())
+            grid_next = (lo, hi, r) == was or BLOCK_ARCS <= 0  # too many arcs for a block
+            continue
+        items = queue[lo:hi]
+        for ip, ix, deg, fold in pairs:
+            offs, total = kernels.edge_offsets(ip, items)
+            if total:
+                module.get_function("peel_arcs")(
+                    (kernels.blocks(total, threads=_THREADS),), (_THREADS,),
+                    (ip, ix, deg, active, folded, np.int32(fold), queue, rounds, tail,
+                     np.int64(lo), np.int64(hi - lo), offs, np.int64(total), np.int64(r + 1)))
+        lo, hi, r = hi, int(tail.get()[0]), r + 1
+        grid_next = BLOCK_ARCS <= 0
     end = int(tail.get()[0])
     return queue[k:end], rounds[k:end]

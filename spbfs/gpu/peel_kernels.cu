@@ -4,17 +4,21 @@
 // Compiled by spbfs.gpu.kernels with these lines prepended:
 //   typedef <int|long long> idx_t;   column indices of both CSRs
 //   typedef <int|long long> ptr_t;   row offsets of both CSRs
-// The queue holds the removed vertices in round order; round r's are queue[lo, hi).  A
-// warp takes a vertex u of round r: for each arc u -> v of the first CSR (then the second)
-// with v still active, it folds vals[u] into vals[v] (mode 1 min, 2 max, first CSR only),
-// then takes one from v's count; the thread whose subtraction leaves the count at zero
-// clears v's active byte (a compare-and-swap on its word: a vertex at zero in both arrays
-// is queued once) and appends v with round r + 1.
+// The queue holds the removed vertices in round order; round r's are queue[lo, hi).  Work is
+// spread by arcs, not by vertices (a hub's row over many threads): a thread takes an arc
+// u -> v of a round-r vertex u, found by binary search in the prefix sum of the round's
+// degrees.  With v still active it folds vals[u] into vals[v] (mode 1 min, 2 max, first
+// CSR only), then takes one from v's count; the thread whose subtraction leaves the count at
+// zero clears v's active byte (a compare-and-swap on its word: a vertex at zero in both
+// arrays is queued once) and appends v with round r + 1.
 //
-// peel_round does one round over the whole grid (the host reads the queue's end after
-// it); peel_block runs round after round in one block of warps while a round holds at
-// most `limit` vertices (a deep DAG's many small rounds then cost a barrier each, not a
-// launch and a host read), and writes where it stopped.
+// peel_arcs does one CSR's arcs of one round over the whole grid (the host makes the prefix
+// sum and reads the queue's end after the round); peel_block runs round after round in one
+// block of 1024 threads while a round holds at most 1024 vertices and `arc_limit` arcs (a
+// deep DAG's many small rounds then cost barriers, not launches and host reads), and writes
+// where it stopped.
+
+#define PEEL_BLOCK 1024
 
 __device__ __forceinline__ bool take_active(unsigned char* active, long long v)
 {
@@ -31,91 +35,148 @@ __device__ __forceinline__ bool take_active(unsigned char* active, long long v)
 }
 
 __device__ __forceinline__ void
-drop_arcs(long long u, long long r1, int lane, int width, const ptr_t* __restrict__ ip,
-          const idx_t* __restrict__ ix, long long* deg, unsigned char* active,
-          long long* vals, int mode, long long* queue, long long* rounds, long long* tail)
+drop_arc(long long u, long long v, long long r1, long long* deg, unsigned char* active,
+         long long* vals, int mode, long long* queue, long long* rounds, long long* tail)
 {
-    const long long end = (long long)ip[u + 1];
-    for (long long p = (long long)ip[u] + lane; p < end; p += width) {
-        const long long v = (long long)ix[p];
-        if (!((volatile unsigned char*)active)[v])
-            continue;
-        if (mode) {
-            if (mode == 1)
-                atomicMin(vals + v, vals[u]);
-            else
-                atomicMax(vals + v, vals[u]);
-            __threadfence();  // the fold lands before the count that frees v
-        }
-        const unsigned long long before =
-            atomicAdd((unsigned long long*)(deg + v), (unsigned long long)-1LL);
-        if (before == 1ULL && take_active(active, v)) {
-            const long long at = (long long)atomicAdd((unsigned long long*)tail, 1ULL);
-            queue[at] = v;
-            rounds[at] = r1;
-        }
+    if (!((volatile unsigned char*)active)[v])
+        return;
+    if (mode == 1)  // read in a later round: after a barrier or a launch
+        atomicMin(vals + v, vals[u]);
+    else if (mode == 2)
+        atomicMax(vals + v, vals[u]);
+    const unsigned long long before =
+        atomicAdd((unsigned long long*)(deg + v), (unsigned long long)-1LL);
+    if (before == 1ULL && take_active(active, v)) {
+        const long long at = (long long)atomicAdd((unsigned long long*)tail, 1ULL);
+        queue[at] = v;
+        rounds[at] = r1;
     }
 }
 
+// The last j in [0, m) with offs[j] <= e: the item whose arcs hold e (an item without arcs
+// shares its offset with the next one, so the last such j has arcs).
+__device__ __forceinline__ long long
+item_of(const long long* offs, long long m, long long e)
+{
+    long long a = 0, b = m - 1;
+    while (a < b) {
+        const long long mid = (a + b + 1) >> 1;
+        if (offs[mid] <= e)
+            a = mid;
+        else
+            b = mid - 1;
+    }
+    return a;
+}
+
+extern "C" __global__ void
+peel_arcs(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix, long long* deg,
+          unsigned char* active, long long* vals, int mode, long long* queue,
+          long long* rounds, long long* tail, long long lo, long long m,
+          const long long* __restrict__ offs, long long total, long long r1)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
+         e += stride) {
+        const long long j = item_of(offs, m, e);
+        const long long u = queue[lo + j];
+        const long long v = (long long)ix[(long long)ip[u] + (e - offs[j])];
+        drop_arc(u, v, r1, deg, active, vals, mode, queue, rounds, tail);
+    }
+}
+
+// Exclusive prefix sum over the block (PEEL_BLOCK threads, one value each); *total gets the
+// sum.  warp_sums: 32 entries of shared memory.
+__device__ __forceinline__ long long
+block_scan(long long x, long long* warp_sums, long long* total)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    long long s = x;
+    for (int d = 1; d < 32; d <<= 1) {
+        const long long y = __shfl_up_sync(0xffffffffu, s, d);
+        if (lane >= d)
+            s += y;
+    }
+    if (lane == 31)
+        warp_sums[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+        long long w = warp_sums[lane];
+        for (int d = 1; d < 32; d <<= 1) {
+            const long long y = __shfl_up_sync(0xffffffffu, w, d);
+            if (lane >= d)
+                w += y;
+        }
+        warp_sums[lane] = w;
+    }
+    __syncthreads();
+    const long long before = (warp ? warp_sums[warp - 1] : 0) + s - x;
+    *total = warp_sums[31];
+    __syncthreads();  // warp_sums free for the next scan
+    return before;
+}
+
 __device__ __forceinline__ void
-drop_vertex(long long u, long long r1, int lane, int width,
-            const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long* deg0,
-            const ptr_t* __restrict__ ip1, const idx_t* __restrict__ ix1, long long* deg1,
-            unsigned char* active, long long* vals, int mode, long long* queue,
-            long long* rounds, long long* tail)
-{
-    drop_arcs(u, r1, lane, width, ip0, ix0, deg0, active, vals, mode, queue, rounds, tail);
-    if (ip1)
-        drop_arcs(u, r1, lane, width, ip1, ix1, deg1, active, vals, 0, queue, rounds, tail);
-}
-
-extern "C" __global__ void
-peel_round(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long* deg0,
-           const ptr_t* __restrict__ ip1, const idx_t* __restrict__ ix1, long long* deg1,
+block_arcs(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix, long long* deg,
            unsigned char* active, long long* vals, int mode, long long* queue,
-           long long* rounds, long long* tail, long long lo, long long hi, long long r1)
+           long long* rounds, long long* tail, const long long* s_u, const long long* s_offs,
+           long long m, long long total, long long r1)
 {
-    const int lane = threadIdx.x & 31;
-    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    const long long w0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    for (long long i = lo + w0; i < hi; i += warps)
-        drop_vertex(queue[i], r1, lane, 32, ip0, ix0, deg0, ip1, ix1, deg1, active, vals, mode,
-                    queue, rounds, tail);
+    for (long long e = threadIdx.x; e < total; e += PEEL_BLOCK) {
+        const long long j = item_of(s_offs, m, e);
+        const long long u = s_u[j];
+        const long long v = (long long)ix[(long long)ip[u] + (e - s_offs[j])];
+        drop_arc(u, v, r1, deg, active, vals, mode, queue, rounds, tail);
+    }
 }
 
-extern "C" __global__ void
+extern "C" __global__ void __launch_bounds__(PEEL_BLOCK)
 peel_block(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long* deg0,
            const ptr_t* __restrict__ ip1, const idx_t* __restrict__ ix1, long long* deg1,
            unsigned char* active, long long* vals, int mode, long long* queue,
            long long* rounds, long long* tail, long long lo, long long hi, long long r,
-           long long cap, long long limit, long long* stopped)
+           long long cap, long long arc_limit, long long* stopped)
 {
     __shared__ long long s_lo, s_hi, s_r;
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-    const int warps = blockDim.x >> 5;
-    if (threadIdx.x == 0) {
+    __shared__ long long warp_sums[32];
+    __shared__ long long s_u[PEEL_BLOCK], s_offs0[PEEL_BLOCK], s_offs1[PEEL_BLOCK];
+    const int t = threadIdx.x;
+    if (t == 0) {
         s_lo = lo;
         s_hi = hi;
         s_r = r;
     }
     __syncthreads();
     while (true) {
-        const long long a = s_lo, b = s_hi, rr = s_r;
-        if (a >= b || b - a > limit || rr + 1 == cap)
+        const long long a = s_lo, b = s_hi, rr = s_r, m = b - a;
+        if (m <= 0 || m > PEEL_BLOCK || rr + 1 == cap)
             break;
-        for (long long i = a + warp; i < b; i += warps)
-            drop_vertex(queue[i], rr + 1, lane, 32, ip0, ix0, deg0, ip1, ix1, deg1, active,
-                        vals, mode, queue, rounds, tail);
+        const long long u = t < m ? queue[a + t] : 0;
+        const long long d0 = t < m ? (long long)ip0[u + 1] - (long long)ip0[u] : 0;
+        const long long d1 = t < m && ip1 ? (long long)ip1[u + 1] - (long long)ip1[u] : 0;
+        long long total0, total1;
+        const long long o0 = block_scan(d0, warp_sums, &total0);
+        const long long o1 = block_scan(d1, warp_sums, &total1);
+        if (total0 + total1 > arc_limit)
+            break;  // the grid takes this round
+        s_u[t] = u;
+        s_offs0[t] = o0;
+        s_offs1[t] = o1;
+        __syncthreads();
+        block_arcs(ip0, ix0, deg0, active, vals, mode, queue, rounds, tail, s_u, s_offs0, m,
+                   total0, rr + 1);
+        if (ip1)
+            block_arcs(ip1, ix1, deg1, active, vals, 0, queue, rounds, tail, s_u, s_offs1, m,
+                       total1, rr + 1);
         __syncthreads();  // every append of this round is in the queue
-        if (threadIdx.x == 0) {
+        if (t == 0) {
             s_lo = b;
             s_hi = (long long)atomicAdd((unsigned long long*)tail, 0ULL);
             s_r = rr + 1;
         }
         __syncthreads();
     }
-    if (threadIdx.x == 0) {
+    if (t == 0) {
         stopped[0] = s_lo;
         stopped[1] = s_hi;
         stopped[2] = s_r;

@@ -132,19 +132,19 @@ def _peel_on(xp, A, cap=None, dag=False):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("block_round", [0, 2, 2048], ids=["grid", "mixed", "block"])
+@pytest.mark.parametrize("block_arcs", [0, 3, 1 << 16], ids=["grid", "mixed", "block"])
 @pytest.mark.parametrize("cap", [None, 1, 3])
 @given(A=digraphs(), D=digraphs(dag=True))
-def test_gpu_kernels_equal_the_cpu_kernel(block_round, cap, A, D):
-    """The device queue (whole-grid rounds, one-block runs of rounds, or both) removes the
-    vertices of the CPU worklist in the same rounds, folds the same minima, leaves the same
-    vertices active."""
+def test_gpu_kernels_equal_the_cpu_kernel(block_arcs, cap, A, D):
+    """The device queue (whole-grid rounds, one-block runs of rounds, or both: a round of
+    more than 3 arcs to the grid) removes the vertices of the CPU worklist in the same
+    rounds, folds the same minima, leaves the same vertices active."""
     import cupy
 
     import spbfs.gpu.peel
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(spbfs.gpu.peel, "BLOCK_ROUND", block_round)
+        mp.setattr(spbfs.gpu.peel, "BLOCK_ARCS", block_arcs)
         for M, dag in ((A, False), (D, True)):
             want = _peel_on(np, M, cap, dag)
             got = _peel_on(cupy, M, cap, dag)
