@@ -115,8 +115,9 @@ def mode_bfs():
     G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n, threshold=8,
                                   directed=True, symmetrize=True, comm=C)
     check(G, M, U, V, int(V[5]))
-    # a graph with long paths (many levels) and no delegates on some ranks
-    k = 200
+    # a graph with long paths (many levels: past 256 and 512, where the ghost slots' levels
+    # come back modulo 256) and no delegates on some ranks
+    k = 700
     pu = np.arange(k - 1)
     pv = pu + 1
     hub_u = np.full(30, k)
