@@ -85,12 +85,10 @@ def _count(p0, p1, tidx, counts):
 
 
 @kernel
-def _renumber(counts, order, number):
+def _renumber(counts, top, order, number):
     """``order``: the ids with a non-zero count, most counted first (ties by id; a counting
-    sort); ``number[order[k]] = k``.  Returns how many there are."""
-    top = 0
-    for c in counts:
-        top = max(top, c)
+    sort over the counts ``1..top``); ``number[order[k]] = k``.  Returns how many there
+    are."""
     first = np.zeros(top + 2, np.int64)  # first[top - c]: where count c's ids start
     for c in counts:
         if c > 0:
@@ -105,6 +103,14 @@ def _renumber(counts, order, number):
             order[k] = i
             number[i] = k
     return first[top]
+
+
+@kernel
+def _number(order, number):
+    """``number[order[k]] = k``."""
+    for k in range(order.size):
+        number[U(order[k])] = k
+    return 0
 
 
 @kernel
@@ -138,18 +144,32 @@ def _fill(r0, r1, tptr, tidx, number, hot, hptr, hot_ids, cold_ids):
     return 0
 
 
+def _counts(tindices, p0, p1, n):
+    """How often each id occurs in ``tindices[p0:p1]`` (int64), counted per part of the
+    entries over threads, the parts' int32 counts taking at most as many bytes as the
+    entries."""
+    nnz = p1 - p0
+    parts = split(nnz, min(get_num_threads(), max(1, nnz // (4 * n))) if nnz >= 1 << 20 else 1)
+    per_part = np.zeros((len(parts), n), np.int32 if nnz < 1 << 31 else np.int64)
+    run_ranges(lambda k, lo, hi: _count(p0 + lo, p0 + hi, tindices, per_part[k]),
+               [(k, *r) for k, r in enumerate(parts)])
+    return per_part.sum(axis=0, dtype=np.int64)
+
+
 def _build(tindptr, tindices, n, hot_bits, share):
     """The layout of a transpose, or None where the hot sources take under ``share`` of
     its entries."""
     p0, p1 = int(tindptr[0]), int(tindptr[-1])
-    parts = split(p1 - p0, get_num_threads() if p1 - p0 >= 1 << 20 else 1)
-    per_part = np.zeros((len(parts), n), np.int64)
-    run_ranges(lambda k, lo, hi: _count(p0 + lo, p0 + hi, tindices, per_part[k]),
-               [(k, *r) for k, r in enumerate(parts)])
-    counts = per_part.sum(axis=0) if len(parts) > 1 else per_part[0]
+    counts = _counts(tindices, p0, p1, n)
+    top = int(counts.max()) if n else 0
     order = np.empty(n, np.uint32)
     number = np.empty(n, np.uint32)
-    m = int(_renumber(counts, order, number))
+    if top <= n:  # a counting sort: its buckets take no more than the ids
+        m = int(_renumber(counts, top, order, number))
+    else:  # duplicates pile up on a source: a stable sort
+        m = int(np.count_nonzero(counts))
+        order[:m] = np.argsort(-counts, kind="stable")[:m]
+        _number(order[:m], number)
     hot = 1 << hot_bits
     if p1 == p0 or int(counts[order[:min(hot, m)]].sum()) < share * (p1 - p0):
         return None

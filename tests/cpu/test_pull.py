@@ -337,3 +337,12 @@ def test_a_layout_goes_with_its_arrays():
     gc.collect()
     spbfs.set_num_threads(None)
     assert not renumber._kept
+
+
+def test_the_layout_when_a_source_is_read_more_often_than_there_are_vertices():
+    """Counts above n (duplicates): the stable sort instead of the counting sort."""
+    tptr, tidx = np.array([0, 5, 7, 8]), np.array([2, 2, 2, 0, 2, 1, 0, 2])
+    L = renumber.layout(tptr, tidx, 3, hot_bits=0, share=0.0)
+    assert L.order.tolist() == [2, 0, 1]
+    assert L.hot.tolist() == [0, 0, 0, 0, 0] and L.cold.tolist() == [1, 2, 1]
+    renumber.clear()
