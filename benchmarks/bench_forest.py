@@ -98,7 +98,7 @@ def main(argv=None):
         F = forest.Forest(M)
         _sync(xp)
         build = time.perf_counter() - t
-        M.pattern.derived(forest._KEY, forest._Pruning).forest = False  # whole, always
+        forest.search_whole(M)
         rng = np.random.default_rng(7)
         live = np.flatnonzero(np.diff(np.asarray(M.indptr.get() if xp is not np
                                                  else M.indptr)) > 0)

@@ -56,7 +56,7 @@ from ..semiring import (
     pruning_share,
 )
 
-__all__ = ["BUILD_AFTER", "ROUNDS", "Forest", "build", "forest_of", "prunes"]
+__all__ = ["BUILD_AFTER", "ROUNDS", "Forest", "build", "forest_of", "prunes", "search_whole"]
 
 #: Peeling rounds at most: a tree deeper than this keeps its upper part in the core (a path
 #: of a million vertices costs this many rounds, not half a million).
@@ -137,8 +137,7 @@ class Forest:
         self._attach_core = where[self.tree_attach]
         host = (lambda a: a) if xp is np else (lambda a: a.get())
         self._where, self._parent_h = host(where), host(self.tree_parent)
-        # searches of the core itself are never pruned again
-        self.matrix.pattern.derived(_KEY, lambda: _Pruning(done=True))
+        search_whole(self.matrix)  # searches of the core itself are never pruned again
 
     @property
     def pruned(self) -> float:
@@ -240,10 +239,10 @@ class _Pruning:
     """A pattern's pruning state: its searches so far, and its forest once built (None:
     not yet; False: searched whole)."""
 
-    def __init__(self, done=False):
+    def __init__(self):
         self.lock = threading.Lock()
         self.searches = 0
-        self.forest = False if done else None
+        self.forest = None
 
 
 _KEY = "forest"
@@ -270,6 +269,22 @@ def forest_of(M):
             if state.forest is None and state.searches >= BUILD_AFTER:
                 state.forest = build(M) or False
     return state.forest or None
+
+
+def search_whole(M):
+    """Search ``M``'s pattern whole from now on: no forest is built or used for it (a
+    core's own searches; a benchmark's baseline).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from spbfs.algorithms._shared import prepare
+    >>> M = prepare(sp.csr_array(sp.eye(1 << 16, k=1)), directed=False)
+    >>> search_whole(M)
+    >>> all(forest_of(M) is None for _ in range(BUILD_AFTER + 1))
+    True
+    """
+    M.pattern.derived(_KEY, _Pruning).forest = False
 
 
 def prunes(M) -> bool:
