@@ -9,17 +9,19 @@ over all rows together, so float totals equal NetworkX's left-to-right ``sum``.
 
 from __future__ import annotations
 
+import sys
 from itertools import filterfalse, repeat
 
 import numpy as np
 
 from ..core.arrays import to_numpy
 from ..core.csr import expand
+from ..cpu.nodesets import NEXT, boundary_entries, mark_neighbours
 from ..semiring import Vector, any_pair, vxm
 from ._recognition import no_multigraph, raw_weights, self_loops
 from ._registry import dispatched
 
-__all__ = ["neighbourhood", "rows_of_set"]
+__all__ = ["int_items", "neighbourhood", "present_rows", "rows_of_set", "set_rows"]
 
 
 def rows_of_set(G, nodes):
@@ -28,9 +30,124 @@ def rows_of_set(G, nodes):
     return nset, np.fromiter(map(G.index.__getitem__, nset), np.int64, count=len(nset))
 
 
+#: Containers that iterate the same items again (a generator is read once).
+_REITERABLE = (list, tuple, set, frozenset, dict)
+
+
+def int_items(G, nodes):
+    """The items of ``nodes`` as int64, in their order, where ``G``'s labels are its row
+    numbers and every item is an int; None otherwise.  Two C loops, not a dict lookup per
+    item: ``sum`` (an int only where every item adds as an int: a float makes the total a
+    float, a string or None raises) and ``numpy.fromiter`` (which raises for ints beyond
+    int64).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3))
+    >>> int_items(G, {2, 0, 7}).tolist(), int_items(G, [1.0]), int_items(G, iter([1]))
+    ([0, 2, 7], None, None)
+    """
+    if not G._identity or type(nodes) not in _REITERABLE:
+        return None
+    try:
+        if type(sum(nodes)) is not int:
+            return None
+        return np.fromiter(nodes, np.int64, count=len(nodes))
+    except (TypeError, OverflowError, ValueError):
+        return None
+
+
+def present_rows(G, nodes):
+    """NetworkX's ``nbunch_iter(nodes)`` as rows: the items that are nodes, in their
+    order, repeats kept.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> present_rows(convert_from_nx(nx.path_graph(3)), [2, 7, 0, 2]).tolist()
+    [2, 0, 2]
+    """
+    items = int_items(G, nodes)
+    if items is not None:
+        return items[(items >= 0) & (items < len(G))]
+    return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
+
+
+def set_rows(G, nodes, ordered=True):
+    """The rows of NetworkX's ``{n for n in nodes if n in G}``, in that set's iteration
+    order (any order where ``ordered`` is False).
+
+    A set of distinct ints below its hash table's size holds each at the slot of its value
+    (an int's hash is itself), so it iterates them in ascending order: then the rows come
+    from a mask, with no set made.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> set_rows(convert_from_nx(nx.path_graph(40)), [30, 2, 99, 2]).tolist()
+    [2, 30]
+    """
+    items = int_items(G, nodes)
+    if items is not None:
+        mask = np.zeros(len(G), bool)
+        mask[items[(items >= 0) & (items < len(G))]] = True
+        rows = np.flatnonzero(mask)
+        if not ordered or not rows.size or int(rows[-1]) < _set_slots(rows.size):
+            return rows
+    return rows_of_set(G, nodes)[1]
+
+
+def _set_slots(k):
+    """The hash table size of a set made by adding ``k`` distinct items one at a time
+    (CPython's growth rule: a resize when the table is 3/5 full, to four times the items,
+    or twice past 50,000), or 0 where :func:`_growth_checked` finds the rule differs from
+    this Python's sets."""
+    if not _growth_checked():
+        return 0
+    return _slots(k)
+
+
+def _slots(k):
+    mask = 7
+    while True:
+        used = -(-mask * 3 // 5)  # the fill that triggers the next resize
+        if k < used:
+            return mask + 1
+        minused = used * 2 if used > 50000 else used * 4
+        size = 8
+        while size <= minused:
+            size <<= 1
+        mask = size - 1
+
+
+_GROWTH = []
+
+
+def _growth_checked():
+    """Whether :func:`_slots` matches this Python's sets (their sizes in bytes), checked
+    once."""
+    if not _GROWTH:
+        base = sys.getsizeof(set())
+        per = sys.getsizeof(set(range(100))) - base
+        ok = per > 0 and per % _slots(100) == 0
+        if ok:
+            per //= _slots(100)
+            for k in (5, 7, 50, 1000, 20000, 60000):
+                size = sys.getsizeof(set(range(k))) - base
+                ok &= (size // per if size else 8) == _slots(k)
+        _GROWTH.append(ok)
+    return _GROWTH[0]
+
+
 def neighbourhood(G, rows):
-    """A bool per row: whether it is a successor of one of ``rows`` (one ``any_pair``
-    push)."""
+    """A bool per row: whether it is a successor of one of ``rows`` (on the GPU one
+    ``any_pair`` push, on the CPU one compiled pass over the rows' entries)."""
+    if not G.on_gpu():
+        return mark_neighbours(G._indptr, G._indices, rows, len(G), exclude=False)[0] != 0
     M = G.csr()
     xp = M.xp
     seen = np.zeros(len(G), bool)
@@ -50,6 +167,10 @@ def _member(G, rows):
 def _boundary_entries(G, rows, nset2):
     """The stored entries NetworkX's ``edge_boundary(G, nbunch1, nbunch2)`` yields, in its
     order, for ``nbunch1``'s rows ``rows`` (set order) and ``nbunch2``'s set (or None)."""
+    if not G.on_gpu():
+        member2 = None if nset2 is None else _member(G, set_rows(G, nset2, ordered=False))
+        return boundary_entries(G._indptr, G._indices, rows, len(G), member2,
+                                not G.is_directed())
     at, owner = expand(G._indptr, rows)
     col = G._indices[at].astype(np.int64)
     in1 = np.full(len(G), -1, np.int64)
@@ -77,11 +198,11 @@ def _sum_in_order(values):
 
 def _cut(G, S, T, weight):
     w = raw_weights(G, weight)
-    _, rows = rows_of_set(G, S)
+    rows = set_rows(G, S)
     at, _ = _boundary_entries(G, rows, T)
     parts = [w[at]]
     if G.is_directed():
-        _, rows_t = rows_of_set(G, T)
+        rows_t = set_rows(G, T)
         back, _ = _boundary_entries(G, rows_t, S)
         parts.append(w[back])
     return _sum_in_order(np.concatenate(parts))
@@ -111,18 +232,25 @@ def _row_sums_in_order(indptr, values, rows):
 
 
 def _volume(G, S, weight):
-    index = G.index
-    rows = np.fromiter(map(index.__getitem__, G.present(S)), np.int64)
+    rows = present_rows(G, S)
     if weight is None:
-        degree = to_numpy(G.csr().out_degree).astype(np.int64)
-        if not G.is_directed() and self_loops(G):
-            degree += _loops(G, np.ones(G.nnz, np.int64))
-        return _sum_in_order(degree[rows])
+        return _sum_in_order(_degrees(G)[rows])
     w = raw_weights(G, weight)
     degree = _row_sums_in_order(G._indptr, w, rows)
     if not G.is_directed() and self_loops(G):
         degree = degree + _loops(G, w)[rows]  # NetworkX adds a loop's weight once more
     return _sum_in_order(degree)
+
+
+def _degrees(G):
+    """NetworkX's (out-)degrees, a self-loop counted twice undirected; kept with the
+    graph."""
+    def build():
+        degree = to_numpy(G.csr(False).out_degree).astype(np.int64)
+        if not G.is_directed() and self_loops(G):
+            degree += _loops(G, np.ones(G.nnz, np.int64))
+        return degree
+    return G._once(("volume_degree",), build)
 
 
 def _loops(G, w):
@@ -250,6 +378,10 @@ _NONE = object()
 def _rows_or_raise(G, S):
     import networkx as nx
 
+    items = int_items(G, S)
+    if items is not None and (not items.size or (int(items.min()) >= 0
+                                                 and int(items.max()) < len(G))):
+        return items
     index = G.index
     nodes = list(S)
     missing = next(filterfalse(index.__contains__, nodes), _NONE)
@@ -258,7 +390,12 @@ def _rows_or_raise(G, S):
     return np.fromiter(map(index.__getitem__, nodes), np.int64, count=len(nodes))
 
 
-@dispatched(docs="One ``any_pair`` push of the set's rows.")
+_PASS = ("One compiled pass over the set's rows marking their neighbours (on the GPU one "
+         "``any_pair`` push); a set of ints on a graph labelled by its rows read in one C "
+         "loop.")
+
+
+@dispatched(docs=_PASS)
 def node_expansion(G, S):
     """NetworkX's ``node_expansion``: the size of ``S``'s neighbourhood over ``|S|``.
 
@@ -269,20 +406,28 @@ def node_expansion(G, S):
     2.0
     """
     rows = _rows_or_raise(G, S)
+    if not G.on_gpu():
+        return mark_neighbours(G._indptr, G._indices, rows, len(G), exclude=False)[1] / len(S)
     return int(np.count_nonzero(neighbourhood(G, rows))) / len(S)
 
 
-def _node_boundary_rows(G, nbunch1, nbunch2):
-    _, rows = rows_of_set(G, nbunch1)
-    bdy = neighbourhood(G, rows)
-    bdy[rows] = False
+def _node_boundary_rows(G, nbunch1, nbunch2, count=False):
+    """The rows of ``node_boundary(G, nbunch1, nbunch2)`` (their number, with ``count``)."""
+    rows = set_rows(G, nbunch1, ordered=False)
+    if not G.on_gpu():
+        state, size = mark_neighbours(G._indptr, G._indices, rows, len(G))
+        if nbunch2 is None and count:
+            return size
+        bdy = state == NEXT
+    else:
+        bdy = neighbourhood(G, rows)
+        bdy[rows] = False
     if nbunch2 is not None:
-        _, rows2 = rows_of_set(G, nbunch2)
-        bdy &= _member(G, rows2)
-    return np.flatnonzero(bdy)
+        bdy &= _member(G, set_rows(G, nbunch2, ordered=False))
+    return int(np.count_nonzero(bdy)) if count else np.flatnonzero(bdy)
 
 
-@dispatched(docs="One ``any_pair`` push of the set's rows.")
+@dispatched(docs=_PASS)
 def boundary_expansion(G, S):
     """NetworkX's ``boundary_expansion``: the size of ``S``'s node boundary over ``|S|``.
 
@@ -292,10 +437,10 @@ def boundary_expansion(G, S):
     >>> nx.boundary_expansion(nx.path_graph(5), {1, 2}, backend="spbfs")
     1.0
     """
-    return int(_node_boundary_rows(G, S, None).size) / len(S)
+    return _node_boundary_rows(G, S, None, count=True) / len(S)
 
 
-@dispatched(docs="One ``any_pair`` push of the set's rows, less the set.")
+@dispatched(docs=_PASS)
 def node_boundary(G, nbunch1, nbunch2=None):
     """NetworkX's ``node_boundary``: the set of nodes outside ``nbunch1`` next to it.
 
@@ -322,7 +467,7 @@ def edge_boundary(G, nbunch1, nbunch2=None, data=False, keys=False, default=None
     >>> list(nx.edge_boundary(nx.path_graph(5), {1, 2}, backend="spbfs"))
     [(1, 0), (2, 3)]
     """
-    _, rows = rows_of_set(G, nbunch1)
+    rows = set_rows(G, nbunch1)
     nset2 = None if nbunch2 is None else set(nbunch2)
     at, owner = _boundary_entries(G, rows, nset2)
     u, v = G.labels(rows[owner]), G.labels(G._indices[at])

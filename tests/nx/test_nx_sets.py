@@ -1,0 +1,119 @@
+"""Node sets given as Python containers (spbfs/nx/_cuts.py's fast reading of ints on graphs
+labelled by their rows, spbfs/cpu/nodesets.py's kernels) against NetworkX itself: the same
+values and types, and edge boundaries in the same order."""
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from spbfs.cpu.nodesets import boundary_entries, mark_neighbours  # noqa: E402
+from spbfs.nx import convert_from_nx  # noqa: E402
+from spbfs.nx._cuts import _slots, int_items, set_rows  # noqa: E402
+
+
+def _weighted(G, seed):
+    rng = np.random.default_rng(seed)
+    for *_, d in G.edges(data=True):
+        d["weight"] = float(rng.random()) * 3
+    return G
+
+
+def _graphs():
+    G = nx.gnm_random_graph(300, 900, seed=1)
+    G.add_edges_from([(4, 4), (250, 250)])
+    D = nx.gnm_random_graph(300, 1200, seed=2, directed=True)
+    D.add_edge(8, 8)
+    return {"graph": _weighted(G, 3), "digraph": _weighted(D, 4)}
+
+
+GRAPHS = _graphs()
+BUNCHES = {
+    "evens": lambda: set(range(0, 300, 2)),
+    "random set": lambda: set(np.random.default_rng(5).choice(300, 120, replace=False).tolist()),
+    "small set, large ints": lambda: {250, 3, 17, 100},  # a table of 8: not in order
+    "list": lambda: [5, 5, 7, 299, 0, 12, 7],
+    "absent ints": lambda: [5, -1, 1000, 7, 2 ** 40],
+    "tuple": lambda: (9, 2, 290),
+    "frozenset": lambda: frozenset(range(100, 300, 7)),
+    "dict": lambda: dict.fromkeys([40, 3, 200]),
+    "bools and numpy ints": lambda: [True, np.int64(4), np.int32(9)],
+    "floats": lambda: [1.0, 2.0, 7.0],
+    "generator": lambda: iter([3, 4, 5]),
+    "mixed": lambda: [3, "x", 4],
+}
+
+
+def same(f, G, make, *args, **kwargs):
+    """``f(G, make(), *args)`` through spbfs and in NetworkX (a new bunch each): the same
+    value and type, or the same exception."""
+    try:
+        want = f(G, make(), *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001
+        with pytest.raises(type(exc)):
+            f(G, make(), *args, backend="spbfs", **kwargs)
+        return
+    got = f(G, make(), *args, backend="spbfs", **kwargs)
+    assert type(got) is type(want)
+    assert got == want, (got, want)
+
+
+@pytest.mark.parametrize("bunch", sorted(BUNCHES))
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_set_functions(name, bunch):
+    G = GRAPHS[name]
+    make = BUNCHES[bunch]
+    for weight in (None, "weight"):
+        same(nx.volume, G, make, weight=weight)
+    same(nx.node_boundary, G, make)
+    same(nx.node_boundary, G, make, set(range(0, 300, 3)))
+    same(nx.boundary_expansion, G, make)
+    if bunch not in ("absent ints", "mixed"):
+        same(nx.node_expansion, G, make)
+    else:
+        with pytest.raises(nx.NetworkXError):
+            nx.node_expansion(G, make(), backend="spbfs")
+    H = G.copy()  # (data=True converts with every attribute kept: a cache of its own)
+    for other in (None, {1, 2, 3, 200}, set(range(150))):
+        for data in (False, True):
+            got = list(nx.edge_boundary(H, make(), other, data=data, backend="spbfs"))
+            assert got == list(nx.edge_boundary(H, make(), other, data=data))
+    comp = set(G) - set(G.nbunch_iter(make()))
+    for f in (nx.cut_size, nx.normalized_cut_size, nx.conductance, nx.edge_expansion,
+              nx.mixing_expansion):
+        if bunch in ("generator", "dict", "absent ints", "mixed", "list"):
+            continue  # NetworkX's own errors or repeated nodes in len(S)
+        for weight in (None, "weight"):
+            same(f, G, make, comp, weight=weight)
+
+
+def test_set_rows_order_and_items():
+    G = convert_from_nx(nx.path_graph(300))
+    for nodes in ({250, 3, 17, 100}, set(range(0, 300, 5)), {299, 1, 2, 3, 4, 5, 6, 7, 8}):
+        assert set_rows(G, nodes).tolist() == list({n for n in nodes if n in G})
+    assert int_items(G, [1.5]) is None and int_items(G, b"12345678") is None
+    L = convert_from_nx(nx.path_graph(["a", "b"]))
+    assert int_items(L, [0]) is None
+    for k in (0, 4, 5, 100, 3000, 50001):
+        table = set(range(k))
+        assert list(table) == sorted(table) and _slots(k) > k
+
+
+def test_kernels_against_numpy():
+    rng = np.random.default_rng(7)
+    A = nx.to_scipy_sparse_array(nx.gnm_random_graph(200, 800, seed=8, directed=True))
+    indptr, indices = A.indptr, A.indices
+    for _ in range(5):
+        rows = rng.choice(200, rng.integers(1, 60), replace=False)
+        state, count = mark_neighbours(indptr, indices, rows, 200)
+        nbrs = set(indices[np.concatenate([np.arange(indptr[r], indptr[r + 1])
+                                           for r in rows])].tolist())
+        assert set(np.flatnonzero(state == 2).tolist()) == nbrs - set(rows.tolist())
+        assert count == len(nbrs - set(rows.tolist()))
+        assert mark_neighbours(indptr, indices, rows, 200, exclude=False)[1] == len(nbrs)
+        at, owner = boundary_entries(indptr, indices, rows, 200, undirected=False)
+        want = [e for i, r in enumerate(rows) for e in range(indptr[r], indptr[r + 1])
+                if indices[e] not in set(rows.tolist())]
+        assert at.tolist() == want
+        assert rows[owner].tolist() == [int(np.searchsorted(indptr, e, "right") - 1)
+                                         for e in want]
