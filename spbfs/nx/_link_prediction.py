@@ -1,10 +1,13 @@
-"""Link prediction through :mod:`spbfs.algorithms.link_prediction`: the pairs are scored in
-chunks, each chunk one masked product, and yielded in NetworkX's order (``ebunch``'s, or
-``networkx.non_edges``' when it is None)."""
+"""Link prediction: the pairs are scored in chunks and yielded in NetworkX's order
+(``ebunch``'s, or ``networkx.non_edges``' when it is None).  On the CPU each chunk is one
+compiled pass over the pairs' rows (:func:`spbfs.cpu.pairs.common_neighbours`); on the GPU,
+and for ``common_neighbor_centrality`` with ``alpha < 1`` (its distances), one masked
+product of :mod:`spbfs.algorithms.link_prediction`."""
 
 from __future__ import annotations
 
-from itertools import islice
+import math
+from itertools import chain, islice
 
 import numpy as np
 
@@ -21,6 +24,7 @@ from ..algorithms.link_prediction import (
     resource_allocation_index as _resource_allocation,
 )
 from ..core.arrays import to_numpy
+from ..cpu.pairs import common_neighbours
 from ._registry import dispatched
 
 __all__ = []
@@ -55,7 +59,7 @@ def _checked(G, ebunch):
 
 
 def _predict(G, ebunch, score, zero):
-    """NetworkX's ``_apply_prediction``: checks now, scores lazily."""
+    """NetworkX's ``_apply_prediction`` on the GPU: checks now, scores lazily."""
     pairs = _non_edges(G) if ebunch is None else _checked(G, ebunch)
     return ((u, v, 0 if zero(G, u, v, p) else p) for u, v, p in _scores(G, pairs, score))
 
@@ -76,18 +80,147 @@ def _empty_union(G, u, v, p):
     return rows[a] == rows[a + 1] and rows[b] == rows[b + 1]
 
 
+def _rows(G, chunk):
+    """The rows of the pairs' two ends (every label checked a node already)."""
+    index = G.index
+    u = np.fromiter((index[a] for a, _ in chunk), np.int64, count=len(chunk))
+    v = np.fromiter((index[b] for _, b in chunk), np.int64, count=len(chunk))
+    return u, v
+
+
 def _scores(G, pairs, score):
     M = G.csr()
-    index = G.index
     while True:
         chunk = list(islice(pairs, CHUNK))
         if not chunk:
             return
-        u = np.fromiter((index[a] for a, _ in chunk), np.int64, count=len(chunk))
-        v = np.fromiter((index[b] for _, b in chunk), np.int64, count=len(chunk))
+        u, v = _rows(G, chunk)
         values = to_numpy(score(M, M.xp.asarray(u), M.xp.asarray(v))).tolist()
         for (a, b), s in zip(chunk, values, strict=True):
             yield a, b, s
+
+
+# ------------------------------------------------------------- the CPU's compiled pass
+
+def _int_pairs(G, pairs):
+    """The rows of ``pairs`` (a list) where ``G``'s labels are its rows and every pair is
+    two ints of the graph, read by C loops (``sum`` is an int only where every label adds
+    as one: a float or a string leaves the fast path); None otherwise."""
+    if not G._identity or not pairs:
+        return None
+    try:
+        if set(map(len, pairs)) != {2}:
+            return None
+        flat = list(chain.from_iterable(pairs))
+        if type(sum(flat)) is not int:
+            return None
+        uv = np.fromiter(flat, np.int64, count=len(flat))
+    except (TypeError, OverflowError, ValueError):
+        return None
+    if int(uv.min()) < 0 or int(uv.max()) >= len(G):
+        return None  # an absent node: the checks name it
+    return uv[0::2], uv[1::2]
+
+
+def _host_predict(G, ebunch, kind):
+    """NetworkX's ``_apply_prediction`` on the CPU: the pairs checked now (NodeNotFound as
+    NetworkX's), their triples yielded lazily, a pair that makes NetworkX raise raising
+    when it is reached."""
+    if ebunch is None:
+        return _host_chunks(G, _non_edges(G), kind)
+    pairs = list(ebunch)
+    rows = _int_pairs(G, pairs)
+    if rows is None:
+        _checked(G, pairs)
+        rows = _rows(G, pairs)
+        ends = ([a for a, _ in pairs], [b for _, b in pairs])
+    else:  # pairs of two items each: transposed by one C call
+        ends = tuple(zip(*pairs, strict=True))
+    return _host_triples(G, ends, *rows, kind)
+
+
+def _host_chunks(G, pairs, kind):
+    while True:
+        chunk = list(islice(pairs, CHUNK))
+        if not chunk:
+            return
+        ends = ([a for a, _ in chunk], [b for _, b in chunk])
+        yield from _host_triples(G, ends, *_rows(G, chunk), kind)
+
+
+def _host_triples(G, ends, u, v, kind):
+    """``(a, b, value)`` for the pairs of labels ``ends`` (their first and their second
+    items) and rows ``u`` and ``v`` (a generator)."""
+    import networkx as nx
+
+    values, stop, error = _host_values(G, u, v, kind)
+    first, second = ends
+    if stop is None:
+        yield from zip(first, second, values, strict=True)
+        return
+    yield from zip(first[:stop], second[:stop], values[:stop], strict=True)
+    if error is ZeroDivisionError:
+        raise ZeroDivisionError("float division by zero")
+    raise nx.NetworkXAlgorithmError("Self loops are not supported")
+
+
+def _host_values(G, u, v, kind):
+    """The pairs' values as NetworkX makes them (ints where its sum is empty or its union
+    is), and the position of the first pair where NetworkX raises, with the error's kind
+    (or None, None)."""
+    M = G.csr(False)
+    scale = _scale(G, kind) if kind in ("ra", "aa") else None
+    common, shared, total = common_neighbours(M.indptr, M.indices, u, v, scale)
+    if kind == "cn":  # NetworkX raises at a pair (u, u)
+        loops = np.flatnonzero(u == v)
+        return common.tolist(), (int(loops[0]) if loops.size else None), "self loop"
+    if kind == "jaccard":
+        _, size = _degree(G)
+        union = size[u] + size[v] - shared
+        ratio = np.zeros(u.size, np.float64)
+        np.divide(common, union, out=ratio, where=union > 0)
+        values, ints = ratio.astype(object), union == 0
+    else:
+        values, ints = total.astype(object), common == 0
+    values[ints] = 0  # NetworkX's int 0
+    values = values.tolist()
+    if kind == "aa":
+        bad = np.flatnonzero(np.isinf(total))
+        if bad.size:
+            return values, int(bad[0]), ZeroDivisionError
+    return values, None, None
+
+
+def _degree(G):
+    """NetworkX's ``G.degree`` per row (a self-loop counted twice), and the number of
+    distinct neighbours; kept with the graph."""
+    def build():
+        M = G.csr(False)
+        size = np.diff(M.indptr).astype(np.int64)
+        loops = np.zeros(len(G), np.int64)
+        rows = np.repeat(np.arange(len(G)), size)
+        loops[rows[rows == M.indices]] = 1
+        return size + loops, size
+    return G._once(("link degree",), build)
+
+
+def _scale(G, kind):
+    """Per row, NetworkX's term for a common neighbour of that degree: ``1 / d`` (resource
+    allocation) or ``1 / log(d)`` (Adamic-Adar; ``inf`` for ``d = 1``, where NetworkX divides
+    by zero), each computed by Python's own ``math`` on the distinct degrees."""
+    def build():
+        degree, _ = _degree(G)
+        values, at = np.unique(degree, return_inverse=True)
+        terms = []
+        for d in values.tolist():
+            if d == 0:
+                terms.append(0.0)
+            elif kind == "ra":
+                terms.append(1 / d)
+            else:
+                terms.append(float("inf") if d == 1 else 1 / math.log(d))
+        return np.array(terms, np.float64)[at.ravel()]
+    return G._once(("link scale", kind), build)
 
 
 _DOCS = "Same pairs and order as NetworkX; values equal to rounding (sums in another order)."
@@ -103,6 +236,8 @@ def jaccard_coefficient(G, ebunch=None):
     >>> list(nx.jaccard_coefficient(nx.cycle_graph(4), [(0, 2)], backend="spbfs"))
     [(0, 2, 1.0)]
     """
+    if not G.on_gpu():
+        return _host_predict(G, ebunch, "jaccard")
     return _predict(G, ebunch, _jaccard, _empty_union)
 
 
@@ -116,6 +251,8 @@ def resource_allocation_index(G, ebunch=None):
     >>> list(nx.resource_allocation_index(nx.cycle_graph(4), [(0, 2)], backend="spbfs"))
     [(0, 2, 1.0)]
     """
+    if not G.on_gpu():
+        return _host_predict(G, ebunch, "ra")
     return _predict(G, ebunch, _resource_allocation, _no_sum)
 
 
@@ -130,6 +267,8 @@ def adamic_adar_index(G, ebunch=None):
     ...                                                          backend="spbfs")]
     [(0, 2, 2.8854)]
     """
+    if not G.on_gpu():
+        return _host_predict(G, ebunch, "aa")
     return _predict(G, ebunch, _adamic_adar, _finite_sum)
 
 
@@ -145,6 +284,8 @@ def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
     """
     import networkx as nx
 
+    if alpha == 1 and not G.on_gpu():  # NetworkX's len(common_neighbors), an int
+        return _host_predict(G, ebunch, "cn")
     pairs = _non_edges(G) if ebunch is None else _checked(G, ebunch)
 
     def score(M, u, v):
