@@ -17,7 +17,8 @@ that load on the machine hits each alike, per kernel (``--kernels``):
   checked against scipy's Dijkstra;
 * ``pr``: ``spbfs.pagerank(A, tol=1e-4 / n)`` (NetworkX's rule: the L1 change below
   ``n * tol``, here 1e-4 as GAP's) against GAP's ``pr -t 1e-4`` (Gauss-Seidel: the
-  iterations of both printed with the table);
+  iterations of both printed with the table, and spbfs's first call); with
+  ``--pr-plain``, also over the plain pull (the step without its renumbered layout);
 * ``cc``: ``spbfs.connected_components(A, directed=False)`` against GAP's ``cc``
   (Afforest), checked against scipy's labels;
 * ``bc``: ``spbfs.betweenness_centrality(A, sources=[s])`` (one source) against GAP's
@@ -25,7 +26,7 @@ that load on the machine hits each alike, per kernel (``--kernels``):
 * ``tc``: ``spbfs.triangle_count(A)`` (the total) against GAP's ``tc``, the counts compared.
 
 Usage: python benchmarks/bench_gap.py --gap PATH [--scales 18 20] [--reps 3] [--threads 2]
-[--kernels bfs sssp pr cc bc tc]
+[--kernels bfs sssp pr cc bc tc] [--pr-plain]
 """
 
 from __future__ import annotations
@@ -215,16 +216,37 @@ def kernel_pr(args, scale):
     path = gap_graph(args.gap, scale)
     A = read_sg(path)
     n = A.shape[0]
+    t0 = time.perf_counter()
+    spbfs.pagerank(A, tol=1e-4 / n)
+    first = time.perf_counter() - t0
     log = gap_run(args.gap, path, args.threads, ["-i", "1000", "-t", "1e-4", "-l"], "pr", 1)
     gap_iters = len(re.findall(r"^\s*\d+\s+[\d.e+-]+\s*$", log, re.M))
     spbfs_iters = pagerank_iterations(A, 1e-4 / n)
     gap_name = f"GAP pr -t 1e-4 (OMP {args.threads})"
+    methods = {"spbfs.pagerank (tol 1e-4 / n)": lambda: spbfs.pagerank(A, tol=1e-4 / n)}
+    if args.pr_plain:
+        methods["spbfs.pagerank, plain pull"] = lambda: plain_pull(
+            lambda: spbfs.pagerank(A, tol=1e-4 / n))
     times = interleaved(
-        {"spbfs.pagerank (tol 1e-4 / n)": lambda: spbfs.pagerank(A, tol=1e-4 / n)},
-        {gap_name: lambda: gap_run(args.gap, path, args.threads,
-                                   ["-i", "1000", "-t", "1e-4"], "pr", 3)}, args.reps)
+        methods, {gap_name: lambda: gap_run(args.gap, path, args.threads,
+                                             ["-i", "1000", "-t", "1e-4"], "pr", 3)},
+        args.reps)
     table(f"\npr, scale {scale}: L1 change < 1e-4; GAP (Gauss-Seidel) took {gap_iters} "
-          f"iterations, spbfs (NetworkX's power iteration) {spbfs_iters}", times, gap_name)
+          f"iterations, spbfs (NetworkX's power iteration) {spbfs_iters}; spbfs first call "
+          f"{first * 1e3:.0f} ms (transpose and layout built)", times, gap_name)
+
+
+def plain_pull(fn):
+    """``fn()`` with the CPU's PageRank step kept off the renumbered layout of
+    ``spbfs/cpu/renumber.py`` (the plain pull over the transpose, as before it)."""
+    from spbfs.cpu import rank
+
+    saved = rank.LAYOUT_ENTRIES
+    rank.LAYOUT_ENTRIES = 1 << 62
+    try:
+        return fn()
+    finally:
+        rank.LAYOUT_ENTRIES = saved
 
 
 def pagerank_iterations(A, tol):
@@ -295,6 +317,9 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2, help="GAP's OMP_NUM_THREADS")
     ap.add_argument("--kernels", nargs="+", choices=KERNELS, default=list(KERNELS))
+    ap.add_argument("--pr-plain", action="store_true",
+                    help="pr: also time spbfs.pagerank over the plain pull (no renumbered "
+                         "layout), interleaved with the rest")
     args = ap.parse_args()
     print(f"spbfs threads: {spbfs.get_num_threads()}, GAP threads: {args.threads}")
     for scale in args.scales:
