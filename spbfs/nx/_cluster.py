@@ -34,6 +34,8 @@ def select_nodes(G, nodes, values):
     """
     if nodes is None:
         return G.node_dict(values)
+    if type(nodes) is list and len(nodes) == len(G) and nodes == G.nodes:
+        return G.node_dict(values)  # every node in G's order (list(G): the same objects)
     if nodes in G:
         return values[G.index[nodes]]
     present = G.present(nodes)  # NetworkX's nbunch: the nodes of G, in the given order

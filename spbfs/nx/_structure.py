@@ -13,6 +13,7 @@ from ..algorithms.degree import isolates as _isolates
 from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
 from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
+from ..cpu.overlap import row_overlap
 from ..cpu.toposort import generations
 from ..semiring import Vector, max_plus, plus_pair
 from ..semiring._vxm import push
@@ -59,7 +60,8 @@ def number_of_isolates(G):
 
 
 @dispatched(docs="Multigraphs run in NetworkX; a node without edges raises NetworkXError "
-            "as in NetworkX.")
+            "as in NetworkX. On the CPU each node's successors and predecessors are merged "
+            "from the sorted pattern and its transpose in one compiled pass.")
 def reciprocity(G, nodes=None):
     """NetworkX's ``reciprocity`` (directed graphs).
 
@@ -75,14 +77,42 @@ def reciprocity(G, nodes=None):
 
     if nodes is None:
         return overall_reciprocity(G)
-    values = to_numpy(_reciprocity(G.csr()))
-    r = values.astype(object)  # Python floats, and None for the isolated nodes (NaN)
-    r[np.isnan(values)] = None
-    r = r.tolist()
+    r = shared_floats(_reciprocity_values(G))  # None for the isolated nodes (NaN)
     out = select_nodes(G, nodes, r)
     if nodes in G and out is None:
         raise nx.NetworkXError("Not defined for isolated nodes.")
     return out
+
+
+def shared_floats(values):
+    """``values`` (float64) as a list of Python floats, one object per distinct value (NaN
+    as None): a float made per value costs more than the value's computation when the heap
+    is large, and reciprocities, ratios of small ints, repeat.
+
+    Examples
+    --------
+    >>> r = shared_floats(np.array([0.5, np.nan, 0.5, 1.0]))
+    >>> r, r[0] is r[2]
+    ([0.5, None, 0.5, 1.0], True)
+    """
+    distinct, at = np.unique(values, return_inverse=True)
+    objects = np.array([None if x != x else x for x in distinct.tolist()] + [None],
+                       dtype=object)[:-1]  # (the None keeps a 1-D array of objects)
+    return objects[at.ravel()].tolist()
+
+
+def _reciprocity_values(G):
+    """Each node's reciprocity (NaN without edges): on the CPU one merge of each row of the
+    sorted pattern with the same row of its transpose (kept with the pattern), on the GPU
+    ``P .* P.T``."""
+    if G.on_gpu():
+        return to_numpy(_reciprocity(G.csr()))
+    M = G.csr(False)
+    T, _ = M.pattern.transpose()
+    both = row_overlap(M.indptr, M.indices, T.indptr, T.indices)
+    total = np.diff(M.indptr).astype(np.int64) + np.diff(T.indptr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, 2.0 * both / np.where(total > 0, total, 1), np.nan)
 
 
 @dispatched(docs="Counted from the pattern and its transpose.")

@@ -115,3 +115,19 @@ def test_common_neighbours_kernel():
         both = nbrs[a] & nbrs[b]
         assert shared[i] == len(both) and common[i] == len(both - {a, b})
         assert total[i] == sum(scale[w] for w in sorted(both - {a, b}))
+
+
+def test_reciprocity_of_nodes():
+    D = nx.gnm_random_graph(80, 400, seed=3, directed=True)
+    D.add_edges_from([(5, 5), (6, 6), (6, 7), (7, 6)])
+    D.add_node(80)  # isolated
+    L = nx.relabel_nodes(D, {i: f"n{i}" for i in D})
+    for G in (D, L):
+        nodes = list(G)
+        for bunch in (nodes, nodes[:-1], nodes[::-1], nodes[3:9] + nodes[3:5], nodes[:5]):
+            got = nx.reciprocity(G, bunch, backend="spbfs")
+            want = nx.reciprocity(G, bunch)
+            assert list(got.items()) == list(want.items())
+        assert nx.reciprocity(G, nodes[6], backend="spbfs") == nx.reciprocity(G, nodes[6])
+        with pytest.raises(nx.NetworkXError):
+            nx.reciprocity(G, nodes[80], backend="spbfs")
