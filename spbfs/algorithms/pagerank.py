@@ -127,6 +127,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if weight:
         # float64 weights are used as they are, so the transpose cached on M keeps its values
         M = M.astype(np.float64)
+        if _all_ones(M.data):  # the unweighted product gives the same sums, reading no values
+            weight = False
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     start = None if nstart is None else _distribution(nstart, n, "nstart", xp)
@@ -166,6 +168,14 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         if step.change < n * tol:
             return x
     raise PowerIterationFailedConvergence(max_iter)
+
+
+def _all_ones(data):
+    """Whether every stored weight is exactly 1 (a few first, then all): then each
+    out-weight is the out-degree and each product term the rank itself, bit for bit."""
+    if not data.size or not bool((data[:64] == 1.0).all()):
+        return False
+    return bool((data == 1.0).all())
 
 
 def _check_weights(M, out_weight):

@@ -162,6 +162,23 @@ def test_kronecker_graph_through_the_renumbered_layout(monkeypatch, hot_bits):
     finally:
         renumber.clear()
 
+
+def test_weights_all_one_take_the_unweighted_product():
+    """Float weights of 1 everywhere: the out-weights are the out-degrees and the product
+    reads no values; the same bytes as weight=False, and NetworkX's answer."""
+    from spbfs.graph500.generate import kronecker
+
+    u, v = kronecker(8, edgefactor=8, seed=5)
+    A = sp.coo_array((np.ones(u.size), (u, v)), shape=(256, 256)).tocsr()
+    A.sum_duplicates()
+    A.data[:] = 1.0
+    assert pagerank(A).tobytes() == pagerank(A, weight=False).tobytes()
+    np.testing.assert_allclose(pagerank(A), _nx_pagerank(A), atol=1e-9)
+    B = A.copy()
+    B.data[-1] = 2.0  # one weight of 2: the weighted product
+    np.testing.assert_allclose(pagerank(B), _nx_pagerank(B), atol=1e-9)
+    assert pagerank(B).tobytes() != pagerank(B, weight=False).tobytes()
+
 @pytest.mark.parametrize("kwargs, exc, words", [
     (dict(A=sp.csr_array((2, 3))), ValueError, "A must be square"),
     (dict(A="graph"), TypeError, "A must be"),
