@@ -14,6 +14,7 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
+from ..cpu.nxdijkstra import dijkstra_parents
 from ._registry import dispatched
 from ._shortest import _weight_is_name, dijkstra_search
 
@@ -113,8 +114,16 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     dist = _dist_dicts(G, D, kind)
     loops = _self_loops(G)
     pred = defaultdict(dict)
+    parents = None
+    if not G.on_gpu() and len(G):  # every source's search in one compiled call
+        values, _ = G.weights(weight)
+        parents = dijkstra_parents(G._indptr, G._indices, values.astype(np.float64),
+                                   np.arange(len(G)))
     for i, u in enumerate(G):
-        _, _, parent, _ = dijkstra_search(G, np.array([i]), weight)
+        if parents is None:
+            _, _, parent, _ = dijkstra_search(G, np.array([i]), weight)
+        else:
+            parent = parents[i]
         cols = np.flatnonzero(parent >= 0)
         if cols.size or i in loops:
             p = pred[u]
