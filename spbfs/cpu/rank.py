@@ -14,11 +14,12 @@ every row in order would need one thread).
 
 An unweighted Jacobi step over a large skewed transpose reads the renumbered layout of
 :mod:`spbfs.cpu.renumber` instead (built once per transpose, kept with its arrays): ``c``
-copied in the sources' new order (the most read first), then each row sums its hot
-entries (16-bit numbers into the copy's first 512 KiB, in two registers taking every other
-entry) and then its cold ones.  The sums are the same up to rounding (the entries are
-added in another order), the same bytes on any number of threads; at Kronecker scales 18
-and 20 a step takes about 0.75-0.8 of the plain pull's time on one thread.
+copied in the sources' new order (the most read first); threads take blocks of rows in
+which each row sums its hot entries (16-bit numbers into the copy's first 512 KiB, in two
+registers taking every other entry), then the block's cold entries are added segment by
+segment of 512 KiB of the copy, then the rows are scaled and totalled.  The sums are the
+same up to rounding (the entries are added in another order), the same bytes on any
+number of threads.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ PARALLEL_ENTRIES = 1 << 16
 #: Entries from which an unweighted Jacobi step reads the renumbered layout (with more
 #: than ``2**renumber.HOT_BITS`` rows: fewer fit a core's cache whole).
 LAYOUT_ENTRIES = 1 << 20
+#: Rows a block of the renumbered step holds, about (``2**LAYOUT_BLOCK_SHIFT``).
+LAYOUT_BLOCK_SHIFT = 17
 U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
 
@@ -109,29 +112,28 @@ def _gather(r0, r1, c, order, c_new_order):
 
 
 @kernel
-def _affine_renumbered(counter, chunks, shift, tptr, hptr, hot, cold, c, x, scale, alpha,
-                       const0, constv, out, c_new, sums):
-    """:func:`_affine`'s Jacobi step (unweighted) over a :class:`renumber.Layout`: ``c`` is
-    the vector in the sources' new order; a row adds its hot entries in two registers (even
-    and odd positions), then its cold ones."""
+def _affine_renumbered(counter, blocks, bounds, shift, tptr, hptr, hot, cold_off, cold_dst,
+                       cold_src, c, x, scale, alpha, const0, constv, out, c_new, sums):
+    """:func:`_affine`'s Jacobi step (unweighted) over a :class:`renumber.Layout`, the
+    blocks of chunks this thread takes from ``counter``: ``c`` is the vector in the sources'
+    new order; each row of a block sums its hot entries in two registers (even and odd
+    positions), then the block's cold entries are added segment by segment, then the rows
+    are scaled and totalled chunk by chunk."""
     n = U(out.size)
     has_v = constv.size > 0
-    base = U(tptr[0])
+    segments = U(cold_off.shape[0])
     while True:
-        k = U(fetch_add(counter, 0, 1))
-        if k >= U(chunks):
+        b = U(fetch_add(counter, 0, 1))
+        if b >= U(blocks):
             break
-        b0 = k << U(shift)
-        b1 = min(b0 + (ONE << U(shift)), n)
-        change = 0.0
-        total = 0.0
-        zero = 0.0
-        h1 = U(hptr[b0])
-        e1 = U(tptr[b0]) - base - h1
-        for j in range(b0, b1):
-            h0, e0 = h1, e1
+        k0 = U(bounds[b])
+        k1 = U(bounds[b + ONE])
+        r0 = k0 << U(shift)
+        r1 = min(k1 << U(shift), n)
+        h1 = U(hptr[r0])
+        for j in range(r0, r1):
+            h0 = h1
             h1 = U(hptr[j + ONE])
-            e1 = U(tptr[j + ONE]) - base - h1
             s0 = 0.0
             s1 = 0.0
             p = h0
@@ -141,22 +143,28 @@ def _affine_renumbered(counter, chunks, shift, tptr, hptr, hot, cold, c, x, scal
                 p += U(2)
             if p < h1:
                 s0 += c[U(hot[p])]
-            s = s0 + s1
-            for q in range(e0, e1):
-                s += c[U(cold[q])]
-            y = alpha * s + const0
-            if has_v:
-                y = y + constv[j]
-            change += abs(y - x[j])
-            total += y
-            w = scale[j]
-            if w == 0.0:
-                zero += y
-            out[j] = y
-            c_new[j] = y * w
-        sums[k, 0] = change
-        sums[k, 1] = total
-        sums[k, 2] = zero
+            out[j] = s0 + s1
+        for s in range(segments):
+            for q in range(U(cold_off[s, k0]), U(cold_off[s, k1])):
+                out[U(cold_dst[q])] += c[U(cold_src[q])]
+        for k in range(k0, k1):
+            change = 0.0
+            total = 0.0
+            zero = 0.0
+            for j in range(k << U(shift), min((k + ONE) << U(shift), n)):
+                y = alpha * out[j] + const0
+                if has_v:
+                    y = y + constv[j]
+                change += abs(y - x[j])
+                total += y
+                w = scale[j]
+                if w == 0.0:
+                    zero += y
+                out[j] = y
+                c_new[j] = y * w
+            sums[k, 0] = change
+            sums[k, 1] = total
+            sums[k, 2] = zero
     return 0
 
 
@@ -199,14 +207,20 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     counter = np.zeros(1, np.int64)
     workers = [(t, t + 1) for t in range(max(1, min(threads, chunks)))]
     found = (None if gauss_seidel or weighted or nnz < LAYOUT_ENTRIES
-             or n <= 1 << renumber.HOT_BITS else renumber.layout(tindptr, tindices, n))
+             or n <= 1 << renumber.HOT_BITS
+             else renumber.layout(tindptr, tindices, n, shift=shift))
     if found is not None:
         c = np.empty(found.order.size)
         run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
                    split(found.order.size, threads))
+        # blocks of about 2**17 rows (a few a thread at least): each reads a cold segment's
+        # part of c from the core's cache while it adds that segment's entries
+        count = min(chunks, max(4 * threads, chunks >> max(0, LAYOUT_BLOCK_SHIFT - shift)))
+        bounds = (np.arange(count + 1) * chunks) // count
         run_ranges(lambda *_: _affine_renumbered(
-            counter, chunks, shift, tindptr, found.hptr, found.hot, found.cold, c, x, scale,
-            float(alpha), const0, constv, out, out_scaled, sums), workers)
+            counter, count, bounds, shift, tindptr, found.hptr, found.hot, found.cold_off,
+            found.cold_dst, found.cold_src, c, x, scale, float(alpha), const0, constv, out,
+            out_scaled, sums), workers)
         change, total, zero = sums.sum(axis=0).tolist()
         return change, total, zero
     run_ranges(lambda *_: _affine(counter, chunks, shift, tindptr, tindices, data, weighted,

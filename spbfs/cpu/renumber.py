@@ -7,16 +7,21 @@ skewed graph (GAP's Kronecker, scale 20: 8 MiB of ``c``) most reads miss the cor
 Numbered by their count of entries (most first, ties by id), the sources read most sit at
 the front of ``c``'s copy ``c[order]``: the first ``2**HOT_BITS`` of them (512 KiB of
 float64, a core's L2) take 81 % of the reads at Kronecker scale 20 and 95 % at 18, and
-their numbers fit in 16 bits.  Each row keeps its entries in their order, those of hot
-sources first (``hot``, uint16 numbers) then the others (``cold``, uint32 numbers); row
-``j``'s hot entries are ``hot[hptr[j]:hptr[j + 1]]``, its cold ones ``cold[tptr[j] -
-hptr[j]:tptr[j + 1] - hptr[j + 1]]`` (the transpose's own ``tptr``: no second pointer
-array).
+their numbers fit in 16 bits.  Each row keeps the entries of hot sources in their order
+(``hot``, uint16 numbers): row ``j``'s are ``hot[hptr[j]:hptr[j + 1]]``.  The other
+entries ("cold") are cut by their source's segment of ``2**HOT_BITS`` numbers and listed
+segment by segment, each segment's by row (in each row's order), as pairs ``(cold_dst,
+cold_src)`` (row, new number; CSR segmenting, Cagra's cache blocking, for the cold sources
+alone): ``cold_off[s, k]`` is where segment ``s``'s entries of chunk ``k`` (rows ``k <<
+shift`` on) start.  A step adds a block of rows' cold entries segment by segment, each
+segment's 512 KiB of ``c`` read from the core's cache; a row's sum is its hot entries', then
+its cold ones' segment by segment, whatever the blocks (the same bytes on any number of
+threads).
 
-Memory: 2 bytes a hot entry, 4 a cold one, the row pointers (the transpose's dtype) and 4
-bytes a source read (``order``), about 0.6-0.7 of the transpose's own index arrays at
-Kronecker scales 18-20 (86 MB beside its 130 MB at scale 20); a step adds one float64 a
-source read (the copy of ``c``).  A graph whose hot sources take less than
+Memory: 2 bytes a hot entry, 8 a cold one, the row pointers (the transpose's dtype), 4
+bytes a source read (``order``) and 8 a (segment, chunk) pair: 102 MB beside the
+transpose's own 130 MB at Kronecker scale 20 (18 MB beside 31 MB at 18); a step adds one
+float64 a source read (the copy of ``c``).  A graph whose hot sources take less than
 :data:`HOT_SHARE` of the entries (no skew: a mesh, a road map) gets no layout and keeps
 the plain pull, where renumbering would only scatter its locality.
 
@@ -57,8 +62,10 @@ class Layout(NamedTuple):
     --------
     >>> import numpy as np
     >>> L = layout(np.array([0, 2, 3]), np.array([0, 1, 1]), 2, hot_bits=0, share=0.0)
-    >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist(), L.cold.tolist()
-    ([1, 0], [0, 1, 2], [0, 0], [1])
+    >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist()
+    ([1, 0], [0, 1, 2], [0, 0])
+    >>> L.cold_off.tolist(), L.cold_dst.tolist(), L.cold_src.tolist()
+    ([[0, 0], [0, 1]], [0], [1])
     """
 
     #: ``order[k]``: the source numbered ``k`` (uint32; the sources read, most read first)
@@ -67,13 +74,20 @@ class Layout(NamedTuple):
     hptr: np.ndarray
     #: hot entries' new numbers, row by row (uint16)
     hot: np.ndarray
-    #: cold entries' new numbers, row by row (uint32)
-    cold: np.ndarray
+    #: ``cold_off[s, k]``: the first cold entry of segment ``s`` in chunk ``k`` (int64, one
+    #: column more than chunks: the segment's end)
+    cold_off: np.ndarray
+    #: each cold entry's row (uint32)
+    cold_dst: np.ndarray
+    #: each cold entry's new number (uint32)
+    cold_src: np.ndarray
+    #: chunks of ``2**shift`` rows
+    shift: int
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the layout."""
-        return int(sum(a.nbytes for a in self))
+        return int(sum(a.nbytes for a in self[:-1]))
 
 
 @kernel
@@ -128,7 +142,7 @@ def _count_hot(r0, r1, tptr, tidx, number, hot, per_row):
 @kernel
 def _fill(r0, r1, tptr, tidx, number, hot, hptr, hot_ids, cold_ids):
     """Rows ``r0..r1``' entries, renumbered, into ``hot_ids`` and ``cold_ids`` (each row's
-    in its order)."""
+    in its order; ``cold_ids`` row by row, as ``hot_ids``)."""
     base = U(tptr[0])
     for j in range(U(r0), U(r1)):
         a = U(hptr[j])
@@ -144,6 +158,43 @@ def _fill(r0, r1, tptr, tidx, number, hot, hptr, hot_ids, cold_ids):
     return 0
 
 
+@kernel
+def _count_cold(k0, k1, shift, tptr, hptr, cold_ids, bits, counts):
+    """``counts[s, k]``: chunk ``k``'s cold entries in segment ``s`` (``number >> bits``),
+    for the chunks ``k0..k1``."""
+    n = U(hptr.size - 1)
+    base = U(tptr[0])
+    for k in range(U(k0), U(k1)):
+        r1 = min((k + ONE) << U(shift), n)
+        for q in range(U(tptr[k << U(shift)]) - base - U(hptr[k << U(shift)]),
+                       U(tptr[r1]) - base - U(hptr[r1])):
+            counts[U(cold_ids[q]) >> U(bits), k] += 1
+    return 0
+
+
+@kernel
+def _place_cold(k0, k1, shift, tptr, hptr, cold_ids, bits, cold_off, dst, src):
+    """The chunks ``k0..k1``' cold entries into their segments' lists, by row."""
+    n = U(hptr.size - 1)
+    base = U(tptr[0])
+    at = np.empty(cold_off.shape[0], np.int64)
+    for k in range(U(k0), U(k1)):
+        for s in range(at.size):
+            at[s] = cold_off[s, k]
+        b0 = k << U(shift)
+        b1 = min(b0 + (ONE << U(shift)), n)
+        for j in range(b0, b1):
+            for q in range(U(tptr[j]) - base - U(hptr[j]),
+                           U(tptr[j + ONE]) - base - U(hptr[j + ONE])):
+                v = cold_ids[q]
+                s = U(v) >> U(bits)
+                w = U(at[s])
+                dst[w] = j
+                src[w] = v
+                at[s] = w + ONE
+    return 0
+
+
 def _counts(tindices, p0, p1, n):
     """How often each id occurs in ``tindices[p0:p1]`` (int64), counted per part of the
     entries over threads, the parts' int32 counts taking at most as many bytes as the
@@ -156,7 +207,7 @@ def _counts(tindices, p0, p1, n):
     return per_part.sum(axis=0, dtype=np.int64)
 
 
-def _build(tindptr, tindices, n, hot_bits, share):
+def _build(tindptr, tindices, n, hot_bits, share, shift):
     """The layout of a transpose, or None where the hot sources take under ``share`` of
     its entries."""
     p0, p1 = int(tindptr[0]), int(tindptr[-1])
@@ -181,10 +232,27 @@ def _build(tindptr, tindices, n, hot_bits, share):
     cold_ids = np.empty(p1 - p0 - hot_ids.size, np.uint32)
     run_ranges(lambda r0, r1: _fill(r0, r1, tindptr, tindices, number, hot, hptr, hot_ids,
                                     cold_ids), ranges)
-    return Layout(order[:m].copy(), hptr, hot_ids, cold_ids)
+    # the cold entries by segment, each segment's by row
+    chunks = (n + (1 << shift) - 1) >> shift
+    segments = ((m - 1) >> hot_bits) + 1
+    counts = np.zeros((segments, chunks), np.int64)
+    by_chunk = split(chunks, get_num_threads(),
+                     tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
+    run_ranges(lambda k0, k1: _count_cold(k0, k1, shift, tindptr, hptr, cold_ids, hot_bits,
+                                          counts), by_chunk)
+    starts = np.zeros(segments * chunks + 1, np.int64)  # segment by segment, chunk by chunk
+    np.cumsum(counts.ravel(), out=starts[1:])
+    cold_off = np.empty((segments, chunks + 1), np.int64)
+    cold_off[:, :chunks] = starts[:-1].reshape(segments, chunks)
+    cold_off[:, chunks] = starts[chunks::chunks]
+    dst = np.empty(cold_ids.size, np.uint32)
+    src = np.empty(cold_ids.size, np.uint32)
+    run_ranges(lambda k0, k1: _place_cold(k0, k1, shift, tindptr, hptr, cold_ids, hot_bits,
+                                          cold_off, dst, src), by_chunk)
+    return Layout(order[:m].copy(), hptr, hot_ids, cold_off, dst, src, shift)
 
 
-def layout(tindptr, tindices, n, *, hot_bits=None, share=None):
+def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None):
     """The renumbered layout of the transpose ``(tindptr, tindices)`` of ``n`` rows and
     columns, built on the first call for these arrays and kept while they live; None where
     it does not pay (the hot sources take under ``share`` of the entries, or ``n`` is not
@@ -196,6 +264,8 @@ def layout(tindptr, tindices, n, *, hot_bits=None, share=None):
         The transpose's CSR (checked: ids in ``0..n-1``); not to be changed in place after.
     n : int
         Rows and columns.
+    shift : int
+        The cold entries are found by chunks of ``2**shift`` rows.
     hot_bits : int, optional
         Hot sources are numbered below ``2**hot_bits`` (at most 16); default
         :data:`HOT_BITS`.
@@ -213,8 +283,10 @@ def layout(tindptr, tindices, n, *, hot_bits=None, share=None):
     >>> import numpy as np
     >>> tptr, tidx = np.array([0, 2, 4, 5]), np.array([0, 2, 1, 2, 2])
     >>> L = layout(tptr, tidx, 3, hot_bits=1, share=0.5)
-    >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist(), L.cold.tolist()
-    ([2, 0, 1], [0, 2, 3, 4], [1, 0, 0, 0], [2])
+    >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist()
+    ([2, 0, 1], [0, 2, 3, 4], [1, 0, 0, 0])
+    >>> L.cold_dst.tolist(), L.cold_src.tolist()
+    ([1], [2])
     >>> layout(tptr, tidx, 3, hot_bits=1, share=0.5) is L
     True
     """
@@ -224,7 +296,7 @@ def layout(tindptr, tindices, n, *, hot_bits=None, share=None):
         raise ValueError(f"hot_bits must lie in [0, 16], got {hot_bits}")
     if n >= 1 << 32:
         return None
-    key = (id(tindptr), id(tindices), int(n), hot_bits, share)
+    key = (id(tindptr), id(tindices), int(n), int(shift), hot_bits, share)
     found = _found(key, tindptr, tindices)
     if found is not None:
         return found[0]
@@ -232,7 +304,7 @@ def layout(tindptr, tindices, n, *, hot_bits=None, share=None):
         found = _found(key, tindptr, tindices)
         if found is not None:
             return found[0]
-        built = _build(tindptr, tindices, int(n), hot_bits, share)
+        built = _build(tindptr, tindices, int(n), hot_bits, share, int(shift))
 
         def drop(_, key=key):  # a collected array: its layout goes (no lock: GC may run
             _kept.pop(key, None)  # while this thread holds it)

@@ -240,11 +240,11 @@ def test_renumbered_step_equals_its_definition(renumbered, A, seed, vector):
 
 
 @settings(deadline=None)
-@given(multigraphs(max_n=40, max_m=250), st.integers(0, 3))
-def test_the_layout_holds_every_entry_renumbered_in_its_order(A, hot_bits):
+@given(multigraphs(max_n=40, max_m=250), st.integers(0, 3), st.integers(0, 3))
+def test_the_layout_holds_every_entry_renumbered_in_its_order(A, hot_bits, shift):
     T = sp.csr_array(A)
     n = T.shape[0]
-    L = renumber.layout(T.indptr, T.indices, n, hot_bits=hot_bits, share=0.0)
+    L = renumber.layout(T.indptr, T.indices, n, shift=shift, hot_bits=hot_bits, share=0.0)
     if T.nnz == 0:
         assert L is None
         return
@@ -255,12 +255,24 @@ def test_the_layout_holds_every_entry_renumbered_in_its_order(A, hot_bits):
     number = np.empty(n, np.int64)
     number[L.order] = np.arange(L.order.size)
     hot = 1 << hot_bits
-    cold_ptr = T.indptr - L.hptr
+    chunks = (n + (1 << shift) - 1) >> shift
+    assert L.cold_off.shape == (((L.order.size - 1) >> hot_bits) + 1, chunks + 1)
+    assert L.cold_off[0, 0] == 0 and L.cold_off[-1, -1] == L.cold_src.size
+    assert (L.cold_off[1:, 0] == L.cold_off[:-1, -1]).all()
     for j in range(n):
         row = number[T.indices[T.indptr[j]:T.indptr[j + 1]]]
         assert L.hot[L.hptr[j]:L.hptr[j + 1]].tolist() == row[row < hot].tolist()
-        assert L.cold[cold_ptr[j]:cold_ptr[j + 1]].tolist() == row[row >= hot].tolist()
-    assert L.hot.dtype == np.uint16 and L.cold.dtype == np.uint32
+        # the cold entries: segment by segment, each row's in its order
+        cold = sorted(row[row >= hot].tolist(), key=lambda v: v >> hot_bits)
+        assert L.cold_src[L.cold_dst == j].tolist() == cold
+    for s in range(L.cold_off.shape[0]):
+        for k in range(chunks):
+            part = slice(L.cold_off[s, k], L.cold_off[s, k + 1])
+            assert ((L.cold_src[part] >> hot_bits) == s).all()
+            rows = L.cold_dst[part]
+            assert (np.diff(rows.astype(np.int64)) >= 0).all()
+            assert ((rows >> shift) == k).all()
+    assert L.hot.dtype == np.uint16 and L.cold_src.dtype == np.uint32
 
 
 def test_renumbered_step_is_the_same_on_any_number_of_threads(monkeypatch):
@@ -344,5 +356,6 @@ def test_the_layout_when_a_source_is_read_more_often_than_there_are_vertices():
     tptr, tidx = np.array([0, 5, 7, 8]), np.array([2, 2, 2, 0, 2, 1, 0, 2])
     L = renumber.layout(tptr, tidx, 3, hot_bits=0, share=0.0)
     assert L.order.tolist() == [2, 0, 1]
-    assert L.hot.tolist() == [0, 0, 0, 0, 0] and L.cold.tolist() == [1, 2, 1]
+    assert L.hot.tolist() == [0, 0, 0, 0, 0]
+    assert L.cold_src.tolist() == [1, 1, 2] and L.cold_dst.tolist() == [0, 1, 1]
     renumber.clear()
