@@ -160,3 +160,33 @@ def test_floyd_warshall_predecessors_match_the_searches(directed, kind):
     # (float sums along another order: equal to rounding, as the guide says)
     assert ({u: {v: round(x, 9) for v, x in d.items()} for u, d in dist.items()}
             == {u: {v: round(x, 9) for v, x in d.items()} for u, d in want_dist.items()})
+
+
+def _form(H):
+    return (type(H).__name__, list(H.nodes(data=True)), list(H.edges(data=True)),
+            dict(H.graph), [list(H.pred[n]) for n in H] if H.is_directed() else None)
+
+
+@pytest.mark.parametrize("attrs", ["none", "atomic", "lists", "numpy"])
+def test_reverse_copies_as_deepcopy(attrs):
+    D = nx.gnm_random_graph(50, 200, seed=6, directed=True)
+    D.add_edge(4, 4)
+    D.graph["name"] = ["g"]
+    rng = np.random.default_rng(7)
+    for u, v, d in D.edges(data=True):
+        if attrs == "atomic":
+            d.update(weight=float(rng.random()), label=f"{u}-{v}", k=u)
+        elif attrs == "lists":
+            d["path"] = [u, v]
+        elif attrs == "numpy":
+            d["weight"] = np.float64(rng.random())
+    if attrs != "none":
+        D.nodes[3]["color"] = "red" if attrs == "atomic" else ["red"]
+    R = nx.reverse(D, backend="spbfs")
+    assert _form(R) == _form(nx.reverse(D))
+    for u, v, d in R.edges(data=True):
+        assert d is not D.edges[v, u]
+        for key, value in d.items():
+            if isinstance(value, list):
+                assert value is not D.edges[v, u][key]
+    assert R.graph["name"] is not D.graph["name"]
