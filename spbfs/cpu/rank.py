@@ -42,8 +42,8 @@ PARALLEL_ENTRIES = 1 << 16
 #: Entries from which an unweighted Jacobi step reads the renumbered layout (with more
 #: than ``2**renumber.HOT_BITS`` rows: fewer fit a core's cache whole).
 LAYOUT_ENTRIES = 1 << 20
-#: Rows a block of the renumbered step holds, about (``2**LAYOUT_BLOCK_SHIFT``).
-LAYOUT_BLOCK_SHIFT = 17
+#: Blocks of rows a thread takes in a renumbered step, on average.
+LAYOUT_BLOCKS = 2
 U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
 
@@ -213,9 +213,9 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
         c = np.empty(found.order.size)
         run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
                    split(found.order.size, threads))
-        # blocks of about 2**17 rows (a few a thread at least): each reads a cold segment's
-        # part of c from the core's cache while it adds that segment's entries
-        count = min(chunks, max(4 * threads, chunks >> max(0, LAYOUT_BLOCK_SHIFT - shift)))
+        # few blocks: a block reads each cold segment's part of c into the core's cache
+        # once (at random: no prefetch), and its rows' sums stream by
+        count = min(chunks, LAYOUT_BLOCKS * threads)
         bounds = (np.arange(count + 1) * chunks) // count
         run_ranges(lambda *_: _affine_renumbered(
             counter, count, bounds, shift, tindptr, found.hptr, found.hot, found.cold_off,
