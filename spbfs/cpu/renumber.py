@@ -128,13 +128,13 @@ def _number(order, number):
 
 
 @kernel
-def _count_hot(r0, r1, tptr, tidx, number, hot, per_row):
-    """``per_row[j + 1]``: row ``j``'s entries whose source is numbered below ``hot``."""
+def _count_hot(r0, r1, tptr, tidx, is_hot, per_row):
+    """``per_row[j + 1]``: row ``j``'s entries whose source is hot (``is_hot``: one byte a
+    vertex, read from the cache where ``number`` would not be)."""
     for j in range(U(r0), U(r1)):
         h = 0
         for p in range(U(tptr[j]), U(tptr[j + ONE])):
-            if number[U(tidx[p])] < hot:
-                h += 1
+            h += is_hot[U(tidx[p])]
         per_row[j + ONE] = h
     return 0
 
@@ -226,7 +226,9 @@ def _build(tindptr, tindices, n, hot_bits, share, shift):
         return None
     ranges = split(n, get_num_threads(), tindptr)
     hptr = np.zeros(n + 1, tindptr.dtype)
-    run_ranges(lambda r0, r1: _count_hot(r0, r1, tindptr, tindices, number, hot, hptr), ranges)
+    is_hot = np.zeros(n, np.uint8)
+    is_hot[order[:min(hot, m)]] = 1
+    run_ranges(lambda r0, r1: _count_hot(r0, r1, tindptr, tindices, is_hot, hptr), ranges)
     np.cumsum(hptr, out=hptr)
     hot_ids = np.empty(int(hptr[-1]), np.uint16)
     cold_ids = np.empty(p1 - p0 - hot_ids.size, np.uint32)
