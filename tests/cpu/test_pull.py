@@ -359,3 +359,19 @@ def test_the_layout_when_a_source_is_read_more_often_than_there_are_vertices():
     assert L.hot.tolist() == [0, 0, 0, 0, 0]
     assert L.cold_src.tolist() == [1, 1, 2] and L.cold_dst.tolist() == [0, 1, 1]
     renumber.clear()
+
+
+def test_renumbered_step_on_int64_index_arrays(renumbered):
+    """The layout and the step over 64-bit row pointers and ids: the same bytes as over
+    32-bit ones."""
+    A = sp.random(500, 500, density=0.02, random_state=6, format="csr")
+    n = 500
+    x = np.random.default_rng(1).random(n)
+    scale = 1 / np.maximum(np.diff(A.indptr), 1)
+    got = _step(A, x * scale, x, scale, 0.01)
+    wide = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
+                        shape=A.shape)
+    assert wide.indices.dtype == wide.indptr.dtype == np.int64
+    want = _step(wide, x * scale, x, scale, 0.01)
+    assert got[0].tobytes() == want[0].tobytes() and got[2] == want[2]
+    assert len(renumber._kept) == 2
