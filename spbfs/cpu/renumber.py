@@ -19,9 +19,11 @@ its cold ones' segment by segment, whatever the blocks (the same bytes on any nu
 threads).
 
 Memory: 2 bytes a hot entry, 8 a cold one, the row pointers (the transpose's dtype), 4
-bytes a source read (``order``) and 8 a (segment, chunk) pair: 102 MB beside the
-transpose's own 130 MB at Kronecker scale 20 (18 MB beside 31 MB at 18); a step adds one
-float64 a source read (the copy of ``c``).  A graph whose hot sources take less than
+bytes a source read (``order``) and 8 a (segment, chunk) pair: 105 MB beside the
+transpose's own 130 MB at Kronecker scale 20 (19 MB beside 31 MB at 18); a step adds one
+float64 a source read (the copy of ``c``).  The build holds for a while at most the
+entries' bytes again (the counts per thread, then the cold entries row by row) and 9
+bytes a vertex.  A graph whose hot sources take less than
 :data:`HOT_SHARE` of the entries (no skew: a mesh, a road map) gets no layout and keeps
 the plain pull, where renumbering would only scatter its locality.
 
