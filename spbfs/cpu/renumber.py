@@ -22,7 +22,7 @@ Memory: 2 bytes a hot entry, 8 a cold one, the row pointers (the transpose's dty
 bytes a source read (``order``) and 8 a (segment, chunk) pair: 105 MB beside the
 transpose's own 130 MB at Kronecker scale 20 (19 MB beside 31 MB at 18); a step adds one
 float64 a source read (the copy of ``c``).  The build holds for a while at most the
-entries' bytes again (the counts per thread, then the cold entries row by row) and 9
+entries' bytes again (the counts per thread, then the cold entries row by row) and 17
 bytes a vertex.  A graph whose hot sources take less than
 :data:`HOT_SHARE` of the entries (no skew: a mesh, a road map) gets no layout and keeps
 the plain pull, where renumbering would only scatter its locality.
