@@ -213,10 +213,12 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
         c = np.empty(found.order.size)
         run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
                    split(found.order.size, threads))
-        # few blocks: a block reads each cold segment's part of c into the core's cache
-        # once (at random: no prefetch), and its rows' sums stream by
-        count = min(chunks, LAYOUT_BLOCKS * threads)
-        bounds = (np.arange(count + 1) * chunks) // count
+        # few blocks, of about equal entries: a block reads each cold segment's part of c
+        # into the core's cache once (at random: no prefetch), and its rows' sums stream by
+        blocks = split(chunks, LAYOUT_BLOCKS * threads,
+                       tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
+        bounds = np.array([blocks[0][0], *(b for _, b in blocks)], np.int64)
+        count = len(blocks)
         run_ranges(lambda *_: _affine_renumbered(
             counter, count, bounds, shift, tindptr, found.hptr, found.hot, found.cold_off,
             found.cold_dst, found.cold_src, c, x, scale, float(alpha), const0, constv, out,
