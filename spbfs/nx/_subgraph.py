@@ -8,11 +8,12 @@ by C loops (``map``, ``zip``, ``islice``), not by NetworkX's filtered views and
 
 from __future__ import annotations
 
-from itertools import chain, islice, repeat
+from itertools import chain, compress, islice, repeat
 
 import numpy as np
 
 from ..core.csr import expand
+from ..cpu.subgraph import undirected_copy
 
 __all__ = ["copy_keeping", "subgraph_copy"]
 
@@ -79,6 +80,12 @@ def _build(G, orig, rows, nodes, entries):
     """A new graph of ``orig``'s class on the rows ``rows`` (labels ``nodes``, in that order)
     and the entries between them that ``entries`` keeps (all where None), its dicts ordered
     and shared as NetworkX's ``copy`` leaves them."""
+    if not orig.is_directed():  # one compiled pass (spbfs/cpu/subgraph.py)
+        H = orig.__class__()
+        H.graph.update(orig.graph)
+        H._node = dict(zip(nodes, map(dict.copy, map(orig._node.__getitem__, nodes)),
+                           strict=True))
+        return _undirected(G, orig, H, np.asarray(rows, np.int64), nodes, entries)
     k = rows.size
     position = np.full(len(G), -1, np.int64)
     position[rows] = np.arange(k)
@@ -101,28 +108,31 @@ def _build(G, orig, rows, nodes, entries):
     H.graph.update(orig.graph)
     H._node = dict(zip(nodes, map(dict.copy, map(orig._node.__getitem__, nodes)),
                        strict=True))
-    if orig.is_directed():
-        datas = datas_of(slice(None))
-        H._adj = H._succ = _nested(nodes, G.labels(col), datas.tolist(), counts)
-        into = np.argsort(pv * k + pu)  # v's predecessors in the order their edges came
-        H._pred = _nested(nodes, G.labels(rows[pu[into]]), datas[into].tolist(),
-                          np.bincount(pv, minlength=k))
-        return H
-    # an undirected edge is made where it first comes, from its end u earlier in the order
-    first = pv >= pu
-    made = np.flatnonzero(first)
-    datas = datas_of(made)
-    edge = np.empty(pu.size, np.int64)
-    edge[made] = np.arange(made.size)
-    key = pu[made] * k + pv[made]
-    sort = np.argsort(key)
-    later = ~first
-    edge[later] = sort[np.searchsorted(key[sort], pv[later] * k + pu[later])]
-    # u's neighbours: those earlier in the order (their edges came first, in that order),
-    # then the rest in u's own adjacency order
-    rank = np.arange(pu.size) - (np.cumsum(counts) - counts)[pu]
-    order = np.argsort(pu * (2 * k) + np.where(first, k + rank, pv))
-    H._adj = _nested(nodes, G.labels(col[order]), datas[edge[order]].tolist(), counts)
+    datas = datas_of(slice(None))
+    H._adj = H._succ = _nested(nodes, G.labels(col), datas.tolist(), counts)
+    into = np.argsort(pv * k + pu)  # v's predecessors in the order their edges came
+    H._pred = _nested(nodes, G.labels(rows[pu[into]]), datas[into].tolist(),
+                      np.bincount(pv, minlength=k))
+    return H
+
+
+def _undirected(G, orig, H, rows, nodes, entries):
+    """``H``'s adjacency as NetworkX's ``copy`` of the undirected subgraph on ``rows`` leaves
+    it (:func:`spbfs.cpu.subgraph.undirected_copy`), one new copy of each edge's dict shared
+    by its two slots."""
+    made, nbr, edge, counts = undirected_copy(G._indptr, G._indices, rows, len(G), entries)
+    size = int(np.count_nonzero(made))
+    if made.size <= 5 * size:  # a fifth of the rows' entries made: read all their dicts
+        every = chain.from_iterable(map(dict.values, map(orig._adj.__getitem__, nodes)))
+        copies = np.fromiter(map(dict.copy, compress(every, made.tolist())), object,
+                             count=size)
+    else:  # a few: looked up
+        at, owner = expand(G._indptr, rows)
+        at, owner = at[made], owner[made]
+        copies = _edge_datas(G, orig, rows[owner], G._indices[at])
+    # the slots' neighbours are the nodes' own label objects, their dicts taken by numpy
+    labels = np.fromiter(nodes, object, count=len(nodes))
+    H._adj = _nested(nodes, labels[nbr].tolist(), copies[edge].tolist(), counts)
     return H
 
 
