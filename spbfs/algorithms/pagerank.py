@@ -4,7 +4,9 @@ One iteration is one :func:`spbfs.semiring.pull_affine` step over ``plus_times``
 product ``y = x @ P`` with ``P = D^-1 A`` the out-weight-normalised adjacency matrix,
 computed as ``(x / d) @ A`` so ``A`` is never rescaled, scaled and shifted, its L1 change
 and dangling rank totalled in the same pass (on the CPU one kernel; elsewhere a ``vxm`` and
-whole-array updates):
+whole-array updates).  Unweighted (``weight=False``, boolean values, or one device's weights
+all exactly 1) the step is over ``plus_first``: the out-weights are the out-degrees and no
+value is read, the same sums:
 
 ``x <- alpha * (x @ P + (sum of x over dangling vertices) * dangling) + (1 - alpha) * p``
 
