@@ -15,7 +15,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["common_neighbours"]
+__all__ = ["common_neighbours", "path_arcs"]
 
 
 @kernel
@@ -142,3 +142,48 @@ def common_neighbours(indptr, indices, u, v, scale=None):
         mark = np.zeros(len(indptr) - 1, np.uint8)
         _common(indptr, indices, u, v, order, scale, scaled, mark, common, shared, total)
     return common, shared, total
+
+
+@kernel
+def _path_arcs(indptr, indices, rows):  # pragma: no cover - compiled
+    for k in range(rows.size - 1):
+        u = rows[k]
+        v = rows[k + 1]
+        lo = indptr[u]
+        end = indptr[u + 1]
+        hi = end
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if indices[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == end or indices[lo] != v:
+            return False
+    return True
+
+
+def path_arcs(indptr, indices, rows):
+    """Whether every arc ``rows[k] -> rows[k + 1]`` is stored, each found by a binary search
+    of its row (columns sorted): one compiled call for the whole path.
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        CSR rows, each sorted (any integer dtypes).
+    rows : numpy.ndarray
+        int64 rows of the path.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])
+    >>> path_arcs(indptr, indices, np.array([0, 1, 2])), path_arcs(indptr, indices,
+    ...                                                           np.array([0, 2]))
+    (True, False)
+    """
+    return bool(_path_arcs(indptr, indices, rows))

@@ -17,6 +17,7 @@ import numpy as np
 from ..algorithms.degree import degrees as _degrees
 from ..algorithms.triangles import triangles as _triangles
 from ..core.arrays import to_numpy
+from ..cpu.pairs import path_arcs
 from ..semiring import extract, mxm, plus_pair, select
 from ._recognition import edge_position, no_multigraph, raw_weights
 from ._registry import dispatched, not_supported
@@ -236,8 +237,8 @@ def faster_could_be_isomorphic(G1, G2):
     return bool(np.array_equal(np.sort(_degree(G1)), np.sort(_degree(G2))))
 
 
-@dispatched(docs="The path's consecutive pairs looked up in the sorted keys of the "
-            "pattern's entries.")
+@dispatched(docs="The path's nodes read by the label dict's own lookups, its consecutive "
+            "pairs searched in the sorted pattern's rows by one compiled call.")
 def is_simple_path(G, nodes):
     """NetworkX's ``is_simple_path``.
 
@@ -251,47 +252,19 @@ def is_simple_path(G, nodes):
         return False
     if len(nodes) == 1:
         return nodes[0] in G
-    if not all(map(G.__contains__, nodes)):
+    try:  # the label dict's own lookups: an absent or unhashable node is no path
+        rows = list(map(G.index.__getitem__, nodes))
+    except (KeyError, TypeError):
+        if not all(map(G.__contains__, nodes)):
+            return False
+        raise
+    if len(set(rows)) != len(rows):
         return False
-    if len(set(nodes)) != len(nodes):
-        return False
-    rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
-    M = G.csr(False)
-    if rows.size <= SHORT_PATH:  # a search of each row's sorted slice: no array rounds
-        indptr, indices = M.indptr, M.indices
-        for u, v in zip(rows[:-1].tolist(), rows[1:].tolist(), strict=True):
-            row = indices[indptr[u]:indptr[u + 1]]
-            k = int(row.searchsorted(v))
-            if k == row.size or row[k] != v:
-                return False
-        return True
-    return bool(has_arcs(M, rows[:-1], rows[1:]).all())
-
-
-#: Paths of at most this many nodes are checked one pair at a time (the vectorised binary
-#: search's rounds of array operations cost more on a few pairs).
-SHORT_PATH = 32
-
-
-def has_arcs(M, u, v):
-    """Whether each ``u[i] -> v[i]`` is stored in the column-sorted host matrix ``M``: one
-    binary search per pair in its row, all pairs together (O(pairs log degree), no pass
-    over the matrix)."""
-    indptr, indices = M.indptr, M.indices
-    lo = indptr[u].astype(np.int64)
-    hi = indptr[u + 1].astype(np.int64)
-    end = hi.copy()
-    active = lo < hi
-    while active.any():  # the first position of each row whose column is >= v
-        mid = (lo + hi) // 2
-        less = indices[np.where(active, mid, 0)] < v
-        lo = np.where(active & less, mid + 1, lo)
-        hi = np.where(active & ~less, mid, hi)
-        active = lo < hi
-    found = lo < end
-    found[found] = indices[lo[found]] == v[found]
-    return found
-
+    arrays = G._derived.get(("sorted rows",))
+    if arrays is None:  # the sorted pattern's host arrays, kept with the graph
+        M = G.csr(False)
+        arrays = G._derived[("sorted rows",)] = (M.indptr, M.indices)
+    return path_arcs(*arrays, np.array(rows, np.int64))
 
 
 @dispatched(can_run=not_supported(neighbors=None), docs="``bfs_edges``'s search (NetworkX's "

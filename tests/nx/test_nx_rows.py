@@ -190,3 +190,25 @@ def test_reverse_copies_as_deepcopy(attrs):
             if isinstance(value, list):
                 assert value is not D.edges[v, u][key]
     assert R.graph["name"] is not D.graph["name"]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_is_simple_path(directed):
+    G = nx.gnm_random_graph(40, 160, seed=8, directed=directed)
+    G.add_edge(5, 5)
+    L = nx.relabel_nodes(G, {i: f"n{i}" for i in G})
+    rng = np.random.default_rng(9)
+    for H in (G, L):
+        nodes = list(H)
+        paths = [[], [nodes[0]], ["absent"], [[1]], [nodes[5], nodes[5]]]
+        paths += [list(p) for p in nx.all_simple_paths(H, nodes[0], nodes[7], cutoff=4)][:20]
+        paths += [[nodes[i] for i in rng.integers(0, 40, k)] for k in (2, 3, 5, 40)]
+        paths += [[nodes[1], "absent"], [nodes[1], [2]], (nodes[2], nodes[3])]
+        for path in paths:
+            try:
+                want = nx.is_simple_path(H, path)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    nx.is_simple_path(H, path, backend="spbfs")
+                continue
+            assert nx.is_simple_path(H, path, backend="spbfs") is want, path
