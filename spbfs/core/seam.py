@@ -179,7 +179,7 @@ _OPTIONAL = _declare(
      "a cost hint, not a product: whether pulling over a whole matrix costs less than "
      "pushing a frontier of so many edges (:func:`spbfs.semiring.pull_cheaper`)"),
     ("pull_affine", "tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, "
-     "out_scaled, gauss_seidel",
+     "out_scaled, gauss_seidel, derived=None",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
     ("csr_induced", "indptr, indices, keep, index_of",

@@ -169,15 +169,16 @@ def _affine_renumbered(counter, blocks, bounds, shift, tptr, hptr, hot, cold_off
 
 
 def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, out_scaled,
-                gauss_seidel):
+                gauss_seidel, derived=None):
     """``out = alpha * (scaled @ A) + constant`` and ``out_scaled = out * scale`` for a square
     ``A`` given by its transpose's CSR (``tdata`` None: every entry weighs 1, the ``first``
     multiply), all float64; returns ``(sum |out - x|, sum out, sum of out where scale is
     0)``.  ``constant`` is a float or an array of n.  ``gauss_seidel``: each row reads the
     values this sweep wrote for the earlier rows of its chunk (:data:`GS_SHIFT`).  An
     unweighted Jacobi step of at least :data:`LAYOUT_ENTRIES` entries reads the transpose's
-    renumbered layout (:mod:`spbfs.cpu.renumber`, built on the first such call for these
-    arrays and kept while they live) where the graph is skewed enough for it.
+    renumbered layout (:mod:`spbfs.cpu.renumber`, built on the first such call and kept in
+    ``derived``, the transpose's pattern cache; built per call without it) where the graph
+    is skewed enough for it.
 
     Examples
     --------
@@ -208,7 +209,7 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     workers = [(t, t + 1) for t in range(max(1, min(threads, chunks)))]
     found = (None if gauss_seidel or weighted or nnz < LAYOUT_ENTRIES
              or n <= 1 << renumber.HOT_BITS
-             else renumber.layout(tindptr, tindices, n, shift=shift))
+             else renumber.layout(tindptr, tindices, n, shift=shift, derived=derived))
     if found is not None:
         c = np.empty(found.order.size)
         run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),

@@ -27,16 +27,14 @@ bytes a vertex.  A graph whose hot sources take less than
 :data:`HOT_SHARE` of the entries (no skew: a mesh, a road map) gets no layout and keeps
 the plain pull, where renumbering would only scatter its locality.
 
-The layout is kept by the arrays' identity (the transpose's ``indptr`` and ``indices``,
-through weak references: dropped when either is collected), under a lock, built once
-(concurrent first callers wait for the one build).  It reads the arrays when built: they
-must not be changed in place afterwards, which a cached pattern's never are.
+The layout is kept with the transpose's pattern (the seam's ``derived``: the pattern's
+cache, built once under its lock, concurrent first callers waiting for the one build, kept
+while the pattern lives); a caller without one builds it per call.  It reads the arrays when
+built: they must not be changed in place afterwards, which a cached pattern's never are.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -44,7 +42,7 @@ import numpy as np
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["HOT_BITS", "HOT_SHARE", "Layout", "clear", "layout"]
+__all__ = ["HOT_BITS", "HOT_SHARE", "Layout", "layout"]
 
 #: Sources renumbered below ``2**HOT_BITS`` are "hot": uint16 numbers.
 HOT_BITS = 16
@@ -52,9 +50,6 @@ HOT_BITS = 16
 HOT_SHARE = 0.5
 U = np.uintp
 ONE = np.uintp(1)
-
-_lock = threading.Lock()
-_kept: dict = {}
 
 
 class Layout(NamedTuple):
@@ -256,11 +251,10 @@ def _build(tindptr, tindices, n, hot_bits, share, shift):
     return Layout(order[:m].copy(), hptr, hot_ids, cold_off, dst, src, shift)
 
 
-def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None):
+def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None, derived=None):
     """The renumbered layout of the transpose ``(tindptr, tindices)`` of ``n`` rows and
-    columns, built on the first call for these arrays and kept while they live; None where
-    it does not pay (the hot sources take under ``share`` of the entries, or ``n`` is not
-    below ``2**32``).
+    columns, kept with its pattern through ``derived``; None where it does not pay (the hot
+    sources take under ``share`` of the entries, or ``n`` is not below ``2**32``).
 
     Parameters
     ----------
@@ -275,6 +269,10 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None):
         :data:`HOT_BITS`.
     share : float, optional
         Default :data:`HOT_SHARE`.
+    derived : callable, optional
+        The transpose's pattern cache, ``derived(key, build)`` (:meth:`Pattern.derived
+        <spbfs.semiring._pattern.Pattern.derived>`): the layout is built on the first call
+        and kept there.  None: built for this call alone.
 
     Returns
     -------
@@ -291,7 +289,10 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None):
     ([2, 0, 1], [0, 2, 3, 4], [1, 0, 0, 0])
     >>> L.cold_dst.tolist(), L.cold_src.tolist()
     ([1], [2])
-    >>> layout(tptr, tidx, 3, hot_bits=1, share=0.5) is L
+    >>> kept = {}
+    >>> derived = lambda key, build: kept[key] if key in kept else kept.setdefault(key, build())
+    >>> layout(tptr, tidx, 3, hot_bits=1, share=0.5, derived=derived) is layout(
+    ...     tptr, tidx, 3, hot_bits=1, share=0.5, derived=derived)
     True
     """
     hot_bits = HOT_BITS if hot_bits is None else int(hot_bits)
@@ -300,36 +301,9 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None):
         raise ValueError(f"hot_bits must lie in [0, 16], got {hot_bits}")
     if n >= 1 << 32:
         return None
-    key = (id(tindptr), id(tindices), int(n), int(shift), hot_bits, share)
-    found = _found(key, tindptr, tindices)
-    if found is not None:
-        return found[0]
-    with _lock:  # one build: a concurrent first caller waits for it
-        found = _found(key, tindptr, tindices)
-        if found is not None:
-            return found[0]
-        built = _build(tindptr, tindices, int(n), hot_bits, share, int(shift))
-
-        def drop(_, key=key):  # a collected array: its layout goes (no lock: GC may run
-            _kept.pop(key, None)  # while this thread holds it)
-
-        _kept[key] = (weakref.ref(tindptr, drop), weakref.ref(tindices, drop), built)
-        return built
-
-
-def _found(key, tindptr, tindices):
-    """``(layout,)`` kept for these very arrays, else None."""
-    entry = _kept.get(key)
-    if entry is not None and entry[0]() is tindptr and entry[1]() is tindices:
-        return (entry[2],)
-    return None
-
-
-def clear() -> None:
-    """Forget every kept layout (tests; memory).
-
-    Examples
-    --------
-    >>> clear()
-    """
-    _kept.clear()
+    n, shift = int(n), int(shift)
+    if derived is None:
+        return _build(tindptr, tindices, n, hot_bits, share, shift)
+    # kept as a 1-tuple: "does not pay" (None) is kept too
+    return derived(("renumbered", n, shift, hot_bits, share),
+                   lambda: (_build(tindptr, tindices, n, hot_bits, share, shift),))[0]

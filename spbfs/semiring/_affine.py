@@ -135,7 +135,8 @@ def _backend_step(M, x, semiring, scale, alpha, constant, scaled, out, sweep):
     T = M.T
     tdata = T.data if semiring.multiply.c_expr != "x" else None
     change, total, zero = kernel(T.indptr, T.indices, tdata, scaled, x, scale, float(alpha),
-                                 constant, y, y_scaled, sweep == "gauss-seidel")
+                                 constant, y, y_scaled, sweep == "gauss-seidel",
+                                 derived=T.pattern.derived)
     return AffineStep(y, y_scaled, change, total, zero)
 
 

@@ -206,17 +206,16 @@ def renumbered(monkeypatch):
     monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
     monkeypatch.setattr(renumber, "HOT_BITS", 2)
     monkeypatch.setattr(renumber, "HOT_SHARE", 0.0)
-    renumber.clear()
     spbfs.set_num_threads(3)
     yield
     spbfs.set_num_threads(None)
-    renumber.clear()
 
 
-def _step(T, c, x, scale, const, out=None):
+def _step(T, c, x, scale, const, out=None, derived=None):
     n = x.size
     out = out if out is not None else (np.full(n, np.nan), np.full(n, np.nan))
-    sums = rank.pull_affine(T.indptr, T.indices, None, c, x, scale, 0.85, const, *out, False)
+    sums = rank.pull_affine(T.indptr, T.indices, None, c, x, scale, 0.85, const, *out, False,
+                            derived)
     return out[0], out[1], sums
 
 
@@ -287,17 +286,18 @@ def test_renumbered_step_is_the_same_on_any_number_of_threads(monkeypatch):
     scale = 1 / np.maximum(np.diff(A.indptr), 1)
     found = []
     for threads in (1, 2, 3):
-        spbfs.set_num_threads(threads)
-        renumber.clear()  # built on this many threads too
+        spbfs.set_num_threads(threads)  # no cache given: built on this many threads too
         out, out_scaled, sums = _step(A, x * scale, x, scale, 0.15 / n)
         found.append((out.tobytes(), out_scaled.tobytes(), sums))
     spbfs.set_num_threads(None)
-    renumber.clear()
     assert found[0] == found[1] == found[2]
 
 
 def test_renumbered_step_from_eight_threads_builds_one_layout(renumbered, monkeypatch):
-    """Eight callers race on a transpose without a layout: one is built, every step right."""
+    """Eight callers race on a transpose whose pattern has no layout yet: one is built and
+    kept there, every step right."""
+    from spbfs.semiring._pattern import Pattern
+
     built = []
     build = renumber._build
     monkeypatch.setattr(renumber, "_build", lambda *a: built.append(1) or build(*a))
@@ -308,8 +308,10 @@ def test_renumbered_step_from_eight_threads_builds_one_layout(renumbered, monkey
     expected = [_affine_reference(A, None, x * scale, x, scale, 0.85, 0.1, False, 1)[0]
                 for x in xs]
 
+    derived = Pattern(A.indptr, A.indices, n).derived
+
     def step(k):
-        out = _step(A, xs[k % 8] * scale, xs[k % 8], scale, 0.1)[0]
+        out = _step(A, xs[k % 8] * scale, xs[k % 8], scale, 0.1, derived=derived)[0]
         return np.allclose(out, expected[k % 8], rtol=1e-12, atol=1e-15)
 
     with ThreadPoolExecutor(8) as pool:
@@ -322,7 +324,6 @@ def test_no_layout_without_skew_and_the_plain_pull_then(monkeypatch):
     layout is built and the step is the plain pull's, bit for bit."""
     monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 0)
     monkeypatch.setattr(renumber, "HOT_BITS", 2)
-    renumber.clear()
     n = 2000
     T = sp.csr_array((np.ones(n), (np.arange(n), (np.arange(n) + 1) % n)), shape=(n, n))
     assert renumber.layout(T.indptr, T.indices, n) is None
@@ -332,23 +333,25 @@ def test_no_layout_without_skew_and_the_plain_pull_then(monkeypatch):
     monkeypatch.setattr(rank, "LAYOUT_ENTRIES", 1 << 62)
     want = _step(T, x, x, scale, 0.1)
     assert got[0].tobytes() == want[0].tobytes() and got[2] == want[2]
-    renumber.clear()
 
 
-def test_a_layout_goes_with_its_arrays():
+def test_a_layout_is_kept_with_its_pattern_and_goes_with_it():
     import gc
+    import weakref
 
-    renumber.clear()
-    spbfs.set_num_threads(1)  # no pool thread holds the build's last arguments
+    from spbfs.semiring._pattern import Pattern
+
     tptr, tidx = np.array([0, 2, 3, 4]), np.array([0, 2, 2, 2])
-    L = renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0)
-    assert renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0) is L
-    assert renumber.layout(tptr, tidx.copy(), 3, hot_bits=1, share=0.0) is not L  # by identity
-    assert len(renumber._kept) == 1  # the copy's went with it
-    del tidx
+    p, q = Pattern(tptr, tidx, 3), Pattern(tptr, tidx.copy(), 3)
+    L = renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0, derived=p.derived)
+    assert renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0, derived=p.derived) is L
+    assert renumber.layout(q.indptr, q.indices, 3, hot_bits=1, share=0.0,
+                           derived=q.derived) is not L
+    assert renumber.layout(tptr, tidx, 3, hot_bits=1, share=0.0) is not L  # no cache given
+    order = weakref.ref(L.order)
+    del L, p
     gc.collect()
-    spbfs.set_num_threads(None)
-    assert not renumber._kept
+    assert order() is None
 
 
 def test_the_layout_when_a_source_is_read_more_often_than_there_are_vertices():
@@ -358,12 +361,14 @@ def test_the_layout_when_a_source_is_read_more_often_than_there_are_vertices():
     assert L.order.tolist() == [2, 0, 1]
     assert L.hot.tolist() == [0, 0, 0, 0, 0]
     assert L.cold_src.tolist() == [1, 1, 2] and L.cold_dst.tolist() == [0, 1, 1]
-    renumber.clear()
 
 
-def test_renumbered_step_on_int64_index_arrays(renumbered):
+def test_renumbered_step_on_int64_index_arrays(renumbered, monkeypatch):
     """The layout and the step over 64-bit row pointers and ids: the same bytes as over
     32-bit ones."""
+    built = []
+    build = renumber._build
+    monkeypatch.setattr(renumber, "_build", lambda *a: built.append(a[1].dtype) or build(*a))
     A = sp.random(500, 500, density=0.02, random_state=6, format="csr")
     n = 500
     x = np.random.default_rng(1).random(n)
@@ -374,4 +379,4 @@ def test_renumbered_step_on_int64_index_arrays(renumbered):
     assert wide.indices.dtype == wide.indptr.dtype == np.int64
     want = _step(wide, x * scale, x, scale, 0.01)
     assert got[0].tobytes() == want[0].tobytes() and got[2] == want[2]
-    assert len(renumber._kept) == 2
+    assert built == [A.indices.dtype, np.int64]  # both steps read a layout
