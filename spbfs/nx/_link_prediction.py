@@ -7,7 +7,7 @@ product of :mod:`spbfs.algorithms.link_prediction`."""
 from __future__ import annotations
 
 import math
-from itertools import chain, islice
+from itertools import chain, islice, repeat
 
 import numpy as np
 
@@ -33,14 +33,19 @@ CHUNK = 1 << 20
 
 
 def _non_edges(G):
-    """NetworkX's ``non_edges`` order for an undirected graph (the same set operations)."""
+    """NetworkX's ``non_edges`` order for an undirected graph (the same set operations), an
+    iterator over the pairs of each node in turn by C loops."""
+    return chain.from_iterable(_non_edge_rows(G))
+
+
+def _non_edge_rows(G):
     indptr, indices = G._indptr, G._indices
     nodes = set(G.nodes)
+    index = G.index
     while nodes:
         u = nodes.pop()
-        r = G.index[u]
-        for v in nodes - set(G.labels(indices[indptr[r]:indptr[r + 1]])):
-            yield u, v
+        r = index[u]
+        yield zip(repeat(u), nodes - set(G.labels(indices[indptr[r]:indptr[r + 1]])))
 
 
 def _checked(G, ebunch):
@@ -100,6 +105,17 @@ def _scores(G, pairs, score):
             yield a, b, s
 
 
+def _chunk_rows(G, pairs, rows=False):
+    """``((first labels, second labels), u, v)`` of checked pairs (a list): their labels
+    and rows, by C loops where :func:`_int_pairs` reads them (``rows``: its answer, where
+    already asked)."""
+    if rows is False:
+        rows = _int_pairs(G, pairs)
+    if rows is None:
+        return ([a for a, _ in pairs], [b for _, b in pairs]), *_rows(G, pairs)
+    return tuple(zip(*pairs, strict=True)), *rows
+
+
 # ------------------------------------------------------------- the CPU's compiled pass
 
 def _int_pairs(G, pairs):
@@ -132,11 +148,7 @@ def _host_predict(G, ebunch, kind):
     rows = _int_pairs(G, pairs)
     if rows is None:
         _checked(G, pairs)
-        rows = _rows(G, pairs)
-        ends = ([a for a, _ in pairs], [b for _, b in pairs])
-    else:  # pairs of two items each: transposed by one C call
-        ends = tuple(zip(*pairs, strict=True))
-    return _host_triples(G, ends, *rows, kind)
+    return _host_triples(G, *_chunk_rows(G, pairs, rows), kind)
 
 
 def _host_chunks(G, pairs, kind):

@@ -10,6 +10,7 @@ import numpy as np
 from ..algorithms.components import connected_components as _connected_components
 from ..algorithms.degree import degrees as _degrees
 from ..core.arrays import to_numpy
+from ..cpu.nodesets import mark_neighbours
 from ..semiring import Vector, any_pair, ewise_mult, ops, vxm
 from ._registry import dispatched
 
@@ -243,12 +244,16 @@ def is_k_regular(G, k):
 
 
 def node_rows(G, nbunch):
-    """The rows of the nodes of ``nbunch`` that are in ``G`` (others skipped), as int64."""
-    index = G.index
-    return np.fromiter(map(index.__getitem__, G.present(nbunch)), np.int64)
+    """The rows of the nodes of ``nbunch`` that are in ``G`` (others skipped), as int64
+    (ints on a graph labelled by its rows read by C loops: :func:`spbfs.nx._cuts.present_rows`).
+    """
+    from ._cuts import present_rows
+
+    return present_rows(G, nbunch)
 
 
-@dispatched(docs="One ``any_pair`` push of the set's rows.")
+@dispatched(docs="One compiled pass over the set's rows marking their neighbours (on the GPU "
+            "one ``any_pair`` push).")
 def is_dominating_set(G, nbunch):
     """NetworkX's ``is_dominating_set``: every node is in ``nbunch`` or a successor of one.
 
@@ -258,7 +263,11 @@ def is_dominating_set(G, nbunch):
     >>> nx.is_dominating_set(nx.star_graph(4), [0], backend="spbfs")
     True
     """
-    rows = np.unique(node_rows(G, nbunch))
+    rows = node_rows(G, nbunch)
+    if not G.on_gpu():
+        state, _ = mark_neighbours(G._indptr, G._indices, rows, len(G))
+        return bool(np.count_nonzero(state) == len(G))
+    rows = np.unique(rows)
     if rows.size == len(G):
         return True
     M = G.csr()

@@ -212,3 +212,14 @@ def test_is_simple_path(directed):
                     nx.is_simple_path(H, path, backend="spbfs")
                 continue
             assert nx.is_simple_path(H, path, backend="spbfs") is want, path
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_common_neighbor_centrality_with_distances(name):
+    G = GRAPHS[name]
+    distinct = [(u, v) for u, v in _pairs(G) if u != v]
+    _close(list(nx.common_neighbor_centrality(G, distinct, backend="spbfs")),
+           list(nx.common_neighbor_centrality(G, distinct)))
+    got = list(nx.common_neighbor_centrality(G, backend="spbfs"))
+    want = list(nx.common_neighbor_centrality(G))
+    _close(got, want)

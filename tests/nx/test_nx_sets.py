@@ -66,6 +66,8 @@ def test_set_functions(name, bunch):
     for weight in (None, "weight"):
         same(nx.volume, G, make, weight=weight)
     same(nx.node_boundary, G, make)
+    same(nx.is_dominating_set, G, make)
+    same(nx.is_dominating_set, G, lambda: list(range(300)) + list(make()))
     same(nx.node_boundary, G, make, set(range(0, 300, 3)))
     same(nx.boundary_expansion, G, make)
     if bunch not in ("absent ints", "mixed"):
