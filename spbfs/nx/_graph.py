@@ -106,6 +106,7 @@ class SpbfsGraph:
         self._from_matrix = from_matrix
         self._reverse_rows = None  # callable giving NetworkX's predecessor rows, if any
         self._source = None  # weak reference to the networkx graph converted, if any
+        self._all_edge_attrs = False  # converted with preserve_edge_attrs: read on demand
 
     def _share_structure(self) -> SpbfsGraph:
         """A new graph on the same nodes and pattern, without weights."""
@@ -385,15 +386,33 @@ class SpbfsGraph:
         """
         if attr is None:
             return np.ones(self.nnz, np.int64), "int"
-        entry = self._weights.get(attr)
-        if entry is None:
-            if self._from_matrix:  # an attribute the matrix does not hold: NetworkX's 1
-                return np.ones(self.nnz, np.int64), "int"
-            raise NotImplementedError(f"edge attribute {attr!r} was not converted")
-        values, kind = entry
+        values, kind = self.edge_attribute(attr)
         if values is None:
             raise NotImplementedError(kind)
         return self._once(("weights", attr), lambda: _check_weights(attr, values, kind))
+
+    def edge_attribute(self, attr, *, from_source=False):
+        """``(values, kind)`` of edge attribute ``attr`` per stored entry, as converted
+        (``values`` None where they cannot be used: ``kind`` says why).  An attribute the
+        conversion did not read is read from the converted graph on first use (edges
+        without it weighing NetworkX's default 1) where that conversion preserved every
+        attribute (NetworkX's cache hands it to later weighted calls too) or
+        ``from_source`` (functions NetworkX dispatches without converting the attribute);
+        else NotImplementedError.  A graph made from a matrix weighs 1 where it holds no
+        such attribute."""
+        entry = self._weights.get(attr)
+        if entry is not None:
+            return entry
+        if self._from_matrix:
+            return np.ones(self.nnz, np.int64), "int"
+        source = self._source() if self._source is not None else None
+        if from_source and source is None:
+            source = convert_to_nx(self)
+        if source is None or not (from_source or self._all_edge_attrs):
+            raise NotImplementedError(f"edge attribute {attr!r} was not converted")
+        adj = source._succ if self._directed else source._adj
+        return self._once(("source values", attr), lambda: _edge_values(
+            list(map(adj.__getitem__, self._nodes)), attr, 1, self._multigraph))
 
     def weighted_matrix(self, attr, gpu: bool) -> Matrix:
         """The pattern with edge attribute ``attr`` as float64 values."""
@@ -590,7 +609,10 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name)
+        g = _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name)
+        if preserve_edge_attrs is True and g._source is not None:
+            g._all_edge_attrs = True
+        return g
     finally:
         if paused:
             gc.enable()

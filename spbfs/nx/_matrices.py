@@ -15,7 +15,6 @@ from itertools import filterfalse, repeat
 import numpy as np
 
 from ..core.arrays import to_numpy
-from ._graph import _edge_values
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
@@ -27,14 +26,7 @@ _NONE = object()
 def _weights(G, attr):
     """``raw_weights``, read from the graph ``G`` was converted from when ``attr`` was not
     converted (functions NetworkX dispatches without converting it, which still read it)."""
-    if attr is None or attr in G._weights or G._from_matrix:
-        return raw_weights(G, attr)
-    orig = G.networkx_graph()
-    adj = orig._succ if orig.is_directed() else orig._adj
-    values, why = _edge_values(list(map(adj.__getitem__, G.nodes)), attr, 1, False)
-    if values is None:
-        raise NotImplementedError(why)
-    return values
+    return raw_weights(G, attr, from_source=True)
 
 
 def _positions(G, nodelist):

@@ -34,18 +34,15 @@ def self_loops(G) -> int:
         G._indices == G.entry_rows())))
 
 
-def raw_weights(G, attr):
+def raw_weights(G, attr, *, from_source=False):
     """Edge attribute ``attr`` per stored entry as converted (any sign, NaN included): an
     int64 or float64 array; NotImplementedError where its values are not all ints or all
-    floats (NetworkX's arithmetic on them cannot be reproduced)."""
+    floats (NetworkX's arithmetic on them cannot be reproduced).  ``from_source``: an
+    attribute not converted is read from the converted graph
+    (:meth:`SpbfsGraph.edge_attribute`)."""
     if attr is None:
         return np.ones(G.nnz, np.int64)
-    entry = G._weights.get(attr)
-    if entry is None:
-        if G._from_matrix:
-            return np.ones(G.nnz, np.int64)
-        raise NotImplementedError(f"edge attribute {attr!r} was not converted")
-    values, kind = entry
+    values, kind = G.edge_attribute(attr, from_source=from_source)
     if values is None:
         raise NotImplementedError(kind)
     return values

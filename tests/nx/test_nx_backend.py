@@ -254,6 +254,22 @@ def test_weighted_conversion_reuses_the_cached_pattern():
     assert weighted and weighted[0]._indices is plain._indices
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_a_conversion_preserving_every_attribute_serves_later_weighted_calls(directed):
+    """``edge_boundary(data=True)`` converts with ``preserve_edge_attrs``; NetworkX's cache
+    hands that conversion to later weighted calls, which read the weights then (they raised
+    NotImplementedError before)."""
+    G = nx.gnp_random_graph(40, 0.15, seed=8, directed=directed)
+    for k, (u, v) in enumerate(G.edges):
+        G[u][v]["weight"] = 0.5 + (k % 7)
+    S = list(range(0, 40, 3))
+    assert (list(nx.edge_boundary(G, S, data=True, backend="spbfs"))
+            == list(nx.edge_boundary(G, S, data=True)))
+    assert nx.volume(G, S, weight="weight", backend="spbfs") == nx.volume(G, S, weight="weight")
+    assert (nx.single_source_dijkstra_path_length(G, 0, backend="spbfs")
+            == nx.single_source_dijkstra_path_length(G, 0))
+
+
 def test_attribute_edit_after_cached_conversion_needs_cache_clear():
     # NetworkX's documented caveat: G[u][v][key] = val does not clear the cache
     G = nx.Graph([(0, 1, {"weight": 1}), (1, 2, {"weight": 1})])
