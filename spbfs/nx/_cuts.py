@@ -18,62 +18,16 @@ from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..cpu.nodesets import NEXT, boundary_entries, mark_neighbours
 from ..semiring import Vector, any_pair, vxm
-from ._recognition import no_multigraph, raw_weights, self_loops
+from ._recognition import int_items, no_multigraph, present_rows, raw_weights, self_loops
 from ._registry import dispatched
 
-__all__ = ["int_items", "neighbourhood", "present_rows", "rows_of_set", "set_rows"]
+__all__ = ["neighbourhood", "rows_of_set", "set_rows"]
 
 
 def rows_of_set(G, nodes):
     """NetworkX's ``{n for n in nodes if n in G}`` and its nodes' rows, in its order."""
     nset = set(G.present(nodes))
     return nset, np.fromiter(map(G.index.__getitem__, nset), np.int64, count=len(nset))
-
-
-#: Containers that iterate the same items again (a generator is read once).
-_REITERABLE = (list, tuple, set, frozenset, dict)
-
-
-def int_items(G, nodes):
-    """The items of ``nodes`` as int64, in their order, where ``G``'s labels are its row
-    numbers and every item is an int; None otherwise.  Two C loops, not a dict lookup per
-    item: ``sum`` (an int only where every item adds as an int: a float makes the total a
-    float, a string or None raises) and ``numpy.fromiter`` (which raises for ints beyond
-    int64).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from spbfs.nx import convert_from_nx
-    >>> G = convert_from_nx(nx.path_graph(3))
-    >>> int_items(G, {2, 0, 7}).tolist(), int_items(G, [1.0]), int_items(G, iter([1]))
-    ([0, 2, 7], None, None)
-    """
-    if not G._identity or type(nodes) not in _REITERABLE:
-        return None
-    try:
-        if type(sum(nodes)) is not int:
-            return None
-        return np.fromiter(nodes, np.int64, count=len(nodes))
-    except (TypeError, OverflowError, ValueError):
-        return None
-
-
-def present_rows(G, nodes):
-    """NetworkX's ``nbunch_iter(nodes)`` as rows: the items that are nodes, in their
-    order, repeats kept.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from spbfs.nx import convert_from_nx
-    >>> present_rows(convert_from_nx(nx.path_graph(3)), [2, 7, 0, 2]).tolist()
-    [2, 0, 2]
-    """
-    items = int_items(G, nodes)
-    if items is not None:
-        return items[(items >= 0) & (items < len(G))]
-    return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
 
 
 def set_rows(G, nodes, ordered=True):

@@ -14,7 +14,8 @@ from ..cpu.nodesets import mark_neighbours
 from ..semiring import Vector, any_pair, ewise_mult, ops, vxm
 from ._registry import dispatched
 
-__all__ = ["edge_position", "no_multigraph", "raw_weights", "self_loops"]
+__all__ = ["edge_position", "int_items", "no_multigraph", "present_rows", "raw_weights",
+           "self_loops"]
 
 _MULTI = ("multigraphs run in NetworkX: spbfs merges parallel edges, which NetworkX counts "
           "one by one here")
@@ -240,13 +241,50 @@ def is_k_regular(G, k):
     return bool((_degree(G) == k).all())
 
 
-def node_rows(G, nbunch):
-    """The rows of the nodes of ``nbunch`` that are in ``G`` (others skipped), as int64
-    (ints on a graph labelled by its rows read by C loops: :func:`spbfs.nx._cuts.present_rows`).
-    """
-    from ._cuts import present_rows
+#: Containers that iterate the same items again (a generator is read once).
+_REITERABLE = (list, tuple, set, frozenset, dict)
 
-    return present_rows(G, nbunch)
+
+def int_items(G, nodes):
+    """The items of ``nodes`` as int64, in their order, where ``G``'s labels are its row
+    numbers and every item is an int; None otherwise.  Two C loops, not a dict lookup per
+    item: ``sum`` (an int only where every item adds as an int: a float makes the total a
+    float, a string or None raises) and ``numpy.fromiter`` (which raises for ints beyond
+    int64).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> G = convert_from_nx(nx.path_graph(3))
+    >>> int_items(G, {2, 0, 7}).tolist(), int_items(G, [1.0]), int_items(G, iter([1]))
+    ([0, 2, 7], None, None)
+    """
+    if not G._identity or type(nodes) not in _REITERABLE:
+        return None
+    try:
+        if type(sum(nodes)) is not int:
+            return None
+        return np.fromiter(nodes, np.int64, count=len(nodes))
+    except (TypeError, OverflowError, ValueError):
+        return None
+
+
+def present_rows(G, nodes):
+    """NetworkX's ``nbunch_iter(nodes)`` as rows: the items that are nodes, in their
+    order, repeats kept.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> present_rows(convert_from_nx(nx.path_graph(3)), [2, 7, 0, 2]).tolist()
+    [2, 0, 2]
+    """
+    items = int_items(G, nodes)
+    if items is not None:
+        return items[(items >= 0) & (items < len(G))]
+    return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
 
 
 @dispatched(docs="One compiled pass over the set's rows marking their neighbours (on the GPU "
@@ -260,7 +298,7 @@ def is_dominating_set(G, nbunch):
     >>> nx.is_dominating_set(nx.star_graph(4), [0], backend="spbfs")
     True
     """
-    rows = node_rows(G, nbunch)
+    rows = present_rows(G, nbunch)
     if not G.on_gpu():
         state, _ = mark_neighbours(G._indptr, G._indices, rows, len(G))
         return bool(np.count_nonzero(state) == len(G))
