@@ -151,33 +151,56 @@ def _brandes_sparse(M, MT, s):
     push reads the frontier's edges alone: the whole search reads every edge once, where
     the blocks' masked products read every unvisited vertex's in-edges at every level),
     then each level from the deepest up pushes ``(1 + delta) / sigma`` back along the
-    reversed edges and keeps what lands on the level above."""
+    reversed edges and keeps what lands on the level above.  A level whose push would read
+    more edges than the rows it may write hold is pulled instead (the vector as a bitmap:
+    each such row sums its in-edges, no scatter to merge), as the middle levels of a
+    small-world graph are: the unvisited rows forwards, the level above backwards."""
     xp, n = M.xp, M.n
+    out_edges, in_edges = M.out_degree, MT.out_degree  # what a push, a pull of a row reads
     sigma = xp.zeros(n, np.float64)
     sigma[s] = 1.0
     visited = xp.zeros(n, bool)
     visited[s] = True
     level = xp.zeros(n, np.int32)
     frontier = Vector.sparse(xp.asarray([s]), xp.ones(1), size=n, check=False)
+    unvisited_edges = int(in_edges.sum()) - int(in_edges[s])
     levels = []
     while True:
-        y = vxm(frontier, M, _COUNTS, mask=visited, complement=True)
+        x = _pulled(frontier, out_edges, unvisited_edges)
+        y = vxm(x, M, _COUNTS, mask=visited, complement=True).to_sparse()
         if not y.indices.size:
             break
         visited[y.indices] = True
         sigma[y.indices] = y.values
+        unvisited_edges -= int(in_edges[y.indices].sum())
         levels.append(y.indices)
         level[y.indices] = len(levels)
         frontier = y
     delta = xp.zeros(n, np.float64)
     for d in range(len(levels), 1, -1):
-        w = levels[d - 1]
+        w, above = levels[d - 1], levels[d - 2]
         t = Vector.sparse(w, (1.0 + delta[w]) / sigma[w], size=n, sort=False, check=False)
-        y = vxm(t, MT, _COUNTS)
-        above = level[y.indices] == d - 1
-        v = y.indices[above]
-        delta[v] = sigma[v] * y.values[above]
+        x = _pulled(t, in_edges, int(out_edges[above].sum()))
+        if x.format == "sparse":
+            y = vxm(t, MT, _COUNTS)
+            keep = level[y.indices] == d - 1
+            v, flow = y.indices[keep], y.values[keep]
+        else:
+            on_level = xp.zeros(n, bool)
+            on_level[above] = True
+            y = vxm(x, MT, _COUNTS, mask=on_level).to_sparse()
+            v, flow = y.indices, y.values
+        delta[v] = sigma[v] * flow
     return delta
+
+
+def _pulled(x, push_edges, pull_edges):
+    """The sparse vector ``x`` as a bitmap (a pull) where pushing it reads more edges
+    (``push_edges``: the edges a push reads per vertex) than the ``pull_edges`` a pull of
+    the rows it may write reads; else ``x``."""
+    if int(push_edges[x.indices].sum()) > pull_edges:
+        return x.to_bitmap()
+    return x
 
 
 def _brandes(M, MT, s):

@@ -177,9 +177,11 @@ def test_deep_searches(device):
     np.testing.assert_allclose([E[e] for e in expected], list(expected.values()), rtol=1e-12)
 
 
-@given(multigraphs(max_n=40, max_m=160), st.booleans(), st.data())
-def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, data):
-    """One source's search pushed over sparse vectors (the CPU's) gives the dense blocks'
+@given(multigraphs(max_n=40, max_m=160), st.booleans(), st.sampled_from(["auto", "push", "pull"]),
+       st.data())
+def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, levels, data):
+    """One source's search over sparse vectors (the CPU's: each level pushed, or pulled
+    where that reads fewer edges; forced either way here) gives the dense blocks'
     dependencies; NetworkX's subset betweenness is the oracle of both."""
     from unittest import mock
 
@@ -187,7 +189,10 @@ def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, data):
 
     n = A.shape[0]
     s = data.draw(st.integers(0, n - 1))
-    got = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
+    forced = {"auto": centrality._pulled, "push": lambda x, *_: x,
+              "pull": lambda x, *_: x.to_bitmap()}[levels]
+    with mock.patch.object(centrality, "_pulled", forced):
+        got = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
     with mock.patch.object(centrality, "_sparse_searches", lambda M: False):
         blocks = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
     _close(got, blocks)
