@@ -399,7 +399,18 @@ class SpbfsGraph:
         attribute (NetworkX's cache hands it to later weighted calls too) or
         ``from_source`` (functions NetworkX dispatches without converting the attribute);
         else NotImplementedError.  A graph made from a matrix weighs 1 where it holds no
-        such attribute."""
+        such attribute.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> G = nx.Graph([(0, 1, {"w": 2.5}), (1, 2, {"w": 0.5})])
+        >>> H = convert_from_nx(G, preserve_edge_attrs=True)
+        >>> values, kind = H.edge_attribute("w")
+        >>> values.tolist(), kind
+        ([2.5, 2.5, 0.5, 0.5], 'float')
+        """
         entry = self._weights.get(attr)
         if entry is not None:
             return entry
