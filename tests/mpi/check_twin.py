@@ -3,7 +3,8 @@ matrix of the same graph; run as ``mpiexec -n P python -m mpi4py THIS twin [DEVI
 
 Graphs: a Kronecker graph of 2^8 vertices (many of degree 0; self-loops dropped), directed
 and undirected, its edges all on rank 0 (the other ranks hold none), split at random cut
-points or evenly, thresholds 0, 8, 128 and one above every degree.  Integer results and
+points or evenly, thresholds 0, 8, 128 and one above every degree; its arcs from the smaller
+id (a DAG); and a graph of 1,024 vertices with 424 components (more than 256).  Integer results and
 partitions must be equal (partitions up to label names), scores within floating tolerance,
 community detection within 1 % of the single-device modularity.  ``SPBFS_TWIN_ONLY=a,b``
 runs only the named checks.  Rank 0 prints ``OK twin P=<P>`` at the end.
@@ -198,6 +199,13 @@ def mode_twin():
     # a directed acyclic graph (arcs from the smaller id), with vertices of degree 0
     lo, hi = np.minimum(U, V), np.maximum(U, V)
     run(lo, hi, n, True, (("random", 8), ("rank0", 10**9)))
+    # more than 256 components (labels past a byte): 300 paths of three vertices, a
+    # triangle closing every tenth, and 124 isolated vertices
+    k = np.arange(300)
+    U2 = np.concatenate([3 * k, 3 * k + 1, 3 * k[::10]])
+    V2 = np.concatenate([3 * k + 1, 3 * k + 2, 3 * k[::10] + 2])
+    for directed in (False, True):
+        run(U2, V2, 1024, directed, (("random", 0), ("balanced", 10**9)))
 
 
 def main():
