@@ -24,8 +24,8 @@ import math
 import numpy as np
 
 from ..core.validation import check_integer, check_number
-from ..semiring import Matrix, Semiring, monoids, ops, plus_times, pull_affine, reduce
-from ._shared import prepare
+from ..semiring import Semiring, monoids, ops, plus_times, pull_affine, reduce
+from ._shared import by_masks, prepare
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
 
@@ -129,7 +129,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if weight:
         # float64 weights are used as they are, so the transpose cached on M keeps its values
         M = M.astype(np.float64)
-        if isinstance(M, Matrix) and _all_ones(M.data):  # one device's matrix: the
+        if not by_masks(M) and _all_ones(M.data):  # one device's matrix: the
             weight = False  # unweighted product gives the same sums, reading no values
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
