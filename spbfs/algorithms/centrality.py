@@ -30,21 +30,18 @@ from ..core.validation import check_integer
 from ..semiring import (
     Matrix,
     Semiring,
-    Vector,
     ewise_add,
     monoids,
     mxm,
     ops,
     plus_times,
     pull_cheaper,
-    vxm,
+    source_dependencies,
 )
 from ._shared import by_masks, prepare
 
 #: ``C[i, :] = sum over the stored A[i, k] of B[k, :]``: path counts, no edge value read.
 _PATHS = Semiring(monoids.plus, ops.second, name="plus_second")
-#: ``y[j] = sum over the stored A[i, j] of x[i]``: the same counts pushed from a sparse ``x``.
-_COUNTS = Semiring(monoids.plus, ops.first, name="plus_first")
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
@@ -132,75 +129,15 @@ def _sources(sources, n):
 def _dependencies(M, MT, s):
     """Sum over the sources ``s`` of Brandes' dependencies of every vertex."""
     if s.size == 1 and _sparse_searches(M):
-        return _brandes_sparse(M, MT, int(s[0]))
+        return source_dependencies(M, int(s[0]), MT)
     return _brandes(M, MT, s)[2].sum(axis=1)
 
 
 def _sparse_searches(M) -> bool:
-    """Whether one source's search runs on sparse vectors: where the algebra keeps vectors
-    sparse (not over ranks) and pushing the whole matrix costs no more than pulling it (the
-    CPU; the GPU pulls large frontiers)."""
-    xp, n = M.xp, M.n
-    probe = Vector(n, "bitmap", present=xp.zeros(n, bool), values=xp.zeros(n)).to_sparse()
-    return probe.format == "sparse" and M.nnz > 0 and not pull_cheaper(M, M.nnz)
-
-
-def _brandes_sparse(M, MT, s):
-    """Brandes' dependencies from the one source ``s`` over sparse vectors: each level's
-    vertices push their path counts through ``plus_first`` to the unvisited vertices (the
-    push reads the frontier's edges alone: the whole search reads every edge once, where
-    the blocks' masked products read every unvisited vertex's in-edges at every level),
-    then each level from the deepest up pushes ``(1 + delta) / sigma`` back along the
-    reversed edges and keeps what lands on the level above.  A level whose push would read
-    more edges than the rows it may write hold is pulled instead (the vector as a bitmap:
-    each such row sums its in-edges, no scatter to merge), as the middle levels of a
-    small-world graph are: the unvisited rows forwards, the level above backwards."""
-    xp, n = M.xp, M.n
-    out_edges, in_edges = M.out_degree, MT.out_degree  # what a push, a pull of a row reads
-    sigma = xp.zeros(n, np.float64)
-    sigma[s] = 1.0
-    visited = xp.zeros(n, bool)
-    visited[s] = True
-    level = xp.zeros(n, np.int32)
-    frontier = Vector.sparse(xp.asarray([s]), xp.ones(1), size=n, check=False)
-    unvisited_edges = int(in_edges.sum()) - int(in_edges[s])
-    levels = []
-    while True:
-        x = _pulled(frontier, out_edges, unvisited_edges)
-        y = vxm(x, M, _COUNTS, mask=visited, complement=True).to_sparse()
-        if not y.indices.size:
-            break
-        visited[y.indices] = True
-        sigma[y.indices] = y.values
-        unvisited_edges -= int(in_edges[y.indices].sum())
-        levels.append(y.indices)
-        level[y.indices] = len(levels)
-        frontier = y
-    delta = xp.zeros(n, np.float64)
-    for d in range(len(levels), 1, -1):
-        w, above = levels[d - 1], levels[d - 2]
-        t = Vector.sparse(w, (1.0 + delta[w]) / sigma[w], size=n, sort=False, check=False)
-        x = _pulled(t, in_edges, int(out_edges[above].sum()))
-        if x.format == "sparse":
-            y = vxm(t, MT, _COUNTS)
-            keep = level[y.indices] == d - 1
-            v, flow = y.indices[keep], y.values[keep]
-        else:
-            on_level = xp.zeros(n, bool)
-            on_level[above] = True
-            y = vxm(x, MT, _COUNTS, mask=on_level).to_sparse()
-            v, flow = y.indices, y.values
-        delta[v] = sigma[v] * flow
-    return delta
-
-
-def _pulled(x, push_edges, pull_edges):
-    """The sparse vector ``x`` as a bitmap (a pull) where pushing it reads more edges
-    (``push_edges``: the edges a push reads per vertex) than the ``pull_edges`` a pull of
-    the rows it may write reads; else ``x``."""
-    if int(push_edges[x.indices].sum()) > pull_edges:
-        return x.to_bitmap()
-    return x
+    """Whether one source's search runs level by level (:func:`source_dependencies`):
+    where the algebra keeps vectors sparse (not over ranks) and pushing the whole matrix
+    costs no more than pulling it (the CPU; the GPU pulls large frontiers)."""
+    return not by_masks(M) and M.nnz > 0 and not pull_cheaper(M, M.nnz)
 
 
 def _brandes(M, MT, s):

@@ -21,7 +21,7 @@ from ..semiring import (
     vxm,
 )
 from ..semiring._matrix import csr_from_coo
-from ._shared import BETA, prepare
+from ._shared import BETA, by_masks, prepare
 from .bfs import bfs
 from .msbfs import PACKED_ALPHA, WORD, packed_search
 
@@ -122,20 +122,20 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
                                name="source")
     else:
         source = check_source(source, n)
-    dist = xp.full(n, np.inf)
-    dist[source] = 0.0
-    changed = xp.zeros(n, bool)
-    changed[source] = True
     # where the algebra's vectors can be sparse and a push of the whole matrix costs no
     # more than a pull (the CPU), delta-stepping over sparse vectors; else (the vectors of
     # a graph over ranks stay bitmaps; the GPU pulls large frontiers) the frontier
     # Bellman-Ford below
-    start = Vector(n, "bitmap", present=changed, values=dist).to_sparse()
-    if start.format == "sparse" and M.nnz and not pull_cheaper(M, M.nnz):
-        dist = relax_buckets(M, start.indices, _bucket_width(M))
+    if not by_masks(M) and M.nnz and not pull_cheaper(M, M.nnz):
+        dist = relax_buckets(M, xp.unique(xp.asarray(source, np.int64).reshape(-1)),
+                             _bucket_width(M))
         if not return_predecessors:
             return dist
         return dist, _predecessors(M, dist, source)
+    dist = xp.full(n, np.inf)
+    dist[source] = 0.0
+    changed = xp.zeros(n, bool)
+    changed[source] = True
     degree = M.out_degree
     for _ in range(n):
         frontier_edges = int((degree * changed).sum())  # the round's one read on the host

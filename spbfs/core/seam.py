@@ -149,6 +149,9 @@ _OPTIONAL = _declare(
     ("spgemm", "A, B, semiring, mask, structural, complement, dtype",
      "``C<M> = A B`` over a semiring as canonical CSR arrays, the mask (complement, by "
      "value) inside"),
+    ("reduce_values", "monoid, values, dtype",
+     "a whole reduction of a 1-D array over a monoid with a numpy ufunc (the ufunc's own "
+     "result, NaN as it gives it), split over threads; None: one pass of the ufunc"),
     ("ewise_csr", "op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype",
      "``ewise_add`` (``union``) / ``ewise_mult`` of two canonical CSR matrices"),
     ("select_csr", "op, indptr, indices, data, thunk, derived=None",
@@ -188,6 +191,10 @@ _OPTIONAL = _declare(
     ("delta_stepping", "indptr, indices, data, sources, delta, dist",
      ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and two kernels a bucket "
      "round, not a masked push and numpy lists per round"),
+    ("brandes_source", "indptr, indices, tindptr, tindices, source, delta",
+     ":func:`spbfs.semiring.source_dependencies` whole: one parallel call a level each way "
+     "(claims by compare-and-swap, path counts added atomically, a queue of the levels), "
+     "not a product and sparse-vector bookkeeping per level"),
     ("pruning_share", "n",
      "a cost hint, not a product: the trees' share of the vertices with an edge from which "
      "searches of a symmetric graph of ``n`` vertices run on its core with its trees set "

@@ -16,6 +16,7 @@ Examples
 """
 
 from .bfs import bitmap_search
+from .brandes import brandes_source
 from .csr import csr_assign, csr_union
 from .delta import delta_stepping
 from .forest import forest_outputs, pruning_share
@@ -27,6 +28,7 @@ from .products import (
     ewise_csr,
     index_unary,
     masked_dot,
+    reduce_values,
     segment_reduce,
     select_csr,
     spgemm,
@@ -40,8 +42,9 @@ from .rank import pull_affine
 from .strong import strong_components
 from .weak import weak_components
 
-__all__ = ["binary", "bitmap_search", "csr_assign", "csr_union", "delta_stepping", "ewise_csr",
-           "forest_outputs", "index_unary", "masked_dot", "packed_pull", "packed_push", "peel",
-           "pruning_share", "pull_affine", "queue_meet", "queue_order",
+__all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_union",
+           "delta_stepping", "ewise_csr", "forest_outputs", "index_unary", "masked_dot",
+           "packed_pull", "packed_push", "peel",
+           "pruning_share", "pull_affine", "queue_meet", "queue_order", "reduce_values",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",
            "spmv_scatter", "strong_components", "unpack_bitplanes", "weak_components"]

@@ -20,14 +20,13 @@ repeated searches reuse them, so no fresh pages are faulted in per call).
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from ..core.remote import mapped_ids, remote_parents
 from ..core.seam import LevelSearch
 from ..core.seam import bitmap_searchable as supports
 from ._jit import kernel
+from .kept import KeptPool
 from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["CpuBitmapSearch", "supports"]
@@ -249,39 +248,8 @@ class Workspace:
         return self.parts
 
 
-class WorkspacePool:
-    """Workspaces by size, checked out by one search at a time (thread-safe).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> pool = WorkspacePool()
-    >>> ws = pool.checkout(10, np.int32); pool.give_back(ws)
-    >>> pool.checkout(10, np.int32) is ws
-    True
-    """
-
-    def __init__(self, keep: int = 4):
-        self._free: list[Workspace] = []
-        self._keep = keep
-        self._lock = threading.Lock()
-
-    def checkout(self, n: int, idt) -> Workspace:
-        idt = np.dtype(idt)
-        with self._lock:
-            for i, ws in enumerate(self._free):
-                if ws.n == n and ws.idt == idt:
-                    return self._free.pop(i)
-        return Workspace(n, idt)
-
-    def give_back(self, ws: Workspace) -> None:
-        with self._lock:
-            self._free.append(ws)
-            del self._free[:-self._keep]
-
-
 #: The pool every CPU search checks its workspace out of.
-workspaces = WorkspacePool()
+workspaces = KeptPool(lambda n, idt: Workspace(n, idt))
 
 
 # ----------------------------------------------------------------------------- the search
@@ -309,7 +277,7 @@ class CpuBitmapSearch(LevelSearch):
         # counts out-degrees instead (the count only steers "auto")
         self.tindptr, self.tindices = T.indptr, T.indices
         self.n, self.edges = n, int(M.nnz)
-        self.ws = workspaces.checkout(n, idt)
+        self.ws = workspaces.checkout(n, np.dtype(idt))
         self._levels = np.empty(n, idt)
         self.parents = np.empty(n, idt) if values else None
         owner = self.parents if values else self.ws.owner
@@ -344,7 +312,7 @@ class CpuBitmapSearch(LevelSearch):
     def close(self) -> None:
         if self.ws is not None:
             ws, self.ws = self.ws, None
-            workspaces.give_back(ws)
+            workspaces.give_back(ws, ws.n, ws.idt)
 
     def sizes(self) -> list:
         out, self._pending = self._pending, []

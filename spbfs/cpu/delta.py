@@ -10,39 +10,37 @@ made it: one linked list of blocks per bucket (taken modulo ``C``, a power of tw
 buckets a pending distance can span, ``max weight / delta + 3``), blocks from the thread's
 own pool and free list.  As in GAP, a vertex stays listed where it was when it improves
 again; a listing is taken only while the vertex's distance is still in that bucket.  A
-round (one call of :func:`_relax` a range, then :func:`_next_bucket`):
+round:
 
-1. each range empties the current bucket's bins of its threads into its own frontier row,
-   each vertex once (a stamp per round) and only while its distance is in the bucket, and
-   publishes the row;
-2. every range relaxes the out-edges of chunks of the published rows, taken by
-   ``fetch_add`` (its own row first; a row not yet published is left to its own range,
-   so no range ever waits for another); each improvement lowers its head's distance and
-   lists it;
+1. between rounds, one thread (:func:`_advance`) gives the last round's blocks back to
+   their threads' free lists, finds the lowest bucket whose bins hold a listing and
+   detaches its blocks, every thread's, into one list;
+2. every range takes chunks of that list by ``fetch_add`` and relaxes the out-edges of each
+   listed vertex still in the bucket, once (a stamp per round), listing each improvement
+   in its own bins: the work is shared whichever thread listed it (a bucket listed by one
+   thread, as the first rounds from one source are, would otherwise run on that thread
+   alone, and so would the rounds after it);
 3. each range relaxes the vertices it listed in the current bucket itself while they fill
-   at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail);
-4. the lowest bucket whose bins still hold a listing is the next round's.
+   at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail).
 
 A thread whose pool is full marks the vertex ``spilled``; the round's end grows the pools
 and lists the spilled vertices where their distances are (rare: a pool has room for ``2 n``
-listings and takes back the blocks of each emptied bucket).
+listings).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
-from ._atomic import cas, fetch_add
+from ._atomic import cas, fetch_add, float_bits
 from ._jit import kernel
+from .kept import KeptPool
 from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["delta_stepping"]
 
-#: Frontier vertices a thread takes at a time.
-CHUNK = 64
+#: A bucket's blocks a thread takes at a time (64 listings).
+CHUNK_BLOCKS = 2
 #: Weights from which their largest is found by several threads.
 PARALLEL_MAX = 1 << 16
 #: Frontier vertices from which a round is split over threads.
@@ -61,18 +59,6 @@ WIDTH_SHARE = 0.25
 MAX_SPAN = 1 << 16
 U = np.uintp
 NONE = -1
-
-
-@intrinsic
-def _bits(typingctx, x):
-    """The bit pattern of a float64 as an int64 (same order for non-negative values)."""
-    if x != types.float64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.int64(x), codegen
 
 
 @kernel
@@ -98,51 +84,39 @@ def _insert(t, slot, v, heads, fill, blk_v, blk_next, free, used):
 
 
 @kernel
-def _next_bucket(bucket, mask, heads, fill, blk_next):
-    """The lowest bucket from ``bucket`` on whose bins hold a listing (every thread's),
-    and about how many they hold; ``(-1, 0)`` when every bin is empty."""
+def _advance(bucket, mask, heads, fill, blk_next, free, taken_blocks, count, claimed):
+    """Between rounds: the blocks the last round took (``taken_blocks[:count]``) back to
+    their threads' free lists; then the lowest bucket from ``bucket`` on whose bins hold a
+    listing (every thread's), its blocks detached from the bins into ``taken_blocks`` (each
+    as ``((block * threads + thread) << 6) | filled``) and ``claimed`` reset.  Returns the
+    bucket (``-1`` when every bin is empty), its listings and its blocks."""
     threads = heads.shape[0]
+    for q in range(count):
+        g = taken_blocks[q] >> 6
+        t = g % threads
+        kb = g // threads
+        blk_next[t, kb] = free[t]
+        free[t] = kb
+    claimed[0] = 0
     for _ in range(mask + 1):
         slot = bucket & mask
         entries = 0
+        blocks = 0
         for t in range(threads):
             kb = heads[t, slot]
-            if kb != NONE:
-                entries += fill[t, slot]
+            filled = fill[t, slot]
+            heads[t, slot] = NONE
+            fill[t, slot] = 0
+            while kb != NONE:
+                taken_blocks[blocks] = ((kb * threads + t) << 6) | filled
+                blocks += 1
+                entries += filled
                 kb = blk_next[t, kb]
-                while kb != NONE:
-                    entries += BLOCK
-                    kb = blk_next[t, kb]
-        if entries:
-            return bucket, entries
+                filled = BLOCK  # every block but the newest is full
+        if blocks:
+            return bucket, entries, blocks
         bucket += 1
-    return -1, 0
-
-
-@kernel(inline="always")
-def _drain(t, slot, bucket, stamp, heads, fill, blk_v, blk_next, free, dist, per, taken,
-           out, size):
-    """Empty thread ``t``'s bin ``slot`` into ``out`` from ``size`` on, each vertex whose
-    distance is in ``bucket`` once (``taken``: the round's stamp; two threads taking one
-    vertex at once both keep it, a repeat of work only); the new size."""
-    kb = heads[t, slot]
-    count = fill[t, slot]
-    heads[t, slot] = NONE
-    fill[t, slot] = 0
-    while kb != NONE:
-        base = kb * BLOCK
-        for i in range(count):
-            v = blk_v[t, base + i]
-            if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
-                taken[v] = stamp
-                out[size] = v
-                size += 1
-        after = blk_next[t, kb]
-        blk_next[t, kb] = free[t]  # the block back to its thread's free list
-        free[t] = kb
-        kb = after
-        count = BLOCK  # every block but the newest is full
-    return size
+    return -1, 0, 0
 
 
 @kernel(inline="always")
@@ -157,7 +131,7 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
     for p in range(U(indptr[u]), U(indptr[u + 1])):
         v = U(indices[p])
         nd = du + data[p]
-        nb = _bits(nd)
+        nb = float_bits(nd)
         ob = bits[v]
         while nb < ob:
             if cas(bits, v, ob, nb):
@@ -186,36 +160,32 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
 
 
 @kernel
-def _relax(r, parts, bucket, stamp, frontier, sizes, claimed, ready, indptr, indices, data,
-           dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
-    """Range ``r`` of ``parts``: the bins of the current bucket of threads ``r``, ``r +
-    parts``, ... drained into frontier row ``r`` (published by ``ready``), then chunks of
-    every published row taken by ``fetch_add`` (its own first; a row not yet published is
-    left to its range, so no range waits for another), then (bucket fusion, GAP's) the
-    vertices it listed in the current bucket itself while they are few: every out-edge
-    relaxed, each improvement listed in row ``r``'s bins.  Returns the vertices spilled."""
+def _relax(r, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
+           bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
+    """Range ``r`` of a round: chunks of the bucket's blocks (``taken_blocks[:count]``, any
+    thread's) taken by ``fetch_add``, each listed vertex whose distance is still in
+    ``bucket`` relaxed once (``taken``: the round's stamp; two threads taking one vertex at
+    once both relax it, a repeat of work only), every improvement listed in the bins of
+    thread ``r``; then (bucket fusion, GAP's) the vertices it listed in the current bucket
+    itself while they are few.  Returns the vertices spilled."""
     t = r
-    slot = bucket & mask
-    size = 0
-    for row in range(r, heads.shape[0], parts):
-        size = _drain(row, slot, bucket, stamp, heads, fill, blk_v, blk_next, free, dist, per,
-                      taken, frontier[r], size)
-    sizes[r] = size
-    fetch_add(ready, r, 1)  # publishes the row (a locked instruction: a full fence)
+    threads = heads.shape[0]
     lost = 0
-    for k in range(parts):
-        s = (r + k) % parts
-        if fetch_add(ready, s, 0) == 0:  # not drained yet: its own range does it
-            continue
-        row = frontier[s]
-        end = sizes[s]
-        while True:
-            q0 = fetch_add(claimed, s, CHUNK)
-            if q0 >= end:
-                break
-            for q in range(q0, min(q0 + CHUNK, end)):
-                lost += _relax_one(row[q], t, indptr, indices, data, dist, bits, per, mask,
-                                   heads, fill, blk_v, blk_next, free, used, spilled)
+    while True:
+        q0 = fetch_add(claimed, 0, CHUNK_BLOCKS)
+        if q0 >= count:
+            break
+        for q in range(q0, min(q0 + CHUNK_BLOCKS, count)):
+            g = taken_blocks[q] >> 6
+            filled = taken_blocks[q] & 63
+            owner = g % threads
+            base = (g // threads) * BLOCK
+            for i in range(filled):
+                v = blk_v[owner, base + i]
+                if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
+                    taken[v] = stamp
+                    lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
+                                       heads, fill, blk_v, blk_next, free, used, spilled)
     slot = bucket & mask
     while True:
         kb = heads[t, slot]
@@ -226,33 +196,29 @@ def _relax(r, parts, bucket, stamp, frontier, sizes, claimed, ready, indptr, ind
         if blocks == 0 or blocks > FUSE_BLOCKS:  # none, or too many: the next round's
             break
         kb = heads[t, slot]
-        count = fill[t, slot]
+        filled = fill[t, slot]
         heads[t, slot] = NONE
         fill[t, slot] = 0
         while kb != NONE:
             base = kb * BLOCK
-            for i in range(count):
+            for i in range(filled):
                 v = blk_v[t, base + i]
                 if np.int64(dist[v] * per) == bucket:
                     lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
-                                       heads, fill, blk_v, blk_next, free, used,
-                                       spilled)
+                                       heads, fill, blk_v, blk_next, free, used, spilled)
             after = blk_next[t, kb]
-            blk_next[t, kb] = free[t]
+            blk_next[t, kb] = free[t]  # its own thread's list: no other thread's at once
             free[t] = kb
             kb = after
-            count = BLOCK
+            filled = BLOCK
     return lost
 
 
 @kernel
-def _list_spilled(spilled, dist, per, mask, heads, fill, blk_v, blk_next, free, used):
-    """List every spilled vertex in thread 0's bin of its distance (pools grown first)."""
-    for v in range(spilled.size):
-        if spilled[v]:
-            spilled[v] = False
-            _insert(0, np.int64(dist[v] * per) & mask, v, heads, fill, blk_v, blk_next, free,
-                    used)
+def _list(vertices, dist, per, mask, heads, fill, blk_v, blk_next, free, used):
+    """List ``vertices`` in thread 0's bins of their distances (pools grown first)."""
+    for v in vertices:
+        _insert(0, np.int64(dist[v] * per) & mask, v, heads, fill, blk_v, blk_next, free, used)
 
 
 def _pool_blocks(n, threads, sources, span):
@@ -307,43 +273,78 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
     span = 1 << max(int(w_max * per) + 3, 2).bit_length()  # a power of two: slot = b & mask
     threads = max(1, get_num_threads())
-    dist[:] = np.inf
-    bits = dist.view(np.int64)
-    taken = np.zeros(n, np.int64)
     sources = np.unique(np.asarray(sources, np.int64))
-    blocks = _pool_blocks(n, threads, sources.size, span)
-    heads = np.full((threads, span), NONE, np.int64)
-    fill = np.zeros((threads, span), np.int64)
-    blk_v = np.empty((threads, blocks * BLOCK), np.int64)
-    blk_next = np.empty((threads, blocks), np.int64)
+    ws = _workspaces.checkout(n, threads)
+    heads, fill, blk_v, blk_next, taken_blocks = ws.bins(
+        span, _pool_blocks(n, threads, sources.size, span))
+    taken, spilled = ws.taken, ws.spilled
     free = np.full(threads, NONE, np.int64)
     used = np.zeros(threads, np.int64)
-    spilled = np.zeros(n, bool)
-    frontier = np.empty((threads, n), np.int64)  # a row a range (pages touched as used)
-    sizes = np.zeros(threads, np.int64)
-    claimed = np.zeros(threads, np.int64)
-    ready = np.zeros(threads, np.int64)
+    claimed = np.zeros(1, np.int64)
+    run_ranges(lambda lo, hi: dist[lo:hi].__setitem__(slice(None), np.inf),
+               split(n, threads if n >= PARALLEL_MAX else 1))  # numpy's fill frees the GIL
+    bits = dist.view(np.int64)
     dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
-    spilled[sources] = True
-    _list_spilled(spilled, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
+    _list(sources, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
     mask = span - 1
     rounds = 0
-    bucket, entries = _next_bucket(0, mask, heads, fill, blk_next)
+    bucket, entries, count = _advance(0, mask, heads, fill, blk_next, free, taken_blocks, 0,
+                                      claimed)
     while bucket >= 0:
         rounds += 1
+        ws.stamp += 1  # the round's mark in taken (kept between calls: never cleared)
         parts = min(threads, (entries + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
-        claimed[:] = 0
-        ready[:] = 0
         lost = run_ranges(
-            lambda r, _, parts=parts, bucket=bucket, stamp=rounds, blk_v=blk_v,
-            blk_next=blk_next: _relax(
-                r, parts, bucket, stamp, frontier, sizes, claimed, ready, indptr, indices,
-                data, dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
-                spilled), [(r, r + 1) for r in range(parts)])
+            lambda r, _, bucket=bucket, stamp=ws.stamp, count=count, blk_v=blk_v,
+            blk_next=blk_next, taken_blocks=taken_blocks: _relax(
+                r, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
+                bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled),
+            [(r, r + 1) for r in range(parts)])
         if sum(lost):
             while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
                 blk_v, blk_next = _grown(blk_v, blk_next)
-            _list_spilled(spilled, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
+            listed = np.flatnonzero(spilled)
+            spilled[listed] = False
+            _list(listed, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
             blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
-        bucket, entries = _next_bucket(bucket, mask, heads, fill, blk_next)
+            if taken_blocks.size < blk_next.size:
+                taken_blocks = np.concatenate([taken_blocks, np.empty(
+                    blk_next.size - taken_blocks.size, np.int64)])
+            ws.keep(blk_v, blk_next, taken_blocks)
+        bucket, entries, count = _advance(bucket, mask, heads, fill, blk_next, free,
+                                          taken_blocks, count, claimed)
+    _workspaces.give_back(ws, n, threads)  # every bin empty again (one that raised: dropped)
     return rounds
+
+
+class _Workspace:
+    """A search's arrays kept between calls (:class:`~spbfs.cpu.kept.KeptPool`): the
+    round stamps of ``n`` vertices and their last stamp, the spilled flags (clear between
+    searches), and per thread the bins (every one empty between searches: a search ends
+    when they are) and the pools of blocks."""
+
+    def __init__(self, n, threads):
+        self.threads = threads
+        self.taken = np.zeros(n, np.int64)
+        self.stamp = 0
+        self.spilled = np.zeros(n, bool)
+        self.heads = self.fill = None
+        self.blk_v = self.blk_next = self.taken_blocks = None
+
+    def bins(self, span, blocks):
+        """``(heads, fill, blk_v, blk_next, taken_blocks)`` for ``span`` bins a thread and
+        pools of at least ``blocks`` blocks."""
+        if self.heads is None or self.heads.shape[1] != span:
+            self.heads = np.full((self.threads, span), NONE, np.int64)
+            self.fill = np.zeros((self.threads, span), np.int64)
+        if self.blk_next is None or self.blk_next.shape[1] < blocks:
+            self.keep(np.empty((self.threads, blocks * BLOCK), np.int64),
+                      np.empty((self.threads, blocks), np.int64),
+                      np.empty(self.threads * blocks, np.int64))
+        return self.heads, self.fill, self.blk_v, self.blk_next, self.taken_blocks
+
+    def keep(self, blk_v, blk_next, taken_blocks):
+        self.blk_v, self.blk_next, self.taken_blocks = blk_v, blk_next, taken_blocks
+
+
+_workspaces = KeptPool(_Workspace, keep=2)

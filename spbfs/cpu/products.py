@@ -1025,6 +1025,31 @@ def segment_reduce(monoid, values, starts, dtype):
     return out
 
 
+#: Values from which a whole reduction is split over threads.
+PARALLEL_REDUCE = 1 << 20
+
+
+def reduce_values(monoid, values, dtype):
+    """``monoid.ufunc.reduce(values)`` in ``dtype``, a range of ``values`` per thread (numpy
+    releases the GIL in its loops), then the ranges' results reduced: the same value as one
+    pass, NaN included; None for a small array, one thread or a monoid without a ufunc.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import monoids
+    >>> reduce_values(monoids.min, np.arange(3.0, 2**21), np.float64)
+    3.0
+    """
+    threads = get_num_threads()
+    if monoid.ufunc is None or values.size < PARALLEL_REDUCE or threads == 1:
+        return None
+    dtype = np.dtype(dtype)
+    parts = run_ranges(lambda lo, hi: monoid.ufunc.reduce(
+        values[lo:hi].astype(dtype, copy=False), dtype=dtype), split(values.size, threads))
+    return monoid.ufunc.reduce(np.array(parts, dtype), dtype=dtype).item()
+
+
 _SELECT = """
 @KERNEL
 def count(r0, r1, ptr, idx, val, thunk, cnt):

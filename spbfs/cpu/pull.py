@@ -82,21 +82,6 @@ def _dense_sum(semiring, tdata, x_present, x_val, mask, dtype):
     return kind if bool(x_present.all()) else None
 
 
-def _split(total, parts, indptr):
-    """:func:`spbfs.cpu.threads.split` by entries, its targets searched in ``indptr``'s own
-    dtype (a search with Python ints converts an int32 ``indptr`` first: 0.25 ms a call at
-    scale 18, as long as a tenth of the pull)."""
-    parts = max(1, min(parts, total))
-    if parts == 1:
-        return split(total, 1)
-    lo, hi = int(indptr[0]), int(indptr[-1])
-    targets = np.array([lo - (lo - hi) * k // parts for k in range(1, parts)],  # rounded up
-                       indptr.dtype)
-    bounds = [0, *np.minimum(np.searchsorted(indptr, targets), total).tolist(), total]
-    bounds = np.maximum.accumulate(bounds).tolist()
-    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a] or [(0, 0)]
-
-
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
     """Pull: ``y = x @ A`` for a bitmap ``x``, masked; returns ``(y_present, y_val)`` (as
     :func:`spbfs.cpu.products.spmv`, whose kernel runs unless the dense sum serves).
@@ -118,7 +103,7 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     y_present, y_val = np.empty(n_out, bool), np.empty(n_out, np.float64)
     nnz = int(tindptr[-1])
     threads = get_num_threads() if nnz + n_out >= PARALLEL_ENTRIES else 1
-    ranges = _split(n_out, threads, tindptr)
+    ranges = split(n_out, threads, tindptr)
     if kind == "first":
         run_ranges(lambda r0, r1: _sum_first(r0, r1, tindptr, tindices, x_val, y_present,
                                              y_val), ranges)

@@ -16,6 +16,7 @@ array([2., 3.])
 """
 
 from ._affine import AffineStep, pull_affine
+from ._dependencies import source_dependencies
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract, extract_pattern
 from ._forest import forest_outputs, pruning_share
@@ -58,5 +59,5 @@ __all__ = [
     "mxv", "ops", "packed_any_secondi", "peel", "plus_pair", "plus_times", "pointer_matrix",
     "pruning_share", "pull_affine", "pull_cheaper", "queue_meet", "queue_order", "reduce",
     "relax_buckets", "row_mode",
-    "select", "select_ops", "unary", "unpack_bitplanes", "vxm",
+    "select", "source_dependencies", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -75,7 +75,11 @@ def _scalar(monoid, values, dtype, xp):
     dtype = np.dtype(dtype)
     if values.size == 0:
         return dtype.type(monoid.identity(dtype))
-    if xp is np and monoid.ufunc is not None:  # one pass, no segment machinery
+    if xp is np and monoid.ufunc is not None:  # no segment machinery
+        split_over_threads = optional_primitive(backend_for(xp), "reduce_values")
+        found = split_over_threads and split_over_threads(monoid, values, dtype)
+        if found is not None:
+            return found
         return monoid.ufunc.reduce(values.astype(dtype, copy=False), dtype=dtype).item()
     r = backend_for(xp).segment_reduce(monoid, values, xp.zeros(1, np.int64), dtype)
     return (r.get() if xp is not np else r)[0].item()

@@ -5,6 +5,8 @@ directed and undirected graphs with self-loops, duplicates, explicit zeros and i
 vertices.
 """
 
+import contextlib
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -177,21 +179,33 @@ def test_deep_searches(device):
     np.testing.assert_allclose([E[e] for e in expected], list(expected.values()), rtol=1e-12)
 
 
-@given(multigraphs(max_n=40, max_m=160), st.booleans(), st.sampled_from(["auto", "push", "pull"]),
-       st.data())
-def test_one_source_on_sparse_vectors_equals_the_blocks(A, directed, levels, data):
-    """One source's search over sparse vectors (the CPU's: each level pushed, or pulled
-    where that reads fewer edges; forced either way here) gives the dense blocks'
+@given(multigraphs(max_n=40, max_m=160), st.booleans(),
+       st.sampled_from(["kernel", "kernel in parallel", "auto", "push", "pull"]), st.data())
+def test_one_source_level_by_level_equals_the_blocks(A, directed, levels, data):
+    """One source's search level by level (``source_dependencies``: the CPU's kernels, also
+    with every level split over three threads; the generic path's levels pushed, or pulled
+    where that reads fewer edges, forced either way here) gives the dense blocks'
     dependencies; NetworkX's subset betweenness is the oracle of both."""
     from unittest import mock
 
+    import spbfs
     from spbfs.algorithms import centrality
+    from spbfs.cpu import brandes
+    from spbfs.semiring import _dependencies
 
     n = A.shape[0]
     s = data.draw(st.integers(0, n - 1))
-    forced = {"auto": centrality._pulled, "push": lambda x, *_: x,
-              "pull": lambda x, *_: x.to_bitmap()}[levels]
-    with mock.patch.object(centrality, "_pulled", forced):
+    generic = {"auto": _dependencies._pulled, "push": lambda x, *_: x,
+               "pull": lambda x, *_: x.to_bitmap()}.get(levels)
+    with contextlib.ExitStack() as stack:
+        if generic is not None:
+            stack.enter_context(mock.patch.object(_dependencies, "_pulled", generic))
+            stack.enter_context(mock.patch.object(_dependencies, "optional_primitive",
+                                                  lambda *_: None))
+        if levels == "kernel in parallel":
+            stack.enter_context(mock.patch.object(brandes, "PARALLEL_EDGES", 1))
+            spbfs.set_num_threads(3)
+            stack.callback(spbfs.set_num_threads, None)
         got = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
     with mock.patch.object(centrality, "_sparse_searches", lambda M: False):
         blocks = betweenness_centrality(A, normalized=False, directed=directed, sources=[s])
