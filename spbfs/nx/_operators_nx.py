@@ -519,10 +519,65 @@ def _edge_set(G):
     return edges
 
 
-@dispatched(can_run=_binary_can_run, docs="The node and edge sets NetworkX intersects, "
-            "built by C loops from the arrays (the result's node and adjacency order are "
-            "those sets' order, as NetworkX's); multigraphs and Graph subclasses run in "
-            "NetworkX.")
+def _node_hashes(G):
+    """``hash`` of each node of ``G``, by row (an int ``i`` hashes to ``i``)."""
+    if G._identity:
+        return np.arange(len(G), dtype=np.int64)
+    return np.fromiter(map(hash, G.nodes), np.int64, count=len(G))
+
+
+def _rows_in(other, W):
+    """The row of each node of ``W`` in ``other`` (by ``W``'s rows), -1 where ``other``
+    lacks it."""
+    if W._identity and other._identity:  # both labelled 0, 1, ...
+        to = np.arange(len(W), dtype=np.int64)
+        to[len(other):] = -1
+        return to
+    return np.fromiter(map(other.index.get, W.nodes, repeat(-1)), np.int64, count=len(W))
+
+
+def _positions(W, nodes):
+    """The position in ``nodes`` (a list of nodes of ``W``) of each node of ``W`` (by
+    ``W``'s rows), -1 where absent."""
+    if W._identity:  # the labels are the rows
+        at = np.full(len(W), -1, np.int64)
+        at[np.array(nodes, dtype=np.int64)] = np.arange(len(nodes))
+        return at
+    index = dict(zip(nodes, range(len(nodes)), strict=True))
+    return np.fromiter(map(index.get, W.nodes, repeat(-1)), np.int64, count=len(W))
+
+
+def _walked_edges(W, other):
+    """The edges of NetworkX's ``set(W.edges)`` (each undirected edge's reverse added) that
+    ``other`` holds, in that set's order: the keys of the set's simulated table
+    (:mod:`spbfs.cpu.pysets`), edge ``k`` of ``W.edges()`` as ``k`` and its reverse as
+    ``m + k`` (``m`` edges), with their hashes; and the edges of ``W.edges()`` as rows of
+    ``W``.  Membership: one pass over both graphs' rows
+    (:func:`spbfs.cpu.rowmatch.entries_in`)."""
+    from ..cpu.pysets import pair_set_order, set_order, tuple_hashes
+    from ..cpu.rowmatch import entries_in
+
+    rows, cols = _graph_edges(W)
+    hashes = _node_hashes(W)
+    forward = tuple_hashes(hashes[rows], hashes[cols])
+    member = entries_in(W._indptr, W._indices, _rows_in(other, W), other._indptr,
+                        other._indices)
+    member = member[W.edge_entries()]
+    if W.is_directed():
+        keys = set_order(forward, keep=member)
+        return keys, forward[keys], rows, cols
+    backward = tuple_hashes(hashes[cols], hashes[rows])
+    # an undirected edge is in the other's set both ways or not at all
+    keys = pair_set_order(forward, backward, rows == cols, np.concatenate([member, member]))
+    edge = keys % rows.size
+    return keys, np.where(keys < rows.size, forward[edge], backward[edge]), rows, cols
+
+
+@dispatched(can_run=_binary_can_run, docs="The order of the edge set NetworkX intersects "
+            "(the smaller one's table, CPython's hashing and probing simulated) and its "
+            "intersection's table, from the arrays; membership by one pass over both "
+            "graphs' rows; the node set intersected by C loops; multigraphs and Graph "
+            "subclasses run in NetworkX.")
 def intersection(G, H):
     """NetworkX's ``intersection``: the nodes and edges in both graphs, without attributes.
 
@@ -542,6 +597,34 @@ def intersection(G, H):
     >>> list(nx.intersection(nx.cycle_graph(4), nx.path_graph(5), backend="spbfs").edges)
     [(0, 1), (1, 2), (2, 3)]
     """
+    from ..cpu.pysets import model_holds, set_order
+
+    if not model_holds():
+        return _intersection_by_sets(G, H)
+    _same_kind(G, H)
+    nodes = list(set(G.nodes) & set(H.nodes))
+    # ``edge_set(G) &= edge_set(H)`` walks H's set unless G's is the smaller (each set
+    # holds every entry: an undirected edge both ways, a loop once); the intersection is a
+    # new set, given the keys in that order
+    W, other = (G, H) if H.nnz > G.nnz else (H, G)
+    walked, hashes, rows, cols = _walked_edges(W, other)
+    keys = walked[set_order(hashes)]
+    m = rows.size
+    edge = keys % max(m, 1)
+    ahead = keys < m
+    if not W.is_directed():  # each edge is there both ways: the first one makes it
+        _, first = np.unique(edge, return_index=True)
+        first.sort()
+        edge, ahead = edge[first], ahead[first]
+    at = _positions(W, nodes)
+    a = at[np.where(ahead, rows[edge], cols[edge])]
+    b = at[np.where(ahead, cols[edge], rows[edge])]
+    return _from_calls(_source_class(G), nodes, _fresh(len(nodes)), a, b)
+
+
+def _intersection_by_sets(G, H):
+    """:func:`intersection` by NetworkX's own Python sets (built by C loops from the
+    arrays), where this interpreter's sets are not the simulated ones."""
     from operator import itemgetter
 
     gedges, hedges = _edge_set(G), _edge_set(H)
