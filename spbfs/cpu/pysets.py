@@ -88,22 +88,22 @@ def tuple_hashes(a, b):
 
 
 @kernel(inline="always")
-def _place(keys, hs, size, h, e):  # pragma: no cover - compiled
-    """Key ``e`` of hash ``h`` into the first free slot of the table ``keys[:size]`` (its
-    hashes in ``hs``), by CPython's probe sequence."""
+def _place(keys, hs, base, size, h, e):  # pragma: no cover - compiled
+    """Key ``e`` of hash ``h`` into the first free slot of the table ``keys[base:base +
+    size]`` (its hashes in ``hs``), by CPython's probe sequence."""
     mask = np.uint64(size - 1)
     i = h & mask
     perturb = h
     while True:
-        if keys[i] < 0:
-            keys[i] = e
-            hs[i] = h
+        if keys[base + i] < 0:
+            keys[base + i] = e
+            hs[base + i] = h
             return
         if i + np.uint64(9) <= mask:
             for j in range(i + np.uint64(1), i + np.uint64(10)):
-                if keys[j] < 0:
-                    keys[j] = e
-                    hs[j] = h
+                if keys[base + j] < 0:
+                    keys[base + j] = e
+                    hs[base + j] = h
                     return
         perturb >>= np.uint64(5)
         i = (i * np.uint64(5) + np.uint64(1) + perturb) & mask
@@ -122,7 +122,7 @@ def _fill(keys, hs, which, size, used, hseq, eseq):  # pragma: no cover - compil
             home = hseq[k + _DISTANCE] & np.uint64(size - 1)
             prefetch_flat(table, home)
             prefetch_flat(th, home)
-        _place(table, th, size, hseq[k], eseq[k])
+        _place(table, th, 0, size, hseq[k], eseq[k])
         used += 1
         if used * 5 >= (size - 1) * 3:
             new = _grown(used)
@@ -130,7 +130,7 @@ def _fill(keys, hs, which, size, used, hseq, eseq):  # pragma: no cover - compil
             nt[:new] = -1
             for s in range(size):
                 if table[s] >= 0:
-                    _place(nt, nh, new, th[s], table[s])
+                    _place(nt, nh, 0, new, th[s], table[s])
             which, size, table, th = 1 - which, new, nt, nh
     return which, size, used
 

@@ -11,10 +11,15 @@ of bits, ordered by topological generation: the AND of two rows holds the common
 ancestors, its highest bit a lowest one, and where that one is below every other common
 ancestor it is the only lowest one, where every walk ends, NetworkX's too.  Only the pairs
 with several lowest common ancestors need NetworkX's start, the first element of the
-Python sets' intersection (C loops); their walks run on arrays, all pairs at once (once for
-each distinct start and set of common ancestors), each round testing a few more successors
-of every walk's current node.  Pairs without a common source (the sources' bits come first
-in the rows) are left out before the rest of the rows is read.
+Python sets' intersection.  Where every node's bit row fits in ``COMPILED_BYTES``, one
+compiled pass does it all (:mod:`spbfs.cpu.lca`): the pairs that share a source, the ANDs,
+and the Python sets' tables simulated (:mod:`spbfs.cpu.pysets`) for the start, then the
+walk; a range of first rows per call, the next range's call running on a second thread
+while the items of one are made.  Otherwise the start comes from the Python sets
+themselves (C loops) and the walks run on arrays, all pairs at once (once for each
+distinct start and set of common ancestors), each round testing a few more successors of
+every walk's current node.  Pairs without a common source (the sources' bits come first in
+the rows) are left out before the rest of the rows is read.
 
 ``tree_all_pairs_lowest_common_ancestor``: NetworkX runs Tarjan's off-line algorithm along
 a depth-first search; its answers are the tree's lowest common ancestors and its order is
@@ -49,6 +54,11 @@ PAIR_BLOCK = 1 << 18
 #: Largest bit rows of ancestors (one row of ``n`` bits per node searched); above it,
 #: sorted keys (every pair then intersects NetworkX's Python sets).
 BIT_BYTES = 1 << 30
+#: Largest bit rows of every node's ancestors for the compiled pass (:mod:`spbfs.cpu.lca`);
+#: above it, rows for the pairs' nodes alone (:class:`_Ancestors`).
+COMPILED_BYTES = 1 << 28
+#: Pairs a compiled call reads (the next block's call runs while a block's items are made).
+COMPILED_BLOCK = 1 << 16
 #: Words of bit rows handled together (pairs times words a row).
 BIT_PAIR_WORDS = 1 << 22
 #: ``list`` with Python's cyclic garbage collector paused: a block's items are built at once
@@ -343,24 +353,6 @@ def _shared_lcas(G, anc, v, w, common):
     return _per_group(start, common, lambda at: _walks(G, anc, v[at], w[at], start[at]))
 
 
-def _all_pairs_blocks(n):
-    """NetworkX's ``combinations_with_replacement(G, 2)`` as rows ``(v, w)``, in blocks of
-    about ``PAIR_BLOCK`` pairs."""
-    counts = n - np.arange(n, dtype=np.int64)
-    ends = np.cumsum(counts)
-    first = 0
-    while first < n:
-        done = ends[first - 1] if first else 0
-        last = max(first + 1, int(np.searchsorted(ends, done + PAIR_BLOCK, side="right")))
-        rows = np.arange(first, last, dtype=np.int64)
-        total = int(counts[first:last].sum())
-        seg = np.cumsum(counts[first:last]) - counts[first:last]
-        v = np.repeat(rows, counts[first:last])
-        w = np.repeat(rows - seg, counts[first:last]) + np.arange(total)
-        yield v, w, None
-        first = last
-
-
 def _highest_bit(words):
     """The position of the highest set bit of each row of ``words`` (uint64), -1 in rows
     of none."""
@@ -416,21 +408,49 @@ def _pair_block_lcas(G, anc, v, w):
     return out
 
 
+def _compiled(G):
+    """The compiled ancestors of every node (:class:`spbfs.cpu.lca.Ancestors`), or None
+    where their bit rows would take more than ``COMPILED_BYTES``."""
+    from ..cpu.lca import Ancestors
+
+    n = len(G)
+    if n * ((n + 63) // 64) * 8 > COMPILED_BYTES:
+        return None
+    R = G.reverse()
+    generation = to_numpy(topological_generations(G.csr()))
+    if G._identity:  # an int i hashes to i
+        hashes = np.arange(n, dtype=np.int64)
+    else:
+        hashes = np.fromiter(map(hash, G.nodes), np.int64, count=n)
+    return Ancestors(G._indptr, G._indices, R._indptr, R._indices, generation, hashes)
+
+
 def _pair_lcas(G, blocks, needed):
     """``((v, w), lca)`` of each pair of ``blocks`` that has a common ancestor, NetworkX's
     generator: an iterator computing a block of pairs at a time (the items pass through C
     iterators only, no Python frame each)."""
+    return chain.from_iterable(_pair_blocks(G, blocks, needed))
+
+
+def _pair_blocks(G, blocks, needed):
+    """The items of :func:`_pair_lcas`, a list for each block."""
     state = {}
 
     @gc_paused  # (the sets of NetworkX's intersections too)
     def block(item):
         v, w, given = item
-        anc = state.get("anc")
-        if anc is None:  # (at the first pair, as NetworkX fills its cache lazily)
-            anc = state["anc"] = _Ancestors(G, needed)
-        step = max(1, BIT_PAIR_WORDS // anc.words)
-        lca = np.concatenate([_pair_block_lcas(G, anc, v[i:i + step], w[i:i + step])
-                              for i in range(0, v.size, step)])
+        if "compiled" not in state:  # (at the first pair, as NetworkX fills its cache)
+            state["compiled"] = _compiled(G)
+        compiled = state["compiled"]
+        if compiled is not None:
+            lca = compiled.pair_lcas(v, w)
+        else:
+            anc = state.get("anc")
+            if anc is None:
+                anc = state["anc"] = _Ancestors(G, needed)
+            step = max(1, BIT_PAIR_WORDS // anc.words)
+            lca = np.concatenate([_pair_block_lcas(G, anc, v[i:i + step], w[i:i + step])
+                                  for i in range(0, v.size, step)])
         found = lca >= 0
         if given is None:
             keys = zip(G.labels(v[found]), G.labels(w[found]), strict=True)
@@ -438,17 +458,98 @@ def _pair_lcas(G, blocks, needed):
             keys = zip(*(compress(side, found.tolist()) for side in given), strict=True)
         return list(zip(keys, G.labels(lca[found]), strict=True))
 
-    return chain.from_iterable(map(block, blocks))
+    return map(block, blocks)
 
 
-@dispatched(can_run=_lca_can_run, docs="Each node's ancestors by one breadth-first search "
-            "(queue order) over the reverse graph, as rows of bits in topological order: a "
-            "pair's common ancestors are an AND, its highest bit a lowest common ancestor, "
-            "the answer when it is the only one; pairs with several take NetworkX's choice "
-            "(the first element of its Python sets' intersection, built in its order and "
-            "intersected by C loops, then its walk down, on arrays); those intersections "
-            "bound the speed on DAGs where most pairs have several; multigraphs run in "
-            "NetworkX.")
+def _all_pair_lcas(G):
+    """NetworkX's generator without ``pairs``: the items of :func:`_range_blocks`."""
+    return chain.from_iterable(_range_blocks(G))
+
+
+def _range_blocks(G):
+    """The items of all pairs, a list for each range of first rows (a generator: it starts
+    at the first item, as NetworkX's).  The compiled pass
+    (:class:`spbfs.cpu.lca.Ancestors`) computes a range's pairs while the items of the
+    range before are made (on a second thread, where two are allowed); without it (bit
+    rows too large), :func:`_pair_blocks`."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..cpu.threads import get_num_threads
+
+    n = len(G)
+    compiled = _compiled(G)
+    if compiled is None:
+        blocks = (_range_pairs(n, first, last) for first, last in _row_ranges(n))
+        yield from _pair_blocks(G, blocks, np.arange(n))
+        return
+    items = gc_paused(_found_items)
+    ranges = list(_row_ranges(n, COMPILED_BLOCK))
+    if get_num_threads() < 2 or len(ranges) < 2:
+        for first, last in ranges:
+            yield items(G, *compiled.lcas(first, last))
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="spbfs-lca") as ahead:
+        pending = ahead.submit(compiled.lcas, *ranges[0])
+        for first, last in ranges[1:]:
+            found = pending.result()
+            pending = _started(ahead, compiled.lcas, first, last)
+            yield items(G, *found)
+        yield items(G, *pending.result())
+
+
+def _started(pool, func, *args):
+    """``pool.submit(func, *args)``, returned once the call has begun (then holding the GIL
+    until it enters its compiled code: the caller's next C loop cannot keep it waiting)."""
+    import threading
+
+    begun = threading.Event()
+
+    def call():
+        begun.set()
+        return func(*args)
+
+    pending = pool.submit(call)
+    begun.wait()
+    return pending
+
+
+def _found_items(G, v, w, lca):
+    """``((v, w), lca)`` items of the rows ``v``, ``w``, ``lca``, as a list."""
+    return list(zip(zip(G.labels(v), G.labels(w), strict=True), G.labels(lca),
+                    strict=True))
+
+
+def _row_ranges(n, block=PAIR_BLOCK):
+    """The first rows of ``combinations_with_replacement`` in ranges of about ``block``
+    pairs."""
+    counts = n - np.arange(n, dtype=np.int64)
+    ends = np.cumsum(counts)
+    first = 0
+    while first < n:
+        done = ends[first - 1] if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, done + block, side="right")))
+        yield first, last
+        first = last
+
+
+def _range_pairs(n, first, last):
+    """The pairs ``(v, w)``, ``first <= v < last``, ``w >= v``, as rows."""
+    counts = n - np.arange(first, last, dtype=np.int64)
+    total = int(counts.sum())
+    seg = np.cumsum(counts) - counts
+    v = np.repeat(np.arange(first, last, dtype=np.int64), counts)
+    w = np.repeat(np.arange(first, last, dtype=np.int64) - seg, counts) + np.arange(total)
+    return v, w, None
+
+
+@dispatched(can_run=_lca_can_run, docs="Each node's ancestors as rows of bits in "
+            "topological order: a pair's common ancestors are an AND, its highest bit a "
+            "lowest common ancestor, the answer when it is the only one; pairs with several "
+            "take NetworkX's choice (the first element of its Python sets' intersection, "
+            "CPython's set tables simulated from NetworkX's insertion order, then its walk "
+            "down), all in one compiled pass where every node's bit row fits in 256 MB "
+            "(else by the Python sets themselves, intersected by C loops); multigraphs run "
+            "in NetworkX.")
 def all_pairs_lowest_common_ancestor(G, pairs=None):
     """NetworkX's ``all_pairs_lowest_common_ancestor`` of a directed acyclic graph.
 
@@ -485,7 +586,7 @@ def all_pairs_lowest_common_ancestor(G, pairs=None):
 
     _check_dag(G)
     if pairs is None:
-        return _pair_lcas(G, _all_pairs_blocks(len(G)), np.arange(len(G)))
+        return _all_pair_lcas(G)
     keys = list(dict.fromkeys(pairs))
     firsts = list(map(operator.itemgetter(0), keys))
     seconds = list(map(operator.itemgetter(1), keys))
