@@ -185,6 +185,10 @@ _OPTIONAL = _declare(
      "out_scaled, gauss_seidel, derived=None",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
+    ("csr_permuted", "indptr, indices, data, rows, cols",
+     ":func:`spbfs.semiring.extract` of every column renumbered (``cols`` a permutation): "
+     "the rows gathered, renamed and sorted in place over threads; None: another "
+     "selection, the operations' path"),
     ("csr_induced", "indptr, indices, keep, index_of",
      ":func:`spbfs.semiring.extract_pattern` whole: the kept rows' kept entries counted and "
      "copied in two passes, not the coordinates of every entry sorted"),

@@ -23,6 +23,7 @@ from .forest import forest_outputs, pruning_share
 from .mode import row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel
+from .permute import csr_permuted
 from .products import (
     binary,
     ewise_csr,
@@ -42,7 +43,8 @@ from .rank import pull_affine
 from .strong import strong_components
 from .weak import weak_components
 
-__all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_union",
+__all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
+           "csr_union",
            "delta_stepping", "ewise_csr", "forest_outputs", "index_unary", "masked_dot",
            "packed_pull", "packed_push", "peel",
            "pruning_share", "pull_affine", "queue_meet", "queue_order", "reduce_values",

@@ -55,6 +55,10 @@ FUSE_BLOCKS = 32
 #: scale-18 graph, one thread: 66-91 ms a source at a quarter of sssp's width, 113-144 at
 #: the whole; the generic rounds, a masked push and numpy lists each, keep the whole).
 WIDTH_SHARE = 0.25
+#: From this many threads the buckets are twice as wide (:data:`WIDTH_SHARE` doubled): a
+#: round costs more where more threads meet at its end (GAP's scale-22 graph, 16 threads:
+#: medians 193 ms at half of sssp's width against 231 at a quarter).
+WIDER_FROM_THREADS = 8
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
 U = np.uintp
@@ -250,8 +254,9 @@ def _grown(blk_v, blk_next):
 def delta_stepping(indptr, indices, data, sources, delta, dist):
     """Shortest distances from ``sources`` (at distance 0) by delta-stepping over the
     non-negative float64 weights ``data``, written into ``dist`` (float64, n); buckets
-    :data:`WIDTH_SHARE` times ``delta`` wide (raised where the weights would span more than
-    :data:`MAX_SPAN` buckets).  Returns the number of bucket rounds.
+    :data:`WIDTH_SHARE` times ``delta`` wide (twice that from :data:`WIDER_FROM_THREADS`
+    threads; raised where the weights would span more than :data:`MAX_SPAN` buckets).
+    Returns the number of bucket rounds.
 
     Examples
     --------
@@ -265,14 +270,14 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     """
     n = dist.size
     w_max = _max_weight(data)
+    threads = max(1, get_num_threads())
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
-    delta *= WIDTH_SHARE
+    delta *= WIDTH_SHARE * (2 if threads >= WIDER_FROM_THREADS else 1)
     if w_max / delta > MAX_SPAN - 3:
         delta = w_max / (MAX_SPAN - 3)
     per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
     span = 1 << max(int(w_max * per) + 3, 2).bit_length()  # a power of two: slot = b & mask
-    threads = max(1, get_num_threads())
     sources = np.unique(np.asarray(sources, np.int64))
     ws = _workspaces.checkout(n, threads)
     heads, fill, blk_v, blk_next, taken_blocks = ws.bins(

@@ -60,6 +60,11 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
     r = _index_array(rows, M.nrows, "rows", xp)
     c = _index_array(cols, M.ncols, "cols", xp)
     m = _mask_of(mask, (int(r.size), int(c.size)), structural, complement, xp)
+    permuted = optional_primitive(backend_for(xp), "csr_permuted")
+    found = permuted(M.indptr, M.indices, M.data, r, c) if (
+        permuted is not None and cols is not None and c.size == M.ncols) else None
+    if found is not None:  # every column renumbered: the backend's own pass
+        return _finish_csr(_csr_matrix(*found, (int(r.size), int(c.size))), m, out, replace)
     if xp is np:  # scipy's fancy indexing (C++; explicit zeros kept), rows kept sorted
         S = M.to_scipy()
         S = S[r] if rows is not None else S

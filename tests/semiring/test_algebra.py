@@ -5,6 +5,8 @@ rectangular, with empty rows and columns, explicit zeros, duplicates (which coun
 entry holding their sum) and int32 or int64 indices; every mask variant is exercised.
 """
 
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -556,6 +558,24 @@ def test_extract_matches_scipy(device, data):
     r, c = np.array(rows, int), np.array(cols, int)
     _assert_same(got, (av[np.ix_(r, c)], ap[np.ix_(r, c)]))
     np.testing.assert_array_equal(_dense(sr.extract(_on(device, A)))[1], ap)
+
+
+@given(st.data())
+def test_extract_of_every_column_renumbered_matches_scipy(data):
+    """A permutation of the columns (the CPU backend's ``csr_permuted``: rows gathered,
+    renamed and sorted over threads, long rows by argsort) with any rows."""
+    from spbfs.cpu import permute
+
+    A = data.draw(matrices(shape=(data.draw(st.integers(1, 12)), data.draw(st.integers(1, 40))),
+                           max_nnz=200))
+    rows = data.draw(st.lists(st.integers(0, A.shape[0] - 1), max_size=50))
+    cols = data.draw(st.permutations(range(A.shape[1])))
+    av, ap = _canonical_dense(A)
+    r, c = np.array(rows, np.int64), np.array(cols, np.int64)
+    with mock.patch.object(permute, "INSERTION", data.draw(st.sampled_from([0, 16]))), \
+            mock.patch.object(permute, "PARALLEL_ENTRIES", 1):
+        got = sr.extract(A, r, c)
+    _assert_same(got, (av[np.ix_(r, c)], ap[np.ix_(r, c)]))
 
 
 def _assign_case(data):
