@@ -23,7 +23,7 @@ import functools
 import numpy as np
 
 from ._jit import kernel
-from ._prefetch_flat import prefetch_flat
+from ._prefetch import prefetch_flat
 
 __all__ = ["intersection_order", "matches_python", "model_holds", "pair_set_order",
            "set_order", "tuple_hashes"]
