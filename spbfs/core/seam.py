@@ -185,6 +185,9 @@ _OPTIONAL = _declare(
      "out_scaled, gauss_seidel, derived=None",
      ":func:`spbfs.semiring.pull_affine` whole: one pass over the transpose (sums in "
      "registers, the scale, constant, L1 change and totals), not a pull and array updates"),
+    ("csr_transpose", "indptr, indices, ncols, index_dtype, position_dtype",
+     "the transpose of a CSR pattern and where each entry came from (each column's rows "
+     "ascending), a counting sort over threads"),
     ("csr_permuted", "indptr, indices, data, rows, cols",
      ":func:`spbfs.semiring.extract` of every column renumbered (``cols`` a permutation): "
      "the rows gathered, renamed and sorted in place over threads; None: another "

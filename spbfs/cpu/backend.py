@@ -41,10 +41,11 @@ from .pull import spmv
 from .queue import queue_meet, queue_order
 from .rank import pull_affine
 from .strong import strong_components
+from .transpose import csr_transpose
 from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
-           "csr_union",
+           "csr_transpose", "csr_union",
            "delta_stepping", "ewise_csr", "forest_outputs", "index_unary", "masked_dot",
            "packed_pull", "packed_push", "peel",
            "pruning_share", "pull_affine", "queue_meet", "queue_order", "reduce_values",

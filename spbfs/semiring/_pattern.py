@@ -17,6 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..core.arrays import array_module, index_dtype, to_numpy
+from ..core.seam import optional_primitive
+from ._backend import backend_for
 
 # index_dtype's home is spbfs.core.arrays; it is re-exported here for the modules that
 # import it from this one
@@ -195,6 +197,11 @@ class Pattern:
         xp, n, m, nnz = self.xp, self.n, self.ncols, self.nnz
         idt = self.indices.dtype
         pdt = index_dtype(nnz)
+        transposed = optional_primitive(backend_for(xp), "csr_transpose")
+        if transposed is not None:  # the backend's own counting sort, over threads
+            t_indptr, t_indices, pos = transposed(self.indptr, self.indices, m, idt, pdt)
+            return (Pattern(t_indptr.astype(self.indptr.dtype, copy=False), t_indices, m,
+                            ncols=n), pos)
         if xp is np:  # scipy's CSR -> CSC is a counting sort that carries the positions along
             pos = np.arange(nnz, dtype=pdt)
             csc = sp.csr_array((pos, self.indices, self.indptr), shape=(n, m)).tocsc()
