@@ -1032,7 +1032,9 @@ PARALLEL_REDUCE = 1 << 20
 def reduce_values(monoid, values, dtype):
     """``monoid.ufunc.reduce(values)`` in ``dtype``, a range of ``values`` per thread (numpy
     releases the GIL in its loops), then the ranges' results reduced: the same value as one
-    pass, NaN included; None for a small array, one thread or a monoid without a ufunc.
+    pass, NaN included, for a reduction whose order changes nothing (``min``, ``max``, or
+    integer and boolean values); None for another (a float sum's last bits would follow the
+    thread count), a small array, one thread or a monoid without a ufunc.
 
     Examples
     --------
@@ -1042,9 +1044,10 @@ def reduce_values(monoid, values, dtype):
     3.0
     """
     threads = get_num_threads()
-    if monoid.ufunc is None or values.size < PARALLEL_REDUCE or threads == 1:
-        return None
     dtype = np.dtype(dtype)
+    exact = monoid.name in ("min", "max") or dtype.kind in "biu"
+    if monoid.ufunc is None or not exact or values.size < PARALLEL_REDUCE or threads == 1:
+        return None
     parts = run_ranges(lambda lo, hi: monoid.ufunc.reduce(
         values[lo:hi].astype(dtype, copy=False), dtype=dtype), split(values.size, threads))
     return monoid.ufunc.reduce(np.array(parts, dtype), dtype=dtype).item()

@@ -284,3 +284,27 @@ def test_segment_reduce_matches_numpy_reduceat(data):
                           (sr.monoids.max, np.maximum)):
         got = cp.segment_reduce(monoid, values, starts, dtype)
         assert np.array_equal(got, ufunc.reduceat(values, starts)), monoid.name
+
+
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=1,
+                max_size=50), st.integers(1, 4))
+def test_whole_reductions_over_threads_equal_one_pass(values, threads):
+    """``reduce`` of a whole array split over threads (``reduce_values``): numpy's own value
+    for ``min``, ``max`` (NaN included) and integer sums; a float sum stays one pass."""
+    from unittest import mock
+
+    x = np.array(values)
+    ints = np.clip(np.nan_to_num(x), -1e6, 1e6).astype(np.int64)
+    spbfs.set_num_threads(threads)
+    try:
+        with mock.patch.object(cp, "PARALLEL_REDUCE", 1):
+            got = [sr.reduce(sp.csr_array(x.reshape(1, -1)), m)
+                   for m in (sr.monoids.min, sr.monoids.max)]
+            got_int = sr.reduce(sp.csr_array(ints.reshape(1, -1)), sr.monoids.plus)
+            assert cp.reduce_values(sr.monoids.plus, x, np.float64) is None
+    finally:
+        spbfs.set_num_threads(None)
+    kept = x[x != 0]  # the CSR stores the nonzero entries
+    if kept.size:
+        np.testing.assert_equal(got, [np.min(kept), np.max(kept)])
+    assert got_int == ints.sum()
