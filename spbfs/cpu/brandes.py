@@ -63,6 +63,7 @@ def _flush(buffer, count, queue, tail):
 
 @kernel(inline="always")
 def _on(bitmap, v):
+    """Bit ``v`` of ``bitmap`` (1 where ``v`` is on the level it holds)."""
     return (bitmap[U(v) >> U(6)] >> (U(v) & U(63))) & U(1)
 
 
@@ -271,6 +272,8 @@ _workspaces = KeptPool(_Workspace, keep=2)
 
 
 def _search(indptr, indices, tindptr, tindices, source, delta, ws):
+    """:func:`brandes_source` on the workspace ``ws``: the levels forwards, then backwards;
+    the entries it reached cleared at the end."""
     n = ws.n
     level, sigma, t, queue, bitmap = ws.level, ws.sigma, ws.t, ws.queue, ws.bitmap
     tail = np.zeros(1, np.int64)
