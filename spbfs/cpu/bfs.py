@@ -32,6 +32,7 @@ from .threads import get_num_threads, run_ranges, split
 __all__ = ["CpuBitmapSearch", "supports"]
 
 _ONE, _SIX, _LOW = np.uint64(1), np.uint64(6), np.uint64(63)
+U = np.uintp
 #: ``parent_ids`` that keep every id as it is.
 _IDENTITY = np.array([1 << 62, 1, 0], np.int64)
 #: Frontier out-edges from which a push is split over threads, and vertices from which a
@@ -168,23 +169,37 @@ def _bits_to_queue(bits, queue):
 
 
 @kernel
-def _start(levels, owner, clear_owner, pmap, tindptr, source):
-    """Levels -1, or -2 for a vertex without in-edges (a pull skips it at once; only
-    :func:`_unmark` makes it -1 again); owners -1 if asked; the source at level 0."""
-    for v in range(levels.size):
-        levels[v] = -1 if tindptr[v + 1] > tindptr[v] else -2
+def _start(v0, v1, levels, owner, clear_owner, tindptr):
+    """Vertices ``v0..v1``: levels -1, or -2 for a vertex without in-edges (a pull skips it
+    at once; only :func:`_unmark` makes it -1 again); owners -1 if asked (unsigned
+    indices: no wraparound test, so the loops vectorise)."""
+    for v in range(U(v0), U(v1)):
+        levels[v] = -1 if tindptr[v + U(1)] > tindptr[v] else -2
     if clear_owner:
-        owner[:] = -1
+        for v in range(U(v0), U(v1)):
+            owner[v] = -1
+
+
+@kernel
+def _start_source(levels, owner, pmap, source):
+    """The source at level 0, its own parent (mapped)."""
     if source >= 0:
         levels[source] = 0
         owner[source] = _mapped(pmap, source)
 
 
 @kernel
-def _unmark(levels):
-    for v in range(levels.size):
+def _unmark(v0, v1, levels):
+    """Levels -2 (no in-edges, unreached) back to -1 for the vertices ``v0..v1``."""
+    for v in range(U(v0), U(v1)):
         if levels[v] == -2:
             levels[v] = -1
+
+
+def _vertex_ranges(n):
+    """Ranges of the vertices for a pass over them all (fresh outputs are paged in by the
+    threads that first write them, side by side)."""
+    return split(n, get_num_threads() if n >= PARALLEL_PULL_VERTICES else 1)
 
 
 @kernel
@@ -283,7 +298,9 @@ class CpuBitmapSearch(LevelSearch):
         owner = self.parents if values else self.ws.owner
         self.owner = owner
         self.pmap = _IDENTITY if parent_ids is None else np.asarray(parent_ids, np.int64)
-        _start(self._levels, owner, values, self.pmap, self.tindptr, source)
+        run_ranges(lambda v0, v1: _start(v0, v1, self._levels, owner, values, self.tindptr),
+                   _vertex_ranges(n))
+        _start_source(self._levels, owner, self.pmap, source)
         self._marked = True
         self.level = 0
         self.qlo, self.qhi = 0, 0
@@ -305,7 +322,8 @@ class CpuBitmapSearch(LevelSearch):
     def levels(self):
         """Hop count of every vertex found so far, ``-1`` elsewhere."""
         if self._marked:
-            _unmark(self._levels)
+            run_ranges(lambda v0, v1: _unmark(v0, v1, self._levels),
+                       _vertex_ranges(self._levels.size))
             self._marked = False
         return self._levels
 
