@@ -21,6 +21,7 @@ from ..semiring import (
     vxm,
 )
 from ..semiring._matrix import csr_from_coo
+from ..semiring._relax import checked_weights
 from ._shared import BETA, by_masks, prepare
 from .bfs import bfs
 from .msbfs import PACKED_ALPHA, WORD, packed_search
@@ -114,7 +115,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         raise ValueError("return_predecessors is not available with min_only")
     if _is_array(source) and not min_only:
         return _sssp_many(A, source, directed, return_predecessors)
-    M = _checked_weights(prepare(A, directed))
+    M = _numeric(prepare(A, directed))
     n = M.n
     xp = M.xp
     if min_only:  # every source starts at 0: one search
@@ -128,10 +129,11 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     # Bellman-Ford below
     if not by_masks(M) and M.nnz and not pull_cheaper(M, M.nnz):
         dist = relax_buckets(M, xp.unique(xp.asarray(source, np.int64).reshape(-1)),
-                             _bucket_width(M))
+                             _bucket_width(M))  # the weights checked there
         if not return_predecessors:
             return dist
         return dist, _predecessors(M, dist, source)
+    M = checked_weights(M)
     dist = xp.full(n, np.inf)
     dist[source] = 0.0
     changed = xp.zeros(n, bool)
@@ -189,24 +191,11 @@ def _is_array(source) -> bool:
     return isinstance(source, (list, tuple, range)) or getattr(source, "ndim", 0) != 0
 
 
-def _float_weights(M):
-    """``M`` with float64 values, after checking they are numbers and non-negative."""
-    return _checked_weights(M)
-
-
-def _checked_weights(M):
-    """``M`` with float64 values, after checking they are numbers and non-negative: one
-    pass of ``min`` on the CPU (numpy's minimum is NaN where any weight is), a second of
-    ``plus`` elsewhere (a device's or the ranks' minimum may step over a NaN)."""
+def _numeric(M):
+    """``M`` with float64 values, after checking they are numbers (their signs are checked
+    where they are read: :func:`~spbfs.semiring._relax.checked_weights`)."""
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
-    if M.nnz:
-        low = float(reduce(M, monoids.min, dtype=np.float64))
-        if low < 0:
-            raise ValueError("A has negative weights; sssp needs non-negative weights")
-        if math.isnan(low) or (M.xp is not np and math.isnan(
-                float(reduce(M, monoids.plus, dtype=np.float64)))):
-            raise ValueError("A has NaN weights; shortest paths need numbers")
     return M.astype(np.float64)
 
 
@@ -215,7 +204,7 @@ def _sssp_many(A, sources, directed, return_predecessors):
     M = prepare(A, directed)
     xp, n = M.xp, M.n
     src = check_sources(sources, n, xp, name="source")
-    M = _shortest_duplicates(_float_weights(M))
+    M = _shortest_duplicates(checked_weights(M))
     host = to_numpy(src)
     uniq, inverse = np.unique(host, return_inverse=True)  # sorted: the first changed set
     rows = xp.asarray(uniq)

@@ -41,8 +41,10 @@ __all__ = ["delta_stepping"]
 
 #: A bucket's blocks a thread takes at a time (64 listings).
 CHUNK_BLOCKS = 2
-#: Weights from which their largest is found by several threads.
+#: Weights from which their range is found by several threads.
 PARALLEL_MAX = 1 << 16
+#: What :func:`delta_stepping` returns for a negative weight, a NaN weight.
+NEGATIVE, NAN = -1, -2
 #: Frontier vertices from which a round is split over threads.
 PARALLEL_VERTICES = 256
 #: Vertices a bin's block holds (bins are linked lists of blocks).
@@ -232,13 +234,32 @@ def _pool_blocks(n, threads, sources, span):
     return max(2 * n, sources) // BLOCK + span + 1
 
 
-def _max_weight(data):
-    """The largest weight (0 for none), the threads splitting the entries (numpy's maximum
-    releases the GIL)."""
+@kernel
+def _weight_range(lo, hi, data):
+    """``(smallest, largest, whether one is NaN)`` of ``data[lo:hi]``."""
+    low = np.inf
+    high = 0.0
+    nan = False
+    for p in range(U(lo), U(hi)):
+        w = data[p]
+        low = min(low, w)
+        high = max(high, w)
+        nan |= w != w
+    return low, high, nan
+
+
+def _checked_largest(data):
+    """The largest weight (0 for none), or :data:`NEGATIVE` / :data:`NAN` where a weight
+    is negative / NaN: one pass, the threads splitting the entries."""
     if not data.size:
         return 0.0
     ranges = split(data.size, get_num_threads() if data.size >= PARALLEL_MAX else 1)
-    return max(run_ranges(lambda lo, hi: float(data[lo:hi].max()), ranges))
+    found = run_ranges(lambda lo, hi: _weight_range(lo, hi, data), ranges)
+    if any(nan for _, _, nan in found):
+        return NAN
+    if min(low for low, _, _ in found) < 0:
+        return NEGATIVE
+    return max(high for _, high, _ in found)
 
 
 def _grown(blk_v, blk_next):
@@ -256,7 +277,9 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     non-negative float64 weights ``data``, written into ``dist`` (float64, n); buckets
     :data:`WIDTH_SHARE` times ``delta`` wide (twice that from :data:`WIDER_FROM_THREADS`
     threads; raised where the weights would span more than :data:`MAX_SPAN` buckets).
-    Returns the number of bucket rounds.
+    Returns the number of bucket rounds, or :data:`NEGATIVE` / :data:`NAN` (nothing
+    computed) where a weight is negative / NaN: they are checked in the pass that finds
+    the largest.
 
     Examples
     --------
@@ -269,7 +292,9 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     array([0., 4., 1.])
     """
     n = dist.size
-    w_max = _max_weight(data)
+    w_max = _checked_largest(data)
+    if w_max < 0:  # a bad weight: nothing computed
+        return int(w_max)
     threads = max(1, get_num_threads())
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0

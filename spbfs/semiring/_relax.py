@@ -17,11 +17,18 @@ from ..core.arrays import to_numpy
 from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
-from ._named import min_plus
+from ._named import min_plus, monoids
+from ._transform import reduce
 from ._vector import Vector
 from ._vxm import vxm
 
-__all__ = ["relax_buckets"]
+__all__ = ["checked_weights", "relax_buckets"]
+
+#: The errors of a negative and of a NaN weight (the CPU's kernel raises the same).
+NEGATIVE = "A has negative weights; shortest paths need non-negative weights"
+NAN = "A has NaN weights; shortest paths need numbers"
+#: What the ``delta_stepping`` primitive returns for a negative weight (-2: a NaN weight).
+BAD_NEGATIVE = -1
 
 
 def relax_buckets(A, sources, delta):
@@ -36,9 +43,10 @@ def relax_buckets(A, sources, delta):
     Parameters
     ----------
     A : square sparse matrix/array or Matrix (CPU or GPU)
-        ``A[i, j]`` stored is an edge ``i -> j`` of weight ``A[i, j]``: float64, not
-        negative, not NaN (the caller checks); a duplicate edge is one more edge (the
-        least weight counts).
+        ``A[i, j]`` stored is an edge ``i -> j`` of weight ``A[i, j]``: numbers, not
+        negative (checked: the CPU's kernel in the pass that finds the largest weight,
+        else :func:`checked_weights`); a duplicate edge is one more edge (the least weight
+        counts).
     sources : 1-D int array
         The vertices at distance 0.
     delta : float
@@ -50,6 +58,13 @@ def relax_buckets(A, sources, delta):
     -------
     ndarray of float64
         ``inf`` where no source reaches.
+
+    Raises
+    ------
+    TypeError
+        ``A``'s values are not numbers.
+    ValueError
+        A weight is negative or NaN, or ``delta`` is not positive and finite.
 
     Examples
     --------
@@ -67,11 +82,39 @@ def relax_buckets(A, sources, delta):
     kernel = optional_primitive(backend_for(xp), "delta_stepping")
     if kernel is not None and M.dtype == np.float64:
         dist = xp.empty(n)
-        kernel(M.indptr, M.indices, M.data, sources, float(delta), dist)
+        rounds = kernel(M.indptr, M.indices, M.data, sources, float(delta), dist)
+        if rounds < 0:  # the kernel's pass over the weights found a bad one
+            raise ValueError(NEGATIVE if rounds == BAD_NEGATIVE else NAN)
         return dist
+    M = checked_weights(M)
     dist = xp.full(n, np.inf)
     dist[sources] = 0.0
     return _rounds(M, xp.unique(sources), dist, float(delta))
+
+
+def checked_weights(M):
+    """``M`` with float64 values, after checking they are numbers (TypeError) and not
+    negative nor NaN (ValueError): one pass of ``min`` on the CPU (numpy's minimum is NaN
+    where any weight is), a second of ``plus`` elsewhere (a device's or the ranks' minimum
+    may step over a NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import Matrix
+    >>> checked_weights(Matrix(np.array([0, 1]), np.array([0]), np.array([2]), 1)).dtype
+    dtype('float64')
+    """
+    if M.dtype.kind not in "biuf":
+        raise TypeError(f"A must have numeric weights, got {M.dtype}")
+    if M.nnz:
+        low = float(reduce(M, monoids.min, dtype=np.float64))
+        if low < 0:
+            raise ValueError(NEGATIVE)
+        if math.isnan(low) or (M.xp is not np and math.isnan(
+                float(reduce(M, monoids.plus, dtype=np.float64)))):
+            raise ValueError(NAN)
+    return M.astype(np.float64)
 
 
 def _rounds(M, frontier, dist, delta):

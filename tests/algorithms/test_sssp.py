@@ -41,6 +41,29 @@ def test_bad_weights(A, word):
         spbfs.sssp(A, 0)
 
 
+@pytest.mark.parametrize("bad,word", [(-1.0, "negative"), (np.nan, "NaN")])
+def test_bad_weights_found_by_the_kernels_pass_over_threads(monkeypatch, bad, word):
+    """The CPU kernel checks the weights in the pass that finds the largest one, split
+    over threads: a bad weight anywhere raises before anything is computed (a NaN ahead of
+    a negative one, as the generic check's minimum)."""
+    from spbfs.cpu import delta
+    from spbfs.semiring import relax_buckets
+
+    monkeypatch.setattr(delta, "PARALLEL_MAX", 1)
+    spbfs.set_num_threads(3)
+    try:
+        for at in (0, 17, 49):
+            data = np.ones(50)
+            data[at] = bad
+            if bad != bad:
+                data[(at + 1) % 50] = -2.0
+            A = sp.csr_array((data, (np.arange(50) % 10, np.arange(50) // 5)), shape=(10, 10))
+            with pytest.raises(ValueError, match=word):
+                relax_buckets(A, np.array([0]), 1.0)
+    finally:
+        spbfs.set_num_threads(None)
+
+
 def test_unreachable_is_inf():
     A = sp.csr_array((3, 3))
     np.testing.assert_array_equal(spbfs.sssp(A, 1), [np.inf, 0, np.inf])
