@@ -144,9 +144,7 @@ def _lower_by_degree(M):
 
 def _renumbered_lower(M):
     xp = M.xp
-    MT = M.T.canonical()
-    if not (M.nnz == MT.nnz and bool(xp.array_equal(M.indptr, MT.indptr))
-            and bool(xp.array_equal(M.indices, MT.indices))):
+    if not M.pattern.equals_transpose():  # M is canonical: the same as a symmetric pattern
         raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
                          "the pattern of A.T; pass A + A.T for the undirected version of a "
                          "directed graph")
