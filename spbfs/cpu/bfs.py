@@ -5,12 +5,15 @@ CPU.
 One level is one kernel call (or one per thread, over ranges):
 
 * push (top-down): the frontier queue's out-edges; an unvisited target is claimed by writing
-  its level and parent and appended to the next queue.  Threads take ranges of the queue of
-  equal edge counts and append to queues of their own; a target two threads both claim keeps
-  the parent written last, and only that thread's copy joins the next queue.
+  its level and parent and appended to the next queue.  Threads take chunks of the queue
+  from a shared counter and list their claims apart; a target two threads both claim keeps
+  the parent written last, and only that thread's copy joins the next queue (each thread
+  keeps its own, then copies them after the earlier threads').
 * pull (bottom-up): each unvisited vertex scans its in-edges against the frontier bitmap
   (1 bit per vertex, cache-resident) and stops at the first hit, its parent.  Threads take
-  ranges of 64-vertex words; each writes the next frontier's words of its own range.
+  chunks of 64-vertex words from a shared counter, one at a time (a level's work is where
+  its unvisited vertices are, which no split made in advance knows); each writes the next
+  frontier's words of its chunks.
 
 Each kernel also sums the out- and in-degrees of the vertices it found, the sizes
 :func:`spbfs.algorithms.bfs.search` steers by.  The queue and bitmaps live in a
@@ -25,6 +28,8 @@ import numpy as np
 from ..core.remote import mapped_ids, remote_parents
 from ..core.seam import LevelSearch
 from ..core.seam import bitmap_searchable as supports
+from ._atomic import fetch_add
+from ._bits import popcount
 from ._jit import kernel
 from .kept import KeptPool
 from .threads import get_num_threads, run_ranges, split
@@ -39,6 +44,13 @@ _IDENTITY = np.array([1 << 62, 1, 0], np.int64)
 #: pull is (below that, one thread: dispatching costs more than it saves).
 PARALLEL_PUSH_EDGES = 1 << 15
 PARALLEL_PULL_VERTICES = 1 << 15
+#: The 64-vertex words a pulling thread takes at a time (GAP's bottom-up step takes 1,024
+#: vertices): threads that meet few unvisited vertices take more chunks.
+PULL_CHUNK_WORDS = 32
+#: A pushing thread takes chunks of at most this many frontier vertices (GAP's top-down step
+#: takes 64), and a frontier makes at least this many chunks a thread.
+PUSH_CHUNK = 1024
+PUSH_CHUNKS_A_THREAD = 8
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -77,70 +89,91 @@ def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, pmap, l
 
 
 @kernel
-def _keep_claimed(parts, counts, queue_from, owner, indptr, tindptr, queue, stats):
-    """Append each thread's claims to ``queue[queue_from:]``, keeping a target only from
-    the thread whose claim its ``owner`` holds; recount the degree sums; returns the end."""
-    end = queue_from
+def _kept_claims(part, count, owner, indptr, tindptr, stats):
+    """One thread's claims ``part`` (``count`` (target, frontier vertex) pairs) compacted in
+    place to the targets whose ``owner`` holds its claim (two threads may claim one target;
+    the claim written last is kept); ``stats`` = their degree sums; returns how many."""
+    kept = 0
     out_deg = 0
     in_deg = 0
-    for t in range(counts.size):
-        for i in range(counts[t]):
-            v = np.uint64(parts[t, 2 * i])
-            if owner[v] == parts[t, 2 * i + 1]:
-                queue[end] = v
-                end += 1
-                out_deg += indptr[v + _ONE] - indptr[v]
-                in_deg += tindptr[v + _ONE] - tindptr[v]
+    for i in range(count):
+        v = U(part[2 * i])
+        if owner[v] == part[2 * i + 1]:
+            part[kept] = v  # kept <= i: every pair still to read lies beyond it
+            kept += 1
+            out_deg += indptr[v + _ONE] - indptr[v]
+            in_deg += tindptr[v + _ONE] - tindptr[v]
     stats[0] = out_deg
     stats[1] = in_deg
-    return end
+    return kept
 
 
 @kernel
-def _push_part(indptr, indices, queue, qlo, qhi, part, levels, owner, pmap, level):
-    """:func:`_push` of one thread: claims go to ``part`` as (target, frontier vertex)
-    pairs; returns their count."""
+def _copy(source, count, target, at):
+    """``target[at:at + count] = source[:count]``."""
+    for i in range(U(count)):
+        target[U(at) + i] = source[i]
+    return 0
+
+
+@kernel
+def _push_part(counter, chunk, indptr, indices, queue, qlo, qhi, part, levels, owner, pmap,
+               level):
+    """:func:`_push` of one thread over the chunks of ``chunk`` frontier vertices of
+    ``queue[qlo:qhi]`` it takes from ``counter`` (one at a time): claims go to ``part`` as
+    (target, frontier vertex) pairs; returns their count."""
     found = 0
-    for i in range(qlo, qhi):
-        u = queue[i]
-        w = np.uint64(u)
-        for k in range(np.uint64(indptr[w]), np.uint64(indptr[w + _ONE])):
-            v = np.uint64(indices[k])
-            if levels[v] < 0:
-                levels[v] = level
-                p = _mapped(pmap, u)
-                owner[v] = p
-                part[2 * found] = v
-                part[2 * found + 1] = p
-                found += 1
+    while True:
+        i0 = U(qlo) + U(fetch_add(counter, 0, chunk))
+        if i0 >= U(qhi):
+            break
+        for i in range(i0, min(i0 + U(chunk), U(qhi))):
+            u = queue[i]
+            w = np.uint64(u)
+            for k in range(np.uint64(indptr[w]), np.uint64(indptr[w + _ONE])):
+                v = np.uint64(indices[k])
+                if levels[v] < 0:
+                    levels[v] = level
+                    p = _mapped(pmap, u)
+                    owner[v] = p
+                    part[2 * found] = v
+                    part[2 * found + 1] = p
+                    found += 1
     return found
 
 
 @kernel
-def _pull(tindptr, tindices, indptr, lo, hi, levels, owner, pmap, level, front, nxt, stats):
-    """Every unvisited vertex of ``[lo, hi)`` (``lo`` a multiple of 64) looks for an
+def _pull(counter, words, tindptr, tindices, indptr, levels, owner, pmap, level, front, nxt,
+          stats):
+    """The chunks of ``PULL_CHUNK_WORDS`` 64-vertex words this thread takes from
+    ``counter`` (one at a time, until ``words``): every unvisited vertex looks for an
     in-neighbour in the ``front`` bitmap and stops at the first; the found ones are set in
-    ``nxt`` (its words of this range only); ``stats`` += degree sums; returns the count."""
-    for w in range(lo >> 6, (hi + 63) >> 6):
-        nxt[w] = 0
+    ``nxt`` (the chunk's words only); ``stats`` += degree sums; returns the count."""
+    n = U(levels.size)
     found = 0
     out_deg = 0
     in_deg = 0
-    # unsigned indices: numba adds no wraparound fix-up for negative ones
-    for i in range(lo, hi):
-        v = np.uint64(i)
-        if levels[v] != -1:  # visited, or without in-edges
-            continue
-        for k in range(np.uint64(tindptr[v]), np.uint64(tindptr[v + _ONE])):
-            u = np.uint64(tindices[k])
-            if (front[u >> _SIX] >> (u & _LOW)) & _ONE:
-                levels[v] = level
-                owner[v] = _mapped(pmap, tindices[k])
-                nxt[v >> _SIX] |= _ONE << (v & _LOW)
-                found += 1
-                out_deg += indptr[v + _ONE] - indptr[v]
-                in_deg += tindptr[v + _ONE] - tindptr[v]
-                break
+    while True:
+        w0 = U(fetch_add(counter, 0, PULL_CHUNK_WORDS))
+        if w0 >= U(words):
+            break
+        w1 = min(w0 + U(PULL_CHUNK_WORDS), U(words))
+        for w in range(w0, w1):
+            nxt[w] = 0
+        # unsigned indices: numba adds no wraparound fix-up for negative ones
+        for v in range(w0 << _SIX, min(w1 << _SIX, n)):
+            if levels[v] != -1:  # visited, or without in-edges
+                continue
+            for k in range(U(tindptr[v]), U(tindptr[v + _ONE])):
+                u = U(tindices[k])
+                if (front[u >> _SIX] >> (u & _LOW)) & _ONE:
+                    levels[v] = level
+                    owner[v] = _mapped(pmap, tindices[k])
+                    nxt[v >> _SIX] |= _ONE << (v & _LOW)
+                    found += 1
+                    out_deg += indptr[v + _ONE] - indptr[v]
+                    in_deg += tindptr[v + _ONE] - tindptr[v]
+                    break
     stats[0] += out_deg
     stats[1] += in_deg
     return found
@@ -155,16 +188,26 @@ def _queue_to_bits(queue, qlo, qhi, bits):
 
 
 @kernel
-def _bits_to_queue(bits, queue):
-    """The set bits of ``bits`` as vertex ids in ``queue``, in order; returns their count."""
-    end = 0
-    for w in range(bits.size):
+def _count_bits(w0, w1, bits):
+    """The set bits of ``bits[w0:w1]``."""
+    count = 0
+    for w in range(U(w0), U(w1)):
+        count += popcount(bits[w])
+    return count
+
+
+@kernel
+def _bits_to_queue(w0, w1, bits, queue, at):
+    """The set bits of ``bits[w0:w1]`` as vertex ids in ``queue`` from ``at``, in order;
+    returns the end."""
+    end = U(at)
+    for w in range(U(w0), U(w1)):
         word = bits[w]
-        if word:
-            for bit in range(64):
-                if (word >> np.uint64(bit)) & _ONE:
-                    queue[end] = w * 64 + bit
-                    end += 1
+        while word:
+            low = word & (~word + _ONE)
+            queue[end] = (w << _SIX) | popcount(low - _ONE)
+            end += _ONE
+            word ^= low
     return end
 
 
@@ -316,7 +359,6 @@ class CpuBitmapSearch(LevelSearch):
         self.frontier = self._pending[0][0]
         self.frontier_edges = self._pending[0][1]
         self._stats = np.zeros(2, np.int64)
-        self._word_edges = None
 
     @property
     def levels(self):
@@ -392,9 +434,20 @@ class CpuBitmapSearch(LevelSearch):
         _push_remote(R.indptr, R.indices, self.ws.queue, self.qlo, self.qhi, out)
 
     def _queue_frontier(self) -> None:
-        if not self.queued:
-            self.qlo, self.qhi = 0, _bits_to_queue(self.ws.bits[self.cur], self.ws.queue)
-            self.queued = True
+        if self.queued:
+            return
+        bits, queue = self.ws.bits[self.cur], self.ws.queue
+        ranges = split(bits.size, get_num_threads() if self.n >= PARALLEL_PULL_VERTICES else 1)
+        if len(ranges) > 1:  # each range's count, then its ids after the earlier ranges'
+            counts = run_ranges(lambda w0, w1: _count_bits(w0, w1, bits), ranges)
+            starts = np.cumsum([0, *counts[:-1]])
+            run_ranges(lambda w0, w1, at: _bits_to_queue(w0, w1, bits, queue, at),
+                       [(w0, w1, at) for (w0, w1), at in zip(ranges, starts, strict=True)])
+            end = sum(counts)
+        else:
+            end = _bits_to_queue(0, bits.size, bits, queue, 0)
+        self.qlo, self.qhi = 0, int(end)
+        self.queued = True
 
     def _push(self) -> int:
         ws = self.ws
@@ -407,19 +460,26 @@ class CpuBitmapSearch(LevelSearch):
                           ws.queue[qhi:], self._levels, self.owner, self.pmap, level,
                           self._stats)
         else:
-            q = ws.queue[qlo:qhi]
-            edges = np.zeros(q.size + 1, np.int64)
-            np.cumsum(self.indptr[q + 1] - self.indptr[q], out=edges[1:])
-            ranges = split(q.size, threads, edges)
-            parts = ws.claim_lists(len(ranges))
-            counts = np.array(run_ranges(
-                lambda lo, hi, t: _push_part(self.indptr, self.indices, ws.queue, qlo + lo,
-                                             qlo + hi, parts[t], self._levels, self.owner,
-                                             self.pmap, level),
-                [(lo, hi, t) for t, (lo, hi) in enumerate(ranges)]), np.int64)
-            end = _keep_claimed(parts, counts, qhi, self.owner, self.indptr, self.tindptr,
-                                ws.queue, self._stats)
-            found = end - qhi
+            # chunks small enough that a thread meeting hubs takes fewer of them
+            chunk = min(PUSH_CHUNK, max(1, (qhi - qlo) // (PUSH_CHUNKS_A_THREAD * threads)))
+            counter = np.zeros(1, np.int64)
+            parts = ws.claim_lists(threads)
+            counts = run_ranges(
+                lambda t: _push_part(counter, chunk, self.indptr, self.indices, ws.queue, qlo,
+                                     qhi, parts[t], self._levels, self.owner, self.pmap,
+                                     level),
+                [(t,) for t in range(threads)])
+            # every claim made: each thread keeps its targets whose owner holds its claim,
+            # then copies them after the earlier threads' into the next queue
+            stats = np.zeros((threads, 2), np.int64)
+            kept = run_ranges(lambda t: _kept_claims(parts[t], counts[t], self.owner,
+                                                     self.indptr, self.tindptr, stats[t]),
+                              [(t,) for t in range(threads)])
+            starts = qhi + np.cumsum([0, *kept[:-1]])
+            run_ranges(lambda t, at: _copy(parts[t], kept[t], ws.queue, at),
+                       [(t, at) for t, at in enumerate(starts)])
+            self._stats += stats.sum(axis=0)
+            found = sum(kept)
         self.qlo, self.qhi = qhi, qhi + found
         return found
 
@@ -429,19 +489,14 @@ class CpuBitmapSearch(LevelSearch):
             _queue_to_bits(ws.queue, self.qlo, self.qhi, ws.bits[self.cur])
             self.queued = False
         front, nxt = ws.bits[self.cur], ws.bits[1 - self.cur]
-        level, n = self._levels.dtype.type(self.level), self.n
-        threads = get_num_threads() if n >= PARALLEL_PULL_VERTICES else 1
-        if threads > 1 and self._word_edges is None:  # in-edges before each word, once
-            self._word_edges = np.append(self.tindptr[:n:64], self.tindptr[n])
-        weights = self._word_edges if threads > 1 else None
-        ranges = [(64 * a, min(n, 64 * b), t) for t, (a, b) in
-                  enumerate(split(front.size, threads, weights))]
-        stats = np.zeros((len(ranges), 2), np.int64)
+        level = self._levels.dtype.type(self.level)
+        threads = get_num_threads() if self.n >= PARALLEL_PULL_VERTICES else 1
+        counter = np.zeros(1, np.int64)
+        stats = np.zeros((threads, 2), np.int64)
         found = run_ranges(
-            lambda lo, hi, t: _pull(self.tindptr, self.tindices, self.indptr, lo, hi,
-                                    self._levels, self.owner, self.pmap, level, front, nxt,
-                                    stats[t]),
-            ranges)
+            lambda t: _pull(counter, front.size, self.tindptr, self.tindices, self.indptr,
+                            self._levels, self.owner, self.pmap, level, front, nxt, stats[t]),
+            [(t,) for t in range(threads)])
         self._stats += stats.sum(axis=0)
         self.cur = 1 - self.cur
         return int(sum(found))

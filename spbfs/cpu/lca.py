@@ -17,21 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bits import popcount
 from ._jit import kernel
 from .pysets import _fill, _final_size, _grown, _place
 
 __all__ = ["Ancestors"]
 
 _ONE = np.uint64(1)
-
-
-@kernel(inline="always")
-def _popcount(x):  # pragma: no cover - compiled
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) &
-                                               np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 @kernel(inline="always")
@@ -121,7 +113,7 @@ def _bit_rows(rindptr, rindices, by_rank, rank, words):  # pragma: no cover - co
         row[r >> 6] |= _ONE << np.uint64(r & 63)
         c = 0
         for k in range(words):
-            c += np.int64(_popcount(row[k]))
+            c += np.int64(popcount(row[k]))
         counts[v] = c
     return bits, counts
 
@@ -213,7 +205,7 @@ def _pairs(pairs_v, pairs_w, indptr, indices, rindptr, rindices, hashes, bits, c
             common[k] = x
             if x:
                 top = k
-                held += np.int64(_popcount(x))
+                held += np.int64(popcount(x))
         if top < 0:
             continue
         m = by_rank[top * 64 + _top_bit(common[top])]
