@@ -141,11 +141,13 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         out_weight = reduce(M, monoids.plus, axis=1).to_dense(0.0)
         _check_weights(M, out_weight)
         semiring = plus_times
-    else:  # every stored edge weighs 1: the out-weights are the out-degrees
-        out_weight = M.out_degree.astype(np.float64)
+        inv, dangling_count = _inverse(out_weight, xp)
+    else:  # every stored edge weighs 1: the out-weights are the out-degrees, so the
+        # inverses depend on the pattern alone and are kept with it for the next call
+        inv, dangling_count = M.pattern.derived(
+            "pagerank inverse out-degrees",
+            lambda: _inverse(M.out_degree.astype(np.float64), xp))
         semiring = _PLUS_FIRST  # sums of the vector's entries: no edge values read
-    is_dangling = out_weight == 0
-    inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
     x = xp.full(n, 1.0 / n) if start is None else start
     # the default restart and dangling distributions are one uniform vector: their part of
     # the update is then one number added to every rank
@@ -154,8 +156,12 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     # each step is one pull_affine: x @ P scaled by alpha plus the restart and dangling
     # ranks, with the L1 change and the new dangling rank (the ranks where inv is 0) in the
     # same pass; it writes into two pairs of work vectors, taken in turn
-    lost = alpha * float(xp.multiply(x, is_dangling.astype(np.float64)).sum())
-    scaled = xp.multiply(x, inv)
+    if start is None:  # uniform: the dangling rank is their count over n
+        lost = alpha * dangling_count / n
+        scaled = xp.multiply(inv, 1.0 / n)
+    else:
+        lost = alpha * float(xp.where(inv == 0, x, 0.0).sum())
+        scaled = xp.multiply(x, inv)
     spare = (xp.empty(n), xp.empty(n))
     for _ in range(max_iter):
         if uniform:
@@ -170,6 +176,14 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         if step.change < n * tol:
             return x
     raise PowerIterationFailedConvergence(max_iter)
+
+
+def _inverse(out_weight, xp):
+    """``1 / out_weight`` with 0 where it is 0 (the dangling vertices), and how many those
+    are; kept with the pattern when unweighted, so never written after."""
+    is_dangling = out_weight == 0
+    inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, out_weight))
+    return inv, int(is_dangling.sum())
 
 
 def _all_ones(data):

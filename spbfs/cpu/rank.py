@@ -29,6 +29,7 @@ import numpy as np
 from . import renumber
 from ._atomic import fetch_add
 from ._jit import kernel
+from .kept import KeptPool
 from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["GS_SHIFT", "JACOBI_SHIFT", "LAYOUT_ENTRIES", "pull_affine"]
@@ -44,6 +45,9 @@ PARALLEL_ENTRIES = 1 << 16
 LAYOUT_ENTRIES = 1 << 20
 #: Blocks of rows a thread takes in a renumbered step, on average.
 LAYOUT_BLOCKS = 2
+#: The scaled vector in the sources' new order, kept between steps (a fresh one is paged in
+#: again at every step).
+_gathered = KeptPool(lambda size: np.empty(size), keep=2)
 U = np.uintp  # positions and ids read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
 
@@ -211,7 +215,7 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
              or n <= 1 << renumber.HOT_BITS
              else renumber.layout(tindptr, tindices, n, shift=shift, derived=derived))
     if found is not None:
-        c = np.empty(found.order.size)
+        c = _gathered.checkout(found.order.size)  # every entry written: no state
         run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
                    split(found.order.size, threads))
         # few blocks, of about equal entries: a block reads each cold segment's part of c
@@ -224,6 +228,7 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
             counter, count, bounds, shift, tindptr, found.hptr, found.hot, found.cold_off,
             found.cold_dst, found.cold_src, c, x, scale, float(alpha), const0, constv, out,
             out_scaled, sums), workers)
+        _gathered.give_back(c, found.order.size)
         change, total, zero = sums.sum(axis=0).tolist()
         return change, total, zero
     run_ranges(lambda *_: _affine(counter, chunks, shift, tindptr, tindices, data, weighted,
