@@ -21,6 +21,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ._jit import kernel
+from ._thunks import call_address
 
 __all__ = ["SpinPool", "spin_until_all", "spin_while"]
 
@@ -92,6 +93,34 @@ def spin_until_all(flags, stride, count, index, value, rounds, reads):
     return False
 
 
+@kernel
+def serve(flags, base, calls, results, w, seen, rounds, reads):
+    """Worker ``w``'s compiled calls, without the GIL: spin (``rounds`` of ``reads`` reads,
+    yielding the core between rounds) for ``flags[base + POSTED]`` to move on from
+    ``seen``; a posted call whose thunk address ``calls[w, 0]`` is set is run here (its
+    result into ``results[w]``, then its number stored as done) and the spin starts again.
+    Returns the number of a posted Python call (address 0), or ``-1 - last`` (``last``
+    the number of the last call served, else ``seen``) when none came."""
+    while True:
+        posted = seen
+        for _ in range(rounds):
+            for _ in range(reads):
+                posted = _load(flags, base + _POSTED)
+                if posted != seen:
+                    break
+            if posted != seen:
+                break
+            _yield()
+        if posted == seen:
+            return -1 - seen
+        address = calls[w, 0]
+        if address == 0:
+            return posted
+        results[w] = call_address(address, calls[w, 1], calls[w, 2])
+        seen = posted
+        _store(flags, base + _DONE, seen)
+
+
 #: How long a worker spins for its next task before it sleeps, and how long the caller
 #: spins for the workers' ranges before it polls with sleeps (seconds).
 WORKER_SPIN = 300e-6
@@ -137,6 +166,10 @@ class SpinPool:
         self._flags = np.zeros(size * _STRIDE, np.int64)
         self._tasks: list = [None] * size
         self._results: list = [None] * size
+        # a compiled call: per worker its thunk's address (0: a Python task), the address
+        # of the arguments' block and of its range; and the results
+        self._calls = np.zeros((size, 3), np.int64)
+        self._codes = np.zeros(size, np.int64)
         self._wake = threading.Condition()  # a sleeping worker's
         self._finished = threading.Condition()  # a sleeping caller's
         self._caller_sleeps = False
@@ -149,17 +182,18 @@ class SpinPool:
 
     def _work(self, w: int) -> None:
         flags, base = self._flags, w * _STRIDE
-        seen = done = 0
+        seen = 0
         while True:
-            posted = spin_while(flags, base + _POSTED, seen, self._worker_rounds,
-                                self._reads, base + _DONE, done)
-            if posted == seen:
+            posted = serve(flags, base, self._calls, self._codes, w, seen,
+                           self._worker_rounds, self._reads)
+            if posted < 0:  # nothing came while spinning: sleep until a post
+                seen = -1 - posted
                 with self._wake:
                     flags[base + _SLEEPING] = 1
                     while flags[base + _POSTED] == seen:
                         self._wake.wait()
                     flags[base + _SLEEPING] = 0
-                posted = int(flags[base + _POSTED])
+                continue  # the post is served above (compiled) or below (Python)
             seen = posted
             func, args = self._tasks[w]
             self._tasks[w] = None
@@ -169,20 +203,26 @@ class SpinPool:
                 self._results[w] = (True, func(*args))
             except BaseException as exc:  # handed to the caller
                 self._results[w] = (False, exc)
-            done = seen
-            if self._caller_sleeps:  # else the caller spins: the store above, without GIL
+            flags[base + _DONE] = seen
+            if self._caller_sleeps:  # else the caller spins on the store above
                 with self._finished:
-                    flags[base + _DONE] = done
                     self._finished.notify()
 
     def _post(self, tasks) -> int:
-        """Hand out ``tasks``, waking the workers that sleep: the call's number."""
-        self._seq += 1
-        flags = self._flags
+        """Hand out the Python ``tasks``, waking the workers that sleep: the call's
+        number."""
+        self._calls[:len(tasks), 0] = 0
         for w, task in enumerate(tasks):
             self._tasks[w] = task
-            flags[w * _STRIDE + _POSTED] = self._seq
-        if any(flags[w * _STRIDE + _SLEEPING] for w in range(len(tasks))):
+        return self._posted(len(tasks))
+
+    def _posted(self, count: int) -> int:
+        """The next call's number stored for the first ``count`` workers (their tasks
+        set), the sleeping ones woken."""
+        self._seq += 1
+        flags = self._flags
+        flags[_POSTED:count * _STRIDE:_STRIDE] = self._seq
+        if flags[_SLEEPING:count * _STRIDE:_STRIDE].any():
             with self._wake:
                 self._wake.notify_all()
         return self._seq
@@ -222,6 +262,33 @@ class SpinPool:
             if not ok:
                 raise value
         return [value for _, value in results]
+
+    def try_run_compiled(self, kernel, thunk, ranges, args):
+        """``[kernel(*r, *args) for r in ranges]`` with the ranges after the first run by
+        the workers through ``thunk`` (:mod:`spbfs.cpu._thunks`: no GIL taken), the
+        first by the caller; ``None`` when another call holds the pool."""
+        count = len(ranges) - 1
+        if count > self.size or not self._busy.acquire(blocking=False):
+            return None
+        try:
+            if self._closing:
+                return None
+            block = thunk.pack(args, np.empty(thunk.words, np.int64))
+            bounds = np.array(ranges, np.int64).reshape(len(ranges), -1)
+            calls = self._calls[:count]
+            calls[:, 0] = thunk.address
+            calls[:, 1] = block.__array_interface__["data"][0]
+            calls[:, 2] = (bounds.__array_interface__["data"][0]
+                           + bounds.strides[0] * np.arange(1, count + 1))
+            seq = self._posted(count)
+            try:
+                first = kernel(*ranges[0], *args)
+            finally:
+                self._wait(count, seq)
+            rest = self._codes[:count].tolist()
+        finally:
+            self._release()
+        return [first, *rest]
 
     def _release(self) -> None:
         if self._closing and not self._closed:  # close() came during the call

@@ -6,9 +6,8 @@ One level is one kernel call (or one per thread, over ranges):
 
 * push (top-down): the frontier queue's out-edges; an unvisited target is claimed by writing
   its level and parent and appended to the next queue.  Threads take chunks of the queue
-  from a shared counter and list their claims apart; a target two threads both claim keeps
-  the parent written last, and only that thread's copy joins the next queue (each thread
-  keeps its own, then copies them after the earlier threads').
+  from a shared counter and claim by a compare-and-swap of the level (one thread wins a
+  target), listing their claims apart, then copy them after the earlier threads'.
 * pull (bottom-up): each unvisited vertex scans its in-edges against the frontier bitmap
   (1 bit per vertex, cache-resident) and stops at the first hit, its parent.  Threads take
   chunks of 64-vertex words from a shared counter, one at a time (a level's work is where
@@ -28,11 +27,11 @@ import numpy as np
 from ..core.remote import mapped_ids, remote_parents
 from ..core.seam import LevelSearch
 from ..core.seam import bitmap_searchable as supports
-from ._atomic import fetch_add
+from ._atomic import cas, fetch_add
 from ._bits import popcount
 from ._jit import kernel
 from .kept import KeptPool
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["CpuBitmapSearch", "supports"]
 
@@ -89,40 +88,24 @@ def _push(indptr, indices, tindptr, queue, qlo, qhi, out, levels, owner, pmap, l
 
 
 @kernel
-def _kept_claims(part, count, owner, indptr, tindptr, stats):
-    """One thread's claims ``part`` (``count`` (target, frontier vertex) pairs) compacted in
-    place to the targets whose ``owner`` holds its claim (two threads may claim one target;
-    the claim written last is kept); ``stats`` = their degree sums; returns how many."""
-    kept = 0
-    out_deg = 0
-    in_deg = 0
-    for i in range(count):
-        v = U(part[2 * i])
-        if owner[v] == part[2 * i + 1]:
-            part[kept] = v  # kept <= i: every pair still to read lies beyond it
-            kept += 1
-            out_deg += indptr[v + _ONE] - indptr[v]
-            in_deg += tindptr[v + _ONE] - tindptr[v]
-    stats[0] = out_deg
-    stats[1] = in_deg
-    return kept
-
-
-@kernel
-def _copy(source, count, target, at):
-    """``target[at:at + count] = source[:count]``."""
+def _copy(t, count, at, sources, target):
+    """``target[at:at + count] = sources[t, :count]``."""
     for i in range(U(count)):
-        target[U(at) + i] = source[i]
+        target[U(at) + i] = sources[t, i]
     return 0
 
 
 @kernel
-def _push_part(counter, chunk, indptr, indices, queue, qlo, qhi, part, levels, owner, pmap,
-               level):
-    """:func:`_push` of one thread over the chunks of ``chunk`` frontier vertices of
-    ``queue[qlo:qhi]`` it takes from ``counter`` (one at a time): claims go to ``part`` as
-    (target, frontier vertex) pairs; returns their count."""
+def _push_part(t, counter, chunk, indptr, indices, tindptr, queue, qlo, qhi, parts, levels,
+               owner, pmap, level, stats):
+    """:func:`_push` of thread ``t`` over the chunks of ``chunk`` frontier vertices of
+    ``queue[qlo:qhi]`` it takes from ``counter`` (one at a time): a target is claimed by a
+    compare-and-swap of its level (one thread wins it) and listed in ``parts[t]``;
+    ``stats[t]`` = the claimed vertices' degree sums; returns their count."""
+    part = parts[t]
     found = 0
+    out_deg = 0
+    in_deg = 0
     while True:
         i0 = U(qlo) + U(fetch_add(counter, 0, chunk))
         if i0 >= U(qhi):
@@ -132,23 +115,25 @@ def _push_part(counter, chunk, indptr, indices, queue, qlo, qhi, part, levels, o
             w = np.uint64(u)
             for k in range(np.uint64(indptr[w]), np.uint64(indptr[w + _ONE])):
                 v = np.uint64(indices[k])
-                if levels[v] < 0:
-                    levels[v] = level
-                    p = _mapped(pmap, u)
-                    owner[v] = p
-                    part[2 * found] = v
-                    part[2 * found + 1] = p
+                seen = levels[v]
+                if seen < 0 and cas(levels, v, seen, level):
+                    owner[v] = _mapped(pmap, u)
+                    part[found] = v
                     found += 1
+                    out_deg += indptr[v + _ONE] - indptr[v]
+                    in_deg += tindptr[v + _ONE] - tindptr[v]
+    stats[t, 0] = out_deg
+    stats[t, 1] = in_deg
     return found
 
 
 @kernel
-def _pull(counter, words, tindptr, tindices, indptr, levels, owner, pmap, level, front, nxt,
-          stats):
-    """The chunks of ``PULL_CHUNK_WORDS`` 64-vertex words this thread takes from
+def _pull(t, counter, words, tindptr, tindices, indptr, levels, owner, pmap, level, front,
+          nxt, stats):
+    """The chunks of ``PULL_CHUNK_WORDS`` 64-vertex words thread ``t`` takes from
     ``counter`` (one at a time, until ``words``): every unvisited vertex looks for an
     in-neighbour in the ``front`` bitmap and stops at the first; the found ones are set in
-    ``nxt`` (the chunk's words only); ``stats`` += degree sums; returns the count."""
+    ``nxt`` (the chunk's words only); ``stats[t]`` = degree sums; returns the count."""
     n = U(levels.size)
     found = 0
     out_deg = 0
@@ -174,8 +159,8 @@ def _pull(counter, words, tindptr, tindices, indptr, levels, owner, pmap, level,
                     out_deg += indptr[v + _ONE] - indptr[v]
                     in_deg += tindptr[v + _ONE] - tindptr[v]
                     break
-    stats[0] += out_deg
-    stats[1] += in_deg
+    stats[t, 0] = out_deg
+    stats[t, 1] = in_deg
     return found
 
 
@@ -197,7 +182,7 @@ def _count_bits(w0, w1, bits):
 
 
 @kernel
-def _bits_to_queue(w0, w1, bits, queue, at):
+def _bits_to_queue(w0, w1, at, bits, queue):
     """The set bits of ``bits[w0:w1]`` as vertex ids in ``queue`` from ``at``, in order;
     returns the end."""
     end = U(at)
@@ -300,9 +285,9 @@ class Workspace:
         self.parts = np.empty((0, 0), self.idt)
 
     def claim_lists(self, threads: int):
-        """``threads`` lists of up to ``n`` (target, frontier vertex) pairs each."""
+        """``threads`` lists of up to ``n`` claimed vertices each."""
         if self.parts.shape[0] < threads:
-            self.parts = np.empty((threads, 2 * max(self.n, 1)), self.idt)
+            self.parts = np.empty((threads, max(self.n, 1)), self.idt)
         return self.parts
 
 
@@ -341,8 +326,7 @@ class CpuBitmapSearch(LevelSearch):
         owner = self.parents if values else self.ws.owner
         self.owner = owner
         self.pmap = _IDENTITY if parent_ids is None else np.asarray(parent_ids, np.int64)
-        run_ranges(lambda v0, v1: _start(v0, v1, self._levels, owner, values, self.tindptr),
-                   _vertex_ranges(n))
+        run_kernel(_start, _vertex_ranges(n), self._levels, owner, values, self.tindptr)
         _start_source(self._levels, owner, self.pmap, source)
         self._marked = True
         self.level = 0
@@ -364,8 +348,7 @@ class CpuBitmapSearch(LevelSearch):
     def levels(self):
         """Hop count of every vertex found so far, ``-1`` elsewhere."""
         if self._marked:
-            run_ranges(lambda v0, v1: _unmark(v0, v1, self._levels),
-                       _vertex_ranges(self._levels.size))
+            run_kernel(_unmark, _vertex_ranges(self._levels.size), self._levels)
             self._marked = False
         return self._levels
 
@@ -439,13 +422,14 @@ class CpuBitmapSearch(LevelSearch):
         bits, queue = self.ws.bits[self.cur], self.ws.queue
         ranges = split(bits.size, get_num_threads() if self.n >= PARALLEL_PULL_VERTICES else 1)
         if len(ranges) > 1:  # each range's count, then its ids after the earlier ranges'
-            counts = run_ranges(lambda w0, w1: _count_bits(w0, w1, bits), ranges)
-            starts = np.cumsum([0, *counts[:-1]])
-            run_ranges(lambda w0, w1, at: _bits_to_queue(w0, w1, bits, queue, at),
-                       [(w0, w1, at) for (w0, w1), at in zip(ranges, starts, strict=True)])
+            counts = run_kernel(_count_bits, ranges, bits)
+            starts = np.cumsum([0, *counts[:-1]]).tolist()
+            run_kernel(_bits_to_queue,
+                       [(w0, w1, at) for (w0, w1), at in zip(ranges, starts, strict=True)],
+                       bits, queue)
             end = sum(counts)
         else:
-            end = _bits_to_queue(0, bits.size, bits, queue, 0)
+            end = _bits_to_queue(0, bits.size, 0, bits, queue)
         self.qlo, self.qhi = 0, int(end)
         self.queued = True
 
@@ -464,22 +448,17 @@ class CpuBitmapSearch(LevelSearch):
             chunk = min(PUSH_CHUNK, max(1, (qhi - qlo) // (PUSH_CHUNKS_A_THREAD * threads)))
             counter = np.zeros(1, np.int64)
             parts = ws.claim_lists(threads)
-            counts = run_ranges(
-                lambda t: _push_part(counter, chunk, self.indptr, self.indices, ws.queue, qlo,
-                                     qhi, parts[t], self._levels, self.owner, self.pmap,
-                                     level),
-                [(t,) for t in range(threads)])
-            # every claim made: each thread keeps its targets whose owner holds its claim,
-            # then copies them after the earlier threads' into the next queue
             stats = np.zeros((threads, 2), np.int64)
-            kept = run_ranges(lambda t: _kept_claims(parts[t], counts[t], self.owner,
-                                                     self.indptr, self.tindptr, stats[t]),
-                              [(t,) for t in range(threads)])
-            starts = qhi + np.cumsum([0, *kept[:-1]])
-            run_ranges(lambda t, at: _copy(parts[t], kept[t], ws.queue, at),
-                       [(t, at) for t, at in enumerate(starts)])
+            counts = run_kernel(_push_part, [(t,) for t in range(threads)], counter, chunk,
+                                self.indptr, self.indices, self.tindptr, ws.queue, qlo, qhi,
+                                parts, self._levels, self.owner, self.pmap, level, stats)
+            # then each thread's claims after the earlier threads' in the next queue
+            starts = (qhi + np.cumsum([0, *counts[:-1]])).tolist()
+            run_kernel(_copy, [(t, c, at) for t, (c, at) in enumerate(zip(counts, starts,
+                                                                           strict=True))],
+                       parts, ws.queue)
             self._stats += stats.sum(axis=0)
-            found = sum(kept)
+            found = sum(counts)
         self.qlo, self.qhi = qhi, qhi + found
         return found
 
@@ -493,10 +472,9 @@ class CpuBitmapSearch(LevelSearch):
         threads = get_num_threads() if self.n >= PARALLEL_PULL_VERTICES else 1
         counter = np.zeros(1, np.int64)
         stats = np.zeros((threads, 2), np.int64)
-        found = run_ranges(
-            lambda t: _pull(counter, front.size, self.tindptr, self.tindices, self.indptr,
-                            self._levels, self.owner, self.pmap, level, front, nxt, stats[t]),
-            [(t,) for t in range(threads)])
+        found = run_kernel(_pull, [(t,) for t in range(threads)], counter, front.size,
+                           self.tindptr, self.tindices, self.indptr, self._levels, self.owner,
+                           self.pmap, level, front, nxt, stats)
         self._stats += stats.sum(axis=0)
         self.cur = 1 - self.cur
         return int(sum(found))

@@ -35,7 +35,7 @@ import numpy as np
 from ._atomic import cas, fetch_add, float_bits
 from ._jit import kernel
 from .kept import KeptPool
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, run_ranges, split
 
 __all__ = ["delta_stepping"]
 
@@ -324,12 +324,9 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
         rounds += 1
         ws.stamp += 1  # the round's mark in taken (kept between calls: never cleared)
         parts = min(threads, (entries + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
-        lost = run_ranges(
-            lambda r, _, bucket=bucket, stamp=ws.stamp, count=count, blk_v=blk_v,
-            blk_next=blk_next, taken_blocks=taken_blocks: _relax(
-                r, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
-                bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled),
-            [(r, r + 1) for r in range(parts)])
+        lost = run_kernel(_relax, [(r,) for r in range(parts)], bucket, ws.stamp,
+                          taken_blocks, count, claimed, indptr, indices, data, dist, bits, per,
+                          mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
         if sum(lost):
             while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
                 blk_v, blk_next = _grown(blk_v, blk_next)

@@ -30,7 +30,7 @@ from . import renumber
 from ._atomic import fetch_add
 from ._jit import kernel
 from .kept import KeptPool
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["GS_SHIFT", "JACOBI_SHIFT", "LAYOUT_ENTRIES", "pull_affine"]
 
@@ -210,29 +210,27 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     nnz = int(tindptr[-1])
     threads = get_num_threads() if nnz + n >= PARALLEL_ENTRIES else 1
     counter = np.zeros(1, np.int64)
-    workers = [(t, t + 1) for t in range(max(1, min(threads, chunks)))]
+    workers = [()] * max(1, min(threads, chunks))  # each takes chunks from the counter
     found = (None if gauss_seidel or weighted or nnz < LAYOUT_ENTRIES
              or n <= 1 << renumber.HOT_BITS
              else renumber.layout(tindptr, tindices, n, shift=shift, derived=derived))
     if found is not None:
         c = _gathered.checkout(found.order.size)  # every entry written: no state
-        run_ranges(lambda r0, r1: _gather(r0, r1, scaled, found.order, c),
-                   split(found.order.size, threads))
+        run_kernel(_gather, split(found.order.size, threads), scaled, found.order, c)
         # few blocks, of about equal entries: a block reads each cold segment's part of c
         # into the core's cache once (at random: no prefetch), and its rows' sums stream by
         blocks = split(chunks, LAYOUT_BLOCKS * threads,
                        tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
         bounds = np.array([blocks[0][0], *(b for _, b in blocks)], np.int64)
         count = len(blocks)
-        run_ranges(lambda *_: _affine_renumbered(
-            counter, count, bounds, shift, tindptr, found.hptr, found.hot, found.cold_off,
-            found.cold_dst, found.cold_src, c, x, scale, float(alpha), const0, constv, out,
-            out_scaled, sums), workers)
+        run_kernel(_affine_renumbered, workers, counter, count, bounds, shift, tindptr,
+                   found.hptr, found.hot, found.cold_off, found.cold_dst, found.cold_src, c, x,
+                   scale, float(alpha), const0, constv, out, out_scaled, sums)
         _gathered.give_back(c, found.order.size)
         change, total, zero = sums.sum(axis=0).tolist()
         return change, total, zero
-    run_ranges(lambda *_: _affine(counter, chunks, shift, tindptr, tindices, data, weighted,
-                                  scaled, x, scale, float(alpha), const0, constv, out,
-                                  out_scaled, bool(gauss_seidel), sums), workers)
+    run_kernel(_affine, workers, counter, chunks, shift, tindptr, tindices, data, weighted,
+               scaled, x, scale, float(alpha), const0, constv, out, out_scaled,
+               bool(gauss_seidel), sums)
     change, total, zero = sums.sum(axis=0).tolist()  # chunk order: any number of threads
     return change, total, zero
