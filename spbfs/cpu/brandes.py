@@ -35,7 +35,7 @@ import numpy as np
 from ._atomic import add_float, cas, fetch_add, fetch_or
 from ._jit import kernel
 from .kept import KeptPool
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["brandes_source"]
 
@@ -68,7 +68,7 @@ def _on(bitmap, v):
 
 
 @kernel
-def _mark(queue, lo, hi, bitmap, atomic):
+def _mark(lo, hi, queue, bitmap, atomic):
     """Set the bits of ``queue[lo:hi]`` in ``bitmap`` (atomically where other threads set
     bits of the same words at once)."""
     for q in range(lo, hi):
@@ -80,11 +80,11 @@ def _mark(queue, lo, hi, bitmap, atomic):
 
 
 @kernel
-def _push(queue, lo, hi, claimed, chunk, d, indptr, indices, tindptr, level, sigma, bits,
-          tail):
-    """A push level (``queue[lo:hi]`` on level ``d``), ``chunk`` vertices at a time taken
-    from ``claimed``.  Returns the out-edges and in-edges of the vertices this range
-    reached."""
+def _push(r, queue, lo, hi, claimed, chunk, d, indptr, indices, tindptr, level, sigma, bits,
+          tail, stats):
+    """Range ``r`` of a push level (``queue[lo:hi]`` on level ``d``), ``chunk`` vertices at
+    a time taken from ``claimed``: ``stats[r]`` = the out-edges and in-edges of the
+    vertices this range reached."""
     buffer = np.empty(BUFFER, queue.dtype)
     count = 0
     out_edges = 0
@@ -113,14 +113,16 @@ def _push(queue, lo, hi, claimed, chunk, d, indptr, indices, tindptr, level, sig
                 if lv == nxt:
                     add_float(bits, v, su)
     _flush(buffer, count, queue, tail)
-    return out_edges, in_edges
+    stats[r, 0] = out_edges
+    stats[r, 1] = in_edges
 
 
 @kernel
-def _pull(v0, v1, d, indptr, tindptr, tindices, front, level, sigma, queue, tail):
-    """A pull level: each unreached vertex of ``v0..v1`` with an in-neighbour on level
-    ``d`` (set in ``front``) joins level ``d + 1`` with the sum of those in-neighbours'
-    path counts.  Returns the out-edges and in-edges of the vertices it reached."""
+def _pull(v0, v1, r, d, indptr, tindptr, tindices, front, level, sigma, queue, tail, stats):
+    """Range ``r`` (``v0..v1``) of a pull level: each unreached vertex of ``v0..v1`` with an
+    in-neighbour on level ``d`` (set in ``front``) joins level ``d + 1`` with the sum of
+    those in-neighbours' path counts; ``stats[r]`` = the out-edges and in-edges of the
+    vertices it reached."""
     buffer = np.empty(BUFFER, queue.dtype)
     count = 0
     out_edges = 0
@@ -146,7 +148,8 @@ def _pull(v0, v1, d, indptr, tindptr, tindices, front, level, sigma, queue, tail
                 _flush(buffer, count, queue, tail)
                 count = 0
     _flush(buffer, count, queue, tail)
-    return out_edges, in_edges
+    stats[r, 0] = out_edges
+    stats[r, 1] = in_edges
 
 
 @kernel
@@ -194,7 +197,7 @@ def _scatter(queue, lo, hi, claimed, chunk, tindptr, tindices, level_bits, t, de
 
 
 @kernel
-def _clear(queue, lo, hi, level, sigma):
+def _clear(lo, hi, queue, level, sigma):
     """Zero the levels and path counts of ``queue[lo:hi]`` (the workspace kept clean)."""
     for q in range(lo, hi):
         u = queue[q]
@@ -227,8 +230,8 @@ def _marked(bitmap, queue, lo, hi):
     """``bitmap`` holding the bits of ``queue[lo:hi]`` alone."""
     bitmap[:] = 0
     ranges = split(hi - lo, len(_ranges(hi - lo))) if hi > lo else [(0, 0)]
-    run_ranges(lambda q0, q1: _mark(queue, lo + q0, lo + q1, bitmap, len(ranges) > 1),
-               ranges)
+    run_kernel(_mark, [(lo + q0, lo + q1) for q0, q1 in ranges], queue, bitmap,
+               len(ranges) > 1)
     return bitmap
 
 
@@ -276,6 +279,7 @@ def _search(indptr, indices, tindptr, tindices, source, delta, ws):
     the entries it reached cleared at the end."""
     n = ws.n
     level, sigma, t, queue, bitmap = ws.level, ws.sigma, ws.t, ws.queue, ws.bitmap
+    bits = sigma.view(np.int64)  # the path counts' bits, for the pushes' atomic adds
     tail = np.zeros(1, np.int64)
     claimed = np.zeros(1, np.int64)
     level[source] = 1
@@ -294,19 +298,19 @@ def _search(indptr, indices, tindptr, tindices, source, delta, ws):
         # rows pull
         if out_edges[-1] > unreached_in + n // PULL_SCAN:
             _marked(bitmap, queue, lo, hi)
-            found = run_ranges(
-                lambda v0, v1, d=d: _pull(v0, v1, d, indptr, tindptr, tindices, bitmap, level,
-                                          sigma, queue, tail),
-                split(n, len(_ranges(unreached_in + n // PULL_SCAN)), tindptr))
+            ranges = split(n, len(_ranges(unreached_in + n // PULL_SCAN)), tindptr)
+            stats = np.empty((len(ranges), 2), np.int64)  # each range writes its row
+            run_kernel(_pull, [(v0, v1, r) for r, (v0, v1) in enumerate(ranges)], d, indptr,
+                       tindptr, tindices, bitmap, level, sigma, queue, tail, stats)
         else:
             ranges = _ranges(out_edges[-1])
             chunk = _chunk(hi - lo, ranges)
-            found = run_ranges(
-                lambda r0, r1, d=d, lo=lo, hi=hi, chunk=chunk: _push(
-                    queue, lo, hi, claimed, chunk, d, indptr, indices, tindptr, level, sigma,
-                    sigma.view(np.int64), tail), ranges)
-        out_edges.append(sum(int(f[0]) for f in found))
-        in_edges.append(sum(int(f[1]) for f in found))
+            stats = np.empty((len(ranges), 2), np.int64)  # each range writes its row
+            run_kernel(_push, [(r,) for r, _ in ranges], queue, lo, hi, claimed, chunk, d,
+                       indptr, indices, tindptr, level, sigma, bits, tail, stats)
+        found = stats.sum(axis=0).tolist()
+        out_edges.append(found[0])
+        in_edges.append(found[1])
         unreached_in -= in_edges[-1]
         starts.append(int(tail[0]))
         d += 1
@@ -319,17 +323,14 @@ def _search(indptr, indices, tindptr, tindices, source, delta, ws):
             _marked(bitmap, queue, hi, below)
             ranges = _ranges(out_edges[d])
             chunk = _chunk(hi - lo, ranges)
-            run_ranges(lambda r0, r1, lo=lo, hi=hi, chunk=chunk: _gather(
-                queue, lo, hi, claimed, chunk, indptr, indices, bitmap, sigma, t, delta),
-                ranges)
+            run_kernel(_gather, [()] * len(ranges), queue, lo, hi, claimed, chunk, indptr,
+                       indices, bitmap, sigma, t, delta)
         else:
             _marked(bitmap, queue, lo, hi)
             ranges = _ranges(in_edges[d + 1])
             chunk, atomic = _chunk(below - hi, ranges), len(ranges) > 1
-            run_ranges(lambda r0, r1, hi=hi, below=below, chunk=chunk, atomic=atomic: _scatter(
-                queue, hi, below, claimed, chunk, tindptr, tindices, bitmap, t, delta, atomic),
-                ranges)
+            run_kernel(_scatter, [()] * len(ranges), queue, hi, below, claimed, chunk, tindptr,
+                       tindices, bitmap, t, delta, atomic)
             _finish(queue, lo, hi, sigma, t, delta)
-    run_ranges(lambda q0, q1: _clear(queue, q0, q1, level, sigma),
-               split(starts[-1], len(_ranges(starts[-1]))))
+    run_kernel(_clear, split(starts[-1], len(_ranges(starts[-1]))), queue, level, sigma)
     return depth
