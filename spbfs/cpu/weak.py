@@ -27,7 +27,7 @@ import numpy as np
 
 from ._atomic import cas, fetch_add
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["weak_components"]
 
@@ -75,7 +75,7 @@ def _link(comp, u, v):
 
 
 @kernel
-def _first_links(ip, ix, comp, pairs, lo, hi):
+def _first_links(lo, hi, ip, ix, comp, pairs):
     """Point every vertex ``u`` of ``lo..hi`` at its first stored neighbour where that is
     smaller, at itself elsewhere: the first round's links without an atomic operation
     (each thread writes its own vertices' entries alone).  The links left for
@@ -158,7 +158,7 @@ def _root_of(comp, v):
 
 
 @kernel
-def _compress(comp, lo, hi):
+def _compress(lo, hi, comp):
     """Point every vertex of ``lo..hi`` at its root."""
     for v in range(lo, hi):
         _root_of(comp, v)
@@ -182,7 +182,7 @@ def _rest(ip, ix, comp, skip, counter, chunk):
 
 
 @kernel
-def _count_roots(comp, lo, hi):
+def _count_roots(lo, hi, comp):
     """Point every vertex of ``lo..hi`` at its root; how many of them are roots."""
     k = 0
     for v in range(lo, hi):
@@ -191,7 +191,7 @@ def _count_roots(comp, lo, hi):
 
 
 @kernel
-def _number_roots(comp, first, lo, hi):
+def _number_roots(lo, hi, first, comp):
     """Number the roots of ``lo..hi`` in vertex order from ``first``, stored as
     ``-1 - number`` (told apart from the other vertices' roots)."""
     k = first
@@ -203,7 +203,7 @@ def _number_roots(comp, first, lo, hi):
 
 
 @kernel
-def _number_rest(comp, lo, hi):
+def _number_rest(lo, hi, comp):
     """Every vertex of ``lo..hi`` gets its root's number: a root's entry holds ``-1 -
     number`` until its own thread rewrites it as the number (each entry changes once, so
     a reader tells the two apart by the sign).  Selects, not branches."""
@@ -236,15 +236,15 @@ def weak_components(indptr, indices, symmetric=False):
     threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ARCS else 1
     ranges = split(n, threads)
     pairs = np.empty(2 * n, np.int32)
-    run_ranges(lambda lo, hi: _first_links(indptr, indices, comp, pairs, lo, hi), ranges)
-    counter = np.zeros(2, np.int64)
-    run_ranges(lambda lo, hi: _second_round(pairs, comp, counter[:1], SAMPLE_CHUNK), ranges)
-    run_ranges(lambda lo, hi: _compress(comp, lo, hi), ranges)
+    workers = [()] * len(ranges)  # each takes chunks from a counter
+    run_kernel(_first_links, ranges, indptr, indices, comp, pairs)
+    run_kernel(_second_round, workers, pairs, comp, np.zeros(1, np.int64), SAMPLE_CHUNK)
+    run_kernel(_compress, ranges, comp)
     skip = int(_largest_tree(comp)) if symmetric else -1
-    run_ranges(lambda lo, hi: _rest(indptr, indices, comp, skip, counter[1:], CHUNK), ranges)
-    counts = run_ranges(lambda lo, hi: _count_roots(comp, lo, hi), ranges)
+    run_kernel(_rest, workers, indptr, indices, comp, skip, np.zeros(1, np.int64), CHUNK)
+    counts = run_kernel(_count_roots, ranges, comp)
     firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
-    run_ranges(lambda lo, hi, first: _number_roots(comp, first, lo, hi),
-               [(lo, hi, f) for (lo, hi), f in zip(ranges, firsts, strict=True)])
-    run_ranges(lambda lo, hi: _number_rest(comp, lo, hi), ranges)
+    run_kernel(_number_roots,
+               [(lo, hi, f) for (lo, hi), f in zip(ranges, firsts, strict=True)], comp)
+    run_kernel(_number_rest, ranges, comp)
     return int(sum(counts)), comp
