@@ -17,7 +17,7 @@ import numpy as np
 
 from . import products
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["spmv"]
 
@@ -105,9 +105,7 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     threads = get_num_threads() if nnz + n_out >= PARALLEL_ENTRIES else 1
     ranges = split(n_out, threads, tindptr)
     if kind == "first":
-        run_ranges(lambda r0, r1: _sum_first(r0, r1, tindptr, tindices, x_val, y_present,
-                                             y_val), ranges)
+        run_kernel(_sum_first, ranges, tindptr, tindices, x_val, y_present, y_val)
     else:
-        run_ranges(lambda r0, r1: _sum_times(r0, r1, tindptr, tindices, tdata, x_val,
-                                             y_present, y_val), ranges)
+        run_kernel(_sum_times, ranges, tindptr, tindices, tdata, x_val, y_present, y_val)
     return y_present, y_val
