@@ -144,9 +144,12 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         inv, dangling_count = _inverse(out_weight, xp)
     else:  # every stored edge weighs 1: the out-weights are the out-degrees, so the
         # inverses depend on the pattern alone and are kept with it for the next call
-        inv, dangling_count = M.pattern.derived(
-            "pagerank inverse out-degrees",
-            lambda: _inverse(M.out_degree.astype(np.float64), xp))
+        def build():
+            return _inverse(M.out_degree.astype(np.float64), xp)
+
+        pattern = getattr(M, "pattern", None)  # a distributed matrix has none to keep it
+        inv, dangling_count = (build() if pattern is None else
+                               pattern.derived("pagerank inverse out-degrees", build))
         semiring = _PLUS_FIRST  # sums of the vector's entries: no edge values read
     x = xp.full(n, 1.0 / n) if start is None else start
     # the default restart and dangling distributions are one uniform vector: their part of

@@ -147,7 +147,7 @@ def _pull(t, counter, words, tindptr, tindices, indptr, levels, owner, pmap, lev
             nxt[w] = 0
         # unsigned indices: numba adds no wraparound fix-up for negative ones
         for v in range(w0 << _SIX, min(w1 << _SIX, n)):
-            if levels[v] != -1:  # visited, or without in-edges
+            if levels[v] >= 0:  # visited
                 continue
             for k in range(U(tindptr[v]), U(tindptr[v + _ONE])):
                 u = U(tindices[k])
@@ -197,12 +197,11 @@ def _bits_to_queue(w0, w1, at, bits, queue):
 
 
 @kernel
-def _start(v0, v1, levels, owner, clear_owner, tindptr):
-    """Vertices ``v0..v1``: levels -1, or -2 for a vertex without in-edges (a pull skips it
-    at once; only :func:`_unmark` makes it -1 again); owners -1 if asked (unsigned
-    indices: no wraparound test, so the loops vectorise)."""
+def _start(v0, v1, levels, owner, clear_owner):
+    """Vertices ``v0..v1``: levels -1, owners -1 if asked (unsigned indices: no wraparound
+    test, so the loops vectorise)."""
     for v in range(U(v0), U(v1)):
-        levels[v] = -1 if tindptr[v + U(1)] > tindptr[v] else -2
+        levels[v] = -1
     if clear_owner:
         for v in range(U(v0), U(v1)):
             owner[v] = -1
@@ -214,14 +213,6 @@ def _start_source(levels, owner, pmap, source):
     if source >= 0:
         levels[source] = 0
         owner[source] = _mapped(pmap, source)
-
-
-@kernel
-def _unmark(v0, v1, levels):
-    """Levels -2 (no in-edges, unreached) back to -1 for the vertices ``v0..v1``."""
-    for v in range(U(v0), U(v1)):
-        if levels[v] == -2:
-            levels[v] = -1
 
 
 def _vertex_ranges(n):
@@ -326,9 +317,8 @@ class CpuBitmapSearch(LevelSearch):
         owner = self.parents if values else self.ws.owner
         self.owner = owner
         self.pmap = _IDENTITY if parent_ids is None else np.asarray(parent_ids, np.int64)
-        run_kernel(_start, _vertex_ranges(n), self._levels, owner, values, self.tindptr)
+        run_kernel(_start, _vertex_ranges(n), self._levels, owner, values)
         _start_source(self._levels, owner, self.pmap, source)
-        self._marked = True
         self.level = 0
         self.qlo, self.qhi = 0, 0
         self.cur = 0  # the bitmap holding the frontier when it is not queued
@@ -347,9 +337,6 @@ class CpuBitmapSearch(LevelSearch):
     @property
     def levels(self):
         """Hop count of every vertex found so far, ``-1`` elsewhere."""
-        if self._marked:
-            run_kernel(_unmark, _vertex_ranges(self._levels.size), self._levels)
-            self._marked = False
         return self._levels
 
     def close(self) -> None:
