@@ -125,7 +125,11 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "      type(products._row_differs._cache).__name__)\n"
             "from spbfs.cpu import _spin, threads\n"
             "print(threads.run_ranges(lambda lo, hi: hi - lo, [(0, 1), (1, 4)]),\n"
-            "      type(_spin.spin_while._cache).__name__)\n")
+            "      type(_spin.spin_while._cache).__name__)\n"
+            "from spbfs.cpu import _thunks\n"
+            "words = np.array([1, 3], np.uint64)\n"
+            "print(threads.run_kernel(bfs._count_bits, [(0, 1), (1, 2)], words),\n"
+            "      _thunks.thunk(bfs._count_bits, 2, (words,)))\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -138,6 +142,8 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
         spbfs.pagerank(sp.csr_array(np.eye(6, k=1) + np.eye(6, k=-1))).round(3).tolist())
     assert out.stdout.split("\n")[4] == "[0.0, 4.0, 6.0, 6.0, 4.0, 0.0] NullCache"
     assert out.stdout.split("\n")[5] == "[1, 3] NullCache"  # the pool's spinning waits
+    # no cache for a thunk either: the pool's workers call the kernel from Python
+    assert out.stdout.split("\n")[6] == "[1, 2] None"
 
 
 def test_import_compiles_nothing():
