@@ -6,10 +6,11 @@ segmented reductions, for any semiring.
 Each kernel is generated for its operators (:mod:`spbfs.cpu.opcompile`: a named or a
 user-defined operator is compiled in from its expression) and takes raw arrays, plain
 scalars and preallocated outputs.  Large calls split their rows into ranges of about equal
-work run side by side on :func:`spbfs.cpu.threads.run_ranges` (the kernels release the GIL,
-keep their scratch per range and write disjoint parts of the outputs), so any number of
-Python threads may call them at once.  The GPU backend (:mod:`spbfs.gpu.backend`) implements
-the same functions with the same signatures.
+work run side by side on :func:`spbfs.cpu.threads.run_kernel` (the pool's workers call the
+compiled kernels without the GIL; the kernels keep their scratch per range and write
+disjoint parts of the outputs), so any number of Python threads may call them at once.
+The GPU backend (:mod:`spbfs.gpu.backend`) implements the same functions with the same
+signatures.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numpy as np
 from ..core.seam import ANY_TERMINAL
 from . import opcompile
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, run_ranges, split
 
 #: Work (entries, products) from which a call is split over threads: below it, dispatching
 #: to the pool costs more than it saves.
@@ -50,6 +51,15 @@ def _ranges(total, weights, work):
 
 def _operand(arr):
     return _DUMMY if arr is None else arr
+
+
+def _run(kernel, ranges, *args):
+    """:func:`~spbfs.cpu.threads.run_kernel` for a kernel of a generated module
+    (:mod:`spbfs.cpu.opcompile`); one built in memory (no writable kernel directory) has
+    no source file for a thunk to name, so its ranges run as Python calls."""
+    if kernel.py_func.__code__.co_filename.startswith("<"):
+        return run_ranges(lambda *r: kernel(*r, *args), ranges)
+    return run_kernel(kernel, ranges, *args)
 
 
 _MACRO = re.compile(r"\b(XV|AV|BV|VV)\(([^()]*)\)")
@@ -226,9 +236,11 @@ def fill(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, x_val, b_
 
 
 @KERNEL
-def dot(p0, p1, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present, out, pos,
-        hyb):
-    # out[p] = add_k mul(A[rows[p], k], B[k, cols[p]], k, cols[p]); positions by row
+def dot(p0, p1, r, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, present, out,
+        positions, hyb):
+    # out[p] = add_k mul(A[rows[p], k], B[k, cols[p]], k, cols[p]); positions by row, in
+    # range r's row of positions (all -1, left so)
+    pos = positions[r]
     cur = -1
     a0 = U(0)  # unsigned positions: no wraparound test per read
     a1 = U(0)
@@ -390,9 +402,8 @@ def spgemm(A, B, semiring, mask, structural, complement, dtype):
         nnz = int(c_ptr[-1])
         c_idx = np.empty(nnz, m_idx.dtype)
         c_val = np.empty(nnz, dtype)
-        run_ranges(lambda r0, r1: _compact_hits(r0, r1, m_ptr, m_idx, out_val, out_hit,
-                                                c_ptr, c_idx, c_val),
-                   _ranges(n, m_ptr, nnz_m))
+        run_kernel(_compact_hits, _ranges(n, m_ptr, nnz_m), m_ptr, m_idx, out_val, out_hit,
+                   c_ptr, c_idx, c_val)
         return c_ptr, c_idx, c_val
     work = _scratch(ncols, dtype, nparts, 2 * n, masked=False)
     base = work[0][2]
@@ -538,12 +549,9 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     work = np.minimum(np.take(A.out_degree, rows), np.take(BT.out_degree, cols))
     weights = _row_ptr(work)
     ranges = _ranges(npos, weights, int(weights[-1]))
-
-    def part(p0, p1):
-        pos = np.full(A.ncols, -1, np.int64)
-        mod.dot(p0, p1, rows, cols, A.indptr, A.indices, x_val, BT.indptr, BT.indices, b_val,
-                present, out, pos, DOT_SEARCH)
-    run_ranges(part, ranges)
+    positions = np.full((len(ranges), A.ncols), -1, np.int64)  # a row a range
+    _run(mod.dot, [(p0, p1, r) for r, (p0, p1) in enumerate(ranges)], rows, cols, A.indptr,
+         A.indices, x_val, BT.indptr, BT.indices, b_val, present, out, positions, DOT_SEARCH)
     if order is not None:
         present[order], out[order] = present.copy(), out.copy()
     return present, out
@@ -552,8 +560,13 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
 # ----------------------------------------------------------------------------- push, pull
 _VECTOR = """
 @KERNEL
-def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, state, touched):
+def push(lo, hi, r, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, accs, states,
+         toucheds):
     # y = x @ A over the frontier entries lo..hi: dense acc/state, touched columns listed
+    # (range r's rows of accs, states, toucheds)
+    acc = accs[r]
+    state = states[r]
+    touched = toucheds[r]
     n = 0
     for t in range(U(lo), U(hi)):
         i = x_idx[t]
@@ -578,8 +591,10 @@ def push(lo, hi, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, acc, sta
 
 
 @KERNEL
-def scatter(r0, r1, indptr, indices, a_val, x_val, acc):
-    # y = x @ A for a dense x over rows r0..r1, into acc holding the monoid's identity
+def scatter(r0, r1, r, indptr, indices, a_val, x_val, first, rest):
+    # y = x @ A for a dense x over rows r0..r1, into range r's accumulator (first, or row
+    # r - 1 of rest) holding the monoid's identity
+    acc = first if r == 0 else rest[r - 1]
     for i in range(r0, r1):
         for p in range(U(indptr[i]), U(indptr[i + 1])):
             j = indices[p]
@@ -746,16 +761,17 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     np.cumsum(np.take(indptr, x_idx + 1) - starts, out=work[1:])
     total = int(work[-1])
     ranges = _ranges(nx, work, total)
-    parts = [(np.empty(n, dtype), np.zeros(n, np.bool_),
-              np.empty(min(n, total if len(ranges) == 1 else n), np.int64)) for _ in ranges]
-    counts = run_ranges(lambda lo, hi, w: mod.push(lo, hi, indptr, indices, data, x_idx, x_val,
-                                                   mask, mode, *w),
-                        [(lo, hi, w) for (lo, hi), w in zip(ranges, parts, strict=True)])
-    acc, state, touched = parts[0]
+    nr = len(ranges)  # a row of each a range
+    accs, states = np.empty((nr, n), dtype), np.zeros((nr, n), np.bool_)
+    toucheds = np.empty((nr, min(n, total if nr == 1 else n)), np.int64)
+    counts = _run(mod.push, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)], indptr,
+                  indices, data, x_idx, x_val, mask, mode, accs, states, toucheds)
+    acc, state, touched = accs[0], states[0], toucheds[0]
     count = counts[0]
-    for w, c in zip(parts[1:], counts[1:], strict=True):
-        if c:
-            count = mod.merge(*w, c, acc, state, touched, count)
+    for r in range(1, nr):
+        if counts[r]:
+            count = mod.merge(accs[r], states[r], toucheds[r], counts[r], acc, state, touched,
+                              count)
     if count * 16 >= n:  # many: in order from the bitmap
         idx = np.flatnonzero(state)
     else:
@@ -783,12 +799,13 @@ def spmv_scatter(indptr, indices, data, n, x_val, semiring, dtype):
     data = _operand(data)
     ident = _identity(semiring.monoid, dtype)
     ranges = _ranges(indptr.size - 1, indptr, int(indptr[-1]))
-    accs = [np.full(n, ident, dtype) for _ in ranges]
-    run_ranges(lambda r0, r1, acc: mod.scatter(r0, r1, indptr, indices, data, x_val, acc),
-               [(r0, r1, acc) for (r0, r1), acc in zip(ranges, accs, strict=True)])
-    for acc in accs[1:]:
-        mod.fold(acc, accs[0])
-    return accs[0]
+    first = np.full(n, ident, dtype)  # the result: not a row of the others' block
+    rest = np.full((len(ranges) - 1, n), ident, dtype)
+    _run(mod.scatter, [(r0, r1, r) for r, (r0, r1) in enumerate(ranges)], indptr, indices,
+         data, x_val, first, rest)
+    for acc in rest:
+        mod.fold(acc, first)
+    return first
 
 
 def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement, dtype):
@@ -814,9 +831,8 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     tdata = _operand(tdata)
     mask, mode = _mask_mode(mask, complement)
     term_mode, term = _terminal(semiring.monoid, dtype)
-    run_ranges(lambda r0, r1: mod.pull(r0, r1, tindptr, tindices, tdata, x_present, x_val,
-                                       mask, mode, term_mode, term, y_present, y_val),
-               _ranges(n_out, tindptr, int(tindptr[-1]) + n_out))
+    _run(mod.pull, _ranges(n_out, tindptr, int(tindptr[-1]) + n_out), tindptr, tindices, tdata,
+         x_present, x_val, mask, mode, term_mode, term, y_present, y_val)
     return y_present, y_val
 
 
@@ -856,9 +872,8 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
             and semiring.monoid.terminal != ANY_TERMINAL)
     b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
     keep = bool(keep) and mode != 0 and out is not None
-    run_ranges(lambda r0, r1: mod.spmm(r0, r1, A.indptr, A.indices, x_val, B, mask, mode,
-                                       keep, ident, b_live, skip, C),
-               _ranges(m, A.indptr, A.nnz * w))
+    _run(mod.spmm, _ranges(m, A.indptr, A.nnz * w), A.indptr, A.indices, x_val, B, mask, mode,
+         keep, ident, b_live, skip, C)
     return C
 
 
@@ -878,8 +893,7 @@ def _live_rows(B, value):
     holding only the monoid's identity adds nothing to a product whose multiply is
     ``second``: the spmm skips it unread)."""
     out = np.empty(B.shape[0], bool)
-    run_ranges(lambda r0, r1: _row_differs(r0, r1, B, value, out),
-               _ranges(B.shape[0], None, B.size))
+    run_kernel(_row_differs, _ranges(B.shape[0], None, B.size), B, value, out)
     return out
 
 
@@ -917,7 +931,7 @@ def _elementwise(name, op, role, operands, dtype, size):
     template = _elementwise_template(", ".join(operands), call, kinds)
     mod = opcompile.module(f"{name}_{op.name}", template, op=(role, op))
     out = np.empty(size, np.dtype(dtype))
-    run_ranges(lambda lo, hi: mod.run(lo, hi, *values, out), _ranges(size, None, size))
+    _run(mod.run, _ranges(size, None, size), *values, out)
     return out
 
 
@@ -1020,8 +1034,7 @@ def segment_reduce(monoid, values, starts, dtype):
     mod = opcompile.module(f"segments_{monoid.name}", _SEGMENTS, add=("add", monoid))
     k = mod.reduce2 if values.ndim == 2 else mod.reduce1
     end = values.shape[0]
-    run_ranges(lambda s0, s1: k(s0, s1, values, starts, end, out),
-               _ranges(nseg, None, values.size))
+    _run(k, _ranges(nseg, None, values.size), values, starts, end, out)
     return out
 
 
@@ -1100,12 +1113,11 @@ def select_csr(op, indptr, indices, data, thunk, derived=None):
     cnt = np.empty(n, np.int64)
     mod = opcompile.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
                            op=("iop", op))
-    run_ranges(lambda r0, r1: mod.count(r0, r1, indptr, indices, data, thunk, cnt), ranges)
+    _run(mod.count, ranges, indptr, indices, data, thunk, cnt)
     c_ptr = _row_ptr(cnt, indptr.dtype)
     nnz = int(c_ptr[-1])
     c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
-    run_ranges(lambda r0, r1: mod.fill(r0, r1, indptr, indices, data, thunk, c_ptr, c_idx,
-                                       c_val), ranges)
+    _run(mod.fill, ranges, indptr, indices, data, thunk, c_ptr, c_idx, c_val)
     return c_ptr, c_idx, c_val
 
 
@@ -1121,8 +1133,7 @@ def _triangle(indptr, indices, data, k, lower, ranges, derived=None):
             indptr, indices, k, lower, ranges)).copy()
     nnz = int(c_ptr[-1])
     c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
-    run_ranges(lambda r0, r1: _copy_runs(r0, r1, indptr, indices, data, lower, c_ptr, c_idx,
-                                         c_val), ranges)
+    run_kernel(_copy_runs, ranges, indptr, indices, data, lower, c_ptr, c_idx, c_val)
     return c_ptr, c_idx, c_val
 
 
@@ -1131,8 +1142,7 @@ def _triangle_pointers(indptr, indices, k, lower, ranges):
     the ranges before it are added."""
     c_ptr = np.empty(indptr.size, indptr.dtype)
     c_ptr[0] = 0
-    totals = run_ranges(lambda r0, r1: _tri_count(r0, r1, indptr, indices, k, lower, c_ptr),
-                        ranges)
+    totals = run_kernel(_tri_count, ranges, indptr, indices, k, lower, c_ptr)
     for (r0, r1), start in zip(ranges, np.cumsum([0, *totals]).tolist(), strict=False):
         c_ptr[r0 + 1:r1 + 1] += start
     return c_ptr
@@ -1340,25 +1350,21 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
     idt = np.promote_types(a_idx.dtype, b_idx.dtype)
     ptr_type = np.promote_types(a_ptr.dtype, b_ptr.dtype)
     if union:  # counted, then written in place
-        run_ranges(lambda r0, r1: _union_count(r0, r1, a_ptr, a_idx, b_ptr, b_idx, cnt),
-                   ranges)
+        run_kernel(_union_count, ranges, a_ptr, a_idx, b_ptr, b_idx, cnt)
         c_ptr = _row_ptr(cnt, ptr_type)
         c_idx, c_val = np.empty(int(c_ptr[-1]), idt), np.empty(int(c_ptr[-1]), dtype)
-        run_ranges(lambda r0, r1: mod.union(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
-                                            c_ptr, c_idx, c_val), ranges)
+        _run(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val)
         return c_ptr, c_idx, c_val
     starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
     size = min(a_idx.size, b_idx.size)
     w_idx, w_val = np.empty(size, idt), np.empty(size, dtype)
-    run_ranges(lambda r0, r1: mod.mult(r0, r1, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val,
-                                       starts, w_idx, w_val, cnt), ranges)
+    _run(mod.mult, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, starts, w_idx, w_val, cnt)
     c_ptr = _row_ptr(cnt, ptr_type)
     nnz = int(c_ptr[-1])
     if nnz == size:  # every entry of the smaller operand: already packed
         return c_ptr, w_idx, w_val
     c_idx, c_val = np.empty(nnz, idt), np.empty(nnz, dtype)
-    run_ranges(lambda r0, r1: _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx,
-                                             c_val), ranges)
+    run_kernel(_compact_spans, ranges, starts, w_idx, w_val, c_ptr, c_idx, c_val)
     return c_ptr, c_idx, c_val
 
 
