@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_assign", "csr_union"]
 
@@ -124,8 +124,8 @@ def csr_assign(indptr, indices, data, ncols, region_rows, in_cols, rows, cols, v
     slot = np.full(n, -1, np.int64)
     slot[touched] = np.arange(touched.size)
     ranges = split(n, get_num_threads() if size >= PARALLEL_WORK else 1, c_ptr)
-    run_ranges(lambda r0, r1: _assign_fill(r0, r1, indptr, indices, data, slot, in_cols, nlo,
-                                           nhi, cols, values, c_ptr, c_idx, c_val), ranges)
+    run_kernel(_assign_fill, ranges, indptr, indices, data, slot, in_cols, nlo, nhi, cols,
+               values, c_ptr, c_idx, c_val)
     return c_ptr, c_idx, c_val
 
 

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["forest_outputs", "pruning_share"]
 
@@ -80,12 +80,11 @@ def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, at
             out.fill(-1)
     cores, trees = _ranges(core.size), _ranges(tree.size)
     if levels is not None:
-        run_ranges(lambda lo, hi: _core(lo, hi, core, core_levels, shift, levels), cores)
-        run_ranges(lambda lo, hi: _tree_levels(lo, hi, tree, attach_core, core_levels,
-                                               tree_depth, shift, levels), trees)
+        run_kernel(_core, cores, core, core_levels, shift, levels)
+        run_kernel(_tree_levels, trees, tree, attach_core, core_levels, tree_depth, shift,
+                   levels)
     if parents is not None:
         guide = core_levels if levels is not None else core_parents  # reached or not
-        run_ranges(lambda lo, hi: _core(lo, hi, core, core_parents, 0, parents), cores)
-        run_ranges(lambda lo, hi: _tree_parents(lo, hi, tree, attach_core, guide,
-                                                tree_parent, parents), trees)
+        run_kernel(_core, cores, core, core_parents, 0, parents)
+        run_kernel(_tree_parents, trees, tree, attach_core, guide, tree_parent, parents)
     return True

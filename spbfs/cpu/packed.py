@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 #: Edges (or wanted columns) from which a call is split over threads.
 PARALLEL_WORK = 1 << 15
@@ -95,8 +95,8 @@ def packed_push(indptr, indices, data, x_idx, x_val, want_idx, want_val, out):
     threads = get_num_threads() if work[-1] >= PARALLEL_WORK else 1
     has = data is not None
     data = data if has else _NO_DATA
-    run_ranges(lambda lo, hi: _push(lo, hi, indptr, indices, data, has, x_idx, x_val, want,
-                                    out, _LOW_BIT), split(x_idx.size, threads, work))
+    run_kernel(_push, split(x_idx.size, threads, work), indptr, indices, data, has, x_idx, x_val,
+               want, out, _LOW_BIT)
 
 
 def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
@@ -115,8 +115,8 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
     threads = get_num_threads() if want_idx.size >= PARALLEL_WORK else 1
     has = tdata is not None
     tdata = tdata if has else _NO_DATA
-    run_ranges(lambda lo, hi: _pull(lo, hi, tindptr, tindices, tdata, has, x_words, want_idx,
-                                    want_val, out, _LOW_BIT), split(want_idx.size, threads))
+    run_kernel(_pull, split(want_idx.size, threads), tindptr, tindices, tdata, has, x_words,
+               want_idx, want_val, out, _LOW_BIT)
 
 
 #: Bits of a packed word.

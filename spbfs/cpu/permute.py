@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_permuted"]
 
@@ -76,6 +76,6 @@ def csr_permuted(indptr, indices, data, rows, cols):
     out_idx = np.empty(nnz, inverse.dtype)
     out_val = np.empty(nnz, data.dtype)
     threads = get_num_threads() if nnz >= PARALLEL_ENTRIES else 1
-    run_ranges(lambda r0, r1: _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr,
-                                    out_idx, out_val), split(rows.size, threads, out_ptr))
+    run_kernel(_fill, split(rows.size, threads, out_ptr), indptr, indices, data, rows, inverse,
+               out_ptr, out_idx, out_val)
     return out_ptr, out_idx, out_val
