@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["repulsion"]
 
@@ -28,7 +28,7 @@ THREADED_PAIRS = 1 << 18
 
 
 @kernel(error_model="numpy")  # a zero distance divides to inf, as numpy's does
-def _repel(p, mass, size, adjust, scaling, lo, hi, out):  # pragma: no cover - compiled
+def _repel(lo, hi, p, mass, size, adjust, scaling, out):  # pragma: no cover - compiled
     """The repulsion on nodes ``lo..hi-1`` into ``out[lo:hi]`` (see :func:`repulsion`)."""
     n, dim = p.shape
     xi = np.zeros((dim, TILE), p.dtype)   # the tile's positions
@@ -76,7 +76,7 @@ def _repel(p, mass, size, adjust, scaling, lo, hi, out):  # pragma: no cover - c
 
 
 @kernel(error_model="numpy")
-def _repel_2d(p, mass, scaling, lo, hi, out):  # pragma: no cover - compiled
+def _repel_2d(lo, hi, p, mass, scaling, out):  # pragma: no cover - compiled
     """:func:`_repel` in two dimensions without size adjustment, each lane's step one loop
     of scalars that the compiler vectorises over the tile (the same operations in the same
     order and dtypes); a node of the tile meets itself in a separate loop that gives its
@@ -166,12 +166,8 @@ def repulsion(p, mass, size, scaling_ratio, adjust_sizes=False, threads=None):
     if threads is None:
         threads = get_num_threads() if n * n >= THREADED_PAIRS else 1
     parts = split(n, max(1, min(threads, -(-n // TILE))))
-
-    def rows(lo, hi):
-        if p.shape[1] == 2 and not adjust_sizes:
-            _repel_2d(p, mass, float(scaling_ratio), lo, hi, out)
-        else:
-            _repel(p, mass, size, bool(adjust_sizes), float(scaling_ratio), lo, hi, out)
-
-    run_ranges(rows, parts)
+    if p.shape[1] == 2 and not adjust_sizes:
+        run_kernel(_repel_2d, parts, p, mass, float(scaling_ratio), out)
+    else:
+        run_kernel(_repel, parts, p, mass, size, bool(adjust_sizes), float(scaling_ratio), out)
     return out

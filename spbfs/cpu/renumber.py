@@ -40,7 +40,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["HOT_BITS", "HOT_SHARE", "Layout", "layout"]
 
@@ -88,10 +88,12 @@ class Layout(NamedTuple):
 
 
 @kernel
-def _count(p0, p1, tidx, counts):
-    """``counts[i]`` += the entries ``p0..p1`` of ``tidx`` equal to ``i``."""
+def _count(p0, p1, k, tidx, counts):
+    """``counts[k, i]`` += the entries ``p0..p1`` of ``tidx`` equal to ``i`` (part ``k``'s
+    row of ``counts``)."""
+    mine = counts[k]
     for p in range(U(p0), U(p1)):
-        counts[U(tidx[p])] += 1
+        mine[U(tidx[p])] += 1
     return 0
 
 
@@ -199,8 +201,8 @@ def _counts(tindices, p0, p1, n):
     nnz = p1 - p0
     parts = split(nnz, min(get_num_threads(), max(1, nnz // (4 * n))) if nnz >= 1 << 20 else 1)
     per_part = np.zeros((len(parts), n), np.int32 if nnz < 1 << 31 else np.int64)
-    run_ranges(lambda k, lo, hi: _count(p0 + lo, p0 + hi, tindices, per_part[k]),
-               [(k, *r) for k, r in enumerate(parts)])
+    run_kernel(_count, [(p0 + lo, p0 + hi, k) for k, (lo, hi) in enumerate(parts)], tindices,
+               per_part)
     return per_part.sum(axis=0, dtype=np.int64)
 
 
@@ -225,20 +227,18 @@ def _build(tindptr, tindices, n, hot_bits, share, shift):
     hptr = np.zeros(n + 1, tindptr.dtype)
     is_hot = np.zeros(n, np.uint8)
     is_hot[order[:min(hot, m)]] = 1
-    run_ranges(lambda r0, r1: _count_hot(r0, r1, tindptr, tindices, is_hot, hptr), ranges)
+    run_kernel(_count_hot, ranges, tindptr, tindices, is_hot, hptr)
     np.cumsum(hptr, out=hptr)
     hot_ids = np.empty(int(hptr[-1]), np.uint16)
     cold_ids = np.empty(p1 - p0 - hot_ids.size, np.uint32)
-    run_ranges(lambda r0, r1: _fill(r0, r1, tindptr, tindices, number, hot, hptr, hot_ids,
-                                    cold_ids), ranges)
+    run_kernel(_fill, ranges, tindptr, tindices, number, hot, hptr, hot_ids, cold_ids)
     # the cold entries by segment, each segment's by row
     chunks = (n + (1 << shift) - 1) >> shift
     segments = ((m - 1) >> hot_bits) + 1
     counts = np.zeros((segments, chunks), np.int64)
     by_chunk = split(chunks, get_num_threads(),
                      tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
-    run_ranges(lambda k0, k1: _count_cold(k0, k1, shift, tindptr, hptr, cold_ids, hot_bits,
-                                          counts), by_chunk)
+    run_kernel(_count_cold, by_chunk, shift, tindptr, hptr, cold_ids, hot_bits, counts)
     starts = np.zeros(segments * chunks + 1, np.int64)  # segment by segment, chunk by chunk
     np.cumsum(counts.ravel(), out=starts[1:])
     cold_off = np.empty((segments, chunks + 1), np.int64)
@@ -246,8 +246,8 @@ def _build(tindptr, tindices, n, hot_bits, share, shift):
     cold_off[:, chunks] = starts[chunks::chunks]
     dst = np.empty(cold_ids.size, np.uint32)
     src = np.empty(cold_ids.size, np.uint32)
-    run_ranges(lambda k0, k1: _place_cold(k0, k1, shift, tindptr, hptr, cold_ids, hot_bits,
-                                          cold_off, dst, src), by_chunk)
+    run_kernel(_place_cold, by_chunk, shift, tindptr, hptr, cold_ids, hot_bits, cold_off, dst,
+               src)
     return Layout(order[:m].copy(), hptr, hot_ids, cold_off, dst, src, shift)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_transpose"]
 
@@ -22,10 +22,11 @@ U = np.uintp
 
 
 @kernel
-def _count(r0, r1, indptr, indices, counts):
-    """``counts[j]``: the entries of rows ``r0..r1`` in column ``j``."""
+def _count(r0, r1, k, indptr, indices, counts):
+    """``counts[k, j]``: the entries of rows ``r0..r1`` (thread ``k``'s) in column ``j``."""
+    mine = counts[k]
     for p in range(U(indptr[r0]), U(indptr[r1])):
-        counts[indices[p]] += 1
+        mine[indices[p]] += 1
 
 
 @kernel
@@ -42,9 +43,10 @@ def _offsets(c0, c1, counts, starts):
 
 
 @kernel
-def _place(r0, r1, indptr, indices, t_indptr, at, t_indices, positions):
-    """Rows ``r0..r1``: each entry to the next place of its column (``at``: this thread's
-    places, relative to the columns' starts)."""
+def _place(r0, r1, k, indptr, indices, t_indptr, counts, t_indices, positions):
+    """Rows ``r0..r1`` (thread ``k``'s): each entry to the next place of its column
+    (``counts[k]``: this thread's places, relative to the columns' starts)."""
+    at = counts[k]
     for i in range(r0, r1):
         for p in range(U(indptr[i]), U(indptr[i + 1])):
             j = indices[p]
@@ -75,16 +77,13 @@ def csr_transpose(indptr, indices, ncols, index_dtype, position_dtype):
                          nnz // max(ncols, 1)))
     ranges = split(n, threads, indptr) if n else [(0, 0)]
     counts = np.zeros((len(ranges), ncols), np.int32 if nnz < 2**31 else np.int64)
-    run_ranges(lambda r0, r1, k: _count(r0, r1, indptr, indices, counts[k]),
-               [(r0, r1, k) for k, (r0, r1) in enumerate(ranges)])
+    parts = [(r0, r1, k) for k, (r0, r1) in enumerate(ranges)]
+    run_kernel(_count, parts, indptr, indices, counts)
     lengths = np.empty(ncols, np.int64)
-    run_ranges(lambda c0, c1: _offsets(c0, c1, counts, lengths),
-               split(ncols, len(ranges)) if ncols else [(0, 0)])
+    run_kernel(_offsets, split(ncols, len(ranges)) if ncols else [(0, 0)], counts, lengths)
     t_indptr = np.zeros(ncols + 1, np.int64)
     np.cumsum(lengths, out=t_indptr[1:])
     t_indices = np.empty(nnz, index_dtype)
     positions = np.empty(nnz, position_dtype)
-    run_ranges(lambda r0, r1, k: _place(r0, r1, indptr, indices, t_indptr, counts[k],
-                                        t_indices, positions),
-               [(r0, r1, k) for k, (r0, r1) in enumerate(ranges)])
+    run_kernel(_place, parts, indptr, indices, t_indptr, counts, t_indices, positions)
     return t_indptr, t_indices, positions
