@@ -165,9 +165,11 @@ def _make(kernel, nbounds, args):
         lines.append("    " + line)
         layout.append(words)
         k += words
-    source = inspect.getsourcefile(py)
-    with open(source, "rb") as f:
-        digest = hashlib.sha1(f.read()).hexdigest()[:16]
+    try:  # a kernel of a module built in memory has no source file to name
+        with open(inspect.getsourcefile(py), "rb") as f:
+            digest = hashlib.sha1(f.read()).hexdigest()[:16]
+    except (TypeError, OSError):
+        return None
     bounds = ", ".join(f"b[{j}]" for j in range(nbounds))
     call = ", ".join([bounds, *(f"x{i}" for i in range(len(args)))] if bounds else
                      [f"x{i}" for i in range(len(args))])

@@ -53,15 +53,6 @@ def _operand(arr):
     return _DUMMY if arr is None else arr
 
 
-def _run(kernel, ranges, *args):
-    """:func:`~spbfs.cpu.threads.run_kernel` for a kernel of a generated module
-    (:mod:`spbfs.cpu.opcompile`); one built in memory (no writable kernel directory) has
-    no source file for a thunk to name, so its ranges run as Python calls."""
-    if kernel.py_func.__code__.co_filename.startswith("<"):
-        return run_ranges(lambda *r: kernel(*r, *args), ranges)
-    return run_kernel(kernel, ranges, *args)
-
-
 _MACRO = re.compile(r"\b(XV|AV|BV|VV)\(([^()]*)\)")
 
 
@@ -550,8 +541,8 @@ def masked_dot(A, BT, rows, cols, semiring, dtype):
     weights = _row_ptr(work)
     ranges = _ranges(npos, weights, int(weights[-1]))
     positions = np.full((len(ranges), A.ncols), -1, np.int64)  # a row a range
-    _run(mod.dot, [(p0, p1, r) for r, (p0, p1) in enumerate(ranges)], rows, cols, A.indptr,
-         A.indices, x_val, BT.indptr, BT.indices, b_val, present, out, positions, DOT_SEARCH)
+    run_kernel(mod.dot, [(p0, p1, r) for r, (p0, p1) in enumerate(ranges)], rows, cols, A.indptr,
+               A.indices, x_val, BT.indptr, BT.indices, b_val, present, out, positions, DOT_SEARCH)
     if order is not None:
         present[order], out[order] = present.copy(), out.copy()
     return present, out
@@ -764,8 +755,8 @@ def spmspv(indptr, indices, data, n, x_idx, x_val, semiring, mask, complement, d
     nr = len(ranges)  # a row of each a range
     accs, states = np.empty((nr, n), dtype), np.zeros((nr, n), np.bool_)
     toucheds = np.empty((nr, min(n, total if nr == 1 else n)), np.int64)
-    counts = _run(mod.push, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)], indptr,
-                  indices, data, x_idx, x_val, mask, mode, accs, states, toucheds)
+    counts = run_kernel(mod.push, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)], indptr,
+                        indices, data, x_idx, x_val, mask, mode, accs, states, toucheds)
     acc, state, touched = accs[0], states[0], toucheds[0]
     count = counts[0]
     for r in range(1, nr):
@@ -801,8 +792,8 @@ def spmv_scatter(indptr, indices, data, n, x_val, semiring, dtype):
     ranges = _ranges(indptr.size - 1, indptr, int(indptr[-1]))
     first = np.full(n, ident, dtype)  # the result: not a row of the others' block
     rest = np.full((len(ranges) - 1, n), ident, dtype)
-    _run(mod.scatter, [(r0, r1, r) for r, (r0, r1) in enumerate(ranges)], indptr, indices,
-         data, x_val, first, rest)
+    run_kernel(mod.scatter, [(r0, r1, r) for r, (r0, r1) in enumerate(ranges)], indptr, indices,
+               data, x_val, first, rest)
     for acc in rest:
         mod.fold(acc, first)
     return first
@@ -831,8 +822,8 @@ def spmv(tindptr, tindices, tdata, x_present, x_val, semiring, mask, complement,
     tdata = _operand(tdata)
     mask, mode = _mask_mode(mask, complement)
     term_mode, term = _terminal(semiring.monoid, dtype)
-    _run(mod.pull, _ranges(n_out, tindptr, int(tindptr[-1]) + n_out), tindptr, tindices, tdata,
-         x_present, x_val, mask, mode, term_mode, term, y_present, y_val)
+    run_kernel(mod.pull, _ranges(n_out, tindptr, int(tindptr[-1]) + n_out), tindptr, tindices,
+               tdata, x_present, x_val, mask, mode, term_mode, term, y_present, y_val)
     return y_present, y_val
 
 
@@ -872,8 +863,8 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
             and semiring.monoid.terminal != ANY_TERMINAL)
     b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
     keep = bool(keep) and mode != 0 and out is not None
-    _run(mod.spmm, _ranges(m, A.indptr, A.nnz * w), A.indptr, A.indices, x_val, B, mask, mode,
-         keep, ident, b_live, skip, C)
+    run_kernel(mod.spmm, _ranges(m, A.indptr, A.nnz * w), A.indptr, A.indices, x_val, B, mask, mode,
+               keep, ident, b_live, skip, C)
     return C
 
 
@@ -931,7 +922,7 @@ def _elementwise(name, op, role, operands, dtype, size):
     template = _elementwise_template(", ".join(operands), call, kinds)
     mod = opcompile.module(f"{name}_{op.name}", template, op=(role, op))
     out = np.empty(size, np.dtype(dtype))
-    _run(mod.run, _ranges(size, None, size), *values, out)
+    run_kernel(mod.run, _ranges(size, None, size), *values, out)
     return out
 
 
@@ -1034,7 +1025,7 @@ def segment_reduce(monoid, values, starts, dtype):
     mod = opcompile.module(f"segments_{monoid.name}", _SEGMENTS, add=("add", monoid))
     k = mod.reduce2 if values.ndim == 2 else mod.reduce1
     end = values.shape[0]
-    _run(k, _ranges(nseg, None, values.size), values, starts, end, out)
+    run_kernel(k, _ranges(nseg, None, values.size), values, starts, end, out)
     return out
 
 
@@ -1113,11 +1104,11 @@ def select_csr(op, indptr, indices, data, thunk, derived=None):
     cnt = np.empty(n, np.int64)
     mod = opcompile.module(f"select_{op.name}", _specialise(_SELECT, op.uses),
                            op=("iop", op))
-    _run(mod.count, ranges, indptr, indices, data, thunk, cnt)
+    run_kernel(mod.count, ranges, indptr, indices, data, thunk, cnt)
     c_ptr = _row_ptr(cnt, indptr.dtype)
     nnz = int(c_ptr[-1])
     c_idx, c_val = np.empty(nnz, indices.dtype), np.empty(nnz, data.dtype)
-    _run(mod.fill, ranges, indptr, indices, data, thunk, c_ptr, c_idx, c_val)
+    run_kernel(mod.fill, ranges, indptr, indices, data, thunk, c_ptr, c_idx, c_val)
     return c_ptr, c_idx, c_val
 
 
@@ -1353,12 +1344,13 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
         run_kernel(_union_count, ranges, a_ptr, a_idx, b_ptr, b_idx, cnt)
         c_ptr = _row_ptr(cnt, ptr_type)
         c_idx, c_val = np.empty(int(c_ptr[-1]), idt), np.empty(int(c_ptr[-1]), dtype)
-        _run(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val)
+        run_kernel(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val)
         return c_ptr, c_idx, c_val
     starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
     size = min(a_idx.size, b_idx.size)
     w_idx, w_val = np.empty(size, idt), np.empty(size, dtype)
-    _run(mod.mult, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, starts, w_idx, w_val, cnt)
+    run_kernel(mod.mult, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, starts, w_idx, w_val,
+               cnt)
     c_ptr = _row_ptr(cnt, ptr_type)
     nnz = int(c_ptr[-1])
     if nnz == size:  # every entry of the smaller operand: already packed
