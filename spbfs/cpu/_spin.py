@@ -240,24 +240,39 @@ class SpinPool:
             finally:
                 self._caller_sleeps = False
 
-    def try_run(self, func, ranges):
-        """``[func(*r) for r in ranges]`` with the ranges after the first on the workers,
-        or ``None`` when another call holds the pool (or it has too few workers)."""
-        count = len(ranges) - 1
+    def _held(self, count, post, first, collect):
+        """With the pool held: ``post()`` the workers' share (it returns the call's
+        number), run ``first()`` here, wait for the first ``count`` workers, and return
+        ``collect(first's value)``; ``None`` when another call holds the pool (or it has
+        too few workers)."""
         if count > self.size or not self._busy.acquire(blocking=False):
             return None
         try:
             if self._closing:
                 return None
-            seq = self._post([(func, r) for r in ranges[1:]])
+            seq = post()
             try:
-                first = func(*ranges[0])
+                value = first()
             finally:
                 self._wait(count, seq)
-            results = [(True, first), *self._results[:count]]
-            self._results[:count] = [None] * count
+            return collect(value)
         finally:
             self._release()
+
+    def try_run(self, func, ranges):
+        """``[func(*r) for r in ranges]`` with the ranges after the first on the workers,
+        or ``None`` when another call holds the pool (or it has too few workers)."""
+        count = len(ranges) - 1
+
+        def collect(first):
+            results = [(True, first), *self._results[:count]]
+            self._results[:count] = [None] * count
+            return results
+
+        results = self._held(count, lambda: self._post([(func, r) for r in ranges[1:]]),
+                             lambda: func(*ranges[0]), collect)
+        if results is None:
+            return None
         for ok, value in results:
             if not ok:
                 raise value
@@ -268,27 +283,19 @@ class SpinPool:
         the workers through ``thunk`` (:mod:`spbfs.cpu._thunks`: no GIL taken), the
         first by the caller; ``None`` when another call holds the pool."""
         count = len(ranges) - 1
-        if count > self.size or not self._busy.acquire(blocking=False):
-            return None
-        try:
-            if self._closing:
-                return None
-            block = thunk.pack(args, np.empty(thunk.words, np.int64))
-            bounds = np.array(ranges, np.int64).reshape(len(ranges), -1)
+        block = thunk.pack(args, np.empty(thunk.words, np.int64))
+        bounds = np.array(ranges, np.int64).reshape(len(ranges), -1)
+
+        def post():
             calls = self._calls[:count]
             calls[:, 0] = thunk.address
             calls[:, 1] = block.__array_interface__["data"][0]
             calls[:, 2] = (bounds.__array_interface__["data"][0]
                            + bounds.strides[0] * np.arange(1, count + 1))
-            seq = self._posted(count)
-            try:
-                first = kernel(*ranges[0], *args)
-            finally:
-                self._wait(count, seq)
-            rest = self._codes[:count].tolist()
-        finally:
-            self._release()
-        return [first, *rest]
+            return self._posted(count)
+
+        return self._held(count, post, lambda: kernel(*ranges[0], *args),
+                          lambda first: [first, *self._codes[:count].tolist()])
 
     def _release(self) -> None:
         if self._closing and not self._closed:  # close() came during the call
