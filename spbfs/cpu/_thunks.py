@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import struct
 import threading
 
 import numpy as np
@@ -111,31 +112,34 @@ def _field(k, value, i):
 class Thunk:
     """A kernel's thunk for one set of argument types: its ``address`` and :meth:`pack`."""
 
-    def __init__(self, address, layout, words, keep):
-        self.address, self._layout, self.words, self._keep = address, layout, words, keep
+    def __init__(self, address, words, keep):
+        self.address, self.words, self._keep = address, words, keep
 
     def pack(self, args, block):
         """Write ``args`` into the int64 ``block`` (of :attr:`words` entries)."""
-        k = 0
-        for value, size in zip(args, self._layout, strict=True):
+        words = []
+        for value in args:
             if isinstance(value, np.ndarray):
-                block[k] = value.__array_interface__["data"][0]
-                block[k + 1:k + size] = value.shape
+                words.append(value.ctypes.data)
+                words.extend(value.shape)
             elif isinstance(value, (float, np.floating)):
-                block[k] = np.float64(value).view(np.int64)
+                words.append(_BITS.unpack(_FLOAT.pack(value))[0])
             else:
-                block[k] = int(value)
-            k += size
+                words.append(int(value))
+        if len(words) < self.words:  # no arguments: one unread word
+            words.append(0)
+        block[:] = words
         return block
 
 
+_FLOAT, _BITS = struct.Struct("d"), struct.Struct("q")
 _thunks: dict = {}
 _lock = threading.Lock()
 
 
 def _signature(args):
-    return tuple((type(a), a.dtype.str, a.ndim, a.flags.c_contiguous)
-                 if isinstance(a, np.ndarray) else type(a) for a in args)
+    return tuple((a.dtype.char, a.ndim, a.flags.c_contiguous) if type(a) is np.ndarray
+                 else type(a) for a in args)
 
 
 def thunk(kernel, nbounds, args):
@@ -156,14 +160,13 @@ def _make(kernel, nbounds, args):
     py = getattr(kernel, "py_func", None)
     if py is None:
         return None
-    lines, layout, k = [], [], 0
+    lines, k = [], 0
     for i, value in enumerate(args):
         field = _field(k, value, i)
         if field is None:
             return None
         line, words = field
         lines.append("    " + line)
-        layout.append(words)
         k += words
     try:  # a kernel of a module built in memory has no source file to name
         with open(inspect.getsourcefile(py), "rb") as f:
@@ -186,4 +189,4 @@ def _make(kernel, nbounds, args):
         mod = module(f"thunk_{py.__name__.strip('_')}", text)
     except RuntimeError:  # no cache directory at all (a read-only install): Python calls
         return None
-    return Thunk(mod.thunk.address, layout, max(k, 1), mod.thunk)
+    return Thunk(mod.thunk.address, max(k, 1), mod.thunk)

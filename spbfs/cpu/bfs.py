@@ -50,6 +50,10 @@ PULL_CHUNK_WORDS = 32
 #: takes 64), and a frontier makes at least this many chunks a thread.
 PUSH_CHUNK = 1024
 PUSH_CHUNKS_A_THREAD = 8
+#: Frontier vertices from which a frontier is turned from a bitmap into a queue, or copied
+#: from the threads' claim lists into the queue, over threads (below, one thread's pass
+#: costs less than a parallel call).
+PARALLEL_QUEUE = 1 << 16
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -147,7 +151,7 @@ def _pull(t, counter, words, tindptr, tindices, indptr, levels, owner, pmap, lev
             nxt[w] = 0
         # unsigned indices: numba adds no wraparound fix-up for negative ones
         for v in range(w0 << _SIX, min(w1 << _SIX, n)):
-            if levels[v] >= 0:  # visited
+            if levels[v] != -1:  # visited, or without in-edges
                 continue
             for k in range(U(tindptr[v]), U(tindptr[v + _ONE])):
                 u = U(tindices[k])
@@ -197,11 +201,12 @@ def _bits_to_queue(w0, w1, at, bits, queue):
 
 
 @kernel
-def _start(v0, v1, levels, owner, clear_owner):
-    """Vertices ``v0..v1``: levels -1, owners -1 if asked (unsigned indices: no wraparound
-    test, so the loops vectorise)."""
+def _start(v0, v1, levels, owner, clear_owner, tindptr):
+    """Vertices ``v0..v1``: levels -1, or -2 for a vertex without in-edges (a pull skips it
+    at once; only :func:`_unmark` makes it -1 again); owners -1 if asked (unsigned
+    indices: no wraparound test, so the loops vectorise)."""
     for v in range(U(v0), U(v1)):
-        levels[v] = -1
+        levels[v] = -1 if tindptr[v + U(1)] > tindptr[v] else -2
     if clear_owner:
         for v in range(U(v0), U(v1)):
             owner[v] = -1
@@ -213,6 +218,14 @@ def _start_source(levels, owner, pmap, source):
     if source >= 0:
         levels[source] = 0
         owner[source] = _mapped(pmap, source)
+
+
+@kernel
+def _unmark(v0, v1, levels):
+    """Levels -2 (no in-edges, unreached) back to -1 for the vertices ``v0..v1``."""
+    for v in range(U(v0), U(v1)):
+        if levels[v] == -2:
+            levels[v] = -1
 
 
 def _vertex_ranges(n):
@@ -317,8 +330,9 @@ class CpuBitmapSearch(LevelSearch):
         owner = self.parents if values else self.ws.owner
         self.owner = owner
         self.pmap = _IDENTITY if parent_ids is None else np.asarray(parent_ids, np.int64)
-        run_kernel(_start, _vertex_ranges(n), self._levels, owner, values)
+        run_kernel(_start, _vertex_ranges(n), self._levels, owner, values, self.tindptr)
         _start_source(self._levels, owner, self.pmap, source)
+        self._marked = True
         self.level = 0
         self.qlo, self.qhi = 0, 0
         self.cur = 0  # the bitmap holding the frontier when it is not queued
@@ -337,6 +351,9 @@ class CpuBitmapSearch(LevelSearch):
     @property
     def levels(self):
         """Hop count of every vertex found so far, ``-1`` elsewhere."""
+        if self._marked:
+            run_kernel(_unmark, _vertex_ranges(self._levels.size), self._levels)
+            self._marked = False
         return self._levels
 
     def close(self) -> None:
@@ -407,7 +424,7 @@ class CpuBitmapSearch(LevelSearch):
         if self.queued:
             return
         bits, queue = self.ws.bits[self.cur], self.ws.queue
-        ranges = split(bits.size, get_num_threads() if self.n >= PARALLEL_PULL_VERTICES else 1)
+        ranges = split(bits.size, get_num_threads() if self.frontier >= PARALLEL_QUEUE else 1)
         if len(ranges) > 1:  # each range's count, then its ids after the earlier ranges'
             counts = run_kernel(_count_bits, ranges, bits)
             starts = np.cumsum([0, *counts[:-1]]).tolist()
@@ -441,9 +458,12 @@ class CpuBitmapSearch(LevelSearch):
                                 parts, self._levels, self.owner, self.pmap, level, stats)
             # then each thread's claims after the earlier threads' in the next queue
             starts = (qhi + np.cumsum([0, *counts[:-1]])).tolist()
-            run_kernel(_copy, [(t, c, at) for t, (c, at) in enumerate(zip(counts, starts,
-                                                                           strict=True))],
-                       parts, ws.queue)
+            if sum(counts) >= PARALLEL_QUEUE:
+                run_kernel(_copy, [(t, c, at) for t, (c, at) in enumerate(
+                    zip(counts, starts, strict=True))], parts, ws.queue)
+            else:  # a few copies on this thread cost less than a parallel call
+                for t, (c, at) in enumerate(zip(counts, starts, strict=True)):
+                    ws.queue[at:at + c] = parts[t, :c]
             self._stats += stats.sum(axis=0)
             found = sum(counts)
         self.qlo, self.qhi = qhi, qhi + found

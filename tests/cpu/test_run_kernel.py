@@ -39,8 +39,9 @@ def test_two_dimensional_arrays_and_a_kernel_returning_zero(four_threads):
 
 
 def test_floats_and_booleans_reach_the_kernel(four_threads):
-    # one affine step of a 4-cycle over threads equals the same step on one thread
-    n = 1 << 12
+    # one affine step of a cycle over threads (8 chunks of rows) equals the same step on
+    # one thread
+    n = 1 << 15
     tptr = np.arange(n + 1, dtype=np.int64)
     tidx = np.roll(np.arange(n, dtype=np.int64), 1)
     x = np.random.default_rng(1).random(n)
@@ -54,6 +55,8 @@ def test_floats_and_booleans_reach_the_kernel(four_threads):
         outs.append((out, out_scaled, sums))
     assert np.array_equal(outs[0][0], 0.85 * 0.5 * x[tidx] + 0.01)
     assert np.array_equal(outs[0][0], outs[1][0]) and outs[0][2] == outs[1][2]
+    assert any(key[0] is rank._affine and found is not None  # the compiled path ran
+               for key, found in _thunks._thunks.items())
 
 
 def test_a_strided_array_takes_the_python_path(four_threads):
