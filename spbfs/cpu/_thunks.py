@@ -2,7 +2,7 @@
 (:func:`spbfs.cpu.threads.run_kernel`).
 
 A worker that runs a Python callable needs the GIL twice a call (to start it and to return
-its result): sixteen workers queue for it one after another, about 0.2 ms a parallel call
+its result): sixteen workers queue for it one after another, 0.2-0.3 ms a parallel call
 on the lent 16-core machine, whatever the kernel does.  So a kernel and the types of its
 arguments get a *thunk*: a C-callable ``int64 thunk(int64 args, int64 bounds)`` (numba's
 ``cfunc``) that reads the arguments from an int64 block (an array as its data address and
@@ -13,8 +13,9 @@ without the GIL, calls the thunk by its address (:func:`call_address`).
 Each thunk lives in a module written once into the kernel directory
 (:func:`spbfs.cpu.opcompile.module`), so numba's cache keeps it across processes; the
 module's text names the kernel's source file's digest, so an edited kernel gets a new
-thunk.  Only C-contiguous arrays and numbers make a thunk; anything else (a strided view,
-a tuple, an object) gets None and its call takes the Python path.
+thunk.  Only C-contiguous arrays and numbers make a thunk, and only for a kernel returning
+an integer or nothing; anything else (a strided view, a tuple, an object, a float result)
+gets None and its call takes the Python path.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import threading
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core.errors import NumbaError
 from numba.extending import intrinsic, overload
 
 from .opcompile import module
@@ -187,6 +189,6 @@ def _make(kernel, nbounds, args):
         ""])
     try:
         mod = module(f"thunk_{py.__name__.strip('_')}", text)
-    except RuntimeError:  # no cache directory at all (a read-only install): Python calls
-        return None
+    except (RuntimeError, NumbaError):  # no cache directory at all (a read-only install),
+        return None  # or a result a thunk cannot return: Python calls
     return Thunk(mod.thunk.address, max(k, 1), mod.thunk)

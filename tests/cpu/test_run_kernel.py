@@ -77,3 +77,13 @@ def test_calls_from_several_threads_at_once(four_threads):
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(one, words * 8))
+
+
+def test_a_kernel_returning_a_tuple_takes_the_python_path(four_threads):
+    from spbfs.cpu.delta import _weight_range
+
+    weights = np.random.default_rng(2).random(1 << 12)
+    ranges = threads.split(weights.size, 4)
+    assert _thunks.thunk(_weight_range, 2, (weights,)) is None
+    assert threads.run_kernel(_weight_range, ranges, weights) == [
+        _weight_range(lo, hi, weights) for lo, hi in ranges]
