@@ -64,11 +64,9 @@ def _yield(typingctx):
 
 
 @kernel
-def spin_while(flags, index, value, rounds, reads, out_index, out_value):
-    """Store ``out_value`` at ``flags[out_index]``, then spin while ``flags[index]`` is
-    ``value``: ``rounds`` of ``reads`` reads, yielding the core between rounds.  The
-    value read last."""
-    _store(flags, out_index, out_value)
+def spin_while(flags, index, value, rounds, reads):
+    """Spin while ``flags[index]`` is ``value``: ``rounds`` of ``reads`` reads, yielding
+    the core between rounds.  The value read last."""
     for _ in range(rounds):
         for _ in range(reads):
             v = _load(flags, index)
@@ -102,15 +100,7 @@ def serve(flags, base, calls, results, w, seen, rounds, reads):
     Returns the number of a posted Python call (address 0), or ``-1 - last`` (``last``
     the number of the last call served, else ``seen``) when none came."""
     while True:
-        posted = seen
-        for _ in range(rounds):
-            for _ in range(reads):
-                posted = _load(flags, base + _POSTED)
-                if posted != seen:
-                    break
-            if posted != seen:
-                break
-            _yield()
+        posted = spin_while(flags, base + _POSTED, seen, rounds, reads)
         if posted == seen:
             return -1 - seen
         address = calls[w, 0]
@@ -134,11 +124,11 @@ _POSTED, _DONE, _SLEEPING = 0, 1, 2
 def _reads_per_second() -> float:
     """How many flag reads :func:`spin_while` makes per second here (measured once)."""
     flags = np.zeros(_STRIDE, np.int64)
-    spin_while(flags, 0, 0, 1, 1 << 10, 1, 0)
+    spin_while(flags, 0, 0, 1, 1 << 10)
     best = 0.0
     for _ in range(3):
         t0 = time.perf_counter()
-        spin_while(flags, 0, 0, 1, 1 << 18, 1, 0)
+        spin_while(flags, 0, 0, 1, 1 << 18)
         best = max(best, (1 << 18) / max(time.perf_counter() - t0, 1e-9))
     return best
 
@@ -283,15 +273,14 @@ class SpinPool:
         the workers through ``thunk`` (:mod:`spbfs.cpu._thunks`: no GIL taken), the
         first by the caller; ``None`` when another call holds the pool."""
         count = len(ranges) - 1
-        block = thunk.pack(args, np.empty(thunk.words, np.int64))
+        block = thunk.pack(args)
         bounds = np.array(ranges, np.int64).reshape(len(ranges), -1)
 
         def post():
             calls = self._calls[:count]
             calls[:, 0] = thunk.address
-            calls[:, 1] = block.__array_interface__["data"][0]
-            calls[:, 2] = (bounds.__array_interface__["data"][0]
-                           + bounds.strides[0] * np.arange(1, count + 1))
+            calls[:, 1] = block.ctypes.data
+            calls[:, 2] = bounds.ctypes.data + bounds.strides[0] * np.arange(1, count + 1)
             return self._posted(count)
 
         return self._held(count, post, lambda: kernel(*ranges[0], *args),

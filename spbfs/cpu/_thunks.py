@@ -114,11 +114,11 @@ def _field(k, value, i):
 class Thunk:
     """A kernel's thunk for one set of argument types: its ``address`` and :meth:`pack`."""
 
-    def __init__(self, address, words, keep):
-        self.address, self.words, self._keep = address, words, keep
+    def __init__(self, address, keep):
+        self.address, self._keep = address, keep
 
-    def pack(self, args, block):
-        """Write ``args`` into the int64 ``block`` (of :attr:`words` entries)."""
+    def pack(self, args):
+        """``args`` as the int64 block the thunk reads."""
         words = []
         for value in args:
             if isinstance(value, np.ndarray):
@@ -128,10 +128,7 @@ class Thunk:
                 words.append(_BITS.unpack(_FLOAT.pack(value))[0])
             else:
                 words.append(int(value))
-        if len(words) < self.words:  # no arguments: one unread word
-            words.append(0)
-        block[:] = words
-        return block
+        return np.array(words or [0], np.int64)  # no arguments: one unread word
 
 
 _FLOAT, _BITS = struct.Struct("d"), struct.Struct("q")
@@ -191,4 +188,4 @@ def _make(kernel, nbounds, args):
         mod = module(f"thunk_{py.__name__.strip('_')}", text)
     except (RuntimeError, NumbaError):  # no cache directory at all (a read-only install),
         return None  # or a result a thunk cannot return: Python calls
-    return Thunk(mod.thunk.address, max(k, 1), mod.thunk)
+    return Thunk(mod.thunk.address, mod.thunk)

@@ -227,10 +227,9 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
                    found.hptr, found.hot, found.cold_off, found.cold_dst, found.cold_src, c, x,
                    scale, float(alpha), const0, constv, out, out_scaled, sums)
         _gathered.give_back(c, found.order.size)
-        change, total, zero = sums.sum(axis=0).tolist()
-        return change, total, zero
-    run_kernel(_affine, workers, counter, chunks, shift, tindptr, tindices, data, weighted,
-               scaled, x, scale, float(alpha), const0, constv, out, out_scaled,
-               bool(gauss_seidel), sums)
+    else:
+        run_kernel(_affine, workers, counter, chunks, shift, tindptr, tindices, data,
+                   weighted, scaled, x, scale, float(alpha), const0, constv, out, out_scaled,
+                   bool(gauss_seidel), sums)
     change, total, zero = sums.sum(axis=0).tolist()  # chunk order: any number of threads
     return change, total, zero

@@ -196,13 +196,13 @@ def run_kernel(kernel, ranges, *args):
     """
     if len(ranges) <= 1 or threading.current_thread().name.startswith(_WORKER_NAME):
         return [kernel(*r, *args) for r in ranges]
-    if len(ranges) < COMPILED_FROM:
-        return run_ranges(lambda *r: kernel(*r, *args), ranges)
-    from ._thunks import thunk  # numba: imported with the first kernel
+    if len(ranges) >= COMPILED_FROM:
+        from ._thunks import thunk  # numba: imported with the first kernel
 
-    compiled = thunk(kernel, len(ranges[0]), args)
-    if compiled is not None:
-        results = _spin_pool(len(ranges) - 1).try_run_compiled(kernel, compiled, ranges, args)
-        if results is not None:
-            return results
+        compiled = thunk(kernel, len(ranges[0]), args)
+        if compiled is not None:
+            results = _spin_pool(len(ranges) - 1).try_run_compiled(kernel, compiled, ranges,
+                                                                   args)
+            if results is not None:
+                return results
     return run_ranges(lambda *r: kernel(*r, *args), ranges)
