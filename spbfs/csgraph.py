@@ -6,9 +6,9 @@ numpy results, cupy/cupyx inputs give cupy arrays / cupyx matrices, computed on
 the device (cupyx holds no integer values: integer results such as a flow come
 back as float64).  The sequential ones run on a host copy and return device
 arrays: :func:`depth_first_order` / :func:`depth_first_tree`,
-:func:`maximum_bipartite_matching`, :func:`min_weight_full_bipartite_matching`,
-``maximum_flow(method="dinic")``; the masked-array conversions answer with numpy
-masked arrays (``docs/gpu.md`` has the table).
+:func:`min_weight_full_bipartite_matching`; ``maximum_flow(method="dinic")`` hands
+its flow to the host's kernel past :data:`DEVICE_DINIC_STEPS`; the masked-array
+conversions answer with numpy masked arrays (``docs/gpu.md`` has the table).
 
 * :func:`breadth_first_order`, :func:`breadth_first_tree`: one masked ``vxm``
   per level; the order and the predecessors are exactly scipy's.
@@ -1388,12 +1388,14 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     """A maximum matching of a bipartite graph, as
     ``scipy.sparse.csgraph.maximum_bipartite_matching``.
 
-    Hopcroft-Karp in a kernel (:func:`spbfs.cpu.matching.hopcroft_karp`: rounds of
-    breadth-first layers from the unmatched rows, then depth-first augmenting paths
-    along them); the matching is scipy's.  GPU input runs on a host copy (the depth-first
-    augmenting searches that make scipy's matching are sequential; the result goes back
-    to the device; :func:`structural_rank`, which needs only the matching's size, runs on
-    the device).
+    On the CPU Hopcroft-Karp in a kernel (:func:`spbfs.cpu.matching.hopcroft_karp`:
+    rounds of breadth-first layers from the unmatched rows, then depth-first augmenting
+    paths along them); the matching is scipy's.  On the GPU (a cupyx matrix) by array
+    operations on the device (:func:`_maximum_matching_arrays`: rounds of a breadth-first
+    forest grown from every unmatched row at once, every tree that reaches an unmatched
+    column augmenting along its path): a maximum matching of the same size, which may
+    pair other rows and columns than scipy's where several maximum matchings exist
+    (scipy's sequential depth-first searches pick one; no order of its is promised).
 
     Parameters
     ----------
@@ -1415,16 +1417,19 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     >>> csgraph.maximum_bipartite_matching(G, perm_type="column")
     array([ 0, -1,  1], dtype=int32)
     """
-    graph, on_gpu = _bipartite_csr(graph)
+    if is_cupy(graph) and _is_sparse_input(graph):
+        if graph.format not in ("csr", "csc", "coo"):
+            raise TypeError("graph must be in CSC, CSR, or COO format.")
+        graph = graph.tocsr()
+        x, y = _maximum_matching_arrays(array_module(graph), *graph.shape,
+                                        graph.indptr.astype(np.int64),
+                                        graph.indices.astype(np.int64))
+        return (x if perm_type == "column" else y).astype(np.int32)
+    graph, _ = _bipartite_csr(graph)
     graph = graph.tocsr()
     nrows, ncols = graph.shape
     x, y = _matching(graph.indptr, graph.indices, nrows, ncols)
-    perm = x if perm_type == "column" else y
-    if on_gpu:
-        import cupy
-
-        return cupy.asarray(perm)
-    return perm
+    return x if perm_type == "column" else y
 
 
 def structural_rank(graph):
@@ -1493,8 +1498,9 @@ def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
     mate_row = xp.full(nrows, -1, np.int64)
     mate_col = xp.full(ncols, -1, np.int64)
     key, none = _key_dtype(max(nrows, ncols))
+    has_entries = ip[1:] > ip[:-1]
     while True:
-        frontier = xp.flatnonzero(mate_row < 0)
+        frontier = xp.flatnonzero((mate_row < 0) & has_entries)
         if not frontier.size or not ncols:
             break
         root = xp.full(nrows, -1, np.int64)
@@ -1512,7 +1518,7 @@ def _maximum_matching_arrays(xp, nrows, ncols, ip, ix):
                 break
             claim = xp.full(ncols, none, key)
             _scatter_min(xp, claim, c, r.astype(key))
-            new = xp.unique(c)
+            new = c[claim[c] == r]    # each column once (by its smallest row's entry)
             parent[new] = claim[new].astype(np.int64)
             seen[new] = True
             tree = root[parent[new]]
@@ -1616,13 +1622,17 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
 
     On the GPU (a cupyx CSR matrix, whose values are floats: cupyx holds no integers, so
     capacities are floats holding integers, anything else raising scipy's ``ValueError``)
-    the residual graph is built by array operations (:func:`_residual_arrays`), and
-    ``"edmonds_karp"`` runs on the device: each augmenting path from a queue search
-    (:func:`spbfs.semiring.queue_order`) over the arcs with residual capacity, the one
-    scipy's search finds (each vertex reached by the first such arc in queue order);
-    ``"dinic"``'s blocking flows are depth-first searches, sequential by nature, and run
-    on a host copy (as does a graph with a repeated entry).  The flow comes back as a
-    cupyx ``csr_matrix`` of float64.
+    both methods run on the device by array operations (:mod:`spbfs.algorithms.flow`):
+    the residual graph (:func:`~spbfs.algorithms.flow.residual_arrays`);
+    ``"edmonds_karp"`` (:func:`~spbfs.algorithms.flow.edmonds_karp_arrays`) takes each
+    augmenting path from a queue search (:func:`spbfs.semiring.queue_order`) over the arcs
+    with residual capacity, the one scipy's search finds (each vertex reached by the first
+    such arc in queue order); ``"dinic"`` (:func:`~spbfs.algorithms.flow.dinic_arrays`)
+    takes each phase's levels from a level search (:func:`spbfs.semiring.level_search`)
+    and each path of its blocking flow as the first path, in arc order, through the
+    vertices that still reach the sink along the levels (found level by level from the
+    sink's down): the path scipy's depth-first search finds.  A graph with a repeated
+    entry runs on a host copy.  The flow comes back as a cupyx ``csr_matrix`` of float64.
 
     Returns
     -------
@@ -1697,9 +1707,29 @@ def _flow_checks(shape, source, sink, method) -> int:
     return n
 
 
+#: The device's Dinic stops once its paths' lengths sum to more than this (each path
+#: costs array operations a level) and the host's kernel finishes the flow from there
+#: (many paths, or a deep graph such as scipy's 100,000-vertex path test).
+DEVICE_DINIC_STEPS = 4096
+
+
+def _dinic_rest(indptr, cols, residual, reverse, source, sink):
+    """The flow Dinic's method adds to a flow whose residual capacities are
+    ``residual`` (device arrays), by the CPU's kernel on host copies: new phases from
+    there find the paths the device's would have (:func:`spbfs.algorithms.flow.dinic_arrays`)."""
+    from .cpu.flow import dinic
+
+    ip, ix, cap, rev = (_host(a).astype(np.int32) for a in (indptr, cols, residual, reverse))
+    extra = np.zeros(ix.size, np.int32)
+    dinic(ip, ix, cap, rev, source, sink, extra)
+    return extra
+
+
 def _maximum_flow_device(csgraph, source, sink, method):
     """:func:`maximum_flow` of a cupyx CSR matrix; None where it takes the host copy
-    (``dinic``, repeated entries), after scipy's checks."""
+    (repeated entries), after scipy's checks."""
+    from .algorithms.flow import dinic_arrays, edmonds_karp_arrays, residual_arrays
+
     xp = array_module(csgraph)
     if csgraph.format != "csr":
         raise TypeError("graph must be in CSR format")
@@ -1708,79 +1738,26 @@ def _maximum_flow_device(csgraph, source, sink, method):
             xp.all((data == xp.floor(data)) & (xp.abs(data) < 2 ** 31)))):
         raise ValueError("graph capacities must be integers")
     n = _flow_checks(csgraph.shape, source, sink, method)
-    if method != "edmonds_karp":
-        return None
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(csgraph.indptr.astype(np.int64)))
-    residual = _residual_arrays(xp, n, rows, csgraph.indices.astype(np.int64),
-                                data.astype(np.int64))
+    residual = residual_arrays(xp, n, rows, csgraph.indices.astype(np.int64),
+                               data.astype(np.int64))
     if residual is None:
         return None
-    indptr, cols, cap, reverse, keys = residual
-    flow = _edmonds_karp_arrays(xp, n, indptr, cols, cap, reverse, keys, int(source),
-                                int(sink))
+    indptr, cols, cap, reverse = residual[:4]
+    if method == "edmonds_karp":
+        flow = edmonds_karp_arrays(xp, n, *residual, int(source), int(sink))
+    else:
+        flow, done = dinic_arrays(xp, n, *residual, int(source), int(sink),
+                                  max_steps=DEVICE_DINIC_STEPS)
+        if not done:
+            flow = flow + xp.asarray(_dinic_rest(indptr, cols, cap - flow, reverse,
+                                                 int(source), int(sink)))
     import cupyx.scipy.sparse as csp
 
     matrix = csp.csr_matrix((flow.astype(np.float64), cols.astype(np.int32),
                              indptr.astype(np.int32)), shape=(n, n))
     value = int(flow[int(indptr[source]):int(indptr[source + 1])].sum())
     return MaximumFlowResult(value, matrix)
-
-
-def _residual_arrays(xp, n, rows, cols, cap):
-    """The residual graph by array operations (numpy or cupy): every arc of A and its
-    reverse, rows sorted, an arc of A keeping its capacity and an added reverse holding
-    zero (:func:`spbfs.cpu.flow.residual_graph`'s graph); ``(indptr, indices, capacity,
-    reverse, keys)`` with ``keys = row * n + column`` sorted, or None when A repeats an
-    entry."""
-    forward = rows * n + cols
-    if forward.size > 1 and bool((xp.diff(xp.sort(forward)) == 0).any()):
-        return None
-    m = int(forward.size)
-    keys = xp.concatenate([forward, cols * n + rows])
-    value = xp.concatenate([cap, xp.zeros(m, np.int64)])
-    added = xp.concatenate([xp.zeros(m, np.int64), xp.ones(m, np.int64)])
-    order = xp.lexsort(xp.stack([added, keys]))    # by key, A's own arc first
-    keys, value = keys[order], value[order]
-    first = xp.ones(keys.size, dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
-    keys, value = keys[first], value[first]
-    tail, head = keys // max(n, 1), keys % max(n, 1)
-    indptr = xp.zeros(n + 1, np.int64)
-    if n:
-        xp.cumsum(xp.bincount(tail, minlength=n), out=indptr[1:])
-    reverse = xp.searchsorted(keys, head * n + tail)
-    return indptr, head, value, reverse, keys
-
-
-def _edmonds_karp_arrays(xp, n, indptr, cols, cap, reverse, keys, source, sink):
-    """Edmonds-Karp on the residual graph's arrays: each round one queue search from the
-    source over the arcs with residual capacity (:func:`spbfs.semiring.queue_order`:
-    scipy's parents, each vertex reached by the first such arc in queue order), the path
-    to the sink read on the host, its arcs found by their keys and given the bottleneck;
-    returns the flow on every arc."""
-    residual = cap.copy()
-    tail = keys // max(n, 1)
-    while True:
-        alive = residual > 0
-        ip = xp.zeros(n + 1, np.int64)
-        xp.cumsum(xp.bincount(tail[alive], minlength=n), out=ip[1:])
-        R = Matrix(ip, cols[alive], xp.ones(int(alive.sum()), dtype=bool), n, check=False)
-        _, parent = queue_order(R, source)
-        parent = _host(parent)
-        if parent[sink] < 0:
-            break
-        heads, tails = [], []
-        v = sink
-        while v != source:
-            heads.append(v)
-            v = int(parent[v])
-            tails.append(v)
-        path = xp.searchsorted(keys, xp.asarray(np.asarray(tails, np.int64) * n
-                                                + np.asarray(heads, np.int64)))
-        push = residual[path].min()
-        residual[path] -= push
-        residual[reverse[path]] += push
-    return cap - residual
 
 
 # ----------------------------------------------------------------------------- k shortest paths

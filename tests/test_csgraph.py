@@ -588,6 +588,7 @@ def test_device_maximum_matching_is_maximum(A, cut):
 
 @given(graphs(), st.data())
 def test_device_edmonds_karp_equals_scipy(A, data):
+    from spbfs.algorithms.flow import edmonds_karp_arrays, residual_arrays
     from spbfs.cpu.flow import residual_graph
 
     n = A.shape[0]
@@ -596,14 +597,14 @@ def test_device_edmonds_karp_equals_scipy(A, data):
     A = sp.csr_array(A).astype(np.int32)
     A.sum_duplicates()
     rows = np.repeat(np.arange(n), np.diff(A.indptr)).astype(np.int64)
-    ip, ix, cap, reverse, keys = spbfs.csgraph._residual_arrays(
+    ip, ix, cap, reverse, keys = residual_arrays(
         np, n, rows, A.indices.astype(np.int64), A.data.astype(np.int64))
     for got, want in zip((ip, ix, cap, reverse), residual_graph(A.indptr, A.indices, A.data),
                          strict=True):
         np.testing.assert_array_equal(got, want)
     source = data.draw(st.integers(0, n - 1))
     sink = data.draw(st.integers(0, n - 1).filter(lambda v: v != source))
-    flow = spbfs.csgraph._edmonds_karp_arrays(np, n, ip, ix, cap, reverse, keys, source, sink)
+    flow = edmonds_karp_arrays(np, n, ip, ix, cap, reverse, keys, source, sink)
     want = csgraph.maximum_flow(A, source, sink, method="edmonds_karp").flow
     assert (sp.csr_array((flow, ix, ip), shape=(n, n)) != want).nnz == 0
 

@@ -159,9 +159,10 @@ _OPTIONAL = _declare(
      "the entries of a CSR matrix an index-unary predicate keeps (given the pattern's "
      "cache, tril / triu keep their row pointers there)"),
     ("peel", "ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None, "
-     "max_rounds=-1",
-     ":func:`spbfs.semiring.peel` whole: a worklist instead of a product per round; None: "
-     "the rounds of products"),
+     "max_rounds=-1, lockstep=True",
+     ":func:`spbfs.semiring.peel` whole: a worklist instead of a product per round "
+     "(``lockstep`` False: in any order in which each vertex follows the ones that brought "
+     "it to zero); None: the rounds of products"),
     ("queue_order", "indptr, indices, source, parents",
      ":func:`spbfs.semiring.queue_order` whole: one queue search (on the GPU, three kernels "
      "a level), not a product and two sorts per level"),

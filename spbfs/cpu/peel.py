@@ -55,7 +55,7 @@ _MODES = {None: 0, "min": 1, "max": 2}
 
 
 def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
-         max_rounds=-1):
+         max_rounds=-1, lockstep=True):
     """Subtract the arcs of ``removed`` (row ``u`` of the first CSR counts against ``deg0``,
     of the second against ``deg1``, for active targets only), then remove every active
     vertex left at zero, until none is; ``deg0``, ``deg1`` (int64) and ``active`` are
@@ -64,6 +64,8 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     Returns ``(vertices removed here, their rounds)`` (``removed`` is round 0), in
     removal order; None for a monoid the kernel lacks (the generic path runs).  With
     ``max_rounds`` (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.
+    The worklist is first in, first out: its order is the rounds' whatever ``lockstep``
+    says.
 
     Examples
     --------

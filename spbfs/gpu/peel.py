@@ -2,8 +2,10 @@
 on the device, a thread an arc of the round's vertices (a hub's row spread like any other);
 rounds of many vertices or arcs run over the whole grid (a prefix sum of the degrees, a
 launch per CSR and a read of the queue's end each), and runs of small rounds (a deep DAG's)
-in one block that passes from round to round at a barrier.  The kernels are in
-``peel_kernels.cu``.
+in one block that passes from round to round at a barrier.  Without lock step
+(``lockstep=False``), one launch peels in any order: a warp takes the next queue slot, waits
+for it to be written and subtracts its vertex's arcs (a deep DAG costs the latency of its
+longest path, not a launch or a barrier a round).  The kernels are in ``peel_kernels.cu``.
 """
 
 from __future__ import annotations
@@ -20,10 +22,17 @@ BLOCK_ARCS = 1 << 16
 _BLOCK_THREADS = 1024
 _THREADS = 256
 _MODES = {"min": 1, "max": 2}
+#: Without lock step, rounds of more vertices than this run as in lock step (a round over
+#: the grid: wide rounds would queue their appends on one counter), the rest in one launch
+#: of ``peel_any``.  ``peel_any``'s counters lie ``_ANY_LINE`` words apart (``ANY_LINE``),
+#: its blocks of ``_THREADS``, ``_ANY_BLOCKS`` a multiprocessor.
+ANY_FROM = 1 << 13
+_ANY_LINE = 16
+_ANY_BLOCKS = 4
 
 
 def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
-         max_rounds=-1):
+         max_rounds=-1, lockstep=True):
     """Subtract the arcs of ``removed`` (row ``u`` of the first CSR counts against ``deg0``,
     of the second against ``deg1``, for active targets only), then remove every active
     vertex left at zero, until none is; ``deg0``, ``deg1`` (int64) and ``active`` are
@@ -32,7 +41,8 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     ``values[v]``.  Returns ``(vertices removed here, their rounds)`` (``removed`` is round
     0), round after round; None where the kernels do not apply (another monoid or dtype,
     an ``active`` not aligned to 4 bytes): the generic path runs.  With ``max_rounds``
-    (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.
+    (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.  ``lockstep``
+    False (without ``max_rounds``): :func:`_peel_any`.
 
     Examples
     --------
@@ -57,14 +67,15 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     if second and (ip1.dtype != ip0.dtype or ix1.dtype != ix0.dtype):
         ip1, ix1 = ip1.astype(ip0.dtype), ix1.astype(ix0.dtype)
     n, k = active.size, removed.size
+    module = kernels.peel_module(ix0.dtype, ip0.dtype)
+    null = np.uint64(0)
+    folded = values if mode else null
+    any_from = ANY_FROM if not lockstep and max_rounds == -1 else -1
     queue = cupy.empty(n + k, np.int64)
     queue[:k] = removed
     rounds = cupy.zeros(n + k, np.int64)
     tail = cupy.full(1, k, np.int64)
     stopped = cupy.empty(3, np.int64)
-    module = kernels.peel_module(ix0.dtype, ip0.dtype)
-    null = np.uint64(0)
-    folded = values if mode else null
     pairs = [(ip0, ix0, deg0, mode)] + ([(ip1, ix1, deg1, 0)] if second else [])
     block_args = (ip0, ix0, deg0, ip1 if second else null, ix1 if second else null,
                   deg1 if second else null, active, folded, np.int32(mode), queue, rounds, tail)
@@ -72,6 +83,9 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     lo, hi, r = 0, k, 0
     grid_next = BLOCK_ARCS <= 0
     while lo < hi and r + 1 != cap:
+        if hi - lo <= any_from:
+            return _peel_any(module, (ip0, ix0, deg0), (ip1, ix1, deg1) if second else None,
+                             active, folded, mode, queue, rounds, k, lo, hi)
         if hi - lo <= _BLOCK_THREADS and not grid_next:
             module.get_function("peel_block")(
                 (1,), (_BLOCK_THREADS,),
@@ -92,4 +106,28 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
         lo, hi, r = hi, int(tail.get()[0]), r + 1
         grid_next = BLOCK_ARCS <= 0
     end = int(tail.get()[0])
+    return queue[k:end], rounds[k:end]
+
+
+def _peel_any(module, first, second, active, folded, mode, queue, rounds, k, lo, hi):
+    """The rest of the peel in one launch of ``peel_any`` from the queue's slots ``[lo,
+    hi)`` (their rounds set), vertices removed as they reach zero, a warp a queue slot,
+    over a grid that fills every multiprocessor (a warp waits only on a slot it has taken,
+    written by a warp that took an earlier one and so is running: no wait holds up the
+    warps it waits for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
+    import cupy
+
+    n = active.size
+    queue[hi:] = -1
+    reach = cupy.zeros(n, np.int64)
+    counters = cupy.zeros(4 * _ANY_LINE, np.int64)   # head, tail, done, finished
+    counters[0], counters[_ANY_LINE], counters[2 * _ANY_LINE] = lo, hi, lo
+    null = np.uint64(0)
+    ip1, ix1, deg1 = second if second is not None else (null, null, null)
+    grid = kernels.sm_count() * _ANY_BLOCKS
+    module.get_function("peel_any")(
+        (grid,), (_THREADS,),
+        (*first, ip1, ix1, deg1, active, folded, np.int32(mode), reach, queue, rounds,
+         counters, np.int64(queue.size)))
+    end = int(counters[_ANY_LINE].get())
     return queue[k:end], rounds[k:end]

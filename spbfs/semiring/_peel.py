@@ -22,7 +22,8 @@ from ._vxm import vxm
 __all__ = ["peel"]
 
 
-def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=None):
+def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=None,
+         lockstep=True):
     """Remove, until none is left, the active vertices whose count falls to zero.
 
     Removing ``u`` subtracts one from ``degrees[v]`` for every stored ``A[u, v]`` of each
@@ -52,6 +53,17 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
         Remove the vertices of rounds ``0 .. max_rounds - 1`` only: the arcs of the last
         round's vertices are not subtracted, and later vertices stay active (a long path
         costs ``max_rounds`` rounds, not one per vertex).
+    lockstep : bool
+        True: every vertex of a round is removed before the next round's (what defines
+        the rounds above).  False (only without ``max_rounds``): a backend may remove
+        vertices as soon as they reach zero, in any order in which each follows the
+        vertices that brought it there (the GPU then peels a deep DAG in one launch, not a
+        round trip per round).  The removed set and the folded values are the same
+        wherever every count is the number of arcs from vertices that are removed, and
+        so are the rounds: a vertex's round is one more than the largest round among the
+        vertices whose arcs counted against it (Kahn's levels; with two pairs, or counts
+        below that number, the rounds, though not the removed set, may depend on the
+        order).
 
     Returns
     -------
@@ -89,6 +101,8 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
     cap = -1 if max_rounds is None else int(max_rounds)
     if max_rounds is not None and cap < 1:
         raise ValueError(f"max_rounds must be at least 1, got {max_rounds}")
+    if max_rounds is not None and not lockstep:
+        raise ValueError("max_rounds counts rounds in lock step: lockstep must be True")
     first = xp.zeros(0, np.int64)
     if removed is None:
         zero = xp.zeros(active.size, bool)
@@ -103,7 +117,7 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
     if kernel is not None:
         (M0, d0), (M1, d1) = mats if len(mats) == 2 else (mats[0], _no_arcs(xp, active.size))
         found = kernel(M0.indptr, M0.indices, d0, M1.indptr, M1.indices, d1, active, removed,
-                       values, monoid, cap)
+                       values, monoid, cap, bool(lockstep))
     ids, rounds = found if found is not None else _rounds(mats, active, removed, values,
                                                           monoid, cap)
     if first.size:

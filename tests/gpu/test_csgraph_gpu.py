@@ -265,11 +265,27 @@ def test_bipartite_matching_and_structural_rank():
         B = sp.random(*shape, density=0.02, random_state=rng, format="csr")
         B.indices, B.indptr = B.indices.astype(np.int32), B.indptr.astype(np.int32)
         B = sp.csr_matrix(B)
-        for perm_type in ("row", "column"):
-            want = scipy_csgraph.maximum_bipartite_matching(B, perm_type)
-            got = csgraph.maximum_bipartite_matching(dev(B), perm_type)
-            np.testing.assert_array_equal(host(got), want)
+        want = scipy_csgraph.maximum_bipartite_matching(B, "column")
+        col_of_row = host(csgraph.maximum_bipartite_matching(dev(B), "column"))
+        row_of_col = host(csgraph.maximum_bipartite_matching(dev(B), "row"))
+        assert isinstance(col_of_row, np.ndarray) and col_of_row.dtype == np.int32
+        assert_maximum_matching(B, col_of_row, row_of_col, (want >= 0).sum())
         assert csgraph.structural_rank(dev(B)) == scipy_csgraph.structural_rank(B)
+
+
+def test_bipartite_matching_of_a_kronecker_graph():
+    A = _kron(12)
+    want = scipy_csgraph.maximum_bipartite_matching(A, "column")
+    got = [host(csgraph.maximum_bipartite_matching(dev(A), t)) for t in ("column", "row")]
+    assert_maximum_matching(A, *got, (want >= 0).sum())
+
+
+def assert_maximum_matching(B, col_of_row, row_of_col, size):
+    """The two permutations describe one matching of ``size`` pairs, each an entry of B."""
+    rows = np.flatnonzero(col_of_row >= 0)
+    assert rows.size == size == (row_of_col >= 0).sum()
+    np.testing.assert_array_equal(row_of_col[col_of_row[rows]], rows)
+    assert (sp.csr_array(B)[rows, col_of_row[rows]] != 0).all()
 
 
 def test_structural_rank_kronecker():
@@ -302,6 +318,28 @@ def test_maximum_flow(graph, method):
 def test_maximum_flow_rejects_fractional_capacities():
     with pytest.raises(ValueError, match="integers"):
         csgraph.maximum_flow(csp.csr_matrix(cupy.asarray([[0, 1.5], [0, 0]])), 0, 1)
+
+
+@pytest.mark.parametrize("method", ["edmonds_karp", "dinic"])
+def test_maximum_flow_on_the_device_between_hubs(monkeypatch, method):
+    """Both methods run on the device (the CPU kernels are refused) and give scipy's flow,
+    entry by entry, between the two highest-degree vertices of a Kronecker graph (many
+    augmenting paths a phase), and on a random digraph with zero capacities stored."""
+    import spbfs.cpu.flow
+
+    def host_copy(*args, **kwargs):
+        raise AssertionError("maximum_flow took the host copy")
+
+    monkeypatch.setattr(spbfs.cpu.flow, method, host_copy)
+    A = _kron(10)
+    hubs = np.argsort(np.diff(A.indptr))[::-1]
+    B = _graph(500, 0.01, 11, weights=(0, 6))
+    for G, source, sink in ((A, int(hubs[0]), int(hubs[1])), (B, 0, 499), (B, 7, 3)):
+        want = scipy_csgraph.maximum_flow(G.astype(np.int32), source, sink, method=method)
+        got = csgraph.maximum_flow(dev(G), source, sink, method=method)
+        assert got.flow_value == want.flow_value
+        assert isinstance(got.flow, csp.csr_matrix)
+        assert (host(got.flow) != want.flow).nnz == 0
 
 
 # ----------------------------------------------------------------------------- conversions

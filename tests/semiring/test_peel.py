@@ -91,6 +91,9 @@ def test_bad_arguments_name_themselves():
         semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, np.int8))
     with pytest.raises(ValueError, match="values and monoid"):
         semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, bool), values=np.zeros(3))
+    with pytest.raises(ValueError, match="lockstep"):
+        semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, bool), max_rounds=2,
+                      lockstep=False)
 
 
 def test_eight_threads_peel_one_matrix():
@@ -108,13 +111,14 @@ def test_eight_threads_peel_one_matrix():
         assert all(pool.map(job, range(8)))
 
 
-def _peel_on(xp, A, cap=None, dag=False):
-    """peel of ``A`` (two pairs, or one with min-folded labels on a DAG) with ``xp``'s arrays."""
+def _peel_on(xp, A, cap=None, dag=False, lockstep=True):
+    """peel of ``A`` (two pairs, or one with min-folded labels on a DAG) with ``xp``'s arrays:
+    ``({vertex: round}, active, the counts left, [values])``."""
     n = A.shape[0]
     indeg = xp.asarray(np.diff(A.tocsc().indptr).astype(np.int64))
     outdeg = xp.asarray(np.diff(A.indptr).astype(np.int64))
     active = xp.ones(n, bool)
-    kw = {} if cap is None else {"max_rounds": cap}
+    kw = {"lockstep": lockstep} if cap is None else {"max_rounds": cap}
     if xp is np:
         M, MT = A, A.T.tocsr()
     else:
@@ -128,7 +132,9 @@ def _peel_on(xp, A, cap=None, dag=False):
         ids, rounds = semiring.peel([(M, indeg), (MT, outdeg)], active, **kw)
         outs = ()
     got = dict(zip(to_host(ids).tolist(), to_host(rounds).tolist(), strict=True))
-    return got, to_host(active), *(to_host(a) for a in outs)
+    left = to_host(active)
+    counts = np.concatenate([to_host(indeg)[left], to_host(outdeg)[left]])
+    return got, left, counts, *(to_host(a) for a in outs)
 
 
 @pytest.mark.gpu
@@ -151,6 +157,62 @@ def test_gpu_kernels_equal_the_cpu_kernel(block_arcs, cap, A, D):
             assert got[0] == want[0]
             for g, w in zip(got[1:], want[1:], strict=True):
                 np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("any_from", [1 << 13, 2], ids=["one-launch", "wide-rounds-first"])
+@given(A=digraphs(), D=digraphs(dag=True))
+def test_gpu_any_order_peel_removes_what_the_cpu_kernel_does(any_from, A, D):
+    """Without lock step (one launch, vertices removed as they reach zero; or rounds of
+    more than two vertices in lock step first): the same removed set and counts left as
+    the CPU worklist; on a DAG peeled by in-degrees also the same rounds (Kahn's levels)
+    and minima; each vertex after the ones that brought it to zero (its in-neighbours,
+    on the DAG)."""
+    import cupy
+
+    import spbfs.gpu.peel
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spbfs.gpu.peel, "ANY_FROM", any_from)
+        _check_any_order(cupy, A, D)
+
+
+def _check_any_order(cupy, A, D):
+    want = _peel_on(np, A, lockstep=False)
+    got = _peel_on(cupy, A, lockstep=False)
+    assert set(got[0]) == set(want[0])
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(g, w)
+    want = _peel_on(np, D, dag=True, lockstep=False)
+    got = _peel_on(cupy, D, dag=True, lockstep=False)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(g, w)
+    order = {v: i for i, v in enumerate(got[0])}
+    rows, cols = D.nonzero()
+    assert all(order[u] < order[v] for u, v in zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+@pytest.mark.gpu
+def test_gpu_any_order_peel_of_a_long_chain_and_a_hub():
+    """A 2**16-vertex path (as many rounds as vertices) and a hub of 2**17 arcs peel in
+    one launch to Kahn's levels."""
+    import cupy
+
+    n = 1 << 16
+    chain = sp.csr_array(sp.eye(n, k=1, format="csr"))
+    m = 1 << 17
+    star = sp.csr_array((np.ones(m), (np.zeros(m, int), np.arange(1, m + 1))),
+                        shape=(m + 1, m + 1))
+    for A, want in ((chain, np.arange(n)), (star, np.r_[0, np.ones(m, np.int64)])):
+        M = on_device("cupy", A)
+        indeg = cupy.asarray(np.diff(A.tocsc().indptr).astype(np.int64))
+        active = cupy.ones(A.shape[0], bool)
+        ids, rounds = semiring.peel([(M, indeg)], active, lockstep=False)
+        height = np.full(A.shape[0], -1)
+        height[to_host(ids)] = to_host(rounds)
+        np.testing.assert_array_equal(height, want)
+        assert not bool(active.any())
 
 
 @pytest.mark.gpu
