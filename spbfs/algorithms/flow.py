@@ -172,14 +172,8 @@ def dinic_arrays(xp, n, indptr, cols, cap, reverse, keys, source, sink, *, trace
 
     Parameters
     ----------
-    xp : module
-        numpy or cupy, the module of the arrays.
-    n : int
-        Vertex count.
-    indptr, cols, cap, reverse, keys : int64 arrays
-        The residual graph, as :func:`residual_arrays` returns it.
-    source, sink : int
-        Distinct vertices.
+    xp, n, indptr, cols, cap, reverse, keys, source, sink
+        As :func:`edmonds_karp_arrays` takes them.
     trace : dict, optional
         Filled with counts: ``phases``, ``paths``, ``compactions``.
     max_steps : int, optional

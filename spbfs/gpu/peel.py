@@ -42,7 +42,9 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     0), round after round; None where the kernels do not apply (another monoid or dtype,
     an ``active`` not aligned to 4 bytes): the generic path runs.  With ``max_rounds``
     (-1: none), the arcs of round ``max_rounds - 1`` are not subtracted.  ``lockstep``
-    False (without ``max_rounds``): :func:`_peel_any`.
+    False (without ``max_rounds``): rounds of more than :data:`ANY_FROM` vertices as
+    before, then :func:`_peel_any` (a vertex it removes has a round above every earlier
+    one, so the rounds already counted against it change nothing).
 
     Examples
     --------
