@@ -162,8 +162,8 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     else:
         if not strong:
             M = M.symmetrized(values=False)  # labels read the pattern only
-        rep = _strong(M) if strong else _weak(M)
-        n_components, labels = _number(M, rep, strong)
+        rep, numbering = _strong(M) if strong else (_weak(M), None)
+        n_components, labels = _number(M, rep, strong, numbering)
     return (n_components, labels) if return_labels else n_components
 
 
@@ -252,20 +252,22 @@ _LOW32 = (1 << 32) - 1
 
 
 def _strong(M):
-    """A representative vertex of every vertex's strong component."""
+    """A representative vertex of every vertex's strong component, and the numbering's
+    ``(block, height)`` where the trim leaves nothing (every component one vertex: see
+    :func:`_trim`), else None."""
     xp, n = M.xp, M.n
     idt = M.indices.dtype
     rep = xp.full(n, -1, dtype=idt)
     if n == 0:
-        return rep
+        return rep, None
     MT = M.T
     active = xp.ones(n, bool)
     loops = _self_loops(M)
     degrees = [M.in_degree.astype(np.int64) - loops, M.out_degree.astype(np.int64) - loops]
     # 1. trim: vertices with no in- or no out-edge are components of their own
-    _peel(M, MT, active, degrees, rep, None)
-    if not bool(active.any()):
-        return rep
+    numbering = _trim(M, MT, active, degrees, rep)
+    if numbering is not None:
+        return rep, numbering
     # 2. forward-backward from the vertex of largest in * out degree (the giant component)
     score = xp.where(active, degrees[0] * degrees[1], -1)
     pivot = int(xp.argmax(score))
@@ -289,7 +291,7 @@ def _strong(M):
         active[found] = False
         colour = _split(xp, colour, forward, backward, active)
         _peel(M, MT, active, degrees, rep, found)
-    return rep
+    return rep, None
 
 
 def _split(xp, colour, forward, backward, active):
@@ -347,25 +349,52 @@ def _self_loops(M):
     return xp.bincount(on_diagonal, minlength=M.n).astype(np.int64)
 
 
+def _trim(M, MT, active, degrees, rep):
+    """The first trim as two peels: forward by in-degrees (``F``: no cycle reaches the
+    vertex), the smallest vertex reaching each folded along, and backward by out-degrees
+    (``B``: the vertex reaches no cycle), its round the longest path to a sink.  The
+    vertices peeled by in- or out-degrees together are ``F | B`` (a vertex outside both
+    lies between two cycles: it keeps an in- and an out-neighbour outside both), each a
+    component of its own; no arc goes from ``B`` to the rest or from the rest to ``F``,
+    so the counts left are the arcs inside the rest.  Where that is every vertex (a DAG)
+    the peels' values are the numbering's ``(block, height)`` (each component is its own
+    vertex), returned; else None.  Both peels run without lock step (a deep DAG peels in
+    a launch each on the GPU, not a launch or a barrier a level)."""
+    xp, n = M.xp, M.n
+    block = xp.arange(n, dtype=np.int64)
+    forward, backward = xp.ones(n, bool), xp.ones(n, bool)
+    peel([(M, degrees[0])], forward, values=block, monoid=monoids.min, lockstep=False)
+    ids, rounds = peel([(MT, degrees[1])], backward, lockstep=False)
+    active &= forward & backward
+    gone = xp.flatnonzero(~active).astype(rep.dtype)
+    rep[gone] = gone
+    if bool(active.any()):
+        return None
+    height = xp.zeros(n, np.int64)
+    height[ids] = rounds
+    return block, height
+
+
 def _peel(M, MT, active, degrees, rep, removed):
-    """Trim: update the in/out degrees inside ``active`` for the ``removed`` vertices (None:
-    the first call, every active vertex a candidate), then remove, as components of their
-    own, the vertices left with no in- or out-edge, until none is.  The first trim runs
-    without lock step (it may peel a whole deep DAG: one launch on the GPU); later ones
-    follow a found component's removal, short cascades the lock-step kernels take in a
-    launch or two without the one-launch peel's fixed cost."""
-    gone, _ = peel([(M, degrees[0]), (MT, degrees[1])], active, removed,
-                   lockstep=removed is not None)
+    """Trim after the ``removed`` vertices (a found component) leave: update the in/out
+    degrees inside ``active``, then remove, as components of their own, the vertices left
+    with no in- or out-edge, until none is (short cascades: in lock step)."""
+    gone, _ = peel([(M, degrees[0]), (MT, degrees[1])], active, removed)
     rep[gone] = gone
 
 
 # ----------------------------------------------------------------------------- numbering
-def _number(M, rep, strong):
-    """``(n_components, labels)`` from a representative per vertex, numbered as documented."""
+def _number(M, rep, strong, numbering=None):
+    """``(n_components, labels)`` from a representative per vertex, numbered as documented
+    (``numbering``: the ``(block, height)`` of every vertex where each is a component of
+    its own, found by the trim)."""
     xp, n = M.xp, M.n
     label_dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
     if n == 0:
         return 0, xp.zeros(0, label_dtype)
+    if numbering is not None:
+        return n, _ranked(xp, xp.arange(n, dtype=np.int64), *reversed(numbering), n,
+                          label_dtype)
     ids = xp.arange(n, dtype=rep.dtype)
     if not strong:  # rep is the smallest vertex of the component: number roots in order
         roots = rep == ids
@@ -379,12 +408,16 @@ def _number(M, rep, strong):
     k = int(roots.sum())
     minv = xp.flatnonzero(roots)                   # smallest vertex of component c
     C = _condensation(M, comp, k)
-    block = _block_roots(C, minv)
-    height = _heights(C)
-    order = xp.lexsort(xp.stack([-minv, height, block]))
-    label = xp.empty(k, np.int64)
-    label[order] = xp.arange(k, dtype=np.int64)
+    label = _ranked(xp, minv, _heights(C), _block_roots(C, minv), k, np.int64)
     return k, label[comp].astype(label_dtype)
+
+
+def _ranked(xp, minv, height, block, k, dtype):
+    """Each component's label: its rank by (block, height, decreasing smallest vertex)."""
+    order = xp.lexsort(xp.stack([-minv, height, block]))
+    label = xp.empty(k, dtype)
+    label[order] = xp.arange(k, dtype=dtype)
+    return label
 
 
 def _group_min(M, rep, ids):
@@ -426,13 +459,11 @@ def _block_roots(C, minv):
 
 def _heights(C):
     """Length of the longest path from each component to a sink: its round when the
-    condensation is peeled from the sinks (by out-degrees, through the transpose), in
-    lock step: on one H200 this peel of a scale-20 Kronecker DAG took 49 ms so, 159 ms
-    in any order, where the forward peels took 18 ms in any order (``_block_roots``;
-    the cause of the difference is not known)."""
+    condensation is peeled from the sinks (by out-degrees, through the transpose)."""
     xp = C.xp
     height = xp.zeros(C.n, np.int64)
-    ids, rounds = peel([(C.T, C.out_degree.astype(np.int64))], xp.ones(C.n, bool))
+    ids, rounds = peel([(C.T, C.out_degree.astype(np.int64))], xp.ones(C.n, bool),
+                       lockstep=False)
     height[ids] = rounds
     return height
 

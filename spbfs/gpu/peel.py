@@ -3,8 +3,8 @@ on the device, a thread an arc of the round's vertices (a hub's row spread like 
 rounds of many vertices or arcs run over the whole grid (a prefix sum of the degrees, a
 launch per CSR and a read of the queue's end each), and runs of small rounds (a deep DAG's)
 in one block that passes from round to round at a barrier.  Without lock step
-(``lockstep=False``), one launch peels in any order: a warp takes the next queue slot, waits
-for it to be written and subtracts its vertex's arcs (a deep DAG costs the latency of its
+(``lockstep=False``), one launch peels in any order: a block takes the next queue slot,
+waits for it to be written and subtracts its vertex's arcs (a deep DAG costs the latency of its
 longest path, not a launch or a barrier a round).  The kernels are in ``peel_kernels.cu``.
 """
 
@@ -24,11 +24,13 @@ _THREADS = 256
 _MODES = {"min": 1, "max": 2}
 #: Without lock step, rounds of more vertices than this run as in lock step (a round over
 #: the grid: wide rounds would queue their appends on one counter), the rest in one launch
-#: of ``peel_any``.  ``peel_any``'s counters lie ``_ANY_LINE`` words apart (``ANY_LINE``),
-#: its blocks of ``_THREADS``, ``_ANY_BLOCKS`` a multiprocessor.
+#: of ``peel_any``.  ``peel_any``'s counters lie ``_ANY_LINE`` words apart (``ANY_LINE``);
+#: its blocks of ``ANY_THREADS``, ``ANY_BLOCKS`` a multiprocessor, each block a vertex at a
+#: time (a warp a vertex left a hub's row to 32 threads: the scale-20 DAG's backward peel
+#: took 120 ms so, 17-24 ms with blocks of 256-1024; 512 x 2 measured best on an H200).
 ANY_FROM = 1 << 13
 _ANY_LINE = 16
-_ANY_BLOCKS = 4
+ANY_THREADS, ANY_BLOCKS = 512, 2
 
 
 def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
@@ -113,10 +115,10 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
 
 def _peel_any(module, first, second, active, folded, mode, queue, rounds, k, lo, hi):
     """The rest of the peel in one launch of ``peel_any`` from the queue's slots ``[lo,
-    hi)`` (their rounds set), vertices removed as they reach zero, a warp a queue slot,
-    over a grid that fills every multiprocessor (a warp waits only on a slot it has taken,
-    written by a warp that took an earlier one and so is running: no wait holds up the
-    warps it waits for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
+    hi)`` (their rounds set), vertices removed as they reach zero, a block a queue slot,
+    over a grid that fills every multiprocessor (a block waits only on a slot it has
+    taken, written by a block that took an earlier one and so is running: no wait holds
+    up the blocks it waits for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
     import cupy
 
     n = active.size
@@ -126,9 +128,9 @@ def _peel_any(module, first, second, active, folded, mode, queue, rounds, k, lo,
     counters[0], counters[_ANY_LINE], counters[2 * _ANY_LINE] = lo, hi, lo
     null = np.uint64(0)
     ip1, ix1, deg1 = second if second is not None else (null, null, null)
-    grid = kernels.sm_count() * _ANY_BLOCKS
+    grid = kernels.sm_count() * ANY_BLOCKS
     module.get_function("peel_any")(
-        (grid,), (_THREADS,),
+        (grid,), (ANY_THREADS,),
         (*first, ip1, ix1, deg1, active, folded, np.int32(mode), reach, queue, rounds,
          counters, np.int64(queue.size)))
     end = int(counters[_ANY_LINE].get())

@@ -184,18 +184,18 @@ peel_block(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long lo
 }
 
 // ---------------------------------------------------------------------------- any order
-// peel_any: every round in one launch, without rounds in lock step.  A warp takes the next
+// peel_any: every round in one launch, without rounds in lock step.  A block takes the next
 // queue position (a shared counter), waits until that slot is written, and subtracts its
-// vertex's arcs; a vertex is queued by the thread whose subtraction leaves a count at zero,
-// so each follows the vertices that brought it there.  Its round is one more than the
-// largest round among the vertices whose arcs counted against it (`reach`, an atomic
-// maximum made visible before the count falls): Kahn's levels where every count is the
-// number of arcs from removed vertices.  A slot holds -1 until written; the vertex is
-// stored last, after a fence, so a reader that sees it sees its round.  The warp whose
-// vertex leaves `done` equal to `tail` (no vertex in work, so none can come) raises
-// `finished`, which ends the warps still waiting.  Each counter sits on its own 128-byte
-// line (ANY_LINE words apart): thousands of waiting warps read them, and a shared line
-// would queue the workers' atomics behind those reads.
+// vertex's arcs over its threads (a hub's row spread over the block); a vertex is queued by
+// the thread whose subtraction leaves a count at zero, so each follows the vertices that
+// brought it there.  Its round is one more than the largest round among the vertices whose
+// arcs counted against it (`reach`, an atomic maximum made visible before the count
+// falls): Kahn's levels where every count is the number of arcs from removed vertices.  A
+// slot holds -1 until written; the vertex is stored last, after a fence, so a reader that
+// sees it sees its round.  The block whose vertex leaves `done` equal to `tail` (no vertex
+// in work, so none can come) raises `finished`, which ends the blocks still waiting.  Each
+// counter sits on its own 128-byte line (ANY_LINE words apart): thousands of waiting
+// threads read them, and a shared line would queue the workers' atomics behind the reads.
 
 #define ANY_LINE 16
 #define ANY_CHECK 16
@@ -207,22 +207,22 @@ __device__ __forceinline__ void release_fence()
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
-// A lane's ANY_BATCH arcs at once: their folds and rounds sent together, one fence, then
-// their counts' subtractions in flight together (a hub's row costs a latency a batch, not
-// an arc).
+// A thread's ANY_BATCH arcs at once: their folds and rounds sent together, one fence, then
+// their counts' subtractions in flight together; the vertices a warp brings to zero take
+// their queue slots with one atomic.
 __device__ __forceinline__ void
-warp_arcs(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix, long long u,
+block_arcs_any(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix, long long u,
           long long r1, long long fold_value, long long* deg, unsigned char* active,
           long long* vals, int mode, long long* reach, long long* queue, long long* rounds,
           long long* tail)
 {
     const int lane = threadIdx.x & 31;
-    const long long end = (long long)ip[u + 1];
-    for (long long first = (long long)ip[u]; first < end; first += 32 * ANY_BATCH) {
+    const long long end = (long long)ip[u + 1], step = (long long)blockDim.x;
+    for (long long first = (long long)ip[u]; first < end; first += step * ANY_BATCH) {
         long long v[ANY_BATCH];
 #pragma unroll
         for (int j = 0; j < ANY_BATCH; ++j) {
-            const long long e = first + 32 * j + lane;
+            const long long e = first + step * j + threadIdx.x;
             v[j] = e < end ? (long long)ix[e] : -1;
         }
 #pragma unroll
@@ -280,11 +280,11 @@ peel_any(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long
     long long* tail = counters + ANY_LINE;
     long long* done = counters + 2 * ANY_LINE;
     volatile long long* finished = counters + 3 * ANY_LINE;
-    const int lane = threadIdx.x & 31;
+    __shared__ long long s_u, s_pos;
     while (true) {
-        long long u = -1, pos = 0;
-        if (lane == 0) {
-            pos = (long long)atomicAdd((unsigned long long*)head, 1ULL);
+        if (threadIdx.x == 0) {
+            long long u = -1;
+            const long long pos = (long long)atomicAdd((unsigned long long*)head, 1ULL);
             unsigned int sleep = 32;
             for (int spins = 1; pos < slots; ++spins) {
                 u = ((volatile long long*)queue)[pos];
@@ -294,19 +294,22 @@ peel_any(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long
                 sleep = sleep < ANY_SLEEP_MAX ? 2 * sleep : sleep;
             }
             release_fence();
+            s_u = u;
+            s_pos = pos;
         }
-        u = __shfl_sync(0xffffffffu, u, 0);
+        __syncthreads();
+        const long long u = s_u, pos = s_pos;
         if (u < 0)
             return;
-        pos = __shfl_sync(0xffffffffu, pos, 0);
         const long long r1 = __ldcg(rounds + pos) + 1;
         const long long fold_value = mode ? __ldcg(vals + u) : 0;
-        warp_arcs(ip0, ix0, u, r1, fold_value, deg0, active, vals, mode, reach, queue,
-                  rounds, tail);
+        block_arcs_any(ip0, ix0, u, r1, fold_value, deg0, active, vals, mode, reach, queue,
+                       rounds, tail);
         if (ip1)
-            warp_arcs(ip1, ix1, u, r1, 0, deg1, active, vals, 0, reach, queue, rounds, tail);
-        __syncwarp();
-        if (lane == 0) {
+            block_arcs_any(ip1, ix1, u, r1, 0, deg1, active, vals, 0, reach, queue, rounds,
+                           tail);
+        __syncthreads();  // every thread's appends made, s_u and s_pos read
+        if (threadIdx.x == 0) {
             release_fence();  // this vertex's appends before it counts as done
             const long long now = (long long)atomicAdd((unsigned long long*)done, 1ULL) + 1;
             if (now == ((volatile long long*)tail)[0])
