@@ -1420,10 +1420,7 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     if is_cupy(graph) and _is_sparse_input(graph):
         if graph.format not in ("csr", "csc", "coo"):
             raise TypeError("graph must be in CSC, CSR, or COO format.")
-        graph = graph.tocsr()
-        x, y = _maximum_matching_arrays(array_module(graph), *graph.shape,
-                                        graph.indptr.astype(np.int64),
-                                        graph.indices.astype(np.int64))
+        x, y = _device_matching(graph.tocsr())
         return (x if perm_type == "column" else y).astype(np.int32)
     graph, _ = _bipartite_csr(graph)
     graph = graph.tocsr()
@@ -1454,12 +1451,8 @@ def structural_rank(graph):
             warnings.warn("Input matrix should be in CSC, CSR, or COO matrix format",
                           sp.SparseEfficiencyWarning, stacklevel=2)
         graph = graph.tocsr()
-        if graph.shape[0] > graph.shape[1]:
-            graph = graph.T.tocsr()
-        xp = array_module(graph)
-        rows, _ = _maximum_matching_arrays(xp, graph.shape[0], graph.shape[1],
-                                           graph.indptr.astype(np.int64),
-                                           graph.indices.astype(np.int64))
+        rows, _ = _device_matching(graph.T.tocsr() if graph.shape[0] > graph.shape[1]
+                                   else graph)
         return np.int64(int((rows >= 0).sum()))
     graph, _ = _scipy_sparse(graph)
     if not sp.issparse(graph):
@@ -1472,6 +1465,13 @@ def structural_rank(graph):
     if graph.shape[0] > graph.shape[1]:
         graph = graph.T.tocsr()
     return np.sum(maximum_bipartite_matching(graph) >= 0)
+
+
+def _device_matching(graph):
+    """:func:`_maximum_matching_arrays` of a cupyx CSR matrix."""
+    return _maximum_matching_arrays(array_module(graph), *graph.shape,
+                                    graph.indptr.astype(np.int64),
+                                    graph.indices.astype(np.int64))
 
 
 def _row_entries(xp, ip, rows):

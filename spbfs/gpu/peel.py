@@ -88,8 +88,7 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     grid_next = BLOCK_ARCS <= 0
     while lo < hi and r + 1 != cap:
         if hi - lo <= any_from:
-            return _peel_any(module, (ip0, ix0, deg0), (ip1, ix1, deg1) if second else None,
-                             active, folded, mode, queue, rounds, k, lo, hi)
+            return _peel_any(module, block_args[:9], n, queue, rounds, k, lo, hi)
         if hi - lo <= _BLOCK_THREADS and not grid_next:
             module.get_function("peel_block")(
                 (1,), (_BLOCK_THREADS,),
@@ -113,25 +112,22 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     return queue[k:end], rounds[k:end]
 
 
-def _peel_any(module, first, second, active, folded, mode, queue, rounds, k, lo, hi):
-    """The rest of the peel in one launch of ``peel_any`` from the queue's slots ``[lo,
-    hi)`` (their rounds set), vertices removed as they reach zero, a block a queue slot,
-    over a grid that fills every multiprocessor (a block waits only on a slot it has
-    taken, written by a block that took an earlier one and so is running: no wait holds
-    up the blocks it waits for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
+def _peel_any(module, graph_args, n, queue, rounds, k, lo, hi):
+    """The rest of the peel of ``n`` vertices in one launch of ``peel_any``
+    (``graph_args``: the CSRs, their counts, ``active``, the folded values and the mode,
+    as ``peel_block`` takes them) from the queue's slots ``[lo, hi)`` (their rounds set),
+    vertices removed as they reach zero, a block a queue slot, over a grid that fills
+    every multiprocessor (a block waits only on a slot it has taken, written by a block
+    that took an earlier one and so is running: no wait holds up the blocks it waits
+    for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
     import cupy
 
-    n = active.size
     queue[hi:] = -1
     reach = cupy.zeros(n, np.int64)
     counters = cupy.zeros(4 * _ANY_LINE, np.int64)   # head, tail, done, finished
     counters[0], counters[_ANY_LINE], counters[2 * _ANY_LINE] = lo, hi, lo
-    null = np.uint64(0)
-    ip1, ix1, deg1 = second if second is not None else (null, null, null)
-    grid = kernels.sm_count() * ANY_BLOCKS
     module.get_function("peel_any")(
-        (grid,), (ANY_THREADS,),
-        (*first, ip1, ix1, deg1, active, folded, np.int32(mode), reach, queue, rounds,
-         counters, np.int64(queue.size)))
+        (kernels.sm_count() * ANY_BLOCKS,), (ANY_THREADS,),
+        (*graph_args, reach, queue, rounds, counters, np.int64(queue.size)))
     end = int(counters[_ANY_LINE].get())
     return queue[k:end], rounds[k:end]
