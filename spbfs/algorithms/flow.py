@@ -101,10 +101,8 @@ def edmonds_karp_arrays(xp, n, indptr, cols, cap, reverse, keys, source, sink):
 
     Parameters
     ----------
-    xp : module
-        numpy or cupy, the module of the arrays.
-    n : int
-        Vertex count.
+    xp, n
+        As :func:`residual_arrays` takes them.
     indptr, cols, cap, reverse, keys : int64 arrays
         The residual graph, as :func:`residual_arrays` returns it.
     source, sink : int
