@@ -358,21 +358,38 @@ def _trim(M, MT, active, degrees, rep):
     component of its own; no arc goes from ``B`` to the rest or from the rest to ``F``,
     so the counts left are the arcs inside the rest.  Where that is every vertex (a DAG)
     the peels' values are the numbering's ``(block, height)`` (each component is its own
-    vertex), returned; else None.  Both peels run without lock step (a deep DAG peels in
-    a launch each on the GPU, not a launch or a barrier a level)."""
+    vertex), returned; else None.  The two peels are one, of the block-diagonal matrix
+    ``[[M, 0], [0, M.T]]`` without lock step: a deep DAG peels in one launch on the GPU,
+    its two longest paths side by side, not a launch or a barrier a level."""
     xp, n = M.xp, M.n
-    block = xp.arange(n, dtype=np.int64)
-    forward, backward = xp.ones(n, bool), xp.ones(n, bool)
-    peel([(M, degrees[0])], forward, values=block, monoid=monoids.min, lockstep=False)
-    ids, rounds = peel([(MT, degrees[1])], backward, lockstep=False)
-    active &= forward & backward
+    counts = xp.concatenate(degrees)
+    kept = xp.ones(2 * n, bool)
+    block = xp.concatenate([xp.arange(n, dtype=np.int64)] * 2)
+    ids, rounds = peel([(_side_by_side(M, MT), counts)], kept, values=block,
+                       monoid=monoids.min, lockstep=False)
+    degrees[0][...], degrees[1][...] = counts[:n], counts[n:]
+    active &= kept[:n] & kept[n:]
     gone = xp.flatnonzero(~active).astype(rep.dtype)
     rep[gone] = gone
     if bool(active.any()):
         return None
-    height = xp.zeros(n, np.int64)
+    height = xp.zeros(2 * n, np.int64)
     height[ids] = rounds
-    return block, height
+    return block[:n], height[n:]
+
+
+def _side_by_side(A, B):
+    """The block-diagonal pattern ``[[A, 0], [0, B]]`` of two n x n matrices."""
+    xp, n = A.xp, A.n
+    idt = index_dtype(2 * n)
+    a, b = int(A.indptr[-1]), int(B.indptr[-1])
+    indptr = xp.empty(2 * n + 1, np.int64)
+    indptr[:n + 1] = A.indptr
+    xp.add(B.indptr[1:], a, out=indptr[n + 1:])
+    indices = xp.empty(a + b, idt)
+    indices[:a] = A.indices[:a]
+    xp.add(B.indices[:b], n, out=indices[a:], casting="unsafe")
+    return Matrix(indptr, indices, xp.ones(a + b, bool), 2 * n, check=False)
 
 
 def _peel(M, MT, active, degrees, rep, removed):
@@ -393,8 +410,7 @@ def _number(M, rep, strong, numbering=None):
     if n == 0:
         return 0, xp.zeros(0, label_dtype)
     if numbering is not None:
-        return n, _ranked(xp, xp.arange(n, dtype=np.int64), *reversed(numbering), n,
-                          label_dtype)
+        return n, _ranked(xp, *reversed(numbering), n, label_dtype)
     ids = xp.arange(n, dtype=rep.dtype)
     if not strong:  # rep is the smallest vertex of the component: number roots in order
         roots = rep == ids
@@ -408,13 +424,16 @@ def _number(M, rep, strong, numbering=None):
     k = int(roots.sum())
     minv = xp.flatnonzero(roots)                   # smallest vertex of component c
     C = _condensation(M, comp, k)
-    label = _ranked(xp, minv, _heights(C), _block_roots(C, minv), k, np.int64)
+    label = _ranked(xp, _heights(C), _block_roots(C, minv), k, np.int64)
     return k, label[comp].astype(label_dtype)
 
 
-def _ranked(xp, minv, height, block, k, dtype):
-    """Each component's label: its rank by (block, height, decreasing smallest vertex)."""
-    order = xp.lexsort(xp.stack([-minv, height, block]))
+def _ranked(xp, height, block, k, dtype):
+    """Each of ``k`` components' label, components in increasing order of their smallest
+    vertex: its rank by (block, height, decreasing smallest vertex), one stable sort of
+    the reversed keys (``block`` and ``height`` below ``k``: the key fits in int64)."""
+    key = block.astype(np.int64) * (int(height.max()) + 1) + height
+    order = (k - 1) - xp.argsort(key[::-1], kind="stable")
     label = xp.empty(k, dtype)
     label[order] = xp.arange(k, dtype=dtype)
     return label

@@ -3,9 +3,10 @@ on the device, a thread an arc of the round's vertices (a hub's row spread like 
 rounds of many vertices or arcs run over the whole grid (a prefix sum of the degrees, a
 launch per CSR and a read of the queue's end each), and runs of small rounds (a deep DAG's)
 in one block that passes from round to round at a barrier.  Without lock step
-(``lockstep=False``), one launch peels in any order: a block takes the next queue slot,
-waits for it to be written and subtracts its vertex's arcs (a deep DAG costs the latency of its
-longest path, not a launch or a barrier a round).  The kernels are in ``peel_kernels.cu``.
+(``lockstep=False``), one launch peels in any order: a warp takes the next queue slot,
+waits for it to be written and subtracts the arcs of its item (a vertex's row, or a chunk
+of a long one): a deep DAG costs the latency of its longest path, not a launch or a
+barrier a round.  The kernels are in ``peel_kernels.cu``.
 """
 
 from __future__ import annotations
@@ -25,12 +26,16 @@ _MODES = {"min": 1, "max": 2}
 #: Without lock step, rounds of more vertices than this run as in lock step (a round over
 #: the grid: wide rounds would queue their appends on one counter), the rest in one launch
 #: of ``peel_any``.  ``peel_any``'s counters lie ``_ANY_LINE`` words apart (``ANY_LINE``);
-#: its blocks of ``ANY_THREADS``, ``ANY_BLOCKS`` a multiprocessor, each block a vertex at a
-#: time (a warp a vertex left a hub's row to 32 threads: the scale-20 DAG's backward peel
-#: took 120 ms so, 17-24 ms with blocks of 256-1024; 512 x 2 measured best on an H200).
+#: its blocks of ``ANY_THREADS``, ``ANY_BLOCKS`` a multiprocessor, a warp an item (blocks
+#: of 128-512 threads within 5 % of each other on the scale-20 DAG on an H200).
 ANY_FROM = 1 << 13
 _ANY_LINE = 16
-ANY_THREADS, ANY_BLOCKS = 512, 2
+ANY_THREADS, ANY_BLOCKS = 256, 2
+#: Arcs of a ``peel_any`` item ``vertex | chunk << 32`` (``ANY_CHUNK`` in the kernels: 32
+#: lanes of 8): a hub's row spreads over a warp per chunk.
+ANY_CHUNK = 256
+#: A count no subtraction brings to zero: the one-CSR kernel's inactive vertices.
+_OUT_OF_REACH = 1 << 62
 
 
 def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
@@ -74,7 +79,7 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     module = kernels.peel_module(ix0.dtype, ip0.dtype)
     null = np.uint64(0)
     folded = values if mode else null
-    any_from = ANY_FROM if not lockstep and max_rounds == -1 else -1
+    any_from = ANY_FROM if not lockstep and max_rounds == -1 and n < 1 << 32 else -1
     queue = cupy.empty(n + k, np.int64)
     queue[:k] = removed
     rounds = cupy.zeros(n + k, np.int64)
@@ -88,7 +93,8 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     grid_next = BLOCK_ARCS <= 0
     while lo < hi and r + 1 != cap:
         if hi - lo <= any_from:
-            return _peel_any(module, block_args[:9], n, queue, rounds, k, lo, hi)
+            arcs = ix0.size + (ix1.size if second else 0)
+            return _peel_any(module, block_args[:9], n, arcs, queue, rounds, k, lo, hi)
         if hi - lo <= _BLOCK_THREADS and not grid_next:
             module.get_function("peel_block")(
                 (1,), (_BLOCK_THREADS,),
@@ -112,22 +118,45 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     return queue[k:end], rounds[k:end]
 
 
-def _peel_any(module, graph_args, n, queue, rounds, k, lo, hi):
-    """The rest of the peel of ``n`` vertices in one launch of ``peel_any``
-    (``graph_args``: the CSRs, their counts, ``active``, the folded values and the mode,
-    as ``peel_block`` takes them) from the queue's slots ``[lo, hi)`` (their rounds set),
-    vertices removed as they reach zero, a block a queue slot, over a grid that fills
-    every multiprocessor (a block waits only on a slot it has taken, written by a block
-    that took an earlier one and so is running: no wait holds up the blocks it waits
-    for).  Returns ``(vertices, rounds)`` from slot ``k`` on."""
+def _peel_any(module, graph_args, n, arcs, queue, rounds, k, lo, hi):
+    """The rest of the peel of ``n`` vertices and ``arcs`` arcs in one launch of
+    ``peel_any`` (``graph_args``: the CSRs, their counts, ``active``, the folded values and
+    the mode, as ``peel_block`` takes them) from the queue's slots ``[lo, hi)`` (their
+    rounds set), vertices removed as they reach zero, a warp a queue item (a chunk of
+    :data:`ANY_CHUNK` arcs of a vertex's rows), over a grid that fills every
+    multiprocessor (a warp waits only on a slot it has taken, written by a warp that took
+    an earlier one and so is running: no wait holds up the warps it waits for).  With one
+    CSR the kernel reads no target's active byte: it works on copies of the counts, the
+    inactive ones out of reach, and of the values, copied back for the vertices active at
+    the launch.  Returns ``(vertices, rounds)`` from slot ``k`` on."""
     import cupy
 
-    queue[hi:] = -1
+    ip0, ix0, deg0, ip1, ix1, deg1, active, folded, mode = graph_args
+    checked = ix1.ndim > 0
+    if not checked:
+        launched = active.copy()
+        deg0, counts = cupy.where(active, deg0, _OUT_OF_REACH), deg0
+        if mode:
+            folded, values = folded.copy(), folded
+    items = cupy.full(queue.size + arcs // ANY_CHUNK + 1, -1, np.int64)  # + later chunks
+    items[:hi] = queue[:hi]
+    steps = cupy.zeros(items.size, np.int64)
+    steps[:hi] = rounds[:hi]
     reach = cupy.zeros(n, np.int64)
+    reach[items[lo:hi]] = steps[lo:hi]
     counters = cupy.zeros(4 * _ANY_LINE, np.int64)   # head, tail, done, finished
     counters[0], counters[_ANY_LINE], counters[2 * _ANY_LINE] = lo, hi, lo
     module.get_function("peel_any")(
         (kernels.sm_count() * ANY_BLOCKS,), (ANY_THREADS,),
-        (*graph_args, reach, queue, rounds, counters, np.int64(queue.size)))
+        (ip0, ix0, deg0, ip1, ix1, deg1, active, folded, mode, reach, items, steps, counters,
+         np.int64(items.size)))
     end = int(counters[_ANY_LINE].get())
-    return queue[k:end], rounds[k:end]
+    items, steps = items[k:end], steps[k:end]
+    vertex = items < (1 << 32)   # chunk 0: the vertex itself
+    items, steps = items[vertex], steps[vertex]
+    if not checked:
+        active[items] = False
+        counts[...] = cupy.where(launched, cupy.where(active, deg0, 0), counts)
+        if mode:
+            values[...] = cupy.where(launched, folded, values)
+    return items, steps

@@ -184,88 +184,123 @@ peel_block(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long lo
 }
 
 // ---------------------------------------------------------------------------- any order
-// peel_any: every round in one launch, without rounds in lock step.  A block takes the next
-// queue position (a shared counter), waits until that slot is written, and subtracts its
-// vertex's arcs over its threads (a hub's row spread over the block); a vertex is queued by
-// the thread whose subtraction leaves a count at zero, so each follows the vertices that
-// brought it there.  Its round is one more than the largest round among the vertices whose
-// arcs counted against it (`reach`, an atomic maximum made visible before the count
-// falls): Kahn's levels where every count is the number of arcs from removed vertices.  A
-// slot holds -1 until written; the vertex is stored last, after a fence, so a reader that
-// sees it sees its round.  The block whose vertex leaves `done` equal to `tail` (no vertex
-// in work, so none can come) raises `finished`, which ends the blocks still waiting.  Each
-// counter sits on its own 128-byte line (ANY_LINE words apart): thousands of waiting
-// threads read them, and a shared line would queue the workers' atomics behind the reads.
+// peel_any: every round in one launch, without rounds in lock step.  A warp takes the next
+// queue position (a shared counter), waits until that slot is written and subtracts the
+// arcs its item names: the item `u | c << 32` is chunk c of vertex u's rows, ANY_CHUNK arcs
+// (a pass of the warp, ANY_BATCH arcs a lane).  A vertex is queued as its chunk 0 by the
+// thread whose subtraction leaves a count at zero, so each follows the vertices that
+// brought it there; the warp that takes a chunk 0 of a longer row queues its other chunks
+// first, so a hub's row spreads over as many warps as it has chunks while a small row costs
+// one warp, not a block.  A vertex's round is one more than the largest round among the
+// vertices whose arcs counted against it (`reach`, an atomic maximum made visible before
+// the count falls): Kahn's levels where every count is the number of arcs from removed
+// vertices.  The warp that takes a chunk 0 reads the vertex's round from `reach` and writes
+// it to the slot's `rounds` (the slots given at launch hold theirs in `reach` too), so the
+// thread that queues a vertex only reserves the slot and stores the vertex, after a fence:
+// the chain from one vertex's count at zero to the next's is as few dependent memory trips
+// as it can be.  With one CSR the launcher puts the inactive vertices' counts out of reach
+// and sets the active bytes afterwards, so no target's byte is read; with two, a target
+// must be active, and the compare-and-swap on its byte queues a vertex at zero in both
+// once.  A slot holds -1 until written.  A warp adds the items it has done to `done` when it
+// first finds its slot unwritten (and before it ends); the one that leaves `done` equal to
+// `tail` (nothing in work, so nothing can come) raises `finished`, which ends the warps still
+// waiting.  Each counter sits on its own 128-byte line (ANY_LINE words apart): thousands of
+// waiting warps read them, and a shared line would queue the workers' atomics behind the
+// reads.
 
 #define ANY_LINE 16
 #define ANY_CHECK 16
-#define ANY_SLEEP_MAX 256
+#define ANY_SLEEP_MAX 128
 #define ANY_BATCH 8
+#define ANY_CHUNK (32 * ANY_BATCH)
+#define ANY_VERTEX 0xFFFFFFFFLL
 
 __device__ __forceinline__ void release_fence()
 {
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
-// A thread's ANY_BATCH arcs at once: their folds and rounds sent together, one fence, then
-// their counts' subtractions in flight together; the vertices a warp brings to zero take
-// their queue slots with one atomic.
+// A warp's pass over arcs [first, end) of one CSR, ANY_BATCH arcs a lane: their folds and
+// rounds sent together, one fence, then their counts' subtractions in flight together; the
+// vertices the warp brings to zero take their queue slots with one atomic.  `checked`: two
+// CSRs, the active bytes read and taken (above).
 __device__ __forceinline__ void
-block_arcs_any(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix, long long u,
-          long long r1, long long fold_value, long long* deg, unsigned char* active,
-          long long* vals, int mode, long long* reach, long long* queue, long long* rounds,
-          long long* tail)
+warp_arcs_any(const idx_t* __restrict__ ix, long long first, long long end, long long r1,
+              long long fold_value, long long* deg, unsigned char* active, long long* vals,
+              int mode, long long* reach, long long* queue, long long* tail, bool checked)
 {
     const int lane = threadIdx.x & 31;
-    const long long end = (long long)ip[u + 1], step = (long long)blockDim.x;
-    for (long long first = (long long)ip[u]; first < end; first += step * ANY_BATCH) {
-        long long v[ANY_BATCH];
+    long long v[ANY_BATCH];
 #pragma unroll
-        for (int j = 0; j < ANY_BATCH; ++j) {
-            const long long e = first + step * j + threadIdx.x;
-            v[j] = e < end ? (long long)ix[e] : -1;
-        }
+    for (int j = 0; j < ANY_BATCH; ++j) {
+        const long long e = first + 32 * j + lane;
+        v[j] = e < end ? (long long)ix[e] : -1;
+    }
+    if (checked)
 #pragma unroll
         for (int j = 0; j < ANY_BATCH; ++j)
             if (v[j] >= 0 && !((volatile unsigned char*)active)[v[j]])
                 v[j] = -1;
 #pragma unroll
-        for (int j = 0; j < ANY_BATCH; ++j) {
-            if (v[j] < 0)
-                continue;
-            if (mode == 1)
-                atomicMin(vals + v[j], fold_value);
-            else if (mode == 2)
-                atomicMax(vals + v[j], fold_value);
-            atomicMax(reach + v[j], r1);
-        }
-        release_fence();  // the folds and the rounds before the counts
-        unsigned long long before[ANY_BATCH];
-#pragma unroll
-        for (int j = 0; j < ANY_BATCH; ++j)
-            before[j] = v[j] < 0 ? 0ULL
-                                 : atomicAdd((unsigned long long*)(deg + v[j]),
-                                             (unsigned long long)-1LL);
-#pragma unroll
-        for (int j = 0; j < ANY_BATCH; ++j) {
-            // the warp's vertices at zero take their slots with one atomic
-            const bool zero = before[j] == 1ULL && take_active(active, v[j]);
-            const unsigned int mask = __ballot_sync(0xffffffffu, zero);
-            if (!mask)
-                continue;
-            const int leader = __ffs(mask) - 1;
-            long long at = 0;
-            if (lane == leader)
-                at = (long long)atomicAdd((unsigned long long*)tail,
-                                          (unsigned long long)__popc(mask));
-            at = __shfl_sync(0xffffffffu, at, leader) + __popc(mask & ((1u << lane) - 1u));
-            if (zero) {
-                rounds[at] = atomicMax(reach + v[j], 0LL);
-                release_fence();
-                ((volatile long long*)queue)[at] = v[j];
-            }
-        }
+    for (int j = 0; j < ANY_BATCH; ++j) {
+        if (v[j] < 0)
+            continue;
+        if (mode == 1)
+            atomicMin(vals + v[j], fold_value);
+        else if (mode == 2)
+            atomicMax(vals + v[j], fold_value);
+        atomicMax(reach + v[j], r1);
     }
+    release_fence();  // the folds and the rounds before the counts
+    unsigned long long before[ANY_BATCH];
+#pragma unroll
+    for (int j = 0; j < ANY_BATCH; ++j)
+        before[j] = v[j] < 0 ? 0ULL
+                             : atomicAdd((unsigned long long*)(deg + v[j]),
+                                         (unsigned long long)-1LL);
+    int zeros = 0;
+#pragma unroll
+    for (int j = 0; j < ANY_BATCH; ++j) {
+        bool zero = before[j] == 1ULL;
+        if (zero && checked)
+            zero = take_active(active, v[j]);
+        if (!zero)
+            v[j] = -1;
+        zeros += zero;
+    }
+    int below = zeros;  // the warp's zeros up to this lane, one atomic for all of them
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+        const int other = __shfl_up_sync(0xffffffffu, below, d);
+        if (lane >= d)
+            below += other;
+    }
+    const int total = __shfl_sync(0xffffffffu, below, 31);
+    if (!total)
+        return;
+    long long at = 0;
+    if (lane == 31)
+        at = (long long)atomicAdd((unsigned long long*)tail, (unsigned long long)total);
+    at = __shfl_sync(0xffffffffu, at, 31) + below - zeros;
+    if (!zeros)
+        return;
+    release_fence();
+#pragma unroll
+    for (int j = 0; j < ANY_BATCH; ++j)
+        if (v[j] >= 0)
+            ((volatile long long*)queue)[at++] = v[j];
+}
+
+// Add a warp's done items to `done` (after its appends); the one that leaves it equal to
+// `tail` raises `finished`.
+__device__ __forceinline__ void
+publish_done(long long* done, long long* tail, volatile long long* finished, long long mine)
+{
+    release_fence();
+    const long long now = (long long)atomicAdd((unsigned long long*)done,
+                                               (unsigned long long)mine) + mine;
+    if (now == ((volatile long long*)tail)[0])
+        *finished = 1;  // nothing in work: no slot will be written again
 }
 
 extern "C" __global__ void
@@ -280,40 +315,62 @@ peel_any(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long
     long long* tail = counters + ANY_LINE;
     long long* done = counters + 2 * ANY_LINE;
     volatile long long* finished = counters + 3 * ANY_LINE;
-    __shared__ long long s_u, s_pos;
+    const int lane = threadIdx.x & 31;
+    long long mine = 0;  // items done and not yet added to `done` (lane 0's)
     while (true) {
-        if (threadIdx.x == 0) {
-            long long u = -1;
-            const long long pos = (long long)atomicAdd((unsigned long long*)head, 1ULL);
+        long long item = -1, pos = 0;
+        if (lane == 0) {
+            pos = (long long)atomicAdd((unsigned long long*)head, 1ULL);
             unsigned int sleep = 32;
             for (int spins = 1; pos < slots; ++spins) {
-                u = ((volatile long long*)queue)[pos];
-                if (u >= 0 || (spins % ANY_CHECK == 0 && *finished))
+                item = ((volatile long long*)queue)[pos];
+                if (item >= 0)
+                    break;
+                if (mine) {
+                    publish_done(done, tail, finished, mine);
+                    mine = 0;
+                }
+                if (spins % ANY_CHECK == 0 && *finished)
                     break;
                 __nanosleep(sleep);
                 sleep = sleep < ANY_SLEEP_MAX ? 2 * sleep : sleep;
             }
+            if (item < 0 && mine)
+                publish_done(done, tail, finished, mine);
             release_fence();
-            s_u = u;
-            s_pos = pos;
         }
-        __syncthreads();
-        const long long u = s_u, pos = s_pos;
-        if (u < 0)
+        item = __shfl_sync(0xffffffffu, item, 0);
+        if (item < 0)
             return;
-        const long long r1 = __ldcg(rounds + pos) + 1;
+        pos = __shfl_sync(0xffffffffu, pos, 0);
+        const long long u = item & ANY_VERTEX, c = item >> 32;
+        const long long b0 = (long long)ip0[u], e0 = (long long)ip0[u + 1];
+        const long long b1 = ip1 ? (long long)ip1[u] : 0, e1 = ip1 ? (long long)ip1[u + 1] : 0;
+        const long long r = __ldcg(reach + u);
         const long long fold_value = mode ? __ldcg(vals + u) : 0;
-        block_arcs_any(ip0, ix0, u, r1, fold_value, deg0, active, vals, mode, reach, queue,
-                       rounds, tail);
-        if (ip1)
-            block_arcs_any(ip1, ix1, u, r1, 0, deg1, active, vals, 0, reach, queue, rounds,
-                           tail);
-        __syncthreads();  // every thread's appends made, s_u and s_pos read
-        if (threadIdx.x == 0) {
-            release_fence();  // this vertex's appends before it counts as done
-            const long long now = (long long)atomicAdd((unsigned long long*)done, 1ULL) + 1;
-            if (now == ((volatile long long*)tail)[0])
-                *finished = 1;  // nothing in work: no slot will be written again
+        if (c == 0) {
+            const long long longest = max(e0 - b0, e1 - b1);
+            const long long more = longest > ANY_CHUNK ? (longest - 1) / ANY_CHUNK : 0;
+            long long at = 0;
+            if (lane == 0) {
+                rounds[pos] = r;
+                if (more)
+                    at = (long long)atomicAdd((unsigned long long*)tail,
+                                              (unsigned long long)more);
+            }
+            at = __shfl_sync(0xffffffffu, at, 0);
+            for (long long i = lane; i < more; i += 32)
+                ((volatile long long*)queue)[at + i] = u | ((i + 1) << 32);
         }
+        const long long first0 = b0 + c * ANY_CHUNK, first1 = b1 + c * ANY_CHUNK;
+        if (first0 < e0)
+            warp_arcs_any(ix0, first0, min(e0, first0 + ANY_CHUNK), r + 1, fold_value, deg0,
+                          active, vals, mode, reach, queue, tail, ip1 != 0);
+        if (first1 < e1)
+            warp_arcs_any(ix1, first1, min(e1, first1 + ANY_CHUNK), r + 1, 0, deg1, active,
+                          vals, 0, reach, queue, tail, true);
+        __syncwarp();  // every lane's appends made before lane 0 counts the item done
+        if (lane == 0)
+            ++mine;
     }
 }

@@ -177,6 +177,50 @@ def test_gpu_any_order_peel_removes_what_the_cpu_kernel_does(any_from, A, D):
         _check_any_order(cupy, A, D)
 
 
+def _one_pair_from_a_subset(xp, A, inactive, removed):
+    """A one-pair peel without lock step of ``A`` whose ``inactive`` vertices are out from
+    the start, except ``removed`` (just taken out, their arcs still to subtract): each
+    active count is its number of arcs from active or removed vertices, the inactive ones'
+    counts are arbitrary and must stay.  ``({vertex: round}, active, counts, values)``."""
+    n = A.shape[0]
+    rng = np.random.default_rng(n)
+    out = inactive & ~removed
+    rows = np.repeat(np.arange(n), np.diff(A.indptr))
+    counts = np.bincount(A.indices[~out[rows]], minlength=n).astype(np.int64)
+    counts[inactive] = rng.integers(-3, 9, int(inactive.sum()))
+    values = rng.permutation(n).astype(np.int64)
+    counts, values = xp.asarray(counts), xp.asarray(values)
+    active = xp.asarray(~inactive)
+    M = A if xp is np else on_device("cupy", A)
+    ids, rounds = semiring.peel([(M, counts)], active, xp.asarray(np.flatnonzero(removed)),
+                                values=values, monoid=semiring.monoids.min, lockstep=False)
+    got = dict(zip(to_host(ids).tolist(), to_host(rounds).tolist(), strict=True))
+    return got, to_host(active), to_host(counts), to_host(values)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("any_from", [1 << 13, 2], ids=["one-launch", "wide-rounds-first"])
+@given(A=digraphs(), data=st.data())
+def test_gpu_any_order_peel_of_one_matrix_leaves_inactive_vertices_alone(any_from, A, data):
+    """One matrix without lock step (the kernel reads no target's active byte: it works on
+    copies, the inactive counts out of reach): the CPU worklist's removals, rounds, counts
+    and minima, and the inactive vertices' counts and values as they were."""
+    import cupy
+
+    import spbfs.gpu.peel
+
+    n = A.shape[0]
+    inactive = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    removed = inactive & np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spbfs.gpu.peel, "ANY_FROM", any_from)
+        got = _one_pair_from_a_subset(cupy, A, inactive, removed)
+    want = _one_pair_from_a_subset(np, A, inactive, removed)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(g, w)
+
+
 def _check_any_order(cupy, A, D):
     want = _peel_on(np, A, lockstep=False)
     got = _peel_on(cupy, A, lockstep=False)
