@@ -342,6 +342,21 @@ def test_maximum_flow_on_the_device_between_hubs(monkeypatch, method):
         assert (host(got.flow) != want.flow).nnz == 0
 
 
+@pytest.mark.parametrize("steps", [1, 3, 40])
+def test_dinic_past_the_device_budget_hands_over_to_the_host(monkeypatch, steps):
+    """Dinic's method stopped after ``steps`` path-levels on the device and finished by the
+    host's kernel from the device's flow: scipy's flow, entry by entry."""
+    monkeypatch.setattr(csgraph, "DEVICE_DINIC_STEPS", steps)
+    A = _kron(10)
+    hubs = np.argsort(np.diff(A.indptr))[::-1]
+    B = _graph(500, 0.01, 11, weights=(0, 6))
+    for G, source, sink in ((A, int(hubs[0]), int(hubs[1])), (B, 0, 499), (B, 7, 3)):
+        want = scipy_csgraph.maximum_flow(G.astype(np.int32), source, sink, method="dinic")
+        got = csgraph.maximum_flow(dev(G), source, sink, method="dinic")
+        assert got.flow_value == want.flow_value
+        assert (host(got.flow) != want.flow).nnz == 0
+
+
 # ----------------------------------------------------------------------------- conversions
 def test_conversions():
     A = _graph(40, 0.1, 10)
