@@ -385,10 +385,12 @@ def _side_by_side(A, B):
     a, b = int(A.indptr[-1]), int(B.indptr[-1])
     indptr = xp.empty(2 * n + 1, np.int64)
     indptr[:n + 1] = A.indptr
-    xp.add(B.indptr[1:], a, out=indptr[n + 1:])
+    indptr[n + 1:] = B.indptr[1:]
+    indptr[n + 1:] += a           # in the output's dtypes: no int32 sum to overflow
     indices = xp.empty(a + b, idt)
     indices[:a] = A.indices[:a]
-    xp.add(B.indices[:b], n, out=indices[a:], casting="unsafe")
+    indices[a:] = B.indices[:b]
+    indices[a:] += n
     return Matrix(indptr, indices, xp.ones(a + b, bool), 2 * n, check=False)
 
 
@@ -431,7 +433,8 @@ def _number(M, rep, strong, numbering=None):
 def _ranked(xp, height, block, k, dtype):
     """Each of ``k`` components' label, components in increasing order of their smallest
     vertex: its rank by (block, height, decreasing smallest vertex), one stable sort of
-    the reversed keys (``block`` and ``height`` below ``k``: the key fits in int64)."""
+    the reversed keys (``block`` a vertex and ``height`` below ``k``: the key fits in
+    int64)."""
     key = block.astype(np.int64) * (int(height.max()) + 1) + height
     order = (k - 1) - xp.argsort(key[::-1], kind="stable")
     label = xp.empty(k, dtype)

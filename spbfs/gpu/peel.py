@@ -36,6 +36,9 @@ ANY_THREADS, ANY_BLOCKS = 256, 2
 ANY_CHUNK = 256
 #: A count no subtraction brings to zero: the one-CSR kernel's inactive vertices.
 _OUT_OF_REACH = 1 << 62
+#: Added to the rounds of the slots given to ``peel_any`` (``ANY_LAUNCHED``): no arc's
+#: round raises them.
+_ANY_LAUNCHED = 1 << 40
 
 
 def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=None,
@@ -133,24 +136,27 @@ def _peel_any(module, graph_args, n, arcs, queue, rounds, k, lo, hi):
 
     ip0, ix0, deg0, ip1, ix1, deg1, active, folded, mode = graph_args
     checked = ix1.ndim > 0
+    values = folded
     if not checked:
         launched = active.copy()
         deg0, counts = cupy.where(active, deg0, _OUT_OF_REACH), deg0
         if mode:
-            folded, values = folded.copy(), folded
+            folded = folded.copy()
     items = cupy.full(queue.size + arcs // ANY_CHUNK + 1, -1, np.int64)  # + later chunks
     items[:hi] = queue[:hi]
     steps = cupy.zeros(items.size, np.int64)
     steps[:hi] = rounds[:hi]
     reach = cupy.zeros(n, np.int64)
-    reach[items[lo:hi]] = steps[lo:hi]
-    counters = cupy.zeros(4 * _ANY_LINE, np.int64)   # head, tail, done, finished
+    reach[items[lo:hi]] = steps[lo:hi] + _ANY_LAUNCHED
+    counters = cupy.zeros(5 * _ANY_LINE, np.int64)   # head, tail, done, finished, overflow
     counters[0], counters[_ANY_LINE], counters[2 * _ANY_LINE] = lo, hi, lo
     module.get_function("peel_any")(
         (kernels.sm_count() * ANY_BLOCKS,), (ANY_THREADS,),
-        (ip0, ix0, deg0, ip1, ix1, deg1, active, folded, mode, reach, items, steps, counters,
-         np.int64(items.size)))
-    end = int(counters[_ANY_LINE].get())
+        (ip0, ix0, deg0, ip1, ix1, deg1, active, folded, values, mode, reach, items, steps,
+         counters, np.int64(items.size)))
+    end, overflow = (int(x) for x in counters[_ANY_LINE::3 * _ANY_LINE].get())
+    if overflow:
+        raise ValueError("removed must hold distinct vertices (a vertex given twice)")
     items, steps = items[k:end], steps[k:end]
     vertex = items < (1 << 32)   # chunk 0: the vertex itself
     items, steps = items[vertex], steps[vertex]

@@ -195,7 +195,10 @@ peel_block(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long lo
 // vertices whose arcs counted against it (`reach`, an atomic maximum made visible before
 // the count falls): Kahn's levels where every count is the number of arcs from removed
 // vertices.  The warp that takes a chunk 0 reads the vertex's round from `reach` and writes
-// it to the slot's `rounds` (the slots given at launch hold theirs in `reach` too), so the
+// it to the slot's `rounds` (the slots given at launch hold theirs in `reach` plus
+// ANY_LAUNCHED, which no arc's round reaches, and take their fold values from `vals0`, the
+// caller's, which the one-CSR path leaves as they are: an arc between two of them changes
+// neither; a self-loop is never taken, so a long row's chunks read its round too), so the
 // thread that queues a vertex only reserves the slot and stores the vertex, after a fence:
 // the chain from one vertex's count at zero to the next's is as few dependent memory trips
 // as it can be.  With one CSR the launcher puts the inactive vertices' counts out of reach
@@ -214,6 +217,7 @@ peel_block(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long lo
 #define ANY_BATCH 8
 #define ANY_CHUNK (32 * ANY_BATCH)
 #define ANY_VERTEX 0xFFFFFFFFLL
+#define ANY_LAUNCHED (1LL << 40)
 
 __device__ __forceinline__ void release_fence()
 {
@@ -225,9 +229,10 @@ __device__ __forceinline__ void release_fence()
 // vertices the warp brings to zero take their queue slots with one atomic.  `checked`: two
 // CSRs, the active bytes read and taken (above).
 __device__ __forceinline__ void
-warp_arcs_any(const idx_t* __restrict__ ix, long long first, long long end, long long r1,
-              long long fold_value, long long* deg, unsigned char* active, long long* vals,
-              int mode, long long* reach, long long* queue, long long* tail, bool checked)
+warp_arcs_any(const idx_t* __restrict__ ix, long long u, long long first, long long end,
+              long long r1, long long fold_value, long long* deg, unsigned char* active,
+              long long* vals, int mode, long long* reach, long long* queue, long long* tail,
+              bool checked)
 {
     const int lane = threadIdx.x & 31;
     long long v[ANY_BATCH];
@@ -235,6 +240,8 @@ warp_arcs_any(const idx_t* __restrict__ ix, long long first, long long end, long
     for (int j = 0; j < ANY_BATCH; ++j) {
         const long long e = first + 32 * j + lane;
         v[j] = e < end ? (long long)ix[e] : -1;
+        if (v[j] == u)  // a self-loop: u is out already (and its other chunks read reach[u])
+            v[j] = -1;
     }
     if (checked)
 #pragma unroll
@@ -299,6 +306,7 @@ publish_done(long long* done, long long* tail, volatile long long* finished, lon
     release_fence();
     const long long now = (long long)atomicAdd((unsigned long long*)done,
                                                (unsigned long long)mine) + mine;
+    release_fence();  // tail read after the count
     if (now == ((volatile long long*)tail)[0])
         *finished = 1;  // nothing in work: no slot will be written again
 }
@@ -306,11 +314,12 @@ publish_done(long long* done, long long* tail, volatile long long* finished, lon
 extern "C" __global__ void
 peel_any(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long* deg0,
          const ptr_t* __restrict__ ip1, const idx_t* __restrict__ ix1, long long* deg1,
-         unsigned char* active, long long* vals, int mode, long long* reach,
-         long long* queue, long long* rounds, long long* counters, long long slots)
+         unsigned char* active, long long* vals, const long long* vals0, int mode,
+         long long* reach, long long* queue, long long* rounds, long long* counters,
+         long long slots)
 {
     // counters, ANY_LINE words apart: the next position to take, tail (slots reserved),
-    // slots done, finished
+    // slots done, finished, overflow (a vertex given twice: more chunks than slots)
     long long* head = counters;
     long long* tail = counters + ANY_LINE;
     long long* done = counters + 2 * ANY_LINE;
@@ -346,29 +355,37 @@ peel_any(const ptr_t* __restrict__ ip0, const idx_t* __restrict__ ix0, long long
         const long long u = item & ANY_VERTEX, c = item >> 32;
         const long long b0 = (long long)ip0[u], e0 = (long long)ip0[u + 1];
         const long long b1 = ip1 ? (long long)ip1[u] : 0, e1 = ip1 ? (long long)ip1[u + 1] : 0;
-        const long long r = __ldcg(reach + u);
-        const long long fold_value = mode ? __ldcg(vals + u) : 0;
+        const long long seen = __ldcg(reach + u);
+        const bool launched = seen >= ANY_LAUNCHED;
+        const long long r = launched ? seen - ANY_LAUNCHED : seen;
+        const long long fold_value = mode ? __ldcg((launched ? vals0 : vals) + u) : 0;
         if (c == 0) {
             const long long longest = max(e0 - b0, e1 - b1);
-            const long long more = longest > ANY_CHUNK ? (longest - 1) / ANY_CHUNK : 0;
+            long long more = longest > ANY_CHUNK ? (longest - 1) / ANY_CHUNK : 0;
             long long at = 0;
             if (lane == 0) {
                 rounds[pos] = r;
                 if (more)
                     at = (long long)atomicAdd((unsigned long long*)tail,
                                               (unsigned long long)more);
+                if (at + more > slots) {  // only a vertex given twice at launch: flagged
+                    counters[4 * ANY_LINE] = 1;
+                    mine += more;  // the slots are counted done, never written
+                    more = 0;
+                }
             }
             at = __shfl_sync(0xffffffffu, at, 0);
+            more = __shfl_sync(0xffffffffu, more, 0);
             for (long long i = lane; i < more; i += 32)
                 ((volatile long long*)queue)[at + i] = u | ((i + 1) << 32);
         }
         const long long first0 = b0 + c * ANY_CHUNK, first1 = b1 + c * ANY_CHUNK;
         if (first0 < e0)
-            warp_arcs_any(ix0, first0, min(e0, first0 + ANY_CHUNK), r + 1, fold_value, deg0,
-                          active, vals, mode, reach, queue, tail, ip1 != 0);
+            warp_arcs_any(ix0, u, first0, min(e0, first0 + ANY_CHUNK), r + 1, fold_value,
+                          deg0, active, vals, mode, reach, queue, tail, ip1 != 0);
         if (first1 < e1)
-            warp_arcs_any(ix1, first1, min(e1, first1 + ANY_CHUNK), r + 1, 0, deg1, active,
-                          vals, 0, reach, queue, tail, true);
+            warp_arcs_any(ix1, u, first1, min(e1, first1 + ANY_CHUNK), r + 1, 0, deg1,
+                          active, vals, 0, reach, queue, tail, true);
         __syncwarp();  // every lane's appends made before lane 0 counts the item done
         if (lane == 0)
             ++mine;

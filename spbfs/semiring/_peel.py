@@ -43,8 +43,8 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
     active : 1-D bool array of n
         The vertices still present, updated in place.
     removed : 1-D int array, optional
-        Vertices the caller has just made inactive whose arcs still count: they are
-        subtracted first.  None: every active vertex with a zero count is removed first.
+        Distinct vertices the caller has just made inactive whose arcs still count: they
+        are subtracted first.  None: every active vertex with a zero count is removed first.
     values : 1-D array of n, optional
         Updated in place along the first pair's arcs.
     monoid : Monoid, optional
@@ -112,6 +112,8 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
         active[first] = False
         removed = first
     removed = xp.asarray(removed, dtype=np.int64)
+    if removed.size > 1 and int(xp.bincount(removed, minlength=active.size).max()) > 1:
+        raise ValueError("removed must hold distinct vertices (a vertex is given twice)")
     kernel = optional_primitive(backend_for(xp), "peel")
     found = None
     if kernel is not None:

@@ -94,6 +94,9 @@ def test_bad_arguments_name_themselves():
     with pytest.raises(ValueError, match="lockstep"):
         semiring.peel([(A, np.ones(3, np.int64))], np.ones(3, bool), max_rounds=2,
                       lockstep=False)
+    with pytest.raises(ValueError, match="removed must hold distinct"):
+        semiring.peel([(A, np.ones(3, np.int64))], np.array([False, True, True]),
+                      np.array([0, 0]))
 
 
 def test_eight_threads_peel_one_matrix():
@@ -219,6 +222,51 @@ def test_gpu_any_order_peel_of_one_matrix_leaves_inactive_vertices_alone(any_fro
     assert got[0] == want[0]
     for g, w in zip(got[1:], want[1:], strict=True):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.gpu
+def test_gpu_any_order_peel_of_one_matrix_with_arcs_between_removed_vertices():
+    """3,000 removed vertices (more than the grid has warps), 2,112 of them with an arc to
+    another removed one, which has the only arc to the one active vertex: that arc carries
+    round 1 and the removed vertex's own value, as on the CPU."""
+    import cupy
+
+    n = 3001
+    rows, cols = list(range(2112)) + [2900], [2900] * 2112 + [3000]
+    A = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    removed = np.arange(3000)
+    results = []
+    for xp in (np, cupy):
+        counts = xp.zeros(n, np.int64)
+        counts[3000] = 1
+        active = xp.zeros(n, bool)
+        active[3000] = True
+        values = xp.arange(n, dtype=np.int64)
+        M = A if xp is np else on_device("cupy", A)
+        ids, rounds = semiring.peel([(M, counts)], active, xp.asarray(removed), values=values,
+                                    monoid=semiring.monoids.min, lockstep=False)
+        results.append((to_host(ids).tolist(), to_host(rounds).tolist(), to_host(values)))
+    (want_ids, want_rounds, want_values), (ids, rounds, values) = results
+    assert (ids, rounds) == (want_ids, want_rounds) == ([3000], [1])
+    np.testing.assert_array_equal(values, want_values)
+    assert values[3000] == 2900
+
+
+@pytest.mark.gpu
+def test_gpu_strong_components_of_a_dag_with_self_loops_and_a_long_row():
+    """A DAG plus a self-loop on every vertex, one vertex with 2**20 + 1 in-arcs (more
+    chunks than the grid has warps, its self-loop first): the trim's heights and so the
+    labels are the CPU's."""
+    m = 1 << 20
+    n = m + 2
+    middle = np.arange(2, m + 2)
+    rows = np.r_[np.zeros(m, int), middle, np.arange(n)]
+    cols = np.r_[middle, np.ones(m, int), np.arange(n)]
+    G = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    want = spbfs.connected_components(G, connection="strong")
+    got = spbfs.connected_components(on_device("cupy", G), connection="strong")
+    assert got[0] == want[0] == n
+    np.testing.assert_array_equal(to_host(got[1]), want[1])
 
 
 def _check_any_order(cupy, A, D):
