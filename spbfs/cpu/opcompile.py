@@ -192,6 +192,7 @@ from spbfs.cpu._prefetch import prefetch
 U = np.uint64
 ONE = np.uint64(1)
 SPMM_AHEAD = 8  # entries between a prefetch of B's row and its reads (spmm)
+SPMM_LINES = 2  # lines of that row prefetched (spmm)
 """
 
 _modules: dict = {}  # by text, and by (name, template, operators' ids)
