@@ -114,6 +114,13 @@ def test_eight_threads_peel_one_matrix():
         assert all(pool.map(job, range(8)))
 
 
+def _assert_same(got, want):
+    """The same ``{vertex: round}`` and the same arrays after it."""
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(g, w)
+
+
 def _peel_on(xp, A, cap=None, dag=False, lockstep=True):
     """peel of ``A`` (two pairs, or one with min-folded labels on a DAG) with ``xp``'s arrays:
     ``({vertex: round}, active, the counts left, [values])``."""
@@ -157,9 +164,7 @@ def test_gpu_kernels_equal_the_cpu_kernel(block_arcs, cap, A, D):
         for M, dag in ((A, False), (D, True)):
             want = _peel_on(np, M, cap, dag)
             got = _peel_on(cupy, M, cap, dag)
-            assert got[0] == want[0]
-            for g, w in zip(got[1:], want[1:], strict=True):
-                np.testing.assert_array_equal(g, w)
+            _assert_same(got, want)
 
 
 @pytest.mark.gpu
@@ -219,9 +224,7 @@ def test_gpu_any_order_peel_of_one_matrix_leaves_inactive_vertices_alone(any_fro
         mp.setattr(spbfs.gpu.peel, "ANY_FROM", any_from)
         got = _one_pair_from_a_subset(cupy, A, inactive, removed)
     want = _one_pair_from_a_subset(np, A, inactive, removed)
-    assert got[0] == want[0]
-    for g, w in zip(got[1:], want[1:], strict=True):
-        np.testing.assert_array_equal(g, w)
+    _assert_same(got, want)
 
 
 @pytest.mark.gpu
@@ -277,9 +280,7 @@ def _check_any_order(cupy, A, D):
         np.testing.assert_array_equal(g, w)
     want = _peel_on(np, D, dag=True, lockstep=False)
     got = _peel_on(cupy, D, dag=True, lockstep=False)
-    assert got[0] == want[0]
-    for g, w in zip(got[1:], want[1:], strict=True):
-        np.testing.assert_array_equal(g, w)
+    _assert_same(got, want)
     order = {v: i for i, v in enumerate(got[0])}
     rows, cols = D.nonzero()
     assert all(order[u] < order[v] for u, v in zip(rows.tolist(), cols.tolist(), strict=True))
