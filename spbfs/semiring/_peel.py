@@ -111,9 +111,10 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
         first = xp.flatnonzero(active & zero).astype(np.int64)
         active[first] = False
         removed = first
-    removed = xp.asarray(removed, dtype=np.int64)
-    if removed.size > 1 and int(xp.bincount(removed, minlength=active.size).max()) > 1:
-        raise ValueError("removed must hold distinct vertices (a vertex is given twice)")
+    else:
+        removed = xp.asarray(removed, dtype=np.int64)
+        if removed.size > 1 and int(xp.bincount(removed, minlength=active.size).max()) > 1:
+            raise ValueError("removed must hold distinct vertices (a vertex is given twice)")
     kernel = optional_primitive(backend_for(xp), "peel")
     found = None
     if kernel is not None:
