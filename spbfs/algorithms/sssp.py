@@ -215,10 +215,8 @@ def _sssp_many(A, sources, directed, return_predecessors):
     for _ in range(n):
         if not changed.size:
             break
-        if changed.size == n:  # every row: the whole transpose (kept with M), no copies
-            relaxed = mxm(M.T, dist, min_plus)
-        else:  # every vertex x changed
-            relaxed = mxm(extract(M.T, None, changed), dist[changed], min_plus)   # n x k
+        edges = extract(M.T, None, changed)  # every vertex x changed (M's transpose is kept)
+        relaxed = mxm(edges, dist[changed], min_plus)   # n x k
         better = relaxed < dist
         xp.minimum(dist, relaxed, out=dist)
         changed = xp.flatnonzero(better.any(axis=1))
