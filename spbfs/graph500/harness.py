@@ -357,10 +357,14 @@ def run_graph500(scale, edgefactor=16, roots=64, seed=1, device="auto", *, out=N
                if val is not None}
     t0 = time.perf_counter()
     M = build_undirected(u, v, n)
-    # A graph with the share of trees its backend prunes from (spbfs.semiring.pruning_share:
-    # a Kronecker graph's on the CPU, not on the GPU) is searched on its core, the trees
-    # set after each search (the CSR is dropped: the core holds what a search reads).
-    graph = (forest.prunes(M) and forest.build(M)) or M
+    # A graph with the share of trees its backend prunes from (spbfs.semiring.pruning_share)
+    # is searched on its core, the trees set after each search (the CSR is dropped: the
+    # core holds what a search reads).  Otherwise kernel 1's choice stands: no timed search
+    # builds a forest (a plain search would, at its BUILD_AFTER-th call).
+    graph = forest.build(M) if forest.prunes(M) else None
+    if graph is None:
+        forest.search_whole(M)
+        graph = M
     _sync(xp)
     # Loading (or compiling) the search kernels, and the workspaces a search of this
     # graph's size keeps (allocated and first touched by one search of it, its result

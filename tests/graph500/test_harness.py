@@ -50,6 +50,26 @@ def test_gpu_request_without_gpu_is_a_clear_error():
         run_graph500(6, roots=2, device="gpu", progress=False)
 
 
+def test_no_timed_search_builds_a_forest(monkeypatch):
+    """Kernel 1 decides whether the graph is searched pruned; when its forest is not worth
+    it, no timed search builds one again (a search's BUILD_AFTER-th call would: on the GPU
+    that cost a scale-26 run one 236 ms search and its harmonic mean, 182 GTEPS)."""
+    from spbfs.algorithms import forest
+
+    built = []
+
+    def build(M, *args):
+        built.append(M)
+        return None
+
+    monkeypatch.setattr(forest, "prunes", lambda M: True)
+    monkeypatch.setattr(forest, "build", build)
+    stats = run_graph500(8, roots=forest.BUILD_AFTER + 4, device="cpu", out=io.StringIO(),
+                         progress=False)
+    assert stats["validation"] == "passed"
+    assert len(built) == 1
+
+
 def test_small_component_roots_are_flagged(monkeypatch):
     import spbfs.graph500.harness as harness
 
