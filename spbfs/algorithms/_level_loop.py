@@ -112,8 +112,7 @@ def _pruned(forest, source, return_parents, return_levels, **options):
     levels = parents = None
     if core_source is not None:
         found = search(forest.matrix, core_source, return_parents=return_parents,
-                       return_levels=return_levels,
-                       parent_ids=forest.parent_ids if return_parents else None, **options)
+                       return_levels=return_levels, **options)
         if return_parents and return_levels:
             levels, parents = found
         else:

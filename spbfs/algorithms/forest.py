@@ -78,6 +78,9 @@ class Forest:
         Symmetric (each edge stored both ways); self-loops are allowed.
     max_rounds : int
         Peeling rounds at most (:data:`ROUNDS`).
+    split : tuple, optional
+        The peeling's result when the caller has it (:func:`build` checks the trees' share
+        before the core is copied).
 
     Attributes
     ----------
@@ -103,22 +106,10 @@ class Forest:
     (0, [0, 1, 2])
     """
 
-    def __init__(self, M, max_rounds: int = ROUNDS):
+    def __init__(self, M, max_rounds: int = ROUNDS, split=None):
         xp, n = M.xp, M.n
         self.xp, self.n, self.idt = xp, n, M.indices.dtype
-        degree = xp.diff(M.indptr).astype(np.int64)
-        active = degree > 0
-        ids, rounds = peel([(M, degree - 1)], active, max_rounds=max_rounds)
-        # Tree parent: the neighbour of largest (round, id), the core above every round; a
-        # vertex whose neighbours all rank lower (one left of a pair peeled together, a
-        # star's centre) is the root of a tree without a core and joins the core.
-        key = (max_rounds + 1) * n + xp.arange(n, dtype=np.int64)
-        key[ids] = rounds * n + ids
-        removed = xp.zeros(n, bool)
-        removed[ids] = True
-        best = mxv(M, key, _max_first, mask=removed).to_dense(-1)
-        hangs = removed & (best > key)
-        core_mask = (degree > 0) & ~hangs
+        core_mask, hangs, best = split or _split(M, max_rounds)
         tree = xp.flatnonzero(hangs).astype(self.idt)
         parent = (best[tree] % n).astype(self.idt)
         attach, depth, self._up = _attachments(xp, n, tree, parent)
@@ -126,17 +117,14 @@ class Forest:
         self.tree_attach, self.tree_depth = attach.astype(self.idt), depth.astype(self.idt)
         self.core = xp.flatnonzero(core_mask).astype(self.idt)
         self.matrix = extract_pattern(M, self.core)
-        # the engine stores a found vertex's parent as core[parent] ([split, stride, offset,
-        # table]: level_search's parent_ids)
-        self.parent_ids = xp.concatenate([xp.zeros(3, np.int64), self.core.astype(np.int64)])
-        # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge); the host
-        # keeps it for the searches' sources
-        where = xp.full(n, -1, self.idt)
-        where[self.core] = xp.arange(self.core.size, dtype=self.idt)
-        where[self.tree] = -2 - xp.arange(self.tree.size, dtype=self.idt)
-        self._attach_core = where[self.tree_attach]
+        # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge); the
+        # outputs are written from it, and the host keeps a copy for the searches' sources
+        self.where = xp.full(n, -1, self.idt)
+        self.where[self.core] = xp.arange(self.core.size, dtype=self.idt)
+        self.where[self.tree] = -2 - xp.arange(self.tree.size, dtype=self.idt)
+        self._attach_core = self.where[self.tree_attach]
         host = (lambda a: a) if xp is np else (lambda a: a.get())
-        self._where, self._parent_h = host(where), host(self.tree_parent)
+        self._where, self._parent_h = host(self.where), host(self.tree_parent)
         search_whole(self.matrix)  # searches of the core itself are never pruned again
 
     @property
@@ -171,8 +159,8 @@ class Forest:
 
     def outputs(self, path, core_levels, core_parents, return_parents, return_levels):
         """The whole graph's outputs of a search from ``path[0]``, from the core's (from
-        ``path[-1]``'s core id; both None for a source without an edge), as
-        :func:`~spbfs.algorithms.bfs.search` returns them."""
+        ``path[-1]``'s core id, parents in core ids; both None for a source without an
+        edge), as :func:`~spbfs.algorithms.bfs.search` returns them."""
         xp, n, idt = self.xp, self.n, self.idt
         levels = xp.empty(n, idt) if return_levels else None
         parents = xp.empty(n, idt) if return_parents else None
@@ -182,7 +170,7 @@ class Forest:
                     out.fill(-1)
                     out[path[0]] = mine
         else:
-            forest_outputs(self.core, core_levels, core_parents, len(path) - 1, self.tree,
+            forest_outputs(self.where, self.core, core_levels, core_parents, len(path) - 1,
                            self.tree_parent, self._attach_core, self.tree_depth, levels,
                            parents)
             if len(path) > 1:
@@ -217,6 +205,24 @@ class Forest:
             open_ &= ~hit & (slot >= 0)
             slot = xp.where(open_, self._up[at], slot)
         levels[self.tree[start]] = (shift - 2 * meet + depth).astype(levels.dtype)
+
+
+def _split(M, max_rounds):
+    """Peeling ``M``: the core's mask, the trees' mask, and each vertex's neighbour of
+    largest key ``round * n + id`` (the tree parent of a tree vertex, ``% n``)."""
+    xp, n = M.xp, M.n
+    degree = xp.diff(M.indptr).astype(np.int64)
+    ids, rounds = peel([(M, degree - 1)], degree > 0, max_rounds=max_rounds)
+    # Tree parent: the neighbour of largest (round, id), the core above every round; a
+    # vertex whose neighbours all rank lower (one left of a pair peeled together, a star's
+    # centre) is the root of a tree without a core and joins the core.
+    key = (max_rounds + 1) * n + xp.arange(n, dtype=np.int64)
+    key[ids] = rounds * n + ids
+    removed = xp.zeros(n, bool)
+    removed[ids] = True
+    best = mxv(M, key, _max_first, mask=removed).to_dense(-1)
+    hangs = removed & (best > key)
+    return (degree > 0) & ~hangs, hangs, best
 
 
 def _attachments(xp, n, tree, parent):
@@ -325,7 +331,10 @@ def build(M, max_rounds: int = ROUNDS):
     if share is None:
         return None
     try:
-        forest = Forest(M, max_rounds)
+        split = _split(M, max_rounds)
+        core, trees = (int(mask.sum()) for mask in split[:2])
+        if trees < share * max(trees + core, 1):  # the core's copy and the maps not made
+            return None
+        return Forest(M, max_rounds, split)
     except MemoryError:
         return None
-    return forest if forest.tree_share >= share else None

@@ -11,42 +11,49 @@ from ._matrix import Matrix
 __all__ = ["forest_outputs", "pruning_share"]
 
 
-def forest_outputs(core, core_levels, core_parents, shift, tree, tree_parent, attach_core,
+def forest_outputs(where, core, core_levels, core_parents, shift, tree_parent, attach_core,
                    tree_depth, levels=None, parents=None):
-    """Fill a whole graph's ``levels`` and ``parents`` (either may be None) from a search of
-    its core (:class:`spbfs.algorithms.forest.Forest`).
+    """Write a whole graph's ``levels`` and ``parents`` (either may be None) from a search
+    of its core (:class:`spbfs.algorithms.forest.Forest`), every vertex once.
 
-    Core vertex ``core[i]`` takes the core's outputs at ``i``, its level plus ``shift``;
-    tree vertex ``tree[s]`` is reached when its attachment (core id ``attach_core[s]``) is,
-    ``tree_depth[s]`` levels below it, with parent ``tree_parent[s]``; every other vertex
-    gets -1.  ``levels`` needs ``core_levels``, ``parents`` needs ``core_parents``.
+    ``where[g]`` is vertex ``g``'s core id, ``-2 - s`` for tree slot ``s``, or -1 (no
+    edge).  A core vertex takes the core's outputs at its core id: its level plus
+    ``shift``, its parent (a core id) mapped to the graph's ids through ``core``.  Tree slot
+    ``s`` is reached when its attachment (core id ``attach_core[s]``) is, ``tree_depth[s]``
+    levels below it, with parent ``tree_parent[s]``.  Every other vertex gets -1.
+    ``levels`` needs ``core_levels``, ``parents`` needs ``core_parents``.
 
     Examples
     --------
     >>> import numpy as np
     >>> from spbfs import semiring
     >>> levels = np.empty(4, np.int64)         # core 0 and 3, vertex 1 below 0, 2 alone
-    >>> semiring.forest_outputs(np.array([0, 3]), np.array([0, -1]), None, 0, np.array([1]),
-    ...                         np.array([0]), np.array([0]), np.array([1]), levels=levels)
+    >>> semiring.forest_outputs(np.array([0, -2, -1, 1]), np.array([0, 3]),
+    ...                         np.array([0, -1]), None, 0, np.array([0]), np.array([0]),
+    ...                         np.array([1]), levels=levels)
     >>> levels.tolist()
     [0, 1, -1, -1]
     """
-    xp = array_module(core)
+    xp = array_module(where)
     kernel = optional_primitive(backend_for(xp), "forest_outputs")
-    if kernel is not None and kernel(core, core_levels, core_parents, shift, tree,
+    if kernel is not None and kernel(where, core, core_levels, core_parents, shift,
                                      tree_parent, attach_core, tree_depth, levels, parents):
         return
-    for out in (levels, parents):
-        if out is not None:
-            out.fill(-1)
-    above = (core_levels if levels is not None else core_parents)[attach_core]
+    in_core = xp.flatnonzero(where >= 0)
+    in_tree = xp.flatnonzero(where <= -2)
+    at, slot = where[in_core], -2 - where[in_tree]
+    above = (core_levels if levels is not None else core_parents)[attach_core[slot]]
     reached = above >= 0
     if levels is not None:
-        levels[core] = xp.where(core_levels >= 0, core_levels + shift, -1)
-        levels[tree[reached]] = above[reached] + shift + tree_depth[reached]
+        levels.fill(-1)
+        mine = core_levels[at]
+        levels[in_core] = xp.where(mine >= 0, mine + shift, -1)
+        levels[in_tree[reached]] = above[reached] + shift + tree_depth[slot[reached]]
     if parents is not None:
-        parents[core] = core_parents
-        parents[tree[reached]] = tree_parent[reached]
+        parents.fill(-1)
+        mine = core_parents[at]
+        parents[in_core] = xp.where(mine >= 0, core[xp.maximum(mine, 0)], -1)
+        parents[in_tree[reached]] = tree_parent[slot[reached]]
 
 
 def pruning_share(A):

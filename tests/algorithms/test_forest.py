@@ -186,3 +186,31 @@ def test_pruned_kronecker_searches_on_each_device(device):
         alone = to_host(search(F, s, return_parents=True, return_levels=False))
         np.testing.assert_array_equal(alone >= 0, levels >= 0)
         check_parents(A, s, levels, alone, directed=False)
+
+
+def test_forest_outputs_generic_path_matches_the_kernel(monkeypatch):
+    """``spbfs.semiring.forest_outputs`` without a backend kernel (array operations) writes
+    what the CPU kernel writes, levels and parents alone or together, shifted or not."""
+    from spbfs.semiring import _forest
+
+    F = forest.Forest(prepare(_tree_heavy(400, 3)))
+    args = (F.where, F.core)
+    tail = (F.tree_parent, F._attach_core, F.tree_depth)
+    written = {}
+    for generic in (False, True):
+        if generic:
+            monkeypatch.setattr(_forest, "optional_primitive", lambda *a: None)
+        for source in (0, 7, int(F.core.size) - 1):
+            core_levels, core_parents = search(F.matrix, source, return_parents=True)
+            for shift in (0, 3):
+                for want in ("levels", "parents", "both"):
+                    levels = np.empty(F.n, F.idt) if want != "parents" else None
+                    parents = np.empty(F.n, F.idt) if want != "levels" else None
+                    _forest.forest_outputs(*args, core_levels if levels is not None else None,
+                                           core_parents if parents is not None else None,
+                                           shift, *tail, levels=levels, parents=parents)
+                    written.setdefault((source, shift, want), []).append((levels, parents))
+    for (levels_a, parents_a), (levels_b, parents_b) in written.values():
+        for a, b in ((levels_a, levels_b), (parents_a, parents_b)):
+            if a is not None:
+                np.testing.assert_array_equal(a, b)
