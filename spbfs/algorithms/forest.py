@@ -15,12 +15,12 @@ steps long, and a search from a core source reaches ``t`` one tree edge after an
   the vertices of its own tree are set along the path between them.
 
 The core is compacted (its own vertex ids, :func:`spbfs.semiring.extract_pattern`), and the
-search's per-vertex work shrinks with it; but the core's parents are mapped back to the
-graph's ids and the whole graph's outputs written after it, so pruning pays from a share of
+search's per-vertex work shrinks with it; but the whole graph's outputs are written after
+it, the core's parents mapped back to the graph's ids there, so pruning pays from a share of
 vertices in trees that each backend states (:func:`spbfs.semiring.pruning_share`).  A
 Kronecker graph's core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge,
 20-25 % of the others lie in trees) and 99.1-99.2 % of the edges: on the CPU its searches
-take 13-19 % less time pruned (from a tenth in trees), on the GPU 25 % more (it prunes from
+take 13-19 % less time pruned (from a tenth in trees), on the GPU 5 % more (it prunes from
 a half: a random tree with a tenth more edges, 62 % in trees, searches 1.5x faster).
 Everything here is written with :mod:`spbfs.semiring` operations and array operations; the
 engine is the one :func:`spbfs.bfs` runs.
@@ -170,9 +170,9 @@ class Forest:
                     out.fill(-1)
                     out[path[0]] = mine
         else:
-            forest_outputs(self.where, self.core, core_levels, core_parents, len(path) - 1,
-                           self.tree_parent, self._attach_core, self.tree_depth, levels,
-                           parents)
+            forest_outputs(self.where, self.core, self.tree, core_levels, core_parents,
+                           len(path) - 1, self.tree_parent, self._attach_core,
+                           self.tree_depth, levels, parents)
             if len(path) > 1:
                 self._source_tree(path, levels, parents)
         if not return_parents:

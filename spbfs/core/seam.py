@@ -210,10 +210,11 @@ _OPTIONAL = _declare(
      "a cost hint, not a product: the trees' share of the vertices with an edge from which "
      "searches of a symmetric graph of ``n`` vertices run on its core with its trees set "
      "after (:mod:`spbfs.algorithms.forest`); None or missing: never"),
-    ("forest_outputs", "where, core, core_levels, core_parents, shift, tree_parent, "
+    ("forest_outputs", "where, core, tree, core_levels, core_parents, shift, tree_parent, "
      "attach_core, tree_depth, levels, parents",
-     ":func:`spbfs.semiring.forest_outputs` whole: one pass over the graph's vertices, "
-     "each output written once, not fills, gathers and masked scatters; False: not done"),
+     ":func:`spbfs.semiring.forest_outputs` whole: compiled passes (over every vertex, or "
+     "over the core and the trees), not fills, gathers and masked scatters; False: not "
+     "done"),
     ("weak_components", "indptr, indices, symmetric=False",
      "weak components numbered by their smallest vertex: one union-find pass over the "
      "arcs, not FastSV's rounds of products (``semiring._searched``)"),

@@ -20,8 +20,8 @@ _NULL = np.uint64(0)
 #: The trees' share of the vertices with an edge from which searches run pruned on the GPU.
 #: One H200, 2**26 vertices, median search (``benchmarks/bench_forest.py --device gpu``): a
 #: random tree with a tenth more edges (0.62 in trees) 8.79 -> 5.93 ms; Kronecker scale 26
-#: (0.25) 1.93 -> 2.41 ms, the core's search 1.27 ms but the parents' mapping and the
-#: outputs' write most of the rest.
+#: (0.25) 1.86 -> 1.95 ms with the one-pass outputs (the core's search 1.42-1.46 ms, the
+#: outputs' pass with the parents' mapping 0.55: its scattered reads, docs/gpu.md).
 PRUNE_SHARE = 0.5
 
 
@@ -41,10 +41,11 @@ def _arg(a):
     return _NULL if a is None else a
 
 
-def forest_outputs(where, core, core_levels, core_parents, shift, tree_parent, attach_core,
-                   tree_depth, levels, parents):
+def forest_outputs(where, core, tree, core_levels, core_parents, shift, tree_parent,
+                   attach_core, tree_depth, levels, parents):
     """Write ``levels`` and ``parents`` (either may be None) of the whole graph from the
-    core's in one pass over its vertices (see :func:`spbfs.semiring.forest_outputs`).
+    core's in one pass over its vertices through ``where`` (``tree`` is not read; see
+    :func:`spbfs.semiring.forest_outputs`).
 
     Examples
     --------
@@ -52,7 +53,7 @@ def forest_outputs(where, core, core_levels, core_parents, shift, tree_parent, a
     >>> parents = cupy.empty(4, cupy.int32)   # core 0 and 3, 1 below 0  # doctest: +SKIP
     >>> where = cupy.array([0, -2, -1, 1], cupy.int32)                   # doctest: +SKIP
     >>> one = cupy.array([0], cupy.int32)                               # doctest: +SKIP
-    >>> forest_outputs(where, cupy.array([0, 3], cupy.int32), None,
+    >>> forest_outputs(where, cupy.array([0, 3], cupy.int32), one + 1, None,
     ...                cupy.array([0, -1], cupy.int32), 0, one, one, one + 1, None,
     ...                parents)                                          # doctest: +SKIP
     True

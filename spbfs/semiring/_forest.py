@@ -11,24 +11,26 @@ from ._matrix import Matrix
 __all__ = ["forest_outputs", "pruning_share"]
 
 
-def forest_outputs(where, core, core_levels, core_parents, shift, tree_parent, attach_core,
-                   tree_depth, levels=None, parents=None):
+def forest_outputs(where, core, tree, core_levels, core_parents, shift, tree_parent,
+                   attach_core, tree_depth, levels=None, parents=None):
     """Write a whole graph's ``levels`` and ``parents`` (either may be None) from a search
-    of its core (:class:`spbfs.algorithms.forest.Forest`), every vertex once.
+    of its core (:class:`spbfs.algorithms.forest.Forest`).
 
     ``where[g]`` is vertex ``g``'s core id, ``-2 - s`` for tree slot ``s``, or -1 (no
-    edge).  A core vertex takes the core's outputs at its core id: its level plus
-    ``shift``, its parent (a core id) mapped to the graph's ids through ``core``.  Tree slot
-    ``s`` is reached when its attachment (core id ``attach_core[s]``) is, ``tree_depth[s]``
-    levels below it, with parent ``tree_parent[s]``.  Every other vertex gets -1.
-    ``levels`` needs ``core_levels``, ``parents`` needs ``core_parents``.
+    edge); ``core`` and ``tree`` list the same split (vertex ``core[i]`` has core id ``i``,
+    ``tree[s]`` is tree slot ``s``): a backend reads the form its passes need.  A core
+    vertex takes the core's outputs at its core id: its level plus ``shift``, its parent
+    (a core id) mapped to the graph's ids through ``core``.  Tree slot ``s`` is reached
+    when its attachment (core id ``attach_core[s]``) is, ``tree_depth[s]`` levels below
+    it, with parent ``tree_parent[s]``.  Every other vertex gets -1.  ``levels`` needs
+    ``core_levels``, ``parents`` needs ``core_parents``.
 
     Examples
     --------
     >>> import numpy as np
     >>> from spbfs import semiring
     >>> levels = np.empty(4, np.int64)         # core 0 and 3, vertex 1 below 0, 2 alone
-    >>> semiring.forest_outputs(np.array([0, -2, -1, 1]), np.array([0, 3]),
+    >>> semiring.forest_outputs(np.array([0, -2, -1, 1]), np.array([0, 3]), np.array([1]),
     ...                         np.array([0, -1]), None, 0, np.array([0]), np.array([0]),
     ...                         np.array([1]), levels=levels)
     >>> levels.tolist()
@@ -36,7 +38,7 @@ def forest_outputs(where, core, core_levels, core_parents, shift, tree_parent, a
     """
     xp = array_module(where)
     kernel = optional_primitive(backend_for(xp), "forest_outputs")
-    if kernel is not None and kernel(where, core, core_levels, core_parents, shift,
+    if kernel is not None and kernel(where, core, tree, core_levels, core_parents, shift,
                                      tree_parent, attach_core, tree_depth, levels, parents):
         return
     in_core = xp.flatnonzero(where >= 0)

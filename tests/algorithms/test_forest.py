@@ -194,7 +194,7 @@ def test_forest_outputs_generic_path_matches_the_kernel(monkeypatch):
     from spbfs.semiring import _forest
 
     F = forest.Forest(prepare(_tree_heavy(400, 3)))
-    args = (F.where, F.core)
+    args = (F.where, F.core, F.tree)
     tail = (F.tree_parent, F._attach_core, F.tree_depth)
     written = {}
     for generic in (False, True):
