@@ -20,8 +20,8 @@ it, the core's parents mapped back to the graph's ids there, so pruning pays fro
 vertices in trees that each backend states (:func:`spbfs.semiring.pruning_share`).  A
 Kronecker graph's core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge,
 20-25 % of the others lie in trees) and 99.1-99.2 % of the edges: on the CPU its searches
-take 13-19 % less time pruned (from a tenth in trees), on the GPU 5 % more (it prunes from
-a half: a random tree with a tenth more edges, 62 % in trees, searches 1.5x faster).
+take 13-19 % less time pruned (from a tenth in trees), on the GPU as long (it prunes from a
+half: a random tree with a tenth more edges, 62 % in trees, searches 1.5x faster).
 Everything here is written with :mod:`spbfs.semiring` operations and array operations; the
 engine is the one :func:`spbfs.bfs` runs.
 

@@ -19,9 +19,9 @@ _NULL = np.uint64(0)
 
 #: The trees' share of the vertices with an edge from which searches run pruned on the GPU.
 #: One H200, 2**26 vertices, median search (``benchmarks/bench_forest.py --device gpu``): a
-#: random tree with a tenth more edges (0.62 in trees) 8.79 -> 5.93 ms; Kronecker scale 26
-#: (0.25) 1.86 -> 1.95 ms with the one-pass outputs (the core's search 1.42-1.46 ms, the
-#: outputs' pass with the parents' mapping 0.55: its scattered reads, docs/gpu.md).
+#: random tree with a tenth more edges (0.62 in trees) 8.65 -> 5.31 ms; Kronecker scale 26
+#: (0.25) 1.88 -> 1.88 ms (the core's search 1.24 ms, the outputs' pass with the parents'
+#: mapping 0.55: bound by its scattered reads, docs/gpu.md).
 PRUNE_SHARE = 0.5
 
 
