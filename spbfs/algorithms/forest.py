@@ -266,10 +266,12 @@ def forest_of(M):
     >>> from spbfs.algorithms._shared import prepare
     >>> forest_of(prepare(sp.random(8, 8, density=0.3, random_state=0), directed=False))
     """
-    if not prunes(M):
+    if not isinstance(M, Matrix) or not M.symmetric:
         return None
+    # the pattern's state first: a pattern searched whole answers at once (each step of a
+    # search's start is on its clock, 3-5x slower after other work emptied the host's caches)
     state = M.pattern.derived(_KEY, _Pruning)
-    if state.forest is None:
+    if state.forest is None and prunes(M):
         with state.lock:
             state.searches += 1
             if state.forest is None and state.searches >= BUILD_AFTER:

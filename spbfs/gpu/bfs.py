@@ -38,7 +38,6 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import threading
 import time
@@ -169,9 +168,10 @@ class WorkspacePool:
     Examples
     --------
     >>> pool = WorkspacePool()                                   # doctest: +SKIP
-    >>> with pool.checkout(1 << 20, np.int32) as ws:             # doctest: +SKIP
-    ...     ws.n
+    >>> ws = pool.checkout(1 << 20, np.int32)                    # doctest: +SKIP
+    >>> ws.n                                                     # doctest: +SKIP
     1048576
+    >>> pool.give_back(ws)                                       # doctest: +SKIP
     """
 
     def __init__(self, keep: int = 8):
@@ -181,21 +181,17 @@ class WorkspacePool:
 
     def _take(self, key):
         with self._lock:
-            for other in [k for k in self._free if k != key]:
-                del self._free[other]  # a new size: free the old buffers
+            if len(self._free) > 1 or key not in self._free:
+                for other in [k for k in self._free if k != key]:
+                    del self._free[other]  # a new size: free the old buffers
             stack = self._free.get(key)
             return stack.pop() if stack else None
 
-    def _give(self, key, ws):
-        with self._lock:
-            stack = self._free.setdefault(key, [])
-            if len(stack) < self.keep:
-                stack.append(ws)
-
-    @contextlib.contextmanager
-    def checkout(self, n: int, idx_dtype, extra_bytes: int = 0):
-        """A workspace for one search; ``extra_bytes`` (its outputs) join the memory check
-        made when a new workspace is needed."""
+    def checkout(self, n: int, idx_dtype, extra_bytes: int = 0) -> Workspace:
+        """A workspace for one search, until :meth:`give_back`; ``extra_bytes`` (its
+        outputs) join the memory check made when a new workspace is needed.  Plain calls,
+        not a context manager: a search's start is on its clock, and on a host whose caches
+        a validation just emptied each step of it costs 3-5x its warm time."""
         import cupy
 
         key = (cupy.cuda.runtime.getDevice(), int(n), np.dtype(idx_dtype).str)
@@ -207,11 +203,19 @@ class WorkspacePool:
                        detail=f"outputs {extra_bytes / 1e9:.2f} GB, workspace "
                               f"{nbytes / 1e9:.2f} GB")
             ws = Workspace(n, idx_dtype)
-        try:
-            yield ws
-        finally:
-            cupy.cuda.get_current_stream().synchronize()
-            self._give(key, ws)
+            ws.pool_key = key
+        return ws
+
+    def give_back(self, ws: Workspace) -> None:
+        """Return ``ws`` once its stream's work is done (the next search, on any stream,
+        finds none in flight)."""
+        import cupy
+
+        cupy.cuda.get_current_stream().synchronize()
+        with self._lock:
+            stack = self._free.setdefault(ws.pool_key, [])
+            if len(stack) < self.keep:
+                stack.append(ws)
 
 
 #: The process-wide pool used by :func:`bfs`.
@@ -359,9 +363,10 @@ class BitmapSearch(LevelSearch):
         self.pmap = parent_ids if self.mapped else _NULL
         self.keeps_levels = bool(levels) or not values  # without parents, levels are all
         out_bytes = n * idt.itemsize * (int(bool(values)) + int(self.keeps_levels))
-        self._checkout = workspaces.checkout(n, idt, out_bytes)
+        self._held = False
         try:
-            self.ws = self._checkout.__enter__()
+            self.ws = workspaces.checkout(n, idt, out_bytes)
+            self._held = True
             self._start(M, int(source), values, transpose)
         except MemoryError as exc:
             self.close()
@@ -373,9 +378,9 @@ class BitmapSearch(LevelSearch):
             raise
 
     def close(self):
-        if self._checkout is not None:
-            checkout, self._checkout = self._checkout, None
-            checkout.__exit__(None, None, None)
+        if self._held:
+            self._held = False
+            workspaces.give_back(self.ws)
 
     def _start(self, M, source, values, transpose):
         import cupy
