@@ -87,7 +87,7 @@ class Workspace:
     --------
     >>> import numpy as np
     >>> Workspace.nbytes(1 << 20, np.int32)
-    8652904
+    8652912
     """
 
     def __init__(self, n: int, idx_dtype):
