@@ -181,9 +181,8 @@ class WorkspacePool:
 
     def _take(self, key):
         with self._lock:
-            if len(self._free) > 1 or key not in self._free:
-                for other in [k for k in self._free if k != key]:
-                    del self._free[other]  # a new size: free the old buffers
+            for other in [k for k in self._free if k != key]:
+                del self._free[other]  # a new size: free the old buffers
             stack = self._free.get(key)
             return stack.pop() if stack else None
 
