@@ -156,16 +156,11 @@ class _Forces:
         in order, as NetworkX's ``einsum``); on the GPU a block of nodes ``i`` at a time, the
         block's pairs laid out ``(j, i)`` (the force is symmetric in ``i`` and ``j`` but for
         the sign of ``diff``), so adding up over the leading axis adds in ``j`` order."""
-        xp, n, dim = self.xp, self.n, p.shape[1]
-        if xp is np:
+        if self.xp is np:
             return cpu_repulsion(p, self.mass, self.size, self.scaling_ratio,
                                  self.adjust_sizes)
-        block = max(MIN_BLOCK, GPU_BLOCK_ENTRIES // n)
-        cols = [xp.ascontiguousarray(p[:, k]) for k in range(dim)]
-        out = xp.empty((n, dim))
-        for start in range(0, n, block):
-            self._repel(cols, out, start, min(n, start + block))
-        return out
+        return blocked_repulsion(self.xp, p, self.mass, self.size, self.scaling_ratio,
+                                 self.adjust_sizes, max(MIN_BLOCK, GPU_BLOCK_ENTRIES // self.n))
 
     def gravities(self, p):
         xp, mass = self.xp, self.mass
@@ -176,6 +171,44 @@ class _Forces:
             unit_vec = pos_centered / xp.linalg.norm(pos_centered, axis=-1)[:, None]
         unit_vec = xp.nan_to_num(unit_vec, nan=0)
         return -self.gravity * mass[:, None] * unit_vec
+
+
+def blocked_repulsion(xp, p, mass, size, scaling_ratio, adjust_sizes, block):
+    """NetworkX's ForceAtlas2 repulsion by array operations of module ``xp``, ``block``
+    nodes ``i`` at a time against every node ``j`` (the GPU's path; the host's is
+    :func:`spbfs.cpu.layout.repulsion`): the block's pairs laid out ``(j, i)``, so the sum
+    over the leading axis adds in ``j`` order as NetworkX's ``einsum``.
+
+    Examples
+    --------
+    >>> p = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]], dtype=np.float32)
+    >>> blocked_repulsion(np, p, np.ones(3), np.ones(3), 2.0, False, 2)
+    array([[-2. , -1. ],
+           [ 2.4, -0.8],
+           [-0.4,  1.8]])
+    """
+    n, dim = p.shape
+    cols = [xp.ascontiguousarray(p[:, k]) for k in range(dim)]
+    out = xp.empty((n, dim))
+    for start in range(0, n, block):
+        stop = min(n, start + block)
+        diff = [c[None, start:stop] - c[:, None] for c in cols]  # diff[k][j, i]
+        square = diff[0] * diff[0]
+        for d in diff[1:]:  # np.linalg.norm's sum of squares, in its order
+            square += d * d
+        distance = xp.sqrt(square, out=square)
+        if adjust_sizes:
+            distance += -size[None, start:stop] - size[:, None]
+        d2 = xp.square(distance, out=distance)
+        factor = xp.multiply(mass[:, None], mass[None, start:stop])  # NetworkX's tmp
+        local = xp.arange(stop - start)
+        factor[local + start, local] = 0
+        d2[local + start, local] = 1
+        xp.divide(factor, d2, out=factor)
+        factor *= scaling_ratio
+        for k, d in enumerate(diff):
+            out[start:stop, k] = xp.multiply(d, factor).sum(axis=0)
+    return out
 
 
 def _forceatlas2_can_run(arguments):

@@ -559,9 +559,11 @@ def test_forceatlas2_layout_threads_and_tiles_change_nothing(monkeypatch):
 @pytest.mark.parametrize("dim", [2, 3])
 @pytest.mark.parametrize("adjust", [False, True])
 def test_compiled_repulsion_is_networkx_einsum(dtype, dim, adjust):
-    """The compiled repulsion against NetworkX's dense expression, bit for bit (two nodes
-    at one position included: NetworkX's infinite factor)."""
+    """The compiled repulsion and the GPU's blocks (run here on numpy arrays) against
+    NetworkX's dense expression, bit for bit (two nodes at one position included:
+    NetworkX's infinite factor)."""
     from spbfs.cpu.layout import repulsion
+    from spbfs.nx._layout import blocked_repulsion
 
     rng = np.random.default_rng(dim)
     n = 53
@@ -581,6 +583,9 @@ def test_compiled_repulsion_is_networkx_einsum(dtype, dim, adjust):
         want = np.einsum("ijk, ij -> ik", diff, (tmp / d2) * 1.5)
         for threads in (1, 3):
             got = repulsion(p, mass, size, 1.5, adjust, threads=threads)
+            np.testing.assert_array_equal(got, want)
+        for block in (5, 16, n):
+            got = blocked_repulsion(np, p, mass, size, 1.5, adjust, block)
             np.testing.assert_array_equal(got, want)
 
 
