@@ -263,6 +263,24 @@ def test_device_loop_runs_from_the_source():
             s.run("auto", None, 18.0)
 
 
+@pytest.mark.parametrize("read_first", [False, True])
+def test_device_loop_state_after_another_search(read_first):
+    """run() on a workspace whose loop state the last search left done, fresh or with its
+    outputs read before it (bfs_reset launched then, not by run's first launch)."""
+    from spbfs.algorithms._shared import BETA, prepare
+
+    A = _kron_graph(10)
+    M = prepare(csp.csr_matrix(A))
+    for source in (0, 3, 0):  # each search reuses the workspace the last one left done
+        with semiring.level_search(M, source, semiring.any_secondi, values=True) as s:
+            if read_first:
+                assert int((s.levels >= 0).sum()) == 1  # the source alone so far
+            s.run("auto", None, BETA)
+            lev, par = s.levels, s.parents
+            np.testing.assert_array_equal(cupy.asnumpy(lev), spbfs.bfs(A, source))
+            _check_parents(A, lev, par, source, True)
+
+
 def _gpu_csr(u, v, n):
     from spbfs.gpu.build import csr_from_edges
 
