@@ -355,18 +355,6 @@ class SpbfsGraph:
         return self._once(("wcsr", attr, gpu),
                           lambda: self.weighted_matrix(attr, gpu).canonical())
 
-    def order_matrix(self, gpu: bool) -> Matrix:
-        """The pattern with values ``k`` = position of the entry within its row.
-
-        Pushing queue positions times ``max_degree + 1`` through ``min_plus``
-        gives every new vertex its NetworkX discovery key.
-        """
-        def build():
-            k = np.arange(self.nnz, dtype=np.int64) - np.repeat(
-                self._indptr[:-1].astype(np.int64), np.diff(self._indptr))
-            return self.matrix(gpu).with_values(_to_device(k, gpu))
-        return self._once(("order", gpu), build)
-
     def max_degree(self) -> int:
         """Longest row."""
         return self._once(("maxdeg",), lambda: int(np.diff(self._indptr).max())

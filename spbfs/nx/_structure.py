@@ -15,17 +15,12 @@ from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
 from ..cpu.overlap import row_overlap
 from ..cpu.toposort import generations
-from ..semiring import Vector, max_plus, plus_pair
-from ..semiring._vxm import push
 from ._cluster import select_nodes
 from ._recognition import self_loops
 from ._registry import dispatched
 from ._subgraph import copy_keeping, subgraph_copy
 
 __all__ = []
-
-_INT64 = np.dtype(np.int64)
-
 
 def _isolate_rows(G):
     return to_numpy(_isolates(G.csr()))
@@ -156,8 +151,10 @@ def is_directed_acyclic_graph(G):
 
 
 @dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
-            "of a node is removed): on the CPU one compiled pass of Kahn's algorithm, on the "
-            "GPU one ``max_plus`` product per generation.")
+            "of a node is removed), by one compiled pass of Kahn's algorithm over the host's "
+            "arrays, also with the GPU configured: a generation's order depends on the last "
+            "one's, and the device paid launches and a host read per generation (0.8x "
+            "NetworkX for the 531 generations of a 1.2M-arc DAG on one H200).")
 def topological_generations(G):
     """NetworkX's ``topological_generations``: lists of nodes, in NetworkX's order.
 
@@ -172,36 +169,11 @@ def topological_generations(G):
 
     if not G.is_directed():
         raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
-    gpu = G.on_gpu()
-    if not gpu:  # one compiled pass in NetworkX's order (the stored order is adjacency order)
-        order, bounds = generations(G._indptr, G._indices, len(G))
-        labels = G.labels(order)
-        yield from map(labels.__getitem__, map(slice, bounds[:-1].tolist(),
-                                                bounds[1:].tolist()))
-        if order.size < len(G):
-            raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during "
-                                        "iteration")
-        return
-    K = G.order_matrix(gpu)
-    xp = K.xp
-    idt = K.indices.dtype
-    stride = G.max_degree() + 1
-    indeg = K.in_degree.astype(np.int64)
-    done = 0
-    current = xp.flatnonzero(indeg == 0)
-    while current.size:
-        yield G.labels(current)
-        done += int(current.size)
-        by_id = xp.argsort(current)
-        ids = current[by_id].astype(idt)
-        keys = Vector(K.n, "sparse", indices=ids, values=by_id.astype(np.int64) * stride)
-        ones = Vector(K.n, "sparse", indices=ids, values=xp.ones(ids.size, np.int64))
-        lost = push(K, ones, plus_pair, None, False, _INT64)
-        last = push(K, keys, max_plus, None, False, _INT64)
-        indeg[lost.indices] -= lost.values
-        freed = indeg[last.indices] == 0
-        current = last.indices[freed][xp.argsort(last.values[freed])].astype(np.int64)
-    if done < len(G):
+    # one compiled pass in NetworkX's order (the stored order is adjacency order)
+    order, bounds = generations(G._indptr, G._indices, len(G))
+    labels = G.labels(order)
+    yield from map(labels.__getitem__, map(slice, bounds[:-1].tolist(), bounds[1:].tolist()))
+    if order.size < len(G):
         raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during "
                                     "iteration")
 
