@@ -13,8 +13,10 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["boundary_entries", "mark_neighbours"]
+__all__ = ["boundary_entries", "boundary_total", "mark_neighbours"]
 
+U = np.uintp  # ids and positions read as unsigned: numba's negative-index test skipped
+ONE = np.uintp(1)
 #: Values of the byte array :func:`mark_neighbours` fills.
 OUTSIDE, IN_SET, NEXT = 0, 1, 2
 
@@ -23,9 +25,9 @@ OUTSIDE, IN_SET, NEXT = 0, 1, 2
 def _mark(indptr, indices, rows, state):  # pragma: no cover - compiled
     count = 0
     for i in range(rows.size):
-        r = rows[i]
-        for e in range(indptr[r], indptr[r + 1]):
-            c = indices[e]
+        r = U(rows[i])
+        for e in range(U(indptr[r]), U(indptr[r + ONE])):
+            c = U(indices[e])
             if state[c] == 0:
                 state[c] = 2
                 count += 1
@@ -74,14 +76,18 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
 
 
 @kernel
-def _boundary(indptr, indices, rows, pos1, member2, has2, undirected, at,
-              owner):  # pragma: no cover - compiled
+def _boundary(indptr, indices, rows, pos1, member2, has2, undirected, at, owner, collect,
+              weights, weighted, start):  # pragma: no cover - compiled
+    """The entries kept (see :func:`boundary_entries`): written to ``at`` / ``owner`` where
+    ``collect``; their number, and ``start`` plus their weights (or plus one each where not
+    ``weighted``) added one after another in their order."""
     k = 0
+    total = start
     for i in range(rows.size):
-        r = rows[i]
+        r = U(rows[i])
         r2 = has2 and member2[r] != 0
-        for e in range(indptr[r], indptr[r + 1]):
-            c = indices[e]
+        for e in range(U(indptr[r]), U(indptr[r + ONE])):
+            c = U(indices[e])
             p = pos1[c]
             if has2:
                 keep = member2[c] != 0 or (p >= 0 and r2)
@@ -90,10 +96,67 @@ def _boundary(indptr, indices, rows, pos1, member2, has2, undirected, at,
             else:
                 keep = p < 0
             if keep:
-                at[k] = e
-                owner[k] = i
+                if collect:
+                    at[k] = e
+                    owner[k] = i
+                if weighted:
+                    total += weights[e]
+                else:
+                    total += 1
                 k += 1
-    return k
+    return k, total
+
+
+def _boundary_args(indptr, rows, n, member2):
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    pos1 = np.full(n, -1, np.int32 if rows.size < 1 << 31 else np.int64)  # cache-sized
+    pos1[rows] = np.arange(rows.size)
+    has2 = member2 is not None
+    m2 = (np.ascontiguousarray(member2, dtype=np.uint8) if has2
+          else np.zeros(0, np.uint8))
+    return rows, pos1, m2, has2
+
+
+def boundary_total(indptr, indices, rows, n, member2=None, undirected=True, weights=None,
+                   start=0):
+    """``start`` plus the weights of the entries :func:`boundary_entries` lists (or plus
+    their number, without ``weights``), added one after another in NetworkX's order, as
+    Python's ``sum`` over ``edge_boundary(..., data=weight)`` adds them; no array of the
+    entries is made.
+
+    Parameters
+    ----------
+    indptr, indices, rows, n, member2, undirected
+        As :func:`boundary_entries`.
+    weights : numpy.ndarray, optional
+        int64 or float64, one per stored entry.
+    start : int or float
+        The total so far (a second boundary continuing a first one's sum).
+
+    Returns
+    -------
+    int or float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 1, 3, 5, 6]), np.array([1, 0, 2, 1, 3, 2])
+    >>> boundary_total(indptr, indices, np.array([1, 2]), 4)
+    2
+    >>> boundary_total(indptr, indices, np.array([1, 2]), 4, weights=np.arange(6) / 2)
+    2.5
+    """
+    rows, pos1, m2, has2 = _boundary_args(indptr, rows, n, member2)
+    weighted = weights is not None
+    if weighted:
+        w = np.ascontiguousarray(weights)
+        start = w.dtype.type(start)
+    else:
+        w, start = np.zeros(0, np.int64), np.int64(start)
+    empty = np.zeros(0, np.int64)
+    _, total = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), empty,
+                         empty, False, w, weighted, start)
+    return float(total) if w.dtype.kind == "f" else int(total)
 
 
 def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
@@ -130,14 +193,10 @@ def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
     >>> at.tolist(), owner.tolist()
     ([1, 4], [0, 1])
     """
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    pos1 = np.full(n, -1, np.int64)
-    pos1[rows] = np.arange(rows.size)
+    rows, pos1, m2, has2 = _boundary_args(indptr, rows, n, member2)
     size = int((indptr[rows + 1].astype(np.int64) - indptr[rows]).sum()) if rows.size else 0
     at = np.empty(size, np.int64)
     owner = np.empty(size, np.int64)
-    has2 = member2 is not None
-    m2 = (np.ascontiguousarray(member2, dtype=np.uint8) if has2
-          else np.zeros(0, np.uint8))
-    k = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), at, owner)
+    k, _ = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), at, owner, True,
+                     np.zeros(0, np.int64), False, np.int64(0))
     return at[:k], owner[:k]

@@ -140,8 +140,22 @@ class SpbfsGraph:
         nnz = int(self._indices.size)
         if self._directed:
             return nnz
-        loops = int(np.count_nonzero(self.entry_rows() == self._indices))
-        return (nnz + loops) // 2
+        return (nnz + self.self_loop_count()) // 2
+
+    def self_loop_count(self) -> int:
+        """Stored diagonal entries (self-loops), counted once per converted graph.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> convert_from_nx(nx.Graph([(0, 0), (0, 1)])).self_loop_count()
+        1
+        """
+        if not self._indices.size:
+            return 0
+        return self._once(("self_loops",), lambda: int(np.count_nonzero(
+            self._indices == self.entry_rows())))
 
     def __len__(self) -> int:
         return self._n

@@ -11,7 +11,7 @@ from ..algorithms.components import connected_components as _connected_component
 from ..algorithms.degree import degrees as _degrees
 from ..core.arrays import to_numpy
 from ..cpu.nodesets import mark_neighbours
-from ..semiring import Vector, any_pair, ewise_mult, ops, vxm
+from ..semiring import ewise_mult, ops
 from ._registry import dispatched
 
 __all__ = ["edge_position", "int_items", "no_multigraph", "present_rows", "raw_weights",
@@ -29,10 +29,7 @@ def no_multigraph(arguments):
 def self_loops(G) -> int:
     """The number of self-loops of ``G`` (stored diagonal entries of its pattern), counted
     once per converted graph."""
-    if not G.nnz:
-        return 0
-    return G._once(("self_loops",), lambda: int(np.count_nonzero(
-        G._indices == G.entry_rows())))
+    return G.self_loop_count()
 
 
 def raw_weights(G, attr, *, from_source=False):
@@ -287,8 +284,9 @@ def present_rows(G, nodes):
     return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
 
 
-@dispatched(docs="One compiled pass over the set's rows marking their neighbours (on the GPU "
-            "one ``any_pair`` push).")
+@dispatched(docs="One compiled pass over the set's rows marking their neighbours, on the host "
+            "with the GPU configured too (the set is read there; the device's push took "
+            "17 ms on one H200 for half of a 1.2M-edge graph, the host's pass 5 ms on the VM).")
 def is_dominating_set(G, nbunch):
     """NetworkX's ``is_dominating_set``: every node is in ``nbunch`` or a successor of one.
 
@@ -298,20 +296,8 @@ def is_dominating_set(G, nbunch):
     >>> nx.is_dominating_set(nx.star_graph(4), [0], backend="spbfs")
     True
     """
-    rows = present_rows(G, nbunch)
-    if not G.on_gpu():
-        state, _ = mark_neighbours(G._indptr, G._indices, rows, len(G))
-        return bool(np.count_nonzero(state) == len(G))
-    rows = np.unique(rows)
-    if rows.size == len(G):
-        return True
-    M = G.csr()
-    xp = M.xp
-    x = Vector.sparse(xp.asarray(rows.astype(M.indices.dtype)), size=M.n, check=False)
-    covered = xp.zeros(M.n, bool)
-    covered[x.indices] = True
-    covered[vxm(x, M, any_pair).indices] = True
-    return bool(covered.all())
+    state, _ = mark_neighbours(G._indptr, G._indices, present_rows(G, nbunch), len(G))
+    return bool(np.count_nonzero(state) == len(G))
 
 
 @dispatched(docs="Three nodes, directed, no self-loop (``select`` on the diagonal).")
