@@ -13,7 +13,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["boundary_entries", "boundary_total", "mark_neighbours"]
+__all__ = ["block_edges", "boundary_entries", "boundary_total", "mark_neighbours"]
 
 U = np.uintp  # ids and positions read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
@@ -200,3 +200,52 @@ def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
     k, _ = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), at, owner, True,
                      np.zeros(0, np.int64), False, np.int64(0))
     return at[:k], owner[:k]
+
+
+@kernel
+def _block_edges(indptr, indices, block, same):  # pragma: no cover - compiled
+    entries = 0
+    loops = 0
+    for r in range(block.size):
+        b = block[r]
+        if b < 0:
+            continue
+        for e in range(U(indptr[r]), U(indptr[r + 1])):
+            c = U(indices[e])
+            bc = block[c]
+            if bc >= 0 and (bc == b) == same:
+                entries += 1
+                if c == r:
+                    loops += 1
+    return entries, loops
+
+
+def block_edges(indptr, indices, block, same=True):
+    """The stored entries whose two rows are in blocks (``block[row] >= 0``), the same
+    block (``same``) or two different ones, and how many of them are self-loops: one pass
+    over the rows, no array of the entries.
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        CSR rows (any integer dtypes).
+    block : numpy.ndarray
+        int64 block of each row, -1 for none.
+    same : bool
+        Count the entries inside one block, else those between two.
+
+    Returns
+    -------
+    entries, loops : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 4, 5, 6]), np.array([0, 1, 0, 2, 1, 3])
+    >>> block = np.array([0, 0, 1, -1])
+    >>> block_edges(indptr, indices, block), block_edges(indptr, indices, block, False)
+    ((3, 1), (2, 0))
+    """
+    entries, loops = _block_edges(indptr, indices, np.ascontiguousarray(block, np.int64),
+                                  bool(same))
+    return int(entries), int(loops)

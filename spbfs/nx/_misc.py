@@ -17,9 +17,10 @@ import numpy as np
 from ..algorithms.degree import degrees as _degrees
 from ..algorithms.triangles import triangles as _triangles
 from ..core.arrays import to_numpy
+from ..cpu.nodesets import block_edges
 from ..cpu.pairs import path_arcs
 from ..semiring import extract, mxm, plus_pair, select
-from ._recognition import edge_position, no_multigraph, raw_weights
+from ._recognition import edge_position, no_multigraph, present_rows, raw_weights
 from ._registry import dispatched, not_supported
 from ._shortest import single_source_shortest_path_length
 from ._subgraph import _build
@@ -118,32 +119,27 @@ def mutual_weight(G, u, v, weight=None):
     return total
 
 
+#: Containers whose items are distinct.
+_DISTINCT = (set, frozenset, dict)
+
+
 def _blocks(G, partition):
     """The block of each row (-1: in none); NotImplementedError where a node is in two
     blocks (NetworkX's own answer or error then)."""
     block = np.full(len(G), -1, np.int64)
-    index = G.index
-    rows, ids = [], []
     for i, part in enumerate(partition):  # over the blocks, not the nodes
-        r = np.fromiter(map(index.__getitem__, G.present(part)), np.int64)
-        rows.append(r)
-        ids.append(np.full(r.size, i, np.int64))
-    if rows:
-        r = np.concatenate(rows)
-        if np.unique(r).size != r.size:
+        rows = present_rows(G, part)
+        repeats = type(part) not in _DISTINCT and np.unique(rows).size != rows.size
+        if repeats or (block[rows] >= 0).any():
             raise NotImplementedError("the blocks overlap: NetworkX answers that itself")
-        block[r] = np.concatenate(ids)
+        block[rows] = i
     return block
 
 
 def _edges_where(G, same, block):
-    rows, cols = G.entry_rows(), G._indices
-    bu, bv = block[rows], block[cols]
-    keep = (bu >= 0) & (bv >= 0) & ((bu == bv) if same else (bu != bv))
-    if G.is_directed():
-        return int(np.count_nonzero(keep))
-    loops = int(np.count_nonzero(keep & (rows == cols)))
-    return (int(np.count_nonzero(keep)) + loops) // 2
+    """Edges with both ends in blocks, in one block (``same``) or two: one compiled pass."""
+    entries, loops = block_edges(G._indptr, G._indices, block, same)
+    return entries if G.is_directed() else (entries + loops) // 2
 
 
 @dispatched(can_run=no_multigraph, docs="Each edge's two blocks compared on arrays; "

@@ -281,6 +281,13 @@ def test_misc(name):
     same(quality.intra_community_edges, G, parts)
     same(quality.inter_community_edges, G, parts)
     same(quality.intra_community_edges, G, parts[:2])
+    # blocks as lists, as a generator, and blocks holding absent nodes
+    lists = [sorted(p, key=str)[::-1] for p in parts]
+    same(quality.intra_community_edges, G, lists)
+    same(quality.inter_community_edges, G, lists)
+    assert quality.intra_community_edges(G, (iter(p) for p in lists), backend="spbfs") == (
+        quality.intra_community_edges(G, (iter(p) for p in lists)))
+    same(quality.intra_community_edges, G, [parts[0] | {"absent"}, parts[1]])
     for path in ([], nodes[:1], ["absent"], nodes[:4], [*nodes[:3], nodes[0]],
                  nx.shortest_path(G.to_undirected(), nodes[0], nodes[-1])
                  if nx.has_path(G.to_undirected(), nodes[0], nodes[-1]) else nodes[:2]):
