@@ -15,6 +15,7 @@ from itertools import filterfalse, repeat
 import numpy as np
 
 from ..core.arrays import to_numpy
+from ..cpu.densify import dense_rows, google_rows, outer_minus_sparse
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
@@ -208,9 +209,7 @@ def modularity_matrix(G, nodelist=None, weight=None):
     A = adjacency(G, nodelist, weight=weight)
     k = A.sum(axis=1)
     m = k.sum() * 0.5
-    X = np.outer(k, k)
-    X = np.divide(X, 2 * m, out=X if X.dtype.kind == "f" else None)
-    return _sparse_minus_dense(A, X)
+    return _modularity(A, k, k, 2 * m)
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -228,22 +227,20 @@ def directed_modularity_matrix(G, nodelist=None, weight=None):
     A = adjacency(G, nodelist, weight=weight)
     k_in = A.sum(axis=0)
     k_out = A.sum(axis=1)
-    X = np.outer(k_out, k_in)
-    X = np.divide(X, k_in.sum(), out=X if X.dtype.kind == "f" else None)
-    return _sparse_minus_dense(A, X)
+    return _modularity(A, k_out, k_in, k_in.sum())
 
 
-def _sparse_minus_dense(A, X):
-    """NetworkX's ``A - X`` (a scipy sparse array less a dense float array: a dense array)
-    in ``X``'s memory: ``0.0 - x`` everywhere, then each stored ``a`` added (``-x + a`` is
-    ``a - x`` in IEEE arithmetic, rounding included), instead of densifying ``A`` and
-    making a third array."""
-    if X.dtype != np.float64 or A.dtype.kind not in "biuf" or A.dtype.itemsize > 8:
-        return A - X
-    np.subtract(0.0, X, out=X)
-    C = A.tocoo()
-    X[C.row, C.col] += C.data
-    return X
+def _modularity(A, left, right, denom):
+    """NetworkX's ``A - np.outer(left, right) / denom`` (a scipy sparse array less a dense
+    float array: a dense array): one compiled pass writing each row once, ``0.0 - x``
+    then each stored ``a`` added (``-x + a`` is ``a - x`` in IEEE arithmetic, rounding
+    included), where the vectors are int64 or float64 alike and ``A``'s values real
+    numbers; NumPy's steps otherwise."""
+    if (left.dtype == right.dtype and left.dtype in (np.int64, np.float64)
+            and A.dtype.kind in "biuf" and A.dtype.itemsize <= 8 and A.has_canonical_format):
+        return outer_minus_sparse(left, right, denom, A.indptr, A.indices, A.data)
+    X = np.outer(left, right)
+    return A - np.divide(X, denom, out=X if X.dtype.kind == "f" else None)
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT + " ``r`` from the pattern's degrees.")
@@ -289,6 +286,10 @@ def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0
         pos = np.full(len(G), -1, np.int64)
         pos[np.fromiter(map(G.index.__getitem__, nodelist), np.int64, count=nlen)] = \
             np.arange(nlen)
+    if (nlen and np.dtype(dtype) == np.float64 and order in (None, "C")
+            and isinstance(nonedge, (int, float, np.integer, np.floating))):
+        # NetworkX's default array: each row filled and scattered while cached
+        return dense_rows(G._indptr, G._indices, pos, _weights(G, weight), nonedge, nlen)
     A = np.full((nlen, nlen), fill_value=nonedge, dtype=dtype, order=order)
     if nlen == 0 or G.nnz == 0:
         return A
@@ -357,10 +358,16 @@ def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="we
     else:
         dangling_weights = np.array(list(map(dangling.get, nodelist, repeat(0))), dtype=float)
         dangling_weights /= dangling_weights.sum()
-    dangling_nodes = np.where(A.sum(axis=1) == 0)[0]
+    sums = A.sum(axis=1)
+    dangling_nodes = np.where(sums == 0)[0]
     A[dangling_nodes] = dangling_weights
-    A /= A.sum(axis=1)[:, np.newaxis]
-    A *= alpha  # NetworkX's alpha * A + (1 - alpha) * p, in A's memory (the same values)
+    # NetworkX sums the rows again: a dangling row's sum is its new values' (the same
+    # pairwise sum of the same row), the others' are unchanged
+    sums[dangling_nodes] = np.asarray(dangling_weights, np.float64).sum()
+    if A.dtype == np.float64 and A.flags.c_contiguous:  # NetworkX's alpha * A + (1 - alpha) * p
+        return google_rows(A, sums, alpha, (1 - alpha) * p)
+    A /= sums[:, np.newaxis]
+    A *= alpha
     A += (1 - alpha) * p
     return A
 

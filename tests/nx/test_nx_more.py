@@ -143,6 +143,8 @@ def test_matrices(name, kind):
         same_array(nx.to_scipy_sparse_array, G, format=fmt)
         same_array(nx.to_scipy_sparse_array, G, nodelist=perm, format=fmt)
     same_array(nx.to_numpy_array, G, dtype=np.int32, nonedge=-1)
+    same_array(nx.to_numpy_array, G, nodelist=perm, nonedge=np.nan)  # the compiled rows
+    same_array(nx.to_numpy_array, G, nodelist=part, order="F")
     same_array(nx.google_matrix, G, personalization=dict.fromkeys(nodes[:5], 2),
                dangling=dict.fromkeys(nodes[3:9], 1))
     if G.is_directed():
