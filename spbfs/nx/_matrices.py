@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.arrays import to_numpy
 from ..cpu.densify import dense_rows, google_rows, outer_minus_sparse
+from ..cpu.diagonal import shifted_diagonal
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
@@ -91,6 +92,7 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         # int64 indices, as scipy's conversion of NetworkX's int64 coordinates leaves them
         A.indices = to_numpy(M.indices).astype(np.int64)
         A.indptr = to_numpy(M.indptr).astype(np.int64)
+        A.has_canonical_format = True  # the pattern's rows: sorted, each column once
         return A if format == "csr" else A.tocsc()
     data, rows, cols, nlen = _coordinates(G, nodelist, weight)
     if not data.size:  # NetworkX's empty lists: float64
@@ -162,12 +164,9 @@ def laplacian_matrix(G, nodelist=None, weight="weight"):
            [-1,  2, -1],
            [ 0, -1,  1]])
     """
-    import scipy.sparse as sp
 
     A = adjacency(G, nodelist, weight=weight)
-    n, m = A.shape
-    D = sp.dia_array((A.sum(axis=1), 0), shape=(m, n)).tocsr()
-    return D - A
+    return _shifted(A, 1, 0, A.sum(axis=1))
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -181,18 +180,24 @@ def normalized_laplacian_matrix(G, nodelist=None, weight="weight"):
     array([[ 1., -1.],
            [-1.,  1.]])
     """
+
     import scipy.sparse as sp
 
     A = adjacency(G, nodelist, weight=weight)
     n, _ = A.shape
     diags = A.sum(axis=1)
-    D = sp.dia_array((diags, 0), shape=(n, n)).tocsr()
-    L = D - A
     with np.errstate(divide="ignore"):
         diags_sqrt = 1.0 / np.sqrt(diags)
     diags_sqrt[np.isinf(diags_sqrt)] = 0
-    DH = sp.dia_array((diags_sqrt, 0), shape=(n, n)).tocsr()
-    return DH @ (L @ DH)
+    # NetworkX's DH @ (L @ DH), L = D - A, for a diagonal DH: each product a sum of one
+    # term (from 0), so each stored value is dh[i] * (L[i, j] * dh[j]), zeros dropped;
+    # scaled in place instead of two sparse products
+    L = _shifted(A, 1, 0, diags)
+    rows = np.repeat(np.arange(n), np.diff(L.indptr))
+    data = diags_sqrt[rows] * (L.data * diags_sqrt[L.indices])
+    X = sp.csr_array((data, L.indices, L.indptr), shape=L.shape)
+    X.eliminate_zeros()
+    return X
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -255,7 +260,6 @@ def bethe_hessian_matrix(G, r=None, nodelist=None):
            [-2.,  5., -2.],
            [ 0., -2.,  4.]])
     """
-    import scipy.sparse as sp
 
     if r is None:  # nx.degree: a self-loop counts twice
         d = np.diff(G._indptr).astype(np.int64)
@@ -263,10 +267,24 @@ def bethe_hessian_matrix(G, r=None, nodelist=None):
         d += np.bincount(G.entry_rows()[loops], minlength=len(G))
         r = int((d * d).sum()) / int(d.sum()) - 1
     A = adjacency(G, nodelist, weight="weight")
+    return _shifted(A.astype(np.float64), r, (r**2 - 1) * 1.0, A.sum(axis=1))
+
+
+def _shifted(A, s, e, d):
+    """NetworkX's ``(e I - s A) + diag(d)`` (the Laplacian ``D - A``: ``s`` 1, ``e`` 0; the
+    Bethe Hessian ``(r^2 - 1) I - r A + D``) as scipy's sparse sums give it, zeros dropped:
+    one compiled merge of the diagonal into ``A``'s rows (columns ascending, each once)
+    where ``A`` holds int64 or float64 values."""
+    import scipy.sparse as sp
+
+    dtype = np.result_type(A.dtype, d.dtype, type(s), type(e))
+    if A.has_canonical_format and dtype in (np.int64, np.float64):
+        parts = shifted_diagonal(A.indptr, A.indices, A.data.astype(dtype, copy=False), s, e,
+                                 d.astype(dtype, copy=False))
+        return sp.csr_array(parts[::-1], shape=A.shape)
     n, m = A.shape
-    D = sp.dia_array((A.sum(axis=1), 0), shape=(m, n)).tocsr()
-    eye = sp.eye_array(m, n, format="csr")
-    return (r**2 - 1) * eye - r * A + D
+    D = sp.dia_array((d, 0), shape=(m, n)).tocsr()
+    return D - A if e == 0 and s == 1 else (e * sp.eye_array(m, n, format="csr") - s * A) + D
 
 
 def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0):

@@ -193,6 +193,31 @@ def _ordered(G):
     return out
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_laplacians_with_loops_and_isolated_nodes(directed):
+    """The Laplacians' and the Bethe Hessian's values bit for bit and their stored entries
+    (zeros dropped as NetworkX's sparse sums and products drop them) with self-loops, a
+    node whose only edge is a loop, isolated nodes and zero weights."""
+    G = nx.gnm_random_graph(40, 90, seed=11, directed=directed)
+    G.add_nodes_from([40, 41])
+    G.add_edges_from([(3, 3), (41, 41), (5, 6), (6, 5)])
+    for k, (u, v) in enumerate(G.edges):
+        G[u][v]["weight"] = [0.0, 0.5, 1.25, 3.0][k % 4]
+    for weight in ("weight", None):
+        for f, kwargs in ((nx.laplacian_matrix, {"weight": weight}),
+                          (nx.normalized_laplacian_matrix, {"weight": weight}),
+                          (nx.laplacian_matrix, {"weight": weight, "nodelist": range(41, 2, -2)}),
+                          (nx.bethe_hessian_matrix, {"r": 1.0}),  # r A = (r^2 - 1) I at loops
+                          (nx.bethe_hessian_matrix, {"r": 2}),
+                          (nx.bethe_hessian_matrix, {})):
+            if G.is_directed() and f is nx.bethe_hessian_matrix:
+                continue
+            got, want = f(G, backend="spbfs", **kwargs), f(G, **kwargs)
+            assert got.format == want.format and got.dtype == want.dtype
+            np.testing.assert_array_equal(got.toarray(), want.toarray())
+            assert got.nnz == want.nnz
+
+
 def same_graph(f, *args, **kwargs):
     got = f(*args, backend="spbfs", **kwargs)
     want = f(*args, **kwargs)
