@@ -119,8 +119,9 @@ def _sparse_can_run(arguments):
 
 _BUILT = ("A whole graph's CSR/CSC matrix is the converted sorted pattern with its values "
           "placed, other node lists NetworkX's coordinate list made from the converted "
-          "arrays by array operations; then NetworkX's formulas (dense results in the one "
-          "n x n array); multigraphs run in NetworkX.")
+          "arrays by array operations; then NetworkX's formulas with its element-wise steps "
+          "(compiled passes on the host: the Laplacians' diagonal merged into the rows, "
+          "dense results row by row in the one n x n array); multigraphs run in NetworkX.")
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
