@@ -12,7 +12,10 @@ the all-pairs lowest common ancestors) run on their own smaller graphs, listed a
 others (``--no-small`` leaves them out).
 
 Usage: python benchmarks/bench_nx.py [--scale 17] [--edgefactor 10] [--repeat 3]
-                                     [--device cpu|gpu|auto]
+                                     [--device cpu|gpu|auto] [--start NAME] [--stop NAME]
+
+``--start`` / ``--stop`` run a piece of the table (on a lent machine, each command has ten
+minutes; ``benchmarks/device_nx.sh bench`` passes them on).
 """
 
 from __future__ import annotations
