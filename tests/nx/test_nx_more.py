@@ -194,6 +194,26 @@ def _ordered(G):
 
 
 @pytest.mark.parametrize("directed", [False, True])
+def test_dense_matrices_split_over_threads(directed, monkeypatch):
+    """The dense matrices' compiled rows on 3 threads (every size split) equal NetworkX's
+    bit for bit."""
+    import spbfs
+    from spbfs.cpu import densify
+
+    monkeypatch.setattr(densify, "PARALLEL_ENTRIES", 1)
+    G = _weighted(nx.gnm_random_graph(70, 600, seed=9, directed=directed), 15, "float")
+    G.add_edge(4, 4, weight=2.5)
+    G.add_node(70)  # no edge: a dangling row of the Google matrix
+    spbfs.set_num_threads(3)
+    try:
+        same_array(nx.to_numpy_array, G)
+        same_array(nx.google_matrix, G)
+        same_array(nx.directed_modularity_matrix if directed else nx.modularity_matrix, G)
+    finally:
+        spbfs.set_num_threads(None)
+
+
+@pytest.mark.parametrize("directed", [False, True])
 def test_laplacians_with_loops_and_isolated_nodes(directed):
     """The Laplacians' and the Bethe Hessian's values bit for bit and their stored entries
     (zeros dropped as NetworkX's sparse sums and products drop them) with self-loops, a
