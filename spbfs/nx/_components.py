@@ -47,10 +47,11 @@ def _count(G, strong):
 
 
 def _sets(G, strong):
-    """The components' node sets, made together with the collector paused (made one by one
-    between yields, each allocation could start a collection that walks the caller's whole
-    graph), then yielded."""
-    yield from gc_paused(_all_sets)(G, strong)
+    """An iterator over the components' node sets, made together with the collector paused
+    (made one by one between yields, each allocation could start a collection that walks
+    the caller's whole graph): a list's iterator, not a generator's frames (three levels of
+    them took 36 ms for 49,282 components on the VM, a third of the call)."""
+    return iter(gc_paused(_all_sets)(G, strong))
 
 
 def _all_sets(G, strong):
@@ -99,7 +100,7 @@ def connected_components(G):
     >>> list(nx.connected_components(G, backend="spbfs"))
     [{3, 4}, {1, 2}]
     """
-    yield from _sets(G, False)
+    return _sets(G, False)
 
 
 @dispatched(can_run=_undirected, docs="Components of the pattern, counted (no sets built).")
@@ -139,7 +140,7 @@ def weakly_connected_components(G):
     >>> list(nx.weakly_connected_components(nx.DiGraph([(2, 1), (3, 4)]), backend="spbfs"))
     [{1, 2}, {3, 4}]
     """
-    yield from _sets(G, False)
+    return _sets(G, False)
 
 
 @dispatched(can_run=_directed, docs="Weak components of the arcs, counted (no sets built).")
@@ -181,7 +182,7 @@ def strongly_connected_components(G):
     >>> sorted(map(sorted, nx.strongly_connected_components(G, backend="spbfs")))
     [[1, 2], [3]]
     """
-    yield from _sets(G, True)
+    return _sets(G, True)
 
 
 @dispatched(can_run=_directed, docs="Strong components, counted (no sets built).")
