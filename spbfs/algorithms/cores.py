@@ -1,7 +1,8 @@
-"""k-core decomposition by parallel peeling: every vertex of degree ``<= k`` leaves at
-once, and one ``plus_times`` product of the leaving set's indicator with the adjacency
-matrix lowers its neighbours' degrees; ``k`` rises to the smallest remaining degree when
-nothing is left to peel."""
+"""k-core decomposition by peeling: every vertex of degree ``<= k`` leaves, lowering its
+neighbours' degrees, and ``k`` rises to the smallest remaining degree when nothing is left
+to peel.  A symmetric pattern is peeled by :func:`spbfs.semiring.peel` (a worklist on the
+backend); a directed one (a pair of opposite arcs counts twice) by one ``plus_times``
+product of the leaving set's indicator with the adjacency matrix per round."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..semiring import (
     monoids,
     mxm,
     ops,
+    peel,
     plus_pair,
     plus_times,
     reduce,
@@ -63,6 +65,8 @@ def core_number(A, directed=False):
            else xp.zeros(n, np.int64))
     if by_masks(M):
         return _cores_by_masks(S, deg)
+    if not directed:  # a symmetric pattern's entries each count one: the backend's peel
+        return _cores_by_peel(S, deg)
     core = xp.full(n, -1, np.int64)
     alive = xp.ones(n, bool)
     rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
@@ -84,6 +88,28 @@ def core_number(A, directed=False):
             # only a vertex whose degree just fell can fall to k now
             near = lost.indices
             peel = near[alive[near] & (deg[near] <= k)]
+
+
+def _cores_by_peel(S, deg):
+    """:func:`core_number` of a symmetric pattern by :func:`spbfs.semiring.peel`: at each
+    ``k`` the counts are the degrees less ``k``, and one peel removes every vertex whose
+    degree falls to ``k`` (a worklist on the backend, not a product per round)."""
+    xp, n = S.xp, S.n
+    core = xp.full(n, -1, np.int64)
+    active = xp.ones(n, bool)
+    counts = deg.copy()  # the degree less k, for the vertices left
+    rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
+    k = 0
+    while True:
+        rest = rest[active[rest]]
+        if not rest.size:
+            return core
+        low = int(counts[rest].min())
+        if low:  # k rises to the smallest degree left
+            k += low
+            counts[rest] -= low
+        ids, _ = peel([(S, counts)], active, lockstep=False)
+        core[ids] = k
 
 
 def _has_loops(M):
