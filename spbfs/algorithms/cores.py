@@ -65,39 +65,36 @@ def core_number(A, directed=False):
            else xp.zeros(n, np.int64))
     if by_masks(M):
         return _cores_by_masks(S, deg)
+    counts = deg.copy()  # each vertex's degree less k
     if not directed:  # a symmetric pattern's entries each count one: the backend's peel
-        return _cores_by_peel(S, deg)
-    core = xp.full(n, -1, np.int64)
-    alive = xp.ones(n, bool)
-    rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
-    k = 0
-    while True:
-        rest = rest[alive[rest]]
-        if not rest.size:
-            return core
-        left = deg[rest]
-        k = max(k, int(left.min()))
-        peel = rest[left <= k]
-        while peel.size:
-            core[peel] = k
-            alive[peel] = False
-            x = Vector.sparse(peel.astype(S.indices.dtype, copy=False),
-                              xp.ones(peel.size, np.int64), size=n, sort=False, check=False)
+        return _by_levels(xp, n, counts, lambda active, rest: peel(
+            [(S, counts)], active, lockstep=False)[0])
+
+    def by_products(active, rest):  # a pair of opposite arcs counts twice
+        removed = [rest[counts[rest] <= 0]]
+        leaving = removed[0]
+        while leaving.size:
+            active[leaving] = False
+            x = Vector.sparse(leaving.astype(S.indices.dtype, copy=False),
+                              xp.ones(leaving.size, np.int64), size=n, sort=False, check=False)
             lost = vxm(x, S, plus_times, dtype=np.int64).to_sparse()
-            deg[lost.indices] -= lost.values
+            counts[lost.indices] -= lost.values
             # only a vertex whose degree just fell can fall to k now
             near = lost.indices
-            peel = near[alive[near] & (deg[near] <= k)]
+            leaving = near[active[near] & (counts[near] <= 0)]
+            removed.append(leaving)
+        return xp.concatenate(removed)
+
+    return _by_levels(xp, n, counts, by_products)
 
 
-def _cores_by_peel(S, deg):
-    """:func:`core_number` of a symmetric pattern by :func:`spbfs.semiring.peel`: at each
-    ``k`` the counts are the degrees less ``k``, and one peel removes every vertex whose
-    degree falls to ``k`` (a worklist on the backend, not a product per round)."""
-    xp, n = S.xp, S.n
+def _by_levels(xp, n, counts, drop):
+    """Core numbers level by level: ``k`` rises to the smallest count left (``counts``: each
+    vertex's degree less ``k``, updated in place), then ``drop(active, rest)`` removes the
+    vertices left (``rest``, ``active``) whose count is down to zero and every vertex whose
+    count falls to zero as they go, and returns them: their core number is ``k``."""
     core = xp.full(n, -1, np.int64)
     active = xp.ones(n, bool)
-    counts = deg.copy()  # the degree less k, for the vertices left
     rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
     k = 0
     while True:
@@ -108,8 +105,7 @@ def _cores_by_peel(S, deg):
         if low:  # k rises to the smallest degree left
             k += low
             counts[rest] -= low
-        ids, _ = peel([(S, counts)], active, lockstep=False)
-        core[ids] = k
+        core[drop(active, rest)] = k
 
 
 def _has_loops(M):
