@@ -83,7 +83,8 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     n, k = active.size, removed.size
     queue = np.empty(n + k, np.int64)
     queue[:k] = removed
-    rounds = np.zeros(n + k, np.int64)
+    rounds = np.empty(n + k, np.int64)  # a slot is written as its vertex joins the queue
+    rounds[:k] = 0
     vals = np.zeros(1, np.int64) if values is None else values
     end = _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, k, vals, _MODES[name],
                 max_rounds)

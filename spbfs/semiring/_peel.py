@@ -105,8 +105,8 @@ def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=No
         raise ValueError("max_rounds counts rounds in lock step: lockstep must be True")
     first = xp.zeros(0, np.int64)
     if removed is None:
-        zero = xp.zeros(active.size, bool)
-        for _, degrees in mats:
+        zero = mats[0][1] == 0
+        for _, degrees in mats[1:]:
             zero |= degrees == 0
         first = xp.flatnonzero(active & zero).astype(np.int64)
         active[first] = False
