@@ -65,7 +65,7 @@ def core_number(A, directed=False):
            else xp.zeros(n, np.int64))
     if by_masks(M):
         return _cores_by_masks(S, deg)
-    counts = deg.copy()  # each vertex's degree less k
+    counts = deg  # each vertex's degree less k (deg is this call's own array)
     if not directed:  # a symmetric pattern's entries each count one: the backend's peel
         return _by_levels(xp, n, counts, lambda active, rest: peel(
             [(S, counts)], active, lockstep=False)[0])

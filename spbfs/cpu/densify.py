@@ -74,12 +74,16 @@ def dense_rows(indptr, indices, pos, weights, nonedge, size):
            [nan,  3., nan]])
     """
     out = np.empty((size, size))
-    n = pos.size
-    threads = get_num_threads() if size * size >= PARALLEL_ENTRIES else 1
-    run_kernel(_rows, split(n, threads), indptr, indices,
-               np.ascontiguousarray(pos, np.int64), np.ascontiguousarray(weights, np.float64),
-               float(nonedge), out)
+    _by_rows(_rows, pos.size, out, indptr, indices, np.ascontiguousarray(pos, np.int64),
+             np.ascontiguousarray(weights, np.float64), float(nonedge), out)
     return out
+
+
+def _by_rows(rows_kernel, rows, out, *args):
+    """``rows_kernel(r0, r1, *args)`` over ``rows`` rows, split over the threads when
+    ``out`` is large enough."""
+    threads = get_num_threads() if out.size >= PARALLEL_ENTRIES else 1
+    run_kernel(rows_kernel, split(rows, threads), *args)
 
 
 @kernel
@@ -127,9 +131,8 @@ def outer_minus_sparse(left, right, denom, indptr, indices, data):
            [ 0.33333333, -1.33333333]])
     """
     out = np.empty((left.size, right.size))
-    threads = get_num_threads() if out.size >= PARALLEL_ENTRIES else 1
-    run_kernel(_outer_rows, split(left.size, threads), left, right, float(denom), indptr,
-               indices, np.ascontiguousarray(data, np.float64), out)
+    _by_rows(_outer_rows, left.size, out, left, right, float(denom), indptr, indices,
+             np.ascontiguousarray(data, np.float64), out)
     return out
 
 
@@ -157,6 +160,5 @@ def google_rows(A, sums, alpha, shift):
     array([[0.375, 0.625],
            [0.5  , 0.5  ]])
     """
-    threads = get_num_threads() if A.size >= PARALLEL_ENTRIES else 1
-    run_kernel(_google_rows, split(A.shape[0], threads), A, sums, float(alpha), shift)
+    _by_rows(_google_rows, A.shape[0], A, A, sums, float(alpha), shift)
     return A

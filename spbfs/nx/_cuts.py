@@ -134,11 +134,12 @@ def _boundary_sum(G, rows, member2, w, start=0):
 def _cut(G, S, T, weight):
     """NetworkX's ``cut_size(G, S, T, weight)`` (``T`` None: the edges leaving ``S``)."""
     w = None if weight is None else raw_weights(G, weight)
-    member_t = None if T is None else _member(G, set_rows(G, T, ordered=False))
-    total = _boundary_sum(G, set_rows(G, S), member_t, w)
+    rows_s = set_rows(G, S)
+    # T's rows in its order where they start the sum's second part (directed)
+    rows_t = None if T is None else set_rows(G, T, ordered=G.is_directed())
+    total = _boundary_sum(G, rows_s, None if T is None else _member(G, rows_t), w)
     if G.is_directed():  # the edges from T to S continue the sum, in T's order
-        total = _boundary_sum(G, set_rows(G, T), _member(G, set_rows(G, S, ordered=False)), w,
-                              total)
+        total = _boundary_sum(G, rows_t, _member(G, rows_s), w, total)
     return total
 
 
@@ -203,9 +204,10 @@ def _against_complement(G, S):
     """``cut_size(G, S, T)``, ``volume(G, T)`` and ``len(T)`` for NetworkX's default ``T =
     set(G) - set(S)``, unweighted (integer sums, so in any order): ``T`` as the rows
     outside ``S``, no set made."""
-    inside = _member(G, set_rows(G, S, ordered=False))
+    rows_s = set_rows(G, S, ordered=False)  # counts: any order
+    inside = _member(G, rows_s)
     rows_t = np.flatnonzero(~inside)
-    cut = _boundary_sum(G, set_rows(G, S), ~inside, None)
+    cut = _boundary_sum(G, rows_s, ~inside, None)
     if G.is_directed():
         cut = _boundary_sum(G, rows_t, inside, None, cut)
     return cut, int(_degrees(G)[rows_t].sum()), int(rows_t.size)
