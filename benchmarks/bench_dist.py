@@ -47,11 +47,14 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--thresholds", type=int, nargs="+", default=[None],
                     help="delegate thresholds to sweep (default: the automatic choice)")
-    ap.add_argument("--profile", nargs="?", const="sync", choices=("sync", "host"),
+    ap.add_argument("--profile", nargs="?", const="sync", choices=("sync", "host", "levels"),
                     help="time each phase of a level, each synchronised, or the host's "
-                         "time in each (spbfs.dist.bfs.PROFILE)")
+                         "time in each, or the device's time per level "
+                         "(spbfs.dist.bfs.PROFILE)")
     ap.add_argument("--device", choices=("cpu", "gpu", "auto"), default="auto")
     ap.add_argument("--planes", nargs="+", default=["auto"], choices=("auto", "nccl", "mpi"))
+    ap.add_argument("--alpha", type=float, default=None,
+                    help="Beamer's push -> pull factor (default: each rank's engine's)")
     ap.add_argument("--strong", action="store_true", help="do not add log2(P) to the scale")
     ap.add_argument("--json", default=None)
     ap.add_argument("--markdown", default=None, metavar="JSONL",
@@ -73,8 +76,8 @@ def main(argv=None):
     from spbfs import dist
     from spbfs.dist.harness import choose_roots, validate
 
-    importlib.import_module("spbfs.dist.bfs").PROFILE = {"sync": True, "host": "host"}.get(
-        args.profile, False)
+    importlib.import_module("spbfs.dist.bfs").PROFILE = {
+        "sync": True, "host": "host", "levels": "levels"}.get(args.profile, False)
 
     base = dist.Communicator(device=args.device)
     comms = {}
@@ -116,10 +119,11 @@ def main(argv=None):
         keys = choose_roots(G, args.roots, args.seed).tolist()
         for plane, comm in comms.items():
             Gp = G.with_comm(comm)
-            opts = {"return_parents": True}
+            opts = {"return_parents": True, "alpha": args.alpha}
             warm = {}
             dist.bfs(Gp, keys[0], stats=warm, **opts)  # warm-up (kernel compile, pools)
             times, nedges, comp, commt, nbytes, phases = [], [], [], [], [], {}
+            each = []   # each search's phases on this rank (ms)
             ok = True
             for i, root in enumerate(keys):
                 base.barrier()
@@ -139,6 +143,7 @@ def main(argv=None):
                                                 float(stats["bytes_sent"])]))
                 for k, x in stats["phases"].items():
                     phases[k] = phases.get(k, 0.0) + x / len(keys)
+                each.append({k: round(1e3 * x, 3) for k, x in stats["phases"].items()})
                 comp.append(sums[0] / P)
                 commt.append(sums[1] / P)
                 nbytes.append(sums[2])
@@ -160,6 +165,7 @@ def main(argv=None):
                 "times_ms": [round(1e3 * x, 3) for x in times],
                 "valid": bool(ok),
                 "phases_ms": {k: round(1e3 * x, 3) for k, x in phases.items()},
+                "search_phases_ms": each,
             }
             rows.append(row)
             every_rank = base.gather(row["phases_ms"])
@@ -169,6 +175,8 @@ def main(argv=None):
                       flush=True)
                 for r, ph in enumerate(every_rank if row["phases_ms"] else []):
                     print(f"#   rank {r} ms per phase:", ph, flush=True)
+                for i, ph in enumerate(each if args.profile else []):
+                    print(f"#   rank 0, search {i} ({row['times_ms'][i]} ms):", ph, flush=True)
                 if args.json:
                     with open(args.json, "a") as f:
                         f.write(json.dumps(row) + "\n")

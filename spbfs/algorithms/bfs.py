@@ -42,8 +42,8 @@ def bfs(A, source, *, return_parents=False, return_levels=True, directed=True,
         Beamer's switching factors: push -> pull when the frontier's edges
         exceed the unexplored edges / ``alpha``; pull -> push when the frontier
         has fewer than ``n / beta`` vertices.  ``alpha=None`` takes the engine's
-        (:attr:`spbfs.semiring.LevelSearch.alpha`): Beamer's 15 on the CPU and over
-        several ranks, 40 on one GPU (measured, docs/gpu.md).
+        (:attr:`spbfs.semiring.LevelSearch.alpha`): Beamer's 15 on the CPU, 40 on a
+        GPU (measured, docs/gpu.md); over several ranks each rank's engine's.
 
     Returns
     -------

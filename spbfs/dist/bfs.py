@@ -35,6 +35,7 @@ delegates' parents (-1 where a rank did not find the delegate through its own ed
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import time
 
@@ -50,15 +51,19 @@ __all__ = ["ALPHA", "BETA", "bfs"]
 
 #: ``SPBFS_DIST_PROFILE=1``: synchronise after every phase of a level and report the
 #: seconds per phase in ``stats["phases"]`` (slower; what bench_dist's split reports);
-#: ``host``: the host's seconds per phase, without synchronising (launches and host waits).
-PROFILE = {"1": True, "host": "host"}.get(os.environ.get("SPBFS_DIST_PROFILE"), False)
+#: ``host``: the host's seconds per phase, without synchronising (launches and host waits);
+#: ``levels`` (GPU ranks): the device's seconds per phase and per level (``level 1``, ...,
+#: ``finish``), from CUDA events between the phases, read at the end: no synchronisation
+#: in between, so the device's idle time waiting for the host counts too.
+PROFILE = {"1": True, "host": "host", "levels": "levels"}.get(
+    os.environ.get("SPBFS_DIST_PROFILE"), False)
 
 
 def _no_mark(name):
     """A level's phase mark when :data:`PROFILE` is off."""
 
 
-def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=BETA,
+def bfs(G, source, *, return_parents=False, direction="auto", alpha=None, beta=BETA,
         stats=None):
     """Breadth-first search from ``source`` over a distributed graph (collective).
 
@@ -73,13 +78,15 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
         Direction of each rank's local level (the ``remote`` edges always push).
         ``"auto"``: each rank by Beamer's rule on its own sizes.
     alpha, beta : float
-        Beamer's factors, as :func:`spbfs.bfs`.
+        Beamer's factors, as :func:`spbfs.bfs`; ``alpha=None`` takes each rank's engine's
+        (:attr:`spbfs.semiring.LevelSearch.alpha`: 40 on GPU ranks, whose pull costs less
+        against a push, Beamer's 15 on CPU ranks).
     stats : dict, optional
         Filled with this rank's ``levels``, ``time``, ``comm_time``, ``compute_time``,
         ``bytes_sent``, ``host_waits`` (the times the host waited for the device or the
-        peers: :attr:`Communicator.host_waits`), the per-level ``directions`` and, with
-        :data:`PROFILE`, the seconds
-        per ``phases``.
+        peers: :attr:`Communicator.host_waits`; on the NCCL plane the exchanges are
+        enqueued without host waits, so ``comm_time`` is 0), the per-level ``directions``
+        and, with :data:`PROFILE`, the seconds per ``phases``.
 
     Returns
     -------
@@ -113,7 +120,7 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     error = None
     try:
         check_choice(direction, "direction", ("auto", "push", "pull"))
-        alpha = check_positive(alpha, "alpha")
+        alpha = None if alpha is None else check_positive(alpha, "alpha")
         beta = check_positive(beta, "beta")
         source = check_source(source, G.n)
     except (TypeError, ValueError) as e:
@@ -130,7 +137,8 @@ def bfs(G, source, *, return_parents=False, direction="auto", alpha=ALPHA, beta=
     sd = G.delegate_of(source)
     levels, parents, depth, dirs = _search(G, source, sd, want_p, direction, alpha, beta,
                                            phases)
-    c.sync()
+    with c.watch("the search's end (parents' exchanges)"):
+        c.sync()
     elapsed = time.perf_counter() - t0
     if stats is not None:
         comm_t = c.comm_time - comm0
@@ -152,7 +160,9 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     else:
         start = source // P if source % P == rank else None
     dword0, dwords = lay.n_pad // 32, lay.d_words if P > 1 else 0
-    mark = PhaseClock(c, seconds=phases, sync=PROFILE != "host") if PROFILE else _no_mark
+    clock = _LevelClock(phases) if PROFILE == "levels" and xp is not np else None
+    mark = (PhaseClock(c, seconds=phases, sync=PROFILE != "host")
+            if PROFILE in (True, "host") else _no_mark if clock is None else clock.mark)
     semiring = any_secondi if want_p else any_pair
     # the level's buffers, the same sizes at every level
     shared = xp.empty(dwords + 1, np.uint32)   # the delegates' words, then a flag
@@ -163,12 +173,16 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
     with level_search(L, start, semiring, values=want_p,
                       transpose=G.directed and direction != "push",
                       parent_ids=G.parent_ids if want_p else None) as s:
+        alpha = s.alpha if alpha is None else alpha
         if gh is None and engine_flag(s, "drives_itself"):
             # one rank: the whole search is local, in the engine's own loop
             depth, dirs = _run_alone(s, direction, alpha, beta)
             return (*_owned(G, s.levels, s.parents if want_p else None, mark), depth, dirs)
         flags = []   # each level's flag, OR-ed over the ranks, on its way to the host
+        mark("set-up")
         while True:
+            if clock is not None:
+                clock.level = f"level {len(flags) + 1}"
             if gh is not None:
                 s.push_out(gh.R, out_words)
                 mark("remote push")
@@ -191,12 +205,14 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
                     mark("claim")
             flags.append(c.read_later(merged[dwords:], "level exchange (all-to-all, "
                                                          "delegate OR)"))
+            mark("level end")
             # The last level's flags, read while this one runs: bit 0 clear when no rank
             # found or sent anything then, so this level found nothing and the search is
             # over.  Every rank reads the same flags at the same level: they stop together.
             if len(flags) > 1 and not flags[-2].wait()[0] & 1:
                 break
-            mark("level flag")
+        if clock is not None:
+            clock.level = "finish"
         # bit 1 of flags[k] (the search's level k + 1): level k had a vertex on some rank
         depth = max((k for k, f in enumerate(flags) if f.wait()[0] & 2), default=0)
         levels = s.levels
@@ -205,7 +221,31 @@ def _search(G, source, sd, want_p, direction, alpha, beta, phases):
             mark("remote parents")
         dirs = s.directions[:depth + 1]
         out = _owned(G, levels, s.parents if want_p else None, mark)
+        if clock is not None:
+            clock.read()
     return (*out, depth, dirs)
+
+
+class _LevelClock:
+    """Device seconds from each mark to the one before (CUDA events on the current
+    stream, read at the end), added to the mark's phase and to :attr:`level` at the mark
+    (:data:`PROFILE` ``levels``)."""
+
+    def __init__(self, seconds):
+        import cupy
+
+        self.cupy, self.seconds, self.level = cupy, seconds, None
+        self.events = [(None, None, cupy.cuda.get_current_stream().record())]
+
+    def mark(self, name):
+        self.events.append((name, self.level, self.cupy.cuda.get_current_stream().record()))
+
+    def read(self):
+        self.events[-1][2].synchronize()
+        for (_, _, a), (name, level, b) in itertools.pairwise(self.events):
+            dt = self.cupy.cuda.get_elapsed_time(a, b) / 1e3
+            for key in (name, level) if level is not None else (name,):
+                self.seconds[key] = self.seconds.get(key, 0.0) + dt
 
 
 def _run_alone(s, direction, alpha, beta):
@@ -254,7 +294,7 @@ def _owned(G, levels, parents, mark):
     if par is not None:
         dpar = parents[n_pad:n_pad + D]
         if G.P > 1:
-            dpar = G.comm.allreduce_array(dpar, "max")
+            dpar = G.comm.allreduce_array(dpar, "max", wait=False)   # bfs's end waits
         mark("settle delegate parents")
     if xp is np:
         lvl[own] = levels[slots]
@@ -303,11 +343,12 @@ class DistSearch:
                                        parent_ids=G.parent_ids if values else None)
 
     @property
-    def alpha(self) -> float:
-        """Beamer's push -> pull factor: the single-device engine's on one rank."""
-        return self._inner.alpha if self._inner is not None else ALPHA
+    def alpha(self):
+        """Beamer's push -> pull factor: the single-device engine's on one rank; None over
+        several ranks (:func:`bfs` then takes each rank's engine's)."""
+        return self._inner.alpha if self._inner is not None else None
 
-    def run(self, direction="auto", alpha=ALPHA, beta=BETA):
+    def run(self, direction="auto", alpha=None, beta=BETA):
         """Search every level (collective)."""
         from .arrays import DistArray
 

@@ -468,8 +468,12 @@ class Communicator:
             return done(words.copy())
         return self.plane.or_words_start(words, gathered)
 
-    def allreduce_array(self, a, op="min"):
+    def allreduce_array(self, a, op="min", *, wait=True):
         """Element-wise reduction of a data-plane array over ranks (``sum``/``min``/``max``).
+
+        ``wait=False`` (NCCL): enqueued on this rank's stream without a host wait, counted in
+        :attr:`bytes_sent` but not in :attr:`comm_time`; the caller's next wait on the stream
+        must be watched (:meth:`watch`).  The host-staged plane always waits.
 
         Examples
         --------
@@ -480,7 +484,7 @@ class Communicator:
         """
         if self.size == 1:
             return a.copy()
-        return self.plane.allreduce_array(a, op)
+        return self.plane.allreduce_array(a, op, wait)
 
     def exscan_array(self, a):
         """Element-wise sum of ``a`` over the ranks below this one (zeros on rank 0).

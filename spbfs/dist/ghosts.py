@@ -17,6 +17,8 @@ owners, from which a vertex found through another rank's word gets a parent
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..semiring._matrix import Matrix
@@ -68,14 +70,27 @@ class Ghosts:
         reverse exchange of the pieces: one all-to-all of ``32 * words`` values."""
         xp = c.xp
         pad = -1 if dtype.kind == "i" else 255
-        if levels.size:   # no boolean indexing: no host synchronisation
-            ids = self.in_ids
-            mine = xp.where(ids >= 0, levels[xp.maximum(ids, 0)], pad).astype(dtype)
-        else:
-            mine = xp.full(self.in_ids.size, pad, dtype)
+        ids = self.in_ids
+        if not levels.size:
+            mine = xp.full(ids.size, pad, dtype)
+        elif xp is np:
+            mine = np.where(ids >= 0, levels[np.maximum(ids, 0)], pad).astype(dtype)
+        else:   # one pass (no boolean indexing: no host synchronisation)
+            mine = _slot_levels()(ids, levels, dtype.type(pad), xp.empty(ids.size, dtype))
         recv = c.alltoallv_start([mine], 32 * self.recv_words, 32 * self.send_words,
                                  starts=32 * self.recv_starts).wait()[0]
         return recv
+
+
+@functools.cache
+def _slot_levels():
+    """GPU ranks: each received bit's vertex's level (cast to the output's type: uint8
+    keeps it modulo 256), ``pad`` where a piece is padded."""
+    import cupy
+
+    return cupy.ElementwiseKernel("I id, raw L levels, T pad", "T out",
+                                  "out = id >= 0 ? (T)levels[id] : pad",
+                                  "spbfs_dist_slot_levels")
 
 
 def build(G) -> Ghosts:

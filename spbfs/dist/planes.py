@@ -142,8 +142,9 @@ class MpiPlane:
         c.comm_time += time.perf_counter() - t0
         return done(c.to_device(out) if c.xp is not np else out)
 
-    def allreduce_array(self, a, op):
-        """Element-wise ``sum``/``min``/``max`` over ranks through the host."""
+    def allreduce_array(self, a, op, wait=True):
+        """Element-wise ``sum``/``min``/``max`` over ranks through the host (``wait``: the
+        host always waits here)."""
         c = self.c
         mop = {"sum": c.MPI.SUM, "min": c.MPI.MIN, "max": c.MPI.MAX}[op]
         host = np.ascontiguousarray(c.to_host(a))
@@ -374,14 +375,18 @@ class NcclPlane:
 
         return self._start_on_side(enqueue)
 
-    def allreduce_array(self, a, op):
-        """Element-wise ``sum``/``min``/``max`` over ranks on this rank's stream."""
+    def allreduce_array(self, a, op, wait=True):
+        """Element-wise ``sum``/``min``/``max`` over ranks on this rank's stream; ``wait``
+        False: enqueued only (no host wait; a later watched wait covers it)."""
         c, xp, nccl = self.c, self.c.xp, self.mod
         nop = {"sum": nccl.NCCL_SUM, "min": nccl.NCCL_MIN, "max": nccl.NCCL_MAX}[op]
         ntype = {np.dtype(np.int64): nccl.NCCL_INT64, np.dtype(np.int32): nccl.NCCL_INT32,
                  np.dtype(np.uint8): nccl.NCCL_UINT8,
                  np.dtype(np.float64): nccl.NCCL_FLOAT64}[np.dtype(a.dtype)]
-        with c.timed(a.nbytes, watch=f"allreduce ({op})"):
+        timed = c.timed(a.nbytes, watch=f"allreduce ({op})") if wait else nullcontext()
+        if not wait:
+            c.bytes_sent += a.nbytes
+        with timed:
             a = xp.ascontiguousarray(a)
             out = xp.empty_like(a)
             self.nccl.allReduce(a.data.ptr, out.data.ptr, a.size, ntype, nop,

@@ -552,13 +552,14 @@ class BitmapSearch(LevelSearch):
     # -- a distributed rank's levels: the loop state stays on the device from the first
     # push_out or advance_auto until the outputs are read, so the host never waits per level
     def _device_levels(self):
-        """Enter the device-held state (once): the outputs' -1 filled (the remote push reads
-        the levels), the host's fields copied to ``ws.state``."""
+        """Enter the device-held state (once): the search started, the host's fields copied
+        to ``ws.state`` (the outputs' -1s still to write: the first pull writes them, or
+        :meth:`_fill` when the outputs are read)."""
         if self._dist is None:
-            self._fill()
+            self._ensure_reset()
             ws = self.ws
-            ws.state_host[:] = (self.level, self.cur, self.qin, self.queued, False, False, 1,
-                                0, 0, self.nnz, 0, 0, 0)
+            ws.state_host[:] = (self.level, self.cur, self.qin, self.queued, False,
+                                self._unfilled, 1, 0, 0, self.nnz, 0, 0, 0)
             ws.copy_state(to_device=True)
             self._dist = types.SimpleNamespace(level=self.level, args=None, pulled=0)
         return self._dist
@@ -668,7 +669,7 @@ class BitmapSearch(LevelSearch):
             self.k.claim_words(
                 (_blocks(nw, self.sms * 8),), (_THREADS,),
                 (words, np.int64(nw), np.int64(word0), *self._current_args(), self._levels,
-                 self.indptr, self.tindptr, self.ws.ring, self.ws.state))
+                 self._parents_arg(), self.indptr, self.tindptr, self.ws.ring, self.ws.state))
 
     def push_out(self, R, out) -> None:
         import cupy
@@ -687,8 +688,8 @@ class BitmapSearch(LevelSearch):
         # ones in it); each kernel checks which on the device.
         q0, q1 = ws.queue
         r.k.push_rows((grid,), (_THREADS,),
-                      (r.rows, r.nrows, R.indptr, R.indices, out, q0, q1, self._levels, ws.ring,
-                       ws.state))
+                      (r.rows, r.nrows, R.indptr, R.indices, out, ws.vis[0], ws.vis[1], q0, q1,
+                       self._levels, ws.ring, ws.state))
         r.k.push_remote((grid,), (_THREADS,),
                         (R.indptr, R.indices, out, q0, q1, self._levels, ws.ring, r.big_u,
                          r.big_p, r.big, r.counters, r.nrows, ws.state))

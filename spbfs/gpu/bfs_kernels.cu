@@ -548,10 +548,15 @@ bfs_push_remote(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indi
 
 // The remote push of a frontier not queued (after a pull) or longer than the `nrows` rows
 // with remote entries (else bfs_push_remote's): one thread per row with entries (rows[i]),
-// expanded when the row is in the frontier (its level is the state's).
+// expanded when the row is in the frontier.  After a pull the frontier is the difference of
+// the two bitmaps (the pull read the other one and wrote the state's current one, which the
+// level's claims joined); a long queued frontier is the visited rows at the state's level
+// (the visited bit first: an unvisited row's level may not be written yet, the first pull
+// writing the -1s).  The bitmaps, a bit per vertex, mostly stay in L2; the levels do not.
 extern "C" __global__ void __launch_bounds__(CTA_THREADS)
 bfs_push_rows(const idx_t* __restrict__ rows, long long nrows, const ptr_t* __restrict__ indptr,
-              const idx_t* __restrict__ indices, unsigned* out, const idx_t* q0, const idx_t* q1,
+              const idx_t* __restrict__ indices, unsigned* out, const unsigned* vis0,
+              const unsigned* vis1, const idx_t* q0, const idx_t* q1,
               const idx_t* __restrict__ levels, const u64* ring,
               const long long* __restrict__ state)
 {
@@ -559,11 +564,16 @@ bfs_push_rows(const idx_t* __restrict__ rows, long long nrows, const ptr_t* __re
     const int level = state_frontier(state, q0, q1, &q_in);
     const u64* in_st = ring + 4 * ((level - 1) & (RING - 1));
     if (q_in != nullptr && (long long)(*((volatile const u64*)in_st)) <= nrows) return;
+    const bool one = state[LOOP_CUR] != 0;
+    const unsigned* vis = one ? vis1 : vis0;
+    const unsigned* before = q_in == nullptr ? (one ? vis0 : vis1) : nullptr;
     const idx_t frontier = (idx_t)(level - 1);
     const long long stride = (long long)gridDim.x * CTA_THREADS;
     for (long long i = (long long)blockIdx.x * CTA_THREADS + threadIdx.x; i < nrows; i += stride) {
         const idx_t u = rows[i];
-        if (levels[u] != frontier) continue;
+        const unsigned bit = 1u << ((unsigned)u & 31u);
+        if (!(vis[u >> 5] & bit)) continue;
+        if (before != nullptr ? (before[u >> 5] & bit) != 0u : levels[u] != frontier) continue;
         for (ptr_t p = indptr[u]; p < indptr[u + 1]; ++p) remote_visit(out, indices[p]);
     }
 }
@@ -1160,13 +1170,15 @@ bfs_claim_mapped(const unsigned* __restrict__ words, long long nw,
 }
 
 // Bitmap words found elsewhere (the delegates' visited bits OR-reduced over the ranks), ORed
-// into the current bitmap from word0: their new vertices get the state's level (parents
-// untouched), are counted into the ring slot and, when the frontier is queued, appended to
-// the queue.  One thread per word, so plain stores suffice.
+// into the current bitmap from word0: their new vertices get the state's level and parent -1
+// (a rank that found one through its own edges holds its parent: spbfs.dist settles it by a
+// max over the ranks), are counted into the ring slot and, when the frontier is queued,
+// appended to the queue.  One thread per word, so plain stores suffice.
 extern "C" __global__ void __launch_bounds__(CTA_THREADS)
 bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word0,
                 unsigned* vis0, unsigned* vis1, idx_t* q0, idx_t* q1,
-                idx_t* __restrict__ levels, const ptr_t* __restrict__ indptr,
+                idx_t* __restrict__ levels, idx_t* __restrict__ parents,
+                const ptr_t* __restrict__ indptr,
                 const ptr_t* __restrict__ tindptr, u64* ring, const long long* __restrict__ state)
 {
     const Current c = current(state, vis0, vis1, q0, q1);
@@ -1189,6 +1201,11 @@ bfs_claim_words(const unsigned* __restrict__ words, long long nw, long long word
             const idx_t v = (idx_t)((word0 + w) * 32 + __ffs(x) - 1);
             x &= x - 1;
             store_level(levels, v, (idx_t)c.level);
+#if WITH_PARENTS
+            parents[v] = (idx_t)-1;
+#else
+            (void)parents;
+#endif
             add_degrees(v, indptr, tindptr, my_mf, my_mu);
             if (c.queued) c.queue[base++] = v;
         }
