@@ -119,7 +119,9 @@ def main(argv=None):
         keys = choose_roots(G, args.roots, args.seed).tolist()
         for plane, comm in comms.items():
             Gp = G.with_comm(comm)
-            opts = {"return_parents": True, "alpha": args.alpha}
+            # alpha only when given: the script also times older trees (A/B runs)
+            opts = {"return_parents": True,
+                    **({} if args.alpha is None else {"alpha": args.alpha})}
             warm = {}
             dist.bfs(Gp, keys[0], stats=warm, **opts)  # warm-up (kernel compile, pools)
             times, nedges, comp, commt, nbytes, phases = [], [], [], [], [], {}
