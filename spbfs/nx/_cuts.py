@@ -20,7 +20,7 @@ import numpy as np
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..cpu.nodesets import NEXT, boundary_entries, boundary_total, mark_neighbours
-from ._recognition import int_items, no_multigraph, present_rows, raw_weights, self_loops
+from ._recognition import int_items, no_multigraph, present_rows, raw_weights
 from ._registry import dispatched
 
 __all__ = ["rows_of_set", "set_rows"]
@@ -172,7 +172,7 @@ def _volume(G, S, weight):
         return _sum_in_order(_degrees(G)[rows])
     w = raw_weights(G, weight)
     degree = _row_sums_in_order(G._indptr, w, rows)
-    if not G.is_directed() and self_loops(G):
+    if not G.is_directed() and G.self_loop_count():
         degree = degree + _loops(G, w)[rows]  # NetworkX adds a loop's weight once more
     return _sum_in_order(degree)
 
@@ -182,7 +182,7 @@ def _degrees(G):
     graph."""
     def build():
         degree = to_numpy(G.csr(False).out_degree).astype(np.int64)
-        if not G.is_directed() and self_loops(G):
+        if not G.is_directed() and G.self_loop_count():
             degree += _loops(G, np.ones(G.nnz, np.int64))
         return degree
     return G._once(("volume_degree",), build)

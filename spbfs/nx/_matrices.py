@@ -165,7 +165,6 @@ def laplacian_matrix(G, nodelist=None, weight="weight"):
            [-1,  2, -1],
            [ 0, -1,  1]])
     """
-
     A = adjacency(G, nodelist, weight=weight)
     return _shifted(A, 1, 0, A.sum(axis=1))
 
@@ -181,7 +180,6 @@ def normalized_laplacian_matrix(G, nodelist=None, weight="weight"):
     array([[ 1., -1.],
            [-1.,  1.]])
     """
-
     import scipy.sparse as sp
 
     A = adjacency(G, nodelist, weight=weight)
@@ -261,7 +259,6 @@ def bethe_hessian_matrix(G, r=None, nodelist=None):
            [-2.,  5., -2.],
            [ 0., -2.,  4.]])
     """
-
     if r is None:  # nx.degree: a self-loop counts twice
         d = np.diff(G._indptr).astype(np.int64)
         loops = G.entry_rows() == G._indices

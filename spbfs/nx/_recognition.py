@@ -14,8 +14,7 @@ from ..cpu.nodesets import mark_neighbours
 from ..semiring import ewise_mult, ops
 from ._registry import dispatched
 
-__all__ = ["edge_position", "int_items", "no_multigraph", "present_rows", "raw_weights",
-           "self_loops"]
+__all__ = ["edge_position", "int_items", "no_multigraph", "present_rows", "raw_weights"]
 
 _MULTI = ("multigraphs run in NetworkX: spbfs merges parallel edges, which NetworkX counts "
           "one by one here")
@@ -24,12 +23,6 @@ _MULTI = ("multigraphs run in NetworkX: spbfs merges parallel edges, which Netwo
 def no_multigraph(arguments):
     """A ``can_run`` declining multigraphs (their parallel edges are merged in conversion)."""
     return _MULTI if arguments["G"].is_multigraph() else True
-
-
-def self_loops(G) -> int:
-    """The number of self-loops of ``G`` (stored diagonal entries of its pattern), counted
-    once per converted graph."""
-    return G.self_loop_count()
 
 
 def raw_weights(G, attr, *, from_source=False):
@@ -191,7 +184,7 @@ def number_of_selfloops(G):
     >>> nx.number_of_selfloops(nx.Graph([(1, 1), (1, 2)]), backend="spbfs")
     1
     """
-    return self_loops(G)
+    return G.self_loop_count()
 
 
 def _degree(G):
@@ -310,7 +303,7 @@ def is_triad(G):
     >>> nx.is_triad(nx.DiGraph([(0, 1), (1, 2)]), backend="spbfs")
     True
     """
-    return len(G) == 3 and G.is_directed() and self_loops(G) == 0
+    return len(G) == 3 and G.is_directed() and G.self_loop_count() == 0
 
 
 @dispatched(docs="No self-loop, ``n(n-1)/2`` arcs and no arc both ways (an element-wise "
@@ -325,7 +318,7 @@ def is_tournament(G):
     True
     """
     n = len(G)
-    if G.nnz != n * (n - 1) // 2 or self_loops(G):
+    if G.nnz != n * (n - 1) // 2 or G.self_loop_count():
         return False
     M = G.csr()
     return ewise_mult(M, M.T, ops.pair).nnz == 0

@@ -16,11 +16,11 @@ from ..core.arrays import to_numpy
 from ..cpu.overlap import row_overlap
 from ..cpu.toposort import generations
 from ._cluster import select_nodes
-from ._recognition import self_loops
 from ._registry import dispatched
 from ._subgraph import copy_keeping, subgraph_copy
 
 __all__ = []
+
 
 def _isolate_rows(G):
     """The rows without edges, from the host's pattern with the GPU configured too (a
@@ -147,7 +147,7 @@ def is_directed_acyclic_graph(G):
         return True
     # acyclic: no self-loop and every strong component a single node (one compiled
     # depth-first search on the CPU, not a product per generation)
-    if self_loops(G):
+    if G.self_loop_count():
         return False
     return int(_components(G.csr(), directed=True, connection="strong",
                            return_labels=False)) == len(G)
