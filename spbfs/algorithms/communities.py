@@ -449,39 +449,45 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     colour class by colour class, each vertex to its best neighbouring community.  It stops
     when a sweep raises the modularity by no more than ``threshold``: vertices of a class
     that join one community together can undo each other's gain, so sweeps need not
-    settle; one that lowers the modularity is undone.  Returns the communities and their
+    settle; one that lowers the modularity is undone.  The weight inside communities is
+    kept from the moves themselves (the movers of a class are not neighbours: each adds
+    twice its weight to its new community and takes off twice that to its old one), so a
+    sweep's modularity costs no pass over the entries.  Returns the communities and their
     modularity."""
     xp, n = B.xp, B.n
     k = _row_sums(B)
     comm = xp.arange(n, dtype=np.int64)
     sigma = k.copy()  # total degree of each community (indexed by community id < n)
+    inside = mod * total + resolution * float((sigma * sigma).sum()) / total
     off = select(B, "offdiag")
     # each class's rows of B without its diagonal, taken once for every sweep
     classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
                for rows in color_classes(off, rng) if rows.size]
     for _ in range(max_sweeps):
         moved = 0
-        before = comm.copy(), sigma.copy()
+        before = comm.copy(), sigma.copy(), inside
         for rows, sub in classes:
             kv = k[rows]
             own = comm[rows]
+            scale = resolution * kv / total
             # the best neighbouring community by w(v, C) - gamma k_v Sigma_C / 2m; v's own
             # is scored with v still in its Sigma, below staying's score (tested next)
             best_col, best, w_own = row_mode(sub, comm, own=own, weighted=True, cost=sigma,
-                                             scale=resolution * kv / total)
-            stay = w_own - resolution * kv * (sigma[own] - kv) / total  # v leaving its own
-            go = (best_col >= 0) & (best > stay + 1e-12) & (best_col != own)
-            if bool(go.any()):
-                movers = rows[go]
+                                             scale=scale)
+            stay = w_own - scale * (sigma[own] - kv)  # v leaving its own
+            go = xp.flatnonzero((best_col >= 0) & (best > stay + 1e-12) & (best_col != own))
+            if go.size:
+                movers, to = rows[go], best_col[go]
+                inside += 2.0 * float((best[go] + scale[go] * sigma[to] - w_own[go]).sum())
                 _scatter_add(sigma, comm[movers], -k[movers], xp)
-                comm[movers] = best_col[go]
-                _scatter_add(sigma, best_col[go], k[movers], xp)
+                comm[movers] = to
+                _scatter_add(sigma, to, k[movers], xp)
                 moved += int(movers.size)
         if not moved:
             break
-        new_mod = _modularity(B, comm, sigma, resolution, total)
+        new_mod = inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
         if new_mod < mod:
-            comm, sigma = before
+            comm, sigma, inside = before
             break
         gain, mod = new_mod - mod, new_mod
         if gain <= threshold:

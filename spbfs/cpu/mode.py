@@ -8,13 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .products import _scratch
+from .products import KEPT_SCRATCH_ENTRIES, _scratch
+from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["row_mode"]
 
 #: The widest range of values totalled in a dense array (one slot per value); wider
 #: ranges take the generic path.
 DENSE_RANGE = 1 << 24
+#: The fewest entries a thread's part of the rows holds.
+PART_ENTRIES = 1 << 14
 
 
 @kernel
@@ -35,20 +38,23 @@ def _value_range(ip, ix, x, mask):
 
 
 @kernel
-def _dense_totals(ip, ix, data, x, own, mask, cost, scale, low, seen, base, tally, met,
-                  value, score, own_total):
-    """Row ``r`` adds each entry's weight (``data``; 1 where empty) to ``tally[v - low]``,
-    reset where ``seen[v - low]`` is not its stamp ``base + r`` (every entry of ``seen``
-    below ``base``: stale), listing the slots it meets in ``met``; then scores them (less
-    ``scale[r] * cost[v]`` where ``cost`` is not empty)."""
+def _dense_totals(lo, hi, ip, ix, data, x, own, mask, cost, scale, low, seen, base, tally,
+                  met, value, score, own_total):
+    """Rows ``lo..hi``: row ``r`` adds each entry's weight (``data``; 1 where empty) to
+    ``tally[v - low]``, reset where ``seen[v - low]`` is not its stamp ``base + r`` (every
+    entry of ``seen`` below ``base``: stale), listing the slots it meets in ``met``; then
+    scores them (less ``scale[r] * cost[v]`` where ``cost`` is not empty).  Returns 1 (and
+    stops) at a value outside ``low .. low + seen.size - 1``, else 0."""
     span = seen.size
-    for r in range(ip.size - 1):
+    for r in range(lo, hi):
         if ip[r + 1] == ip[r] or (mask.size and not mask[r]):
             continue
         stamp = base + r
         nmet = 0
         for p in range(ip[r], ip[r + 1]):
             slot = x[ix[p]] - low
+            if slot < 0 or slot >= span:
+                return 1
             if seen[slot] != stamp:
                 seen[slot] = stamp
                 tally[slot] = 0.0
@@ -66,6 +72,7 @@ def _dense_totals(ip, ix, data, x, own, mask, cost, scale, low, seen, base, tall
         if own.size:
             slot = own[r] - low
             own_total[r] = tally[slot] if 0 <= slot < span and seen[slot] == stamp else 0.0
+    return 0
 
 
 _NONE_INT = np.empty(0, np.int64)
@@ -92,24 +99,36 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
     """
     own = _NONE_INT if own is None else own
     mask = _NONE_BOOL if mask is None else mask
-    low, high, widest = _value_range(indptr, indices, x, mask)
-    if high < low:  # every row empty or masked out
-        return True
-    low, high = int(low), int(high)
-    if cost is not None and (low < 0 or high >= cost.size):
-        return False
-    if high - low >= DENSE_RANGE:
-        return False
-    span = high - low + 1
-    (seen, tally, base), = _scratch(span, np.float64, 1, indptr.size - 1, False)
+    nrows = indptr.size - 1
+    if cost is not None and cost.size <= DENSE_RANGE:
+        low, span = 0, int(cost.size)  # the values index ``cost``: checked as they are read
+    else:
+        low, high, _ = _value_range(indptr, indices, x, mask)
+        if high < low:  # every row empty or masked out
+            return True
+        low, span = int(low), int(high) - int(low) + 1
+        if span > DENSE_RANGE or (cost is not None and (low < 0 or high >= cost.size)):
+            return False
+    # parts of at least PART_ENTRIES entries, whose scratch arrays (one slot per value each)
+    # stay within the kept ones
+    parts = min(get_num_threads(), int(indices.size) // PART_ENTRIES,
+                KEPT_SCRATCH_ENTRIES // span)
+    ranges = split(nrows, max(parts, 1), weights=indptr)
+    widest = min(int(np.diff(indptr).max()), span) if nrows else 0
     totals = score if score.dtype == np.float64 else np.zeros(score.size)
     own_totals = own_total if own_total is None or own_total.dtype == np.float64 else (
         np.zeros(own_total.size))
-    _dense_totals(indptr, indices, _NONE_FLOAT if data is None else np.asarray(data, np.float64),
-                  x, own, mask, _NONE_FLOAT if cost is None else cost,
-                  _NONE_FLOAT if scale is None else scale, np.int64(low), seen[:span], base,
-                  tally[:span], np.empty(widest, np.int64), value, totals,
-                  _NONE_FLOAT if own_totals is None else own_totals)
+    work = _scratch(span, np.float64, len(ranges), nrows, False)
+    data = _NONE_FLOAT if data is None else np.asarray(data, np.float64)
+    cost = _NONE_FLOAT if cost is None else cost
+    scale = _NONE_FLOAT if scale is None else scale
+    out = _NONE_FLOAT if own_totals is None else own_totals
+    bad = run_ranges(lambda lo, hi, seen, tally, base: _dense_totals(
+        lo, hi, indptr, indices, data, x, own, mask, cost, scale, np.int64(low), seen[:span],
+        base, tally[:span], np.empty(widest, np.int64), value, totals, out),
+        [(lo, hi, *part) for (lo, hi), part in zip(ranges, work, strict=True)])
+    if any(bad):
+        return False
     if totals is not score:
         score[:] = totals
         if own_total is not None:

@@ -15,6 +15,7 @@ from conftest import DEVICES, to_host, unsorted_csr
 from hypothesis import given
 from hypothesis import strategies as st
 
+import spbfs
 from spbfs import semiring
 
 
@@ -161,6 +162,29 @@ def test_weighted_row_mode_with_a_cost_matches_the_totals(device, generic, case,
     scale = rng.integers(0, 3, A.shape[0]) / 2
     got = _run(device, generic, A, x, own, mask, weighted=True, cost=cost, scale=scale)
     assert got == list(_expected_weighted(A, x, own, mask, cost, scale))
+
+
+def test_row_mode_split_over_threads():
+    """Rows of many entries split over four threads (each with its own scratch): the
+    oracle's answer, counted and weighted with a cost; a value outside the cost read by any
+    part is the generic path's error."""
+    rng = np.random.default_rng(11)
+    nrows, n = 600, 5000
+    A = sp.random_array((nrows, n), density=0.05, format="csr", rng=rng)
+    A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
+    x, own = rng.integers(0, 40, n), rng.integers(0, 40, nrows)
+    mask = rng.random(nrows) < 0.7
+    cost, scale = rng.integers(0, 9, 40) / 4, rng.integers(0, 3, nrows) / 2
+    spbfs.set_num_threads(4)
+    try:
+        assert _run("numpy", False, A, x, own, mask) == list(_expected(A, x, own, mask))
+        got = _run("numpy", False, A, x, own, None, weighted=True, cost=cost, scale=scale)
+        assert got == list(_expected_weighted(A, x, own, None, cost, scale))
+        x[-1] = 40   # read by the last rows' part
+        with pytest.raises(ValueError, match="cost must have an entry for every value read"):
+            semiring.row_mode(A, x, weighted=True, cost=cost, scale=scale)
+    finally:
+        spbfs.set_num_threads(None)
 
 
 def test_row_mode_rejects_bad_arguments():
