@@ -1,7 +1,8 @@
 """The CPU backend's ``row_mode`` (:func:`spbfs.semiring.row_mode`): one pass over each
 row totalling its values in a dense array over their range, then one over the values it
-met, where the generic path sorts every entry's ``(row, value)`` pair together (and still
-does for a range of values too wide for a dense array)."""
+met (rows of many entries split over the threads, each with its own arrays), where the
+generic path sorts every entry's ``(row, value)`` pair together (and still does for a
+range of values too wide for a dense array)."""
 
 from __future__ import annotations
 
