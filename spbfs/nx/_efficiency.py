@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from ..algorithms.bfs import bfs
 from ..core.arrays import to_numpy
 from ..core.csr import expand
+from ._dense import ALL_PAIRS_GPU_MIN_ENTRIES
 from ._registry import dispatched
 from ._traversal import bidirectional_rows
 
@@ -79,7 +80,7 @@ def global_efficiency(G):
     denom = n * (n - 1)
     if denom == 0:
         return 0
-    M = G.csr()
+    M = G.csr(G.on_gpu(ALL_PAIRS_GPU_MIN_ENTRIES))  # small graphs: the host's searches
     total = np.zeros(1)
     batch = max(1, BATCH_ENTRIES // n)
     for start in range(0, n, batch):  # batches of sources, in node order
