@@ -362,7 +362,8 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
         NetworkX's resolution ``gamma``.
     threshold : float
         A level must raise the modularity by more than this to continue; so must a sweep
-        of a level's moves (a sweep that lowers it is undone, and the level's moves end).
+        of a level's moves, and by more than :data:`SETTLED` of what the level has gained
+        so far (a sweep that lowers it is undone, and the level's moves end).
     max_level : int, optional
         Most levels.
     seed : int or numpy Generator, optional
@@ -444,12 +445,20 @@ def _modularity(B, comm, sigma, resolution, total):
     return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
 
 
+#: A level's sweeps end once one raises the modularity by no more than this share of what
+#: the level has raised it so far: a tail of small gains costs sweeps that add little (on
+#: a scale-17 Kronecker graph the second level's last 9 of 25 sweeps added 0.05 % of the
+#: modularity).
+SETTLED = 1e-3
+
+
 def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     """Louvain's first phase on ``B`` from its vertices as communities (modularity ``mod``):
     colour class by colour class, each vertex to its best neighbouring community.  It stops
-    when a sweep raises the modularity by no more than ``threshold``: vertices of a class
-    that join one community together can undo each other's gain, so sweeps need not
-    settle; one that lowers the modularity is undone.  The weight inside communities is
+    when a sweep raises the modularity by no more than ``threshold`` or than
+    :data:`SETTLED` of the level's gain so far: vertices of a class that join one community
+    together can undo each other's gain, so sweeps need not settle; one that lowers the
+    modularity is undone.  The weight inside communities is
     kept from the moves themselves (the movers of a class are not neighbours: each adds
     twice its weight to its new community and takes off twice that to its old one), so a
     sweep's modularity costs no pass over the entries.  Returns the communities and their
@@ -459,6 +468,7 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     comm = xp.arange(n, dtype=np.int64)
     sigma = k.copy()  # total degree of each community (indexed by community id < n)
     inside = mod * total + resolution * float((sigma * sigma).sum()) / total
+    start = mod
     off = select(B, "offdiag")
     # each class's rows of B without its diagonal, taken once for every sweep
     classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
@@ -490,7 +500,7 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
             comm, sigma, inside = before
             break
         gain, mod = new_mod - mod, new_mod
-        if gain <= threshold:
+        if gain <= max(threshold, SETTLED * (mod - start)):
             break
     return comm, mod
 
