@@ -2,9 +2,7 @@
 
 Both update one colour class of the graph at a time (vertices of a class are never
 neighbours, so they can move together without undoing each other's move).  The colouring is
-the greedy one in an order of priorities, computed in Jones and Plassmann's rounds (per round
-the vertices whose neighbours before them are coloured take their colours and push them on:
-a ``bor`` push of colour bits and a ``plus_pair`` push of counts).
+the greedy one in an order of priorities (:func:`spbfs.semiring.greedy_colors`).
 
 * Label propagation (NetworkX's rules and colouring, so NetworkX's result): a vertex takes
   the label most frequent among its neighbours (``row_mode`` over its class's rows of the
@@ -30,16 +28,14 @@ import numpy as np
 from ..core.arrays import array_module
 from ..semiring import (
     Matrix,
-    Monoid,
-    Semiring,
     Vector,
     any_pair,
     ewise_add,
     extract,
+    greedy_colors,
     monoids,
     mxm,
     ops,
-    plus_pair,
     plus_times,
     pointer_matrix,
     reduce,
@@ -74,14 +70,10 @@ def _one_hot(labels, ncols, xp):
 def color_classes(A, seed=None, priority=None):
     """A proper colouring of an undirected graph, as lists of vertices per colour.
 
-    The sequential greedy colouring in priority order (highest first: each vertex takes the
-    smallest colour none of its neighbours before it holds), so every colour is the
-    lexicographically first maximal independent set of the vertices not coloured before;
-    ``networkx.greedy_color``'s ``largest_first`` is :func:`largest_first`.  Computed as
-    Jones and Plassmann do: in rounds, every vertex whose neighbours before it are all
-    coloured takes the lowest colour missing from the bits they sent it, then sends its own
-    colour bit (a ``bor`` push) and one count (a ``plus_pair`` push) to its neighbours after
-    it; each vertex's row is read once per push.
+    The sequential greedy colouring in priority order (:func:`spbfs.semiring.greedy_colors`:
+    each vertex takes the smallest colour none of its neighbours before it holds), so every
+    colour is the lexicographically first maximal independent set of the vertices not
+    coloured before; ``networkx.greedy_color``'s ``largest_first`` is :func:`largest_first`.
 
     Parameters
     ----------
@@ -105,55 +97,14 @@ def color_classes(A, seed=None, priority=None):
     >>> sorted(len(c) for c in color_classes(A, seed=1))
     [1, 1, 1]
     """
-    M = select(prepare(A).canonical(), "offdiag")
+    M = prepare(A)
     xp, n = M.xp, M.n
     if priority is None:
         priority = _rng(seed).permutation(n)
-    priority = xp.asarray(priority).astype(np.float64)
-    rows_of, idt = M.entry_rows, M.indices.dtype
-    before = priority[M.indices] > priority[rows_of]  # entry (v, u): u is coloured before v
-    waiting = xp.bincount(rows_of[before], minlength=n)
-    after = select(M.with_values(~before), "nonzero")  # row u: its neighbours after it
-    colour = xp.full(n, -1, np.int64)
-    # taken[w, v]: bit b set when a neighbour of v before it has colour 64 w + b
-    taken = xp.zeros((1, n), np.uint64)
-    ready = xp.flatnonzero(waiting == 0).astype(idt)
-    while ready.size:
-        got = _lowest_free(taken, ready, xp)
-        colour[ready] = got
-        top = int(got.max()) // 64  # one host read: the last word this round sets
-        bit = xp.left_shift(np.uint64(1), (got & 63).astype(np.uint64))
-        for w in range(top + 1):
-            if w == taken.shape[0]:
-                taken = xp.concatenate([taken, xp.zeros((1, n), np.uint64)])
-            # a sender of another word sends 0, bor's identity
-            sent = bit if top == 0 else xp.where(got >> 6 == w, bit, np.uint64(0))
-            told = vxm(Vector.sparse(ready, sent, size=n, sort=False, check=False), after,
-                       _BOR_FIRST).to_sparse()
-            taken[w, told.indices] |= told.values
-        told = vxm(Vector.sparse(ready, size=n, sort=False, check=False), after, plus_pair,
-                   dtype=np.int64).to_sparse()
-        waiting[told.indices] -= told.values
-        ready = told.indices[waiting[told.indices] == 0]
+    colour = greedy_colors(M, xp.asarray(priority))
     order = xp.argsort(colour, kind="stable")  # by colour, then vertex id
     ends = xp.cumsum(xp.bincount(colour)).tolist() if n else []
     return [order[lo:hi] for lo, hi in pairwise([0, *ends])]
-
-
-#: Bit sets of colours sent along arcs: ``bor`` of the senders' bits.
-_BOR_FIRST = Semiring(Monoid("bor", np.bitwise_or, lambda dt: 0, "(a | b)"), ops.first)
-
-
-def _lowest_free(taken, vertices, xp):
-    """Per vertex, the smallest colour whose bit is clear in its words of ``taken``."""
-    free = ~taken[:, vertices]
-    has = free != 0
-    w = xp.argmax(has, axis=0)  # the first word with a clear bit (0 where none has)
-    free = xp.take_along_axis(free, w[None, :], axis=0)[0]
-    low = free & (~free + np.uint64(1))  # the lowest clear bit
-    _, place = xp.frexp(low.astype(np.float64))  # 2**b = 0.5 * 2**(b + 1): exact
-    out = 64 * w.astype(np.int64) + place.astype(np.int64) - 1
-    return xp.where(has.any(axis=0), out, 64 * taken.shape[0])
 
 
 def largest_first(A):

@@ -171,6 +171,9 @@ _OPTIONAL = _declare(
     ("queue_meet", "fptr, fidx, bptr, bidx, source, target, fpar, bpar",
      ":func:`spbfs.semiring.queue_meet` whole: two queue searches towards each other, not "
      "their levels of products"),
+    ("greedy_colors", "indptr, indices, order, colour",
+     ":func:`spbfs.semiring.greedy_colors` whole: one pass over the vertices in priority "
+     "order, not Jones and Plassmann's rounds of pushes"),
     ("row_mode", "indptr, indices, data, x, own, mask, cost, scale, value, score, own_total",
      ":func:`spbfs.semiring.row_mode` whole: each row's values counted (or their weights "
      "totalled, less a cost) in one pass, not a sort of every entry's pair; False: not done"),

@@ -17,6 +17,7 @@ Examples
 
 from .bfs import bitmap_search
 from .brandes import brandes_source
+from .color import greedy_colors
 from .csr import csr_assign, csr_union
 from .delta import delta_stepping
 from .forest import forest_outputs, pruning_share
@@ -46,7 +47,8 @@ from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
            "csr_transpose", "csr_union",
-           "delta_stepping", "ewise_csr", "forest_outputs", "index_unary", "masked_dot",
+           "delta_stepping", "ewise_csr", "forest_outputs", "greedy_colors", "index_unary",
+           "masked_dot",
            "packed_pull", "packed_push", "peel",
            "pruning_share", "pull_affine", "queue_meet", "queue_order", "reduce_values",
            "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm", "spmspv", "spmv",

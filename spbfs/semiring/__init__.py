@@ -16,6 +16,7 @@ array([2., 3.])
 """
 
 from ._affine import AffineStep, pull_affine
+from ._color import greedy_colors
 from ._dependencies import source_dependencies
 from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract, extract_pattern
@@ -54,7 +55,8 @@ from ._vxm import mxv, pull_cheaper, vxm
 __all__ = [
     "NAMED", "AffineStep", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid",
     "Semiring", "Vector", "any_first", "any_pair", "any_secondi", "apply", "assign",
-    "ewise_add", "ewise_mult", "extract", "extract_pattern", "forest_outputs", "level_search",
+    "ewise_add", "ewise_mult", "extract", "extract_pattern", "forest_outputs", "greedy_colors",
+    "level_search",
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "plus_pair", "plus_times", "pointer_matrix",
     "pruning_share", "pull_affine", "pull_cheaper", "queue_meet", "queue_order", "reduce",
