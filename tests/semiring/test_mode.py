@@ -164,10 +164,13 @@ def test_weighted_row_mode_with_a_cost_matches_the_totals(device, generic, case,
     assert got == list(_expected_weighted(A, x, own, mask, cost, scale))
 
 
-def test_row_mode_split_over_threads():
-    """Rows of many entries split over four threads (each with its own scratch): the
-    oracle's answer, counted and weighted with a cost; a value outside the cost read by any
-    part is the generic path's error."""
+def test_row_mode_split_over_threads(monkeypatch):
+    """Rows split over four threads (each with its own scratch; parts of 4,096 entries
+    here): the oracle's answer, counted and weighted with a cost; a value outside the cost
+    read by any part is the generic path's error."""
+    from spbfs.cpu import mode
+
+    monkeypatch.setattr(mode, "PART_ENTRIES", 1 << 12)
     rng = np.random.default_rng(11)
     nrows, n = 600, 5000
     A = sp.random_array((nrows, n), density=0.05, format="csr", rng=rng)
