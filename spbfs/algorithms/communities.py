@@ -409,11 +409,10 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     when a sweep raises the modularity by no more than ``threshold`` or than
     :data:`SETTLED` of the level's gain so far: vertices of a class that join one community
     together can undo each other's gain, so sweeps need not settle; one that lowers the
-    modularity is undone.  The weight inside communities is
-    kept from the moves themselves (the movers of a class are not neighbours: each adds
-    twice its weight to its new community and takes off twice that to its old one), so a
-    sweep's modularity costs no pass over the entries.  Returns the communities and their
-    modularity."""
+    modularity is undone.  The weight inside communities is kept from the moves themselves
+    (the movers of a class are not neighbours: each adds twice its weight to its new
+    community and takes off twice that to its old one), so a sweep's modularity costs no
+    pass over the entries.  Returns the communities and their modularity."""
     xp, n = B.xp, B.n
     k = _row_sums(B)
     comm = xp.arange(n, dtype=np.int64)
