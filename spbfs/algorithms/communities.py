@@ -275,7 +275,7 @@ def modularity(A, labels, resolution=1.0):
     c = int(labels.max()) + 1 if labels.size else 0
     inside = float(B.data[labels[B.entry_rows] == labels[B.indices]].sum())
     sigma = xp.bincount(labels, weights=k, minlength=c)
-    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+    return _score(inside, sigma, resolution, total)
 
 
 def _modularity_by_masks(B, labels, resolution):
@@ -294,7 +294,7 @@ def _modularity_by_masks(B, labels, resolution):
     k = _row_sums(B)
     sigma = vxm(Vector(n, "bitmap", present=xp.ones(n, bool), values=k), pointer_matrix(labels),
                 plus_times).to_dense(0.0)
-    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+    return _score(inside, sigma, resolution, total)
 
 
 def _row_sums(B):
@@ -390,10 +390,15 @@ def modularity_of(B, comm, resolution, total):
     return _modularity(B, comm, sigma, resolution, total)
 
 
+def _score(inside, sigma, resolution, total):
+    """Modularity from the weight inside communities and each community's total degree."""
+    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+
+
 def _modularity(B, comm, sigma, resolution, total):
     """:func:`modularity_of` given each community's total degree ``sigma``."""
     inside = float(B.data[comm[B.entry_rows] == comm[B.indices]].sum())
-    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+    return _score(inside, sigma, resolution, total)
 
 
 #: A level's sweeps end once one raises the modularity by no more than this share of what
@@ -445,7 +450,7 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
                 moved += int(movers.size)
         if not moved:
             break
-        new_mod = inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+        new_mod = _score(inside, sigma, resolution, total)
         if new_mod < mod:
             comm, sigma, inside = before
             break

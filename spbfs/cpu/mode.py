@@ -27,18 +27,17 @@ PART_ENTRIES = 1 << 17
 @kernel
 def _value_range(ip, ix, x, mask):
     """The smallest and largest value the rows ``mask`` keeps read (an empty ``mask``:
-    every row), ``low > high`` where none, and the longest such row (its slots' list)."""
-    low, high, widest = x.dtype.type(0), x.dtype.type(-1), 0
+    every row), ``low > high`` where none."""
+    low, high = x.dtype.type(0), x.dtype.type(-1)
     for r in range(ip.size - 1):
         if ip[r + 1] == ip[r] or (mask.size and not mask[r]):
             continue
-        widest = max(widest, ip[r + 1] - ip[r])
         for p in range(ip[r], ip[r + 1]):
             v = x[ix[p]]
             if high < low:
                 low, high = v, v
             low, high = min(low, v), max(high, v)
-    return low, high, widest
+    return low, high
 
 
 @kernel
@@ -107,7 +106,7 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
     if cost is not None and cost.size <= DENSE_RANGE:
         low, span = 0, int(cost.size)  # the values index ``cost``: checked as they are read
     else:
-        low, high, _ = _value_range(indptr, indices, x, mask)
+        low, high = _value_range(indptr, indices, x, mask)
         if high < low:  # every row empty or masked out
             return True
         low, span = int(low), int(high) - int(low) + 1
