@@ -23,7 +23,7 @@ from numba.extending import intrinsic
 from ._jit import kernel
 from ._thunks import call_address
 
-__all__ = ["SpinPool", "spin_until_all", "spin_while"]
+__all__ = ["SpinPool", "round_reads", "spin_until_all", "spin_while"]
 
 _HAS_SCHED_YIELD = hasattr(os, "sched_yield")
 
@@ -133,6 +133,18 @@ def _reads_per_second() -> float:
     return best
 
 
+def round_reads() -> int:
+    """The reads of a flag that take about :data:`_ROUND` here: a spin's ``reads`` between
+    yields of the core.
+
+    Examples
+    --------
+    >>> round_reads() >= 1
+    True
+    """
+    return max(1, int(_reads_per_second() * _ROUND))
+
+
 class SpinPool:
     """``size`` worker threads (named ``name-0``...) that run one call's ranges: each waits
     for its next range by spinning without the GIL for :data:`WORKER_SPIN`, then sleeps on
@@ -148,9 +160,8 @@ class SpinPool:
     """
 
     def __init__(self, size: int, name: str = "spbfs-cpu"):
-        rate = _reads_per_second()
         self.size = size
-        self._reads = max(1, int(rate * _ROUND))
+        self._reads = round_reads()
         self._worker_rounds = max(1, int(WORKER_SPIN / _ROUND))
         self._caller_rounds = max(1, int(CALLER_SPIN / _ROUND))
         self._flags = np.zeros(size * _STRIDE, np.int64)

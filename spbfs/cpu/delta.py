@@ -1,6 +1,6 @@
 """The CPU's delta-stepping (``delta_stepping``): :func:`spbfs.semiring.relax_buckets` whole,
-one parallel call a bucket round and no array made per round (GAP's ``sssp``, Meyer and
-Sanders).
+every bucket round in one parallel call and no array made per round (GAP's ``sssp``, Meyer
+and Sanders).
 
 Distances are float64 (non-negative: their bit patterns, read as int64, are in the same
 order, so an improvement is a compare-and-swap of the bits, :mod:`spbfs.cpu._atomic`).
@@ -12,20 +12,25 @@ own pool and free list.  As in GAP, a vertex stays listed where it was when it i
 again; a listing is taken only while the vertex's distance is still in that bucket.  A
 round:
 
-1. between rounds, one thread (:func:`_advance`) gives the last round's blocks back to
-   their threads' free lists, finds the lowest bucket whose bins hold a listing and
-   detaches its blocks, every thread's, into one list;
-2. every range takes chunks of that list by ``fetch_add`` and relaxes the out-edges of each
-   listed vertex still in the bucket, once (a stamp per round), listing each improvement
-   in its own bins: the work is shared whichever thread listed it (a bucket listed by one
-   thread, as the first rounds from one source are, would otherwise run on that thread
-   alone, and so would the rounds after it);
+1. the leading range (thread 0, :func:`_advance`) gives the last round's blocks back to
+   their threads' free lists, finds the lowest bucket whose bins hold a listing, detaches
+   its blocks, every thread's, into one list, and opens the round;
+2. every range in the round takes chunks of that list by ``fetch_add`` and relaxes the
+   out-edges of each listed vertex still in the bucket, once (a stamp per round), listing
+   each improvement in its own bins: the work is shared whichever thread listed it;
 3. each range relaxes the vertices it listed in the current bucket itself while they fill
-   at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail).
+   at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail);
+4. the leader closes the round and waits for the helping ranges inside it.
 
-A thread whose pool is full marks the vertex ``spilled``; the round's end grows the pools
-and lists the spilled vertices where their distances are (rare: a pool has room for ``2 n``
-listings).
+The rounds are one call (GAP's one parallel region): a call through the thread pool per
+round cost 35-40 us, a tenth of a search on GAP's scale-18 graph.  The helpers spin
+between rounds and join the open ones they see; none is waited for that has not joined,
+so a helper that starts late, or never (ranges run one after another inside a worker, or
+queued behind another caller's), cannot stall the search.
+
+A thread whose pool is full marks the vertex ``spilled``; the call then ends after the
+round, the pools grow and the spilled vertices are listed where their distances are, and
+the rounds go on in a new call (rare: a pool has room for ``2 n`` listings).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import numpy as np
 
 from ._atomic import cas, fetch_add, float_bits
 from ._jit import kernel
+from ._spin import _load, _store, round_reads, spin_until_all, spin_while
 from .kept import KeptPool
 from .threads import get_num_threads, run_kernel, run_ranges, split
 
@@ -45,8 +51,8 @@ CHUNK_BLOCKS = 2
 PARALLEL_MAX = 1 << 16
 #: What :func:`delta_stepping` returns for a negative weight, a NaN weight.
 NEGATIVE, NAN = -1, -2
-#: Frontier vertices from which a round is split over threads.
-PARALLEL_VERTICES = 256
+#: Stored entries from which a search's rounds are shared by threads.
+PARALLEL_ENTRIES = 1 << 14
 #: Vertices a bin's block holds (bins are linked lists of blocks).
 BLOCK = 32
 #: A thread relaxes the vertices it listed in the current bucket itself, without a round,
@@ -65,6 +71,15 @@ WIDER_FROM_THREADS = 8
 MAX_SPAN = 1 << 16
 U = np.uintp
 NONE = -1
+#: The rounds' control block (:func:`_search`), int64 entries; those written by several
+#: threads on cache lines of their own: the round's state (even: open, odd: closed,
+#: :data:`DONE`), the helpers inside it, the chunks claimed, the vertices spilled; then the
+#: round the leader publishes, and the search's state in and out of the call.
+SEQ, ACTIVE, CLAIMED, LOST = 0, 8, 16, 24
+P_BUCKET, P_COUNT, P_STAMP = 32, 33, 34
+BUCKET, COUNT, STAMP, ROUNDS = 40, 41, 42, 43
+CONTROL = 48
+DONE = -1
 
 
 @kernel
@@ -165,16 +180,16 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
     return lost
 
 
-@kernel
-def _relax(r, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
+@kernel(inline="always")
+def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
            bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
-    """Range ``r`` of a round: chunks of the bucket's blocks (``taken_blocks[:count]``, any
-    thread's) taken by ``fetch_add``, each listed vertex whose distance is still in
-    ``bucket`` relaxed once (``taken``: the round's stamp; two threads taking one vertex at
-    once both relax it, a repeat of work only), every improvement listed in the bins of
-    thread ``r``; then (bucket fusion, GAP's) the vertices it listed in the current bucket
-    itself while they are few.  Returns the vertices spilled."""
-    t = r
+    """Thread ``t``'s share of a round: chunks of the bucket's blocks
+    (``taken_blocks[:count]``, any thread's) taken by ``fetch_add`` on ``claimed[0]``, each
+    listed vertex whose distance is still in ``bucket`` relaxed once (``taken``: the
+    round's stamp; two threads taking one vertex at once both relax it, a repeat of work
+    only), every improvement listed in the bins of thread ``t``; then (bucket fusion,
+    GAP's) the vertices it listed in the current bucket itself while they are few.  Returns
+    the vertices spilled."""
     threads = heads.shape[0]
     lost = 0
     while True:
@@ -218,6 +233,88 @@ def _relax(r, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data
             kb = after
             filled = BLOCK
     return lost
+
+
+@kernel
+def _search(r, ctl, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask, taken,
+            heads, fill, blk_v, blk_next, free, used, spilled):
+    """The bucket rounds in one parallel call (GAP's one parallel region): range 0 leads,
+    the others help (see :func:`_lead`, :func:`_help`).  Returns the vertices spilled."""
+    claimed = ctl[CLAIMED:CLAIMED + 1]
+    if r == 0:
+        return _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per,
+                     mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
+    return _help(r, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits,
+                 per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
+
+
+@kernel(inline="always")
+def _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
+          taken, heads, fill, blk_v, blk_next, free, used, spilled):
+    """The leading range, thread 0: from ``(ctl[BUCKET], ctl[COUNT])`` on, each round's
+    bucket found (:func:`_advance`) and published (``ctl[SEQ]`` set even: open), its share
+    taken, the round closed (``ctl[SEQ]`` odd) and the helpers inside it waited for; until
+    every bin is empty (``ctl[BUCKET]`` -1) or a round spilled (its bucket and blocks left
+    in ``ctl`` for the caller).  ``ctl[SEQ]`` is :data:`DONE` as it returns."""
+    bucket = ctl[BUCKET]
+    count = ctl[COUNT]
+    stamp = ctl[STAMP]
+    rounds = 0
+    lost = 0
+    seq = 0
+    while True:
+        bucket, entries, count = _advance(bucket, mask, heads, fill, blk_next, free,
+                                          taken_blocks, count, claimed)
+        if bucket < 0:
+            break
+        rounds += 1
+        stamp += 1  # the round's mark in taken (kept between calls: never cleared)
+        ctl[P_BUCKET] = bucket
+        ctl[P_COUNT] = count
+        ctl[P_STAMP] = stamp
+        seq += 2
+        _store(ctl, SEQ, seq)  # open: the published round is seen with it
+        lost += _round(0, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data,
+                       dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
+                       spilled)
+        fetch_add(ctl, SEQ, 1)  # closed (a full fence before ACTIVE is read)
+        while not spin_until_all(ctl, 1, 1, ACTIVE, 0, 1, reads):
+            pass
+        if lost + ctl[LOST]:
+            break
+    ctl[BUCKET] = bucket
+    ctl[COUNT] = count
+    ctl[STAMP] = stamp
+    ctl[ROUNDS] = rounds
+    _store(ctl, SEQ, DONE)
+    return lost
+
+
+@kernel(inline="always")
+def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
+          taken, heads, fill, blk_v, blk_next, free, used, spilled):
+    """A helping range, thread ``t``: it joins each open round it sees (``ctl[ACTIVE]``
+    raised, then ``ctl[SEQ]`` read again: a round closed meanwhile is left), takes its
+    share and leaves, until ``ctl[SEQ]`` is :data:`DONE`.  A helper that starts late, or
+    never (the ranges run one after another inside a worker), only takes part in fewer
+    rounds: the leader waits for none but those inside a round."""
+    last = 0
+    while True:
+        seq = _load(ctl, SEQ)
+        if seq == DONE:
+            return 0
+        if seq & 1 or seq == last:  # closed, or already taken part in
+            spin_while(ctl, SEQ, seq, 1, reads)
+            continue
+        fetch_add(ctl, ACTIVE, 1)
+        if _load(ctl, SEQ) == seq:  # still open: the leader waits for this thread
+            lost = _round(t, ctl[P_BUCKET], ctl[P_STAMP], taken_blocks, ctl[P_COUNT],
+                          claimed, indptr, indices, data, dist, bits, per, mask, taken, heads,
+                          fill, blk_v, blk_next, free, used, spilled)
+            if lost:
+                fetch_add(ctl, LOST, lost)
+        fetch_add(ctl, ACTIVE, -1)
+        last = seq
 
 
 @kernel
@@ -322,7 +419,7 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     w_max = _checked_largest(data)
     if w_max < 0:  # a bad weight: nothing computed
         return int(w_max)
-    threads = max(1, get_num_threads())
+    threads = max(1, get_num_threads()) if data.size >= PARALLEL_ENTRIES else 1
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
     delta *= WIDTH_SHARE * (2 if threads >= WIDER_FROM_THREADS else 1)
@@ -337,36 +434,35 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     taken, spilled = ws.taken, ws.spilled
     free = np.full(threads, NONE, np.int64)
     used = np.zeros(threads, np.int64)
-    claimed = np.zeros(1, np.int64)
     run_ranges(lambda lo, hi: dist[lo:hi].__setitem__(slice(None), np.inf),
                split(n, threads if n >= PARALLEL_MAX else 1))  # numpy's fill frees the GIL
     bits = dist.view(np.int64)
     dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
     _list(sources, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
     mask = span - 1
+    ctl = np.zeros(CONTROL, np.int64)
+    ctl[STAMP] = ws.stamp
     rounds = 0
-    bucket, entries, count = _advance(0, mask, heads, fill, blk_next, free, taken_blocks, 0,
-                                      claimed)
-    while bucket >= 0:
-        rounds += 1
-        ws.stamp += 1  # the round's mark in taken (kept between calls: never cleared)
-        parts = min(threads, (entries + PARALLEL_VERTICES - 1) // PARALLEL_VERTICES)
-        lost = run_kernel(_relax, [(r,) for r in range(parts)], bucket, ws.stamp,
-                          taken_blocks, count, claimed, indptr, indices, data, dist, bits, per,
-                          mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
-        if sum(lost):
-            while blk_next.shape[1] - int(used[0]) < sum(lost) // BLOCK + span + 1:
-                blk_v, blk_next = _grown(blk_v, blk_next)
-            listed = np.flatnonzero(spilled)
-            spilled[listed] = False
-            _list(listed, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
-            blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
-            if taken_blocks.size < blk_next.size:
-                taken_blocks = np.concatenate([taken_blocks, np.empty(
-                    blk_next.size - taken_blocks.size, np.int64)])
-            ws.keep(blk_v, blk_next, taken_blocks)
-        bucket, entries, count = _advance(bucket, mask, heads, fill, blk_next, free,
-                                          taken_blocks, count, claimed)
+    while True:
+        ctl[SEQ] = ctl[ACTIVE] = ctl[LOST] = 0
+        lost = run_kernel(_search, [(r,) for r in range(threads)], ctl, round_reads(),
+                          taken_blocks, indptr, indices, data, dist, bits, per, mask, taken,
+                          heads, fill, blk_v, blk_next, free, used, spilled)
+        ws.stamp = int(ctl[STAMP])  # the rounds' marks in taken (kept: never cleared)
+        rounds += int(ctl[ROUNDS])
+        if ctl[BUCKET] < 0:
+            break
+        lost = sum(lost) + int(ctl[LOST])  # a round spilled: the pools grown, the
+        while blk_next.shape[1] - int(used[0]) < lost // BLOCK + span + 1:  # spilled
+            blk_v, blk_next = _grown(blk_v, blk_next)  # listed again, then on
+        listed = np.flatnonzero(spilled)
+        spilled[listed] = False
+        _list(listed, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
+        blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
+        if taken_blocks.size < blk_next.size:
+            taken_blocks = np.concatenate([taken_blocks, np.empty(
+                blk_next.size - taken_blocks.size, np.int64)])
+        ws.keep(blk_v, blk_next, taken_blocks)
     _workspaces.give_back(ws, n, threads)  # every bin empty again (one that raised: dropped)
     return rounds
 

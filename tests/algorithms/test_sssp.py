@@ -288,10 +288,10 @@ def test_delta_stepping_bucket_numbers_past_two_to_the_53(width):
 
 @pytest.fixture
 def crowded(monkeypatch):
-    """Every round split over 3 threads, pools of one block (spills every round)."""
+    """Every search shared by 3 threads, pools of one block (spills every round)."""
     from spbfs.cpu import delta
 
-    monkeypatch.setattr(delta, "PARALLEL_VERTICES", 1)
+    monkeypatch.setattr(delta, "PARALLEL_ENTRIES", 0)
     monkeypatch.setattr(delta, "_pool_blocks", lambda n, threads, sources, span: 1)
     spbfs.set_num_threads(3)
     yield
@@ -342,6 +342,24 @@ def test_relax_buckets_kernel_on_kronecker_from_eight_callers(crowded):
     for k, d in enumerate(got):
         np.testing.assert_array_equal(d, expected[k % 8])
 
+
+
+def test_relax_buckets_kernel_helpers_that_never_join(crowded):
+    """Searches made inside the pool's ranges run their ranges one after another: the
+    leading range does every round alone and the helpers, started after it ended, leave at
+    once; the distances are Dijkstra's."""
+    from spbfs.cpu.threads import run_ranges
+    from spbfs.graph500.generate import kronecker
+    from spbfs.semiring import relax_buckets
+
+    u, v = kronecker(9, 16, seed=2)
+    w = np.random.default_rng(2).integers(1, 256, u.size).astype(np.float64)
+    A = sp.csr_array((np.r_[w, w], (np.r_[u, v], np.r_[v, u])), shape=(512, 512))
+    A.sum_duplicates()
+    sources = np.flatnonzero(np.diff(A.indptr))[:4]
+    got = run_ranges(lambda k, _: relax_buckets(A, np.array([sources[k]]), 3.0),
+                     [(k, k + 1) for k in range(4)])
+    np.testing.assert_array_equal(np.array(got), csgraph.dijkstra(A, indices=sources))
 
 def test_relax_buckets_bad_delta():
     from spbfs.semiring import relax_buckets
