@@ -61,11 +61,14 @@ FUSE_BLOCKS = 32
 #: The share of the width :func:`spbfs.semiring.relax_buckets` is given that these kernels
 #: take: their rounds cost little, and narrower buckets scan fewer edges again (GAP's
 #: scale-18 graph, one thread: 66-91 ms a source at a quarter of sssp's width, 113-144 at
-#: the whole; the generic rounds, a masked push and numpy lists each, keep the whole).
-WIDTH_SHARE = 0.25
-#: From this many threads the buckets are twice as wide (:data:`WIDTH_SHARE` doubled): a
-#: round costs more where more threads meet at its end (GAP's scale-22 graph, 16 threads:
-#: medians 193 ms at half of sssp's width against 231 at a quarter).
+#: the whole; the generic rounds, a masked push and numpy lists each, keep the whole;
+#: with the rounds in one call, two threads: an eighth 3-8 % under a quarter at scales 18
+#: and 20, a sixteenth no better).
+WIDTH_SHARE = 0.125
+#: The share from :data:`WIDER_FROM_THREADS` threads: a round costs more where more threads
+#: meet at its end (GAP's scale-22 graph, 16 threads, a call a round: medians 193 ms at
+#: half of sssp's width against 231 at a quarter).
+WIDE_SHARE = 0.5
 WIDER_FROM_THREADS = 8
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
@@ -399,11 +402,11 @@ def _grown(blk_v, blk_next):
 def delta_stepping(indptr, indices, data, sources, delta, dist):
     """Shortest distances from ``sources`` (at distance 0) by delta-stepping over the
     non-negative float64 weights ``data``, written into ``dist`` (float64, n); buckets
-    :data:`WIDTH_SHARE` times ``delta`` wide (twice that from :data:`WIDER_FROM_THREADS`
-    threads; raised where the weights would span more than :data:`MAX_SPAN` buckets).
-    Returns the number of bucket rounds, or :data:`NEGATIVE` / :data:`NAN` (nothing
-    computed) where a weight is negative / NaN: they are checked in the pass that finds
-    the largest.
+    :data:`WIDTH_SHARE` times ``delta`` wide (:data:`WIDE_SHARE` times from
+    :data:`WIDER_FROM_THREADS` threads; raised where the weights would span more than
+    :data:`MAX_SPAN` buckets).  Returns the number of bucket rounds, or :data:`NEGATIVE` /
+    :data:`NAN` (nothing computed) where a weight is negative / NaN: they are checked in
+    the pass that finds the largest.
 
     Examples
     --------
@@ -422,7 +425,7 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     threads = max(1, get_num_threads()) if data.size >= PARALLEL_ENTRIES else 1
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
-    delta *= WIDTH_SHARE * (2 if threads >= WIDER_FROM_THREADS else 1)
+    delta *= WIDE_SHARE if threads >= WIDER_FROM_THREADS else WIDTH_SHARE
     if w_max / delta > MAX_SPAN - 3:
         delta = w_max / (MAX_SPAN - 3)
     per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
