@@ -212,11 +212,14 @@ def _sssp_many(A, sources, directed, return_predecessors):
     dist = xp.full((n, k), np.inf)   # a row per vertex: the products' layout, no transposes
     dist[rows, xp.arange(k)] = 0.0
     changed = rows  # sorted, distinct
+    relaxed = xp.empty_like(dist)  # each round's products, written in place
     for _ in range(n):
         if not changed.size:
             break
-        edges = extract(M.T, None, changed)  # every vertex x changed (M's transpose is kept)
-        relaxed = mxm(edges, dist[changed], min_plus)   # n x k
+        if changed.size == n:  # every vertex: the kept transpose and the rows as they are
+            mxm(M.T, dist, min_plus, out=relaxed)
+        else:  # every vertex x changed (M's transpose is kept)
+            mxm(extract(M.T, None, changed), dist[changed], min_plus, out=relaxed)
         better = relaxed < dist
         xp.minimum(dist, relaxed, out=dist)
         changed = xp.flatnonzero(better.any(axis=1))
