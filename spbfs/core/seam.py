@@ -201,8 +201,8 @@ _OPTIONAL = _declare(
      ":func:`spbfs.semiring.extract_pattern` whole: the kept rows' kept entries counted and "
      "copied in two passes, not the coordinates of every entry sorted"),
     ("delta_stepping", "indptr, indices, data, sources, delta, dist",
-     ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and a parallel call a "
-     "bucket round, not a masked push and numpy lists per round; the weights checked in "
+     ":func:`spbfs.semiring.relax_buckets` whole: per-thread bins and every bucket round in "
+     "one parallel call, not a masked push and numpy lists per round; the weights checked in "
      "its pass over them (returns the rounds, or -1 for a negative weight and -2 for a "
      "NaN one, nothing computed)"),
     ("brandes_source", "indptr, indices, tindptr, tindices, source, delta",
