@@ -21,6 +21,7 @@ import threading
 import types
 
 import numpy as np
+from llvmlite import binding as llvm
 
 from ..core.seam import ANY_TERMINAL
 from . import opcompile
@@ -37,7 +38,7 @@ RANGES_PER_THREAD = 8
 PULL_BLOCK = 1 << 14
 PULL_CHUNK_GROWTH = 4
 #: Widths from which an SpMM over a monoid that picks an operand adds into a second buffer
-#: (see :func:`spmm`): narrower rows lose more to the copy than the masked stores cost.
+#: where masked stores are slow (see :func:`spmm`): narrower rows lose more to the copy.
 COPY_WIDTH = 32
 
 _DUMMY = np.zeros(1, np.int8)
@@ -648,17 +649,15 @@ def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode
 
 
 @KERNEL
-def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip, copy, C):
+def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip, C):
     # C[i, c] = add_k mul(A[i, k], B[k, c], k, c), the identity where nothing lands, at the
     # positions the mask allows; the others get the identity, or keep C's value (`keep`).
-    # With `skip`, rows k of B that are not b_live (all the identity) are not read.  With
-    # `copy`, an entry's adds are written to a second buffer and copied back (see spmm).
+    # With `skip`, rows k of B that are not b_live (all the identity) are not read.
     w = B.shape[1]
     nnz = U(idx.size)
     line = U(max(1, 64 // B.itemsize))  # entries of B per cache line
     ahead = min(U(w), U(SPMM_LINES) * line)  # the row's first lines: the rest stream in
     acc = np.empty(w, C.dtype)  # row i's products, written to C through the mask
-    nxt = np.empty(w if copy else 0, C.dtype)
     for i in range(r0, r1):
         p0 = U(ptr[i])
         p1 = U(ptr[i + 1])
@@ -689,14 +688,8 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip,
                 k = idx[p]
                 uk = U(k)
                 if b_live[uk]:
-                    if copy:
-                        for c in range(U(w)):
-                            nxt[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
-                        for c in range(U(w)):
-                            acc[c] = nxt[c]
-                    else:
-                        for c in range(U(w)):
-                            acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+                    for c in range(U(w)):
+                        acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
         elif p0 < p1:
             k = idx[p0]
             uk = U(k)
@@ -709,14 +702,8 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip,
                         prefetch(B, U(idx[q]), c)
                 k = idx[p]
                 uk = U(k)
-                if copy:
-                    for c in range(U(w)):
-                        nxt[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
-                    for c in range(U(w)):
-                        acc[c] = nxt[c]
-                else:
-                    for c in range(U(w)):
-                        acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+                for c in range(U(w)):
+                    acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
         if mask_mode == 0:
             for c in range(w):
                 C[i, c] = acc[c]
@@ -727,6 +714,28 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip,
                 elif not keep:
                     C[i, c] = ident
 """
+
+
+def _copied_back(template: str) -> str:
+    """``template`` with each SpMM entry's adds written to a second row buffer and copied
+    back, not stored in place: with a monoid that picks an operand (min, max), an in-place
+    store of the value picked compiles to a masked store (AVX's ``vmaskmovpd``), several
+    times slower on AMD's cores than the two plain loops (0.59-0.78 against 0.15-0.22 ns an
+    entry in a scratch loop)."""
+    add = re.compile(r"(?P<ind> +)for c in range\(U\(w\)\):\n(?P=ind)    "
+                     r"acc\[c\] = add\(acc\[c\], (?P<term>.*)\)\n")
+    template = add.sub(lambda m: (
+        f"{m['ind']}for c in range(U(w)):\n{m['ind']}    nxt[c] = add(acc[c], {m['term']})\n"
+        f"{m['ind']}for c in range(U(w)):\n{m['ind']}    acc[c] = nxt[c]\n"), template)
+    return template.replace("    acc = np.empty(w, C.dtype)",
+                            "    nxt = np.empty(w, C.dtype)\n    acc = np.empty(w, C.dtype)")
+
+
+_VECTOR_COPIED = _copied_back(_VECTOR)
+#: Whether the host's vector stores under a mask are AVX's (no AVX-512): then :func:`spmm`
+#: over min or max adds into a second buffer (:func:`_copied_back`).  With AVX-512 (an
+#: Intel Xeon, 16 threads) the masked stores cost no more than the copy.
+_MASKED_STORES_SLOW = not llvm.get_host_cpu_features().get("avx512f", False)
 
 
 def _mask_mode(mask, complement):
@@ -866,8 +875,10 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
            [2., 2., 2.]])
     """
     dtype = np.dtype(dtype)
-    mod = _semiring_module("vector", _VECTOR, semiring)
     m, w = A.nrows, int(B.shape[1])
+    copied = _MASKED_STORES_SLOW and w >= COPY_WIDTH and "?" in semiring.monoid.c_expr
+    mod = (_semiring_module("spmm_copied", _VECTOR_COPIED, semiring) if copied
+           else _semiring_module("vector", _VECTOR, semiring))
     C = np.empty((m, w), dtype) if out is None else out
     if C.size == 0:
         return C
@@ -883,12 +894,8 @@ def spmm(A, B, semiring, mask, complement, dtype, out=None, keep=False):
             and semiring.monoid.terminal != ANY_TERMINAL)
     b_live = _live_rows(B, ident) if skip else _DUMMY.astype(bool)
     keep = bool(keep) and mode != 0 and out is not None
-    # a monoid that picks one operand (min, max: ``(b < a ? b : a)``) written in place
-    # compiles to a masked store of the value picked, several times slower on AMD's cores
-    # than a second buffer copied back (GAP's 1,000-node gnm, all sources: 281 -> 175 ms)
-    copy = w >= COPY_WIDTH and "?" in semiring.monoid.c_expr
     run_kernel(mod.spmm, _ranges(m, A.indptr, A.nnz * w), A.indptr, A.indices, x_val, B, mask, mode,
-               keep, ident, b_live, skip, copy, C)
+               keep, ident, b_live, skip, C)
     return C
 
 

@@ -116,8 +116,8 @@ def _gather(r0, r1, c, order, c_new_order):
 
 
 @kernel
-def _affine_renumbered(counter, blocks, bounds, shift, tptr, hptr, hot, cold_off, cold_dst,
-                       cold_src, c, x, scale, alpha, const0, constv, out, c_new, sums):
+def _affine_renumbered(counter, blocks, bounds, shift, bits, tptr, hptr, hot, cold_off,
+                       cold_dst, cold_src, c, x, scale, alpha, const0, constv, out, c_new, sums):
     """:func:`_affine`'s Jacobi step (unweighted) over a :class:`renumber.Layout`, the
     blocks of chunks this thread takes from ``counter``: ``c`` is the vector in the sources'
     new order; each row of a block sums its hot entries in two registers (even and odd
@@ -149,8 +149,11 @@ def _affine_renumbered(counter, blocks, bounds, shift, tptr, hptr, hot, cold_off
                 s0 += c[U(hot[p])]
             out[j] = s0 + s1
         for s in range(segments):
-            for q in range(U(cold_off[s, k0]), U(cold_off[s, k1])):
-                out[U(cold_dst[q])] += c[U(cold_src[q])]
+            first = s << U(bits)
+            for k in range(k0, k1):
+                row = k << U(shift)
+                for q in range(U(cold_off[s, k]), U(cold_off[s, k + ONE])):
+                    out[row + U(cold_dst[q])] += c[first + U(cold_src[q])]
         for k in range(k0, k1):
             change = 0.0
             total = 0.0
@@ -223,9 +226,10 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
                        tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
         bounds = np.array([blocks[0][0], *(b for _, b in blocks)], np.int64)
         count = len(blocks)
-        run_kernel(_affine_renumbered, workers, counter, count, bounds, shift, tindptr,
-                   found.hptr, found.hot, found.cold_off, found.cold_dst, found.cold_src, c, x,
-                   scale, float(alpha), const0, constv, out, out_scaled, sums)
+        run_kernel(_affine_renumbered, workers, counter, count, bounds, shift, found.bits,
+                   tindptr, found.hptr, found.hot, found.cold_off, found.cold_dst,
+                   found.cold_src, c, x, scale, float(alpha), const0, constv, out, out_scaled,
+                   sums)
         _gathered.give_back(c, found.order.size)
     else:
         run_kernel(_affine, workers, counter, chunks, shift, tindptr, tindices, data,

@@ -62,7 +62,9 @@ class Layout(NamedTuple):
     >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist()
     ([1, 0], [0, 1, 2], [0, 0])
     >>> L.cold_off.tolist(), L.cold_dst.tolist(), L.cold_src.tolist()
-    ([[0, 0], [0, 1]], [0], [1])
+    ([[0, 0], [0, 1]], [0], [0])
+    >>> L.cold_rows().tolist(), L.cold_numbers().tolist()
+    ([0], [1])
     """
 
     #: ``order[k]``: the source numbered ``k`` (uint32; the sources read, most read first)
@@ -74,17 +76,43 @@ class Layout(NamedTuple):
     #: ``cold_off[s, k]``: the first cold entry of segment ``s`` in chunk ``k`` (int64, one
     #: column more than chunks: the segment's end)
     cold_off: np.ndarray
-    #: each cold entry's row (uint32)
+    #: each cold entry's row less its chunk's first (uint16: ``shift`` is at most 16)
     cold_dst: np.ndarray
-    #: each cold entry's new number (uint32)
+    #: each cold entry's new number less its segment's first (uint16)
     cold_src: np.ndarray
     #: chunks of ``2**shift`` rows
     shift: int
+    #: segments of ``2**bits`` numbers; the hot numbers are the first segment's
+    bits: int
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the layout."""
-        return int(sum(a.nbytes for a in self[:-1]))
+        return int(sum(a.nbytes for a in self[:-2]))
+
+    def cold_rows(self) -> np.ndarray:
+        """Each cold entry's row (int64), from its chunk and offset.
+
+        Examples
+        --------
+        >>> L = layout(np.array([0, 1, 2]), np.array([1, 0]), 2, shift=0, hot_bits=0,
+        ...            share=0.0)
+        >>> L.cold_rows().tolist(), L.cold_numbers().tolist()
+        ([0], [1])
+        """
+        segments, columns = self.cold_off.shape
+        chunk = np.tile(np.arange(columns - 1, dtype=np.int64), segments)
+        return np.repeat(chunk << self.shift, self._per_group()) + self.cold_dst
+
+    def cold_numbers(self) -> np.ndarray:
+        """Each cold entry's new number (int64), from its segment and offset."""
+        segments, columns = self.cold_off.shape
+        segment = np.repeat(np.arange(segments, dtype=np.int64), columns - 1)
+        return np.repeat(segment << self.bits, self._per_group()) + self.cold_src
+
+    def _per_group(self):
+        """The cold entries of each (segment, chunk), segment by segment."""
+        return np.diff(self.cold_off, axis=1).ravel()
 
 
 @kernel
@@ -173,9 +201,11 @@ def _count_cold(k0, k1, shift, tptr, hptr, cold_ids, bits, counts):
 
 @kernel
 def _place_cold(k0, k1, shift, tptr, hptr, cold_ids, bits, cold_off, dst, src):
-    """The chunks ``k0..k1``' cold entries into their segments' lists, by row."""
+    """The chunks ``k0..k1``' cold entries into their segments' lists, by row: each as its
+    row's offset in its chunk and its number's offset in its segment."""
     n = U(hptr.size - 1)
     base = U(tptr[0])
+    low = (ONE << U(bits)) - ONE
     at = np.empty(cold_off.shape[0], np.int64)
     for k in range(U(k0), U(k1)):
         for s in range(at.size):
@@ -185,11 +215,11 @@ def _place_cold(k0, k1, shift, tptr, hptr, cold_ids, bits, cold_off, dst, src):
         for j in range(b0, b1):
             for q in range(U(tptr[j]) - base - U(hptr[j]),
                            U(tptr[j + ONE]) - base - U(hptr[j + ONE])):
-                v = cold_ids[q]
-                s = U(v) >> U(bits)
+                v = U(cold_ids[q])
+                s = v >> U(bits)
                 w = U(at[s])
-                dst[w] = j
-                src[w] = v
+                dst[w] = j - b0
+                src[w] = v & low
                 at[s] = w + ONE
     return 0
 
@@ -244,11 +274,11 @@ def _build(tindptr, tindices, n, hot_bits, share, shift):
     cold_off = np.empty((segments, chunks + 1), np.int64)
     cold_off[:, :chunks] = starts[:-1].reshape(segments, chunks)
     cold_off[:, chunks] = starts[chunks::chunks]
-    dst = np.empty(cold_ids.size, np.uint32)
-    src = np.empty(cold_ids.size, np.uint32)
+    dst = np.empty(cold_ids.size, np.uint16)
+    src = np.empty(cold_ids.size, np.uint16)
     run_kernel(_place_cold, by_chunk, shift, tindptr, hptr, cold_ids, hot_bits, cold_off, dst,
                src)
-    return Layout(order[:m].copy(), hptr, hot_ids, cold_off, dst, src, shift)
+    return Layout(order[:m].copy(), hptr, hot_ids, cold_off, dst, src, shift, hot_bits)
 
 
 def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None, derived=None):
@@ -263,7 +293,7 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None, derived
     n : int
         Rows and columns.
     shift : int
-        The cold entries are found by chunks of ``2**shift`` rows.
+        The cold entries are found by chunks of ``2**shift`` rows (at most 16).
     hot_bits : int, optional
         Hot sources are numbered below ``2**hot_bits`` (at most 16); default
         :data:`HOT_BITS`.
@@ -287,7 +317,7 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None, derived
     >>> L = layout(tptr, tidx, 3, hot_bits=1, share=0.5)
     >>> L.order.tolist(), L.hptr.tolist(), L.hot.tolist()
     ([2, 0, 1], [0, 2, 3, 4], [1, 0, 0, 0])
-    >>> L.cold_dst.tolist(), L.cold_src.tolist()
+    >>> L.cold_rows().tolist(), L.cold_numbers().tolist()
     ([1], [2])
     >>> kept = {}
     >>> derived = lambda key, build: kept[key] if key in kept else kept.setdefault(key, build())
@@ -299,9 +329,11 @@ def layout(tindptr, tindices, n, *, shift=12, hot_bits=None, share=None, derived
     share = HOT_SHARE if share is None else float(share)
     if not 0 <= hot_bits <= 16:
         raise ValueError(f"hot_bits must lie in [0, 16], got {hot_bits}")
+    n, shift = int(n), int(shift)
+    if not 0 <= shift <= 16:
+        raise ValueError(f"shift must lie in [0, 16], got {shift}")
     if n >= 1 << 32:
         return None
-    n, shift = int(n), int(shift)
     if derived is None:
         return _build(tindptr, tindices, n, hot_bits, share, shift)
     # kept as a 1-tuple: "does not pay" (None) is kept too

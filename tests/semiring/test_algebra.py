@@ -320,6 +320,28 @@ def test_spmm_dense_block(device, name, data):
     np.testing.assert_allclose(_host(got), _spmm_reference(av, ap, X, semiring, allowed))
 
 
+
+@pytest.mark.parametrize("copied", [False, True])
+@pytest.mark.parametrize("name", ["min_plus", "max_min", "min_secondi", "plus_times"])
+@given(data=st.data())
+def test_spmm_cpu_second_buffer(copied, name, data):
+    """The CPU's SpMM with each entry's adds copied back from a second buffer (the kernel
+    where masked stores are slow) and stored in place: both the reference's values, with
+    infinite entries in the block, a mask and rows without entries."""
+    m, k = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6))
+    w = data.draw(st.sampled_from([32, 33, 70]))
+    A = data.draw(matrices((m, k), values="float"))
+    X = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.5, np.inf, -np.inf]),
+                                    min_size=k * w, max_size=k * w))).reshape(k, w)
+    mask = np.random.default_rng(data.draw(st.integers(0, 99))).random((m, w)) < 0.6
+    semiring = SEMIRINGS[name]
+    av, ap = _canonical_dense(A)
+    with np.errstate(invalid="ignore"), mock.patch.object(cpu_products, "_MASKED_STORES_SLOW",
+                                                          copied):
+        expected = _spmm_reference(av, ap, X, semiring, mask)
+        got = sr.mxm(A, X, semiring, mask=mask)
+    np.testing.assert_array_equal(got, expected)
+
 _PLUS_SECOND = sr.Semiring(sr.monoids.plus, sr.ops.second)
 
 
