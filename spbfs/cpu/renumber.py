@@ -10,17 +10,20 @@ float64, a core's L2) take 81 % of the reads at Kronecker scale 20 and 95 % at 1
 their numbers fit in 16 bits.  Each row keeps the entries of hot sources in their order
 (``hot``, uint16 numbers): row ``j``'s are ``hot[hptr[j]:hptr[j + 1]]``.  The other
 entries ("cold") are cut by their source's segment of ``2**HOT_BITS`` numbers and listed
-segment by segment, each segment's by row (in each row's order), as pairs ``(cold_dst,
-cold_src)`` (row, new number; CSR segmenting, Cagra's cache blocking, for the cold sources
-alone): ``cold_off[s, k]`` is where segment ``s``'s entries of chunk ``k`` (rows ``k <<
-shift`` on) start.  A step adds a block of rows' cold entries segment by segment, each
+segment by segment, each segment's by row (in each row's order), as pairs of 16-bit
+offsets ``(cold_dst, cold_src)`` (the row less its chunk's first, the new number less its
+segment's first; CSR segmenting, Cagra's cache blocking, for the cold sources alone):
+``cold_off[s, k]`` is where segment ``s``'s entries of chunk ``k`` (rows ``k << shift`` on)
+start.  A step adds a block of rows' cold entries segment by segment, each
 segment's 512 KiB of ``c`` read from the core's cache; a row's sum is its hot entries', then
 its cold ones' segment by segment, whatever the blocks (the same bytes on any number of
 threads).
 
-Memory: 2 bytes a hot entry, 8 a cold one, the row pointers (the transpose's dtype), 4
-bytes a source read (``order``) and 8 a (segment, chunk) pair: 105 MB beside the
-transpose's own 130 MB at Kronecker scale 20 (19 MB beside 31 MB at 18); a step adds one
+Memory: 2 bytes a hot entry, 4 a cold one, the row pointers (the transpose's dtype), 4
+bytes a source read (``order``) and 8 a (segment, chunk) pair: 81 MB beside the
+transpose's own 130 MB at GAP's Kronecker scale 20 (18 MB beside 31 MB at 18; with 8-byte
+cold entries, 105 and 19 MB; PageRank's step at scale 22 on 16 threads took 4 % less); a
+step adds one
 float64 a source read (the copy of ``c``).  The build holds for a while at most the
 entries' bytes again (the counts per thread, then the cold entries row by row) and 17
 bytes a vertex.  A graph whose hot sources take less than
