@@ -88,12 +88,11 @@ def _first_links(lo, hi, ip, ix, comp, pairs):
         root = u
         first = -1
         second = -1
-        if p < e:
+        if p < e:  # selects, not branches: the first neighbour is smaller half the time
             v = ix[U(p)]
-            if v < u:
-                root = v
-            else:
-                first = v
+            smaller = v < u
+            root = v if smaller else u
+            first = -1 if smaller else v
             if p + 1 < e:
                 second = ix[U(p + 1)]
         comp[U(u)] = root
@@ -195,10 +194,11 @@ def _number_roots(lo, hi, first, comp):
     """Number the roots of ``lo..hi`` in vertex order from ``first``, stored as
     ``-1 - number`` (told apart from the other vertices' roots)."""
     k = first
-    for v in range(lo, hi):
-        if comp[U(v)] == v:
-            comp[U(v)] = -1 - k
-            k += 1
+    for v in range(lo, hi):  # selects, not branches: a third of the vertices are roots
+        c = comp[U(v)]
+        root = c == v
+        comp[U(v)] = -1 - k if root else c
+        k += root
     return 0
 
 
