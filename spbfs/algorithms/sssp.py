@@ -55,7 +55,8 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     improved for some source (``changed``) and computes ``min(D, D[:, changed]
     (min.+) A[changed, :])`` with one SpMM over ``min_plus`` (``mxm`` of the
     extracted edges, transposed, with the dense block), so a round costs one sparse
-    product whatever ``k``.
+    product whatever ``k``.  On a graph over ranks (a :class:`~spbfs.dist.DistGraph`) the
+    searches run one after another, their rows stacked (``G.gather`` gives ``(k, n)``).
     Duplicate edges count with their smallest weight, as in the one-source search.
 
     Parameters
@@ -94,7 +95,9 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     ValueError
         If ``A`` has negative or NaN weights, or a source is out of range, or
         ``source`` is an array that is not 1-D, or ``min_only`` is asked with
-        ``return_predecessors``.
+        ``return_predecessors``, or ``return_predecessors`` on a distributed graph (the
+        tight-edge tree reads the matrix's pattern, which a graph over ranks does not
+        hold).
 
     Examples
     --------
@@ -116,11 +119,12 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     if _is_array(source) and not min_only:
         return _sssp_many(A, source, directed, return_predecessors)
     M = _numeric(prepare(A, directed))
+    _check_predecessors(M, return_predecessors)
     n = M.n
     xp = M.xp
-    if min_only:  # every source starts at 0: one search
-        source = check_sources(source if _is_array(source) else [source], n, xp,
-                               name="source")
+    if min_only:  # every source starts at 0: one search (host ids on a graph over ranks)
+        source = check_sources(source if _is_array(source) else [source], n,
+                               np if by_masks(M) else xp, name="source")
     else:
         source = check_source(source, n)
     # where the algebra's vectors can be sparse and a push of the whole matrix costs no
@@ -135,9 +139,11 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         return dist, _predecessors(M, dist, source)
     M = checked_weights(M)
     dist = xp.full(n, np.inf)
-    dist[source] = 0.0
     changed = xp.zeros(n, bool)
-    changed[source] = True
+    # a graph over ranks' arrays take one vertex id at a time: its sources one by one
+    for start in np.unique(source).tolist() if by_masks(M) else (source,):
+        dist[start] = 0.0
+        changed[start] = True
     degree = M.out_degree
     for _ in range(n):
         frontier_edges = int((degree * changed).sum())  # the round's one read on the host
@@ -186,6 +192,19 @@ def _predecessors(M, dist, source):
     return pred
 
 
+def _check_predecessors(M, return_predecessors):
+    """ValueError for predecessors on a graph over ranks: the tight-edge tree reads the
+    matrix's pattern, which such a graph does not hold."""
+    if return_predecessors and by_masks(M):
+        raise ValueError("return_predecessors is not available on a distributed graph")
+
+
+def _rows(xp, arrays, n, dtype):
+    """The searches' arrays as ``(k, n)`` rows of a block (a graph over ranks' rows)."""
+    block = xp.stack(arrays, axis=1) if arrays else xp.full((n, 0), np.inf, dtype)
+    return block.T
+
+
 def _is_array(source) -> bool:
     """An array-like of sources (any number of dimensions but 0), not one vertex id."""
     return isinstance(source, (list, tuple, range)) or getattr(source, "ndim", 0) != 0
@@ -200,9 +219,15 @@ def _numeric(M):
 
 
 def _sssp_many(A, sources, directed, return_predecessors):
-    """Distances (and predecessors) of shape ``(k, n)``: one batched Bellman-Ford."""
+    """Distances (and predecessors) of shape ``(k, n)``: one batched Bellman-Ford (on a
+    graph over ranks, whose vertex arrays take element-wise work only, one search a
+    source, stacked as :func:`~spbfs.algorithms.msbfs.bfs_many` does)."""
     M = prepare(A, directed)
     xp, n = M.xp, M.n
+    if by_masks(M):
+        _check_predecessors(M, return_predecessors)
+        src = check_sources(sources, n, np, name="source")
+        return _rows(xp, [sssp(M, s) for s in src.tolist()], n, np.float64)
     src = check_sources(sources, n, xp, name="source")
     M = _shortest_duplicates(checked_weights(M))
     host = to_numpy(src)

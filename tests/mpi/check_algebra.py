@@ -94,9 +94,19 @@ def mode_algorithms():
                 many = [int(U[0]), int(V[-1]), int(U[0])]
                 lv, pa = spbfs.bfs(G, many, return_parents=True)
                 lv, pa = G.gather(lv), G.gather(pa)
+                d = G.gather(spbfs.sssp(G, many))  # one search a source, rows stacked
+                near = G.gather(spbfs.sssp(G, many, min_only=True))
+                try:  # the tight-edge tree reads a pattern that a graph over ranks has not
+                    spbfs.sssp(G, many[0], return_predecessors=True)
+                    raise AssertionError("sssp's predecessors on a DistGraph did not raise")
+                except ValueError as exc:
+                    assert "distributed graph" in str(exc), exc
                 if rank == 0:
                     assert lv.shape == (3, n) and np.array_equal(lv, host(spbfs.bfs(A, many)))
                     assert all(pa[i, s] == s for i, s in enumerate(many))
+                    want = host(spbfs.sssp(A, many))
+                    assert d.shape == (3, n) and np.allclose(d, want), (name, directed, how)
+                    assert np.allclose(near, want.min(axis=0)), (name, directed, how)
                 # levels only: 64 searches per bit-packed level loop (two groups, a repeat)
                 many = np.random.default_rng(k).integers(0, n, 70).tolist() + [int(U[0])] * 2
                 lv = G.gather(spbfs.bfs(G, many))
