@@ -22,7 +22,7 @@ ONE = np.uintp(1)
 
 
 @kernel
-def _merge(indptr, indices, data, s, e, diag, out_ptr, out_idx,
+def _merge(indptr, indices, data, s, e, diag, scaled, scale, out_ptr, out_idx,
            out_val):  # pragma: no cover - compiled
     """The rows written one after another, nonzeros only; ``out_ptr`` their bounds."""
     zero = s * 0  # a zero of the value type
@@ -33,31 +33,41 @@ def _merge(indptr, indices, data, s, e, diag, out_ptr, out_idx,
             j = indices[p]
             if not placed and j >= i:  # the diagonal, stored or not, before column j
                 placed = True
-                v = (e - s * (data[p] if j == i else zero)) + diag[i]
-                if v != 0:
-                    out_idx[k] = i
-                    out_val[k] = v
-                    k += ONE
+                k = _put(k, i, (e - s * (data[p] if j == i else zero)) + diag[i], i, scaled,
+                         scale, out_idx, out_val)
                 if j == i:
                     continue
-            v = 0 - s * data[p]
-            if v != 0:
-                out_idx[k] = j
-                out_val[k] = v
-                k += ONE
+            k = _put(k, i, 0 - s * data[p], j, scaled, scale, out_idx, out_val)
         if not placed:
-            v = (e - s * zero) + diag[i]
-            if v != 0:
-                out_idx[k] = i
-                out_val[k] = v
-                k += ONE
+            k = _put(k, i, (e - s * zero) + diag[i], i, scaled, scale, out_idx, out_val)
         out_ptr[i + ONE] = k
     return k
 
 
-def shifted_diagonal(indptr, indices, data, s, e, diag):
+@kernel(inline="always")
+def _put(k, i, v, j, scaled, scale, out_idx, out_val):  # pragma: no cover - compiled
+    """Entry ``(i, j)`` of value ``v`` (``scaled``: as ``scale[i] * (v * scale[j])``, a
+    variable of its own: ``v`` keeps its type) at position ``k`` unless it is zero; the
+    next position."""
+    if scaled:
+        w = scale[i] * (v * scale[U(j)])
+        if w != 0:
+            out_idx[k] = j
+            out_val[k] = w
+            k += ONE
+    elif v != 0:
+        out_idx[k] = j
+        out_val[k] = v
+        k += ONE
+    return k
+
+
+def shifted_diagonal(indptr, indices, data, s, e, diag, scale=None):
     """The CSR arrays of ``(e I - s A) + diag(diag)`` for a square CSR ``A`` whose rows hold
     each column once, in ascending order; ``s``, ``e`` and ``diag`` of ``data``'s dtype.
+    With ``scale`` (float64, one a row), each entry is then scaled as NetworkX's normalised
+    Laplacian ``DH @ (L @ DH)`` rounds it, ``scale[i] * (v * scale[j])``, into float64
+    values, zeros again left out.
 
     Returns
     -------
@@ -72,12 +82,20 @@ def shifted_diagonal(indptr, indices, data, s, e, diag):
     ...                                  np.array([1, 1, 1, 1]), 1, 0, np.array([1, 2, 1]))
     >>> ptr.tolist(), idx.tolist(), val.tolist()
     ([0, 2, 5, 7], [0, 1, 0, 1, 2, 1, 2], [1, -1, -1, 2, -1, -1, 1])
+    >>> _, _, val = shifted_diagonal(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1]),
+    ...                              np.array([1, 1, 1, 1]), 1, 0, np.array([1, 2, 1]),
+    ...                              scale=np.array([1.0, 0.5, 0.0]))
+    >>> val.tolist()
+    [1.0, -0.5, -0.5, 0.5]
     """
     n = indptr.size - 1
     room = int(indptr[-1]) + n
     out_ptr = np.zeros(n + 1, np.int64)
     out_idx = np.empty(room, indices.dtype)
-    out_val = np.empty(room, data.dtype)
+    scaled = scale is not None
+    scale = np.ascontiguousarray(scale, np.float64) if scaled else np.zeros(0)
+    out_val = np.empty(room, np.float64 if scaled else data.dtype)
     total = _merge(indptr, indices, data, data.dtype.type(s), data.dtype.type(e),
-                   np.ascontiguousarray(diag, data.dtype), out_ptr, out_idx, out_val)
+                   np.ascontiguousarray(diag, data.dtype), scaled, scale, out_ptr, out_idx,
+                   out_val)
     return out_ptr, out_idx[:total], out_val[:total]

@@ -180,23 +180,14 @@ def normalized_laplacian_matrix(G, nodelist=None, weight="weight"):
     array([[ 1., -1.],
            [-1.,  1.]])
     """
-    import scipy.sparse as sp
-
     A = adjacency(G, nodelist, weight=weight)
-    n, _ = A.shape
     diags = A.sum(axis=1)
     with np.errstate(divide="ignore"):
         diags_sqrt = 1.0 / np.sqrt(diags)
     diags_sqrt[np.isinf(diags_sqrt)] = 0
     # NetworkX's DH @ (L @ DH), L = D - A, for a diagonal DH: each product a sum of one
-    # term (from 0), so each stored value is dh[i] * (L[i, j] * dh[j]), zeros dropped;
-    # scaled in place instead of two sparse products
-    L = _shifted(A, 1, 0, diags)
-    rows = np.repeat(np.arange(n), np.diff(L.indptr))
-    data = diags_sqrt[rows] * (L.data * diags_sqrt[L.indices])
-    X = sp.csr_array((data, L.indices, L.indptr), shape=L.shape)
-    X.eliminate_zeros()
-    return X
+    # term (from 0), so each stored value is dh[i] * (L[i, j] * dh[j]), zeros dropped
+    return _shifted(A, 1, 0, diags, scale=diags_sqrt)
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -268,9 +259,10 @@ def bethe_hessian_matrix(G, r=None, nodelist=None):
     return _shifted(A.astype(np.float64), r, (r**2 - 1) * 1.0, A.sum(axis=1))
 
 
-def _shifted(A, s, e, d):
+def _shifted(A, s, e, d, scale=None):
     """NetworkX's ``(e I - s A) + diag(d)`` (the Laplacian ``D - A``: ``s`` 1, ``e`` 0; the
-    Bethe Hessian ``(r^2 - 1) I - r A + D``) as scipy's sparse sums give it, zeros dropped:
+    Bethe Hessian ``(r^2 - 1) I - r A + D``) as scipy's sparse sums give it, zeros dropped
+    (with ``scale``, each entry then ``scale[i] * (v * scale[j])``, zeros dropped again):
     one compiled merge of the diagonal into ``A``'s rows (columns ascending, each once)
     where ``A`` holds int64 or float64 values."""
     import scipy.sparse as sp
@@ -278,11 +270,19 @@ def _shifted(A, s, e, d):
     dtype = np.result_type(A.dtype, d.dtype, type(s), type(e))
     if A.has_canonical_format and dtype in (np.int64, np.float64):
         parts = shifted_diagonal(A.indptr, A.indices, A.data.astype(dtype, copy=False), s, e,
-                                 d.astype(dtype, copy=False))
+                                 d.astype(dtype, copy=False), scale)
         return sp.csr_array(parts[::-1], shape=A.shape)
     n, m = A.shape
     D = sp.dia_array((d, 0), shape=(m, n)).tocsr()
-    return D - A if e == 0 and s == 1 else (e * sp.eye_array(m, n, format="csr") - s * A) + D
+    X = D - A if e == 0 and s == 1 else (e * sp.eye_array(m, n, format="csr") - s * A) + D
+    if scale is None:
+        return X
+    X = X.tocsr()
+    rows = np.repeat(np.arange(n), np.diff(X.indptr))
+    X = sp.csr_array((scale[rows] * (X.data * scale[X.indices]), X.indices, X.indptr),
+                     shape=X.shape)
+    X.eliminate_zeros()
+    return X
 
 
 def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0):
