@@ -308,3 +308,33 @@ def test_whole_reductions_over_threads_equal_one_pass(values, threads):
     if kept.size:
         np.testing.assert_equal(got, [np.min(kept), np.max(kept)])
     assert got_int == ints.sum()
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_shifted_diagonal_against_scipy(scaled):
+    """``(e I - s A) + D`` (then ``scale[i] * (v * scale[j])``) merged in one pass equals
+    scipy's sums with zeros dropped; an int64 beyond 2**53 stays exact unscaled."""
+    from spbfs.cpu.diagonal import shifted_diagonal
+
+    rng = np.random.default_rng(5)
+    A = sp.random_array((40, 40), density=0.2, format="csr", rng=rng,
+                        data_sampler=lambda size: rng.integers(-3, 4, size)).astype(np.int64)
+    A.sum_duplicates()
+    d = rng.integers(-2, 3, 40)
+    want = (2 * sp.eye_array(40, format="csr", dtype=np.int64) - 3 * A
+            + sp.dia_array((d, 0), shape=(40, 40))).tocsr()
+    scale = rng.random(40) * (rng.random(40) < 0.8) if scaled else None
+    if scaled:
+        rows = np.repeat(np.arange(40), np.diff(want.indptr))
+        want = sp.csr_array((scale[rows] * (want.data * scale[want.indices]), want.indices,
+                             want.indptr), shape=want.shape)
+    want.eliminate_zeros()
+    ptr, idx, val = shifted_diagonal(A.indptr, A.indices, A.data, 3, 2, d, scale)
+    assert val.dtype == (np.float64 if scaled else np.int64)
+    np.testing.assert_array_equal(ptr, want.indptr)
+    np.testing.assert_array_equal(idx, want.indices)
+    np.testing.assert_array_equal(val, want.data)
+    big = np.int64(2**60 + 1)
+    _, _, val = shifted_diagonal(np.array([0, 1, 1]), np.array([1]), np.array([big]), 1, 0,
+                                 np.array([big, 0]))
+    assert val.tolist() == [2**60 + 1, -(2**60 + 1)]
