@@ -252,11 +252,13 @@ def bethe_hessian_matrix(G, r=None, nodelist=None):
     """
     if r is None:  # nx.degree: a self-loop counts twice
         d = np.diff(G._indptr).astype(np.int64)
-        loops = G.entry_rows() == G._indices
-        d += np.bincount(G.entry_rows()[loops], minlength=len(G))
+        rows = G.entry_rows()
+        d += np.bincount(rows[rows == G._indices], minlength=len(G))
         r = int((d * d).sum()) / int(d.sum()) - 1
     A = adjacency(G, nodelist, weight="weight")
-    return _shifted(A.astype(np.float64), r, (r**2 - 1) * 1.0, A.sum(axis=1))
+    # the values become float64 in the merge (r is a float): no float copy of the whole
+    # matrix first
+    return _shifted(A, float(r), (r**2 - 1) * 1.0, A.sum(axis=1))
 
 
 def _shifted(A, s, e, d, scale=None):
