@@ -724,9 +724,11 @@ def _copied_back(template: str) -> str:
     entry in a scratch loop)."""
     add = re.compile(r"(?P<ind> +)for c in range\(U\(w\)\):\n(?P=ind)    "
                      r"acc\[c\] = add\(acc\[c\], (?P<term>.*)\)\n")
-    template = add.sub(lambda m: (
+    template, count = add.subn(lambda m: (
         f"{m['ind']}for c in range(U(w)):\n{m['ind']}    nxt[c] = add(acc[c], {m['term']})\n"
         f"{m['ind']}for c in range(U(w)):\n{m['ind']}    acc[c] = nxt[c]\n"), template)
+    if count != 2:  # the SpMM's two loops of adds: a template changed under this rewrite
+        raise RuntimeError(f"the SpMM template's adds were not found ({count} of 2)")
     return template.replace("    acc = np.empty(w, C.dtype)",
                             "    nxt = np.empty(w, C.dtype)\n    acc = np.empty(w, C.dtype)")
 
