@@ -27,50 +27,36 @@ def _merge(indptr, indices, data, s, e, diag, scaled, scale, out_ptr, out_idx,
     """The rows written one after another, nonzeros only; ``out_ptr`` their bounds.  With
     ``scaled``, each value ``v`` of entry ``(i, j)`` is stored as ``scale[i] * (v *
     scale[j])`` (in a variable of its own: ``v`` keeps its type, an int64 never passing
-    through a float).  The stores are written out: a helper for them made the pass 3-4
-    times slower."""
+    through a float).  One store for every entry, the diagonal's included: a helper for
+    the stores made the pass 3-4 times slower."""
     zero = s * 0  # a zero of the value type
     k = U(0)
     for i in range(U(indptr.size) - ONE):
         placed = False
-        for p in range(U(indptr[i]), U(indptr[i + ONE])):
-            j = indices[p]
-            if not placed and j >= i:  # the diagonal, stored or not, before column j
+        p = U(indptr[i])
+        p1 = U(indptr[i + ONE])
+        while True:
+            if not placed and (p == p1 or indices[p] >= i):  # the diagonal, before column j
                 placed = True
-                v = (e - s * (data[p] if j == i else zero)) + diag[i]
-                if scaled:
-                    w = scale[i] * (v * scale[i])
-                    if w != 0:
-                        out_idx[k] = i
-                        out_val[k] = w
-                        k += ONE
-                elif v != 0:
-                    out_idx[k] = i
-                    out_val[k] = v
-                    k += ONE
-                if j == i:
-                    continue
-            v = 0 - s * data[p]
+                col = np.int64(i)
+                stored = p < p1 and indices[p] == i
+                v = (e - s * (data[p] if stored else zero)) + diag[i]
+                if stored:
+                    p += ONE
+            elif p < p1:
+                col = np.int64(indices[p])
+                v = 0 - s * data[p]
+                p += ONE
+            else:
+                break
             if scaled:
-                w = scale[i] * (v * scale[U(j)])
+                w = scale[i] * (v * scale[U(col)])
                 if w != 0:
-                    out_idx[k] = j
+                    out_idx[k] = col
                     out_val[k] = w
                     k += ONE
             elif v != 0:
-                out_idx[k] = j
-                out_val[k] = v
-                k += ONE
-        if not placed:
-            v = (e - s * zero) + diag[i]
-            if scaled:
-                w = scale[i] * (v * scale[i])
-                if w != 0:
-                    out_idx[k] = i
-                    out_val[k] = w
-                    k += ONE
-            elif v != 0:
-                out_idx[k] = i
+                out_idx[k] = col
                 out_val[k] = v
                 k += ONE
         out_ptr[i + ONE] = k
