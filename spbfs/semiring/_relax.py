@@ -50,9 +50,10 @@ def relax_buckets(A, sources, delta):
     sources : 1-D int array
         The vertices at distance 0.
     delta : float
-        The buckets' width (positive).  A backend may take another: the CPU's kernels a
-        quarter of it (their rounds cost little, and narrower buckets scan fewer edges
-        again), or a wider one where the weights would span too many buckets.
+        The buckets' width (positive).  A backend may take another: the CPU's kernels an
+        eighth of it below 8 threads and a half from 8 (their rounds cost little, and
+        narrower buckets scan fewer edges again), or a wider one where the weights would
+        span too many buckets.
 
     Returns
     -------
