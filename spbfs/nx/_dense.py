@@ -2,8 +2,9 @@
 
 :func:`spbfs.sssp` with every vertex as a source runs the ``n`` searches as one
 iteration on a dense ``n x n`` block, which is what these functions return
-anyway (on the host copy for graphs too small to pay a GPU's launches).  The predecessors
-come from every source's Dijkstra search in one compiled call on the host copy
+anyway (on the host copy for graphs too small to pay a GPU's launches).  The predecessors,
+and with them ``floyd_warshall_predecessor_and_distance``'s distances, come from every
+source's Dijkstra search in one compiled call on the host copy
 (:func:`spbfs.cpu.nxdijkstra.dijkstra_parents`).
 """
 
@@ -120,15 +121,16 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     >>> pred[0], dict(dist[2])
     ({1: 0, 2: 1}, {0: 2, 1: 1, 2: 0})
     """
-    D, kind = _all_distances(G, weight)
+    # every source's search in one compiled call on the host copy, the GPU configured or
+    # not (one device search per source cost 1.3 s for 200 nodes on an H200, NetworkX 1.6
+    # s), its distances with its parents: sums along each path from its start, as sssp's
+    values, kind = G.weights(weight)
+    parents, D = dijkstra_parents(G._indptr, G._indices, values.astype(np.float64),
+                                  np.arange(len(G)), distances=True) if len(G) else (
+        None, np.zeros((0, 0)))
     dist = _dist_dicts(G, D, kind)
     loops = _self_loops(G)
     pred = defaultdict(dict)
-    # every source's search in one compiled call on the host copy, the GPU configured or
-    # not: one device search per source cost 1.3 s for 200 nodes on an H200 (NetworkX 1.6 s)
-    values, _ = G.weights(weight)
-    parents = dijkstra_parents(G._indptr, G._indices, values.astype(np.float64),
-                               np.arange(len(G))) if len(G) else None
     for i, u in enumerate(G):
         parent = parents[i]
         cols = np.flatnonzero(parent >= 0)
