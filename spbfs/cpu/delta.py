@@ -183,7 +183,7 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
     return lost
 
 
-@kernel(inline="always")
+@kernel
 def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
            bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
     """Thread ``t``'s share of a round: chunks of the bucket's blocks
@@ -244,17 +244,17 @@ def _search(r, ctl, reads, taken_blocks, indptr, indices, data, dist, bits, per,
     """The bucket rounds in one parallel call (GAP's one parallel region): range 0 leads,
     the others help (see :func:`_lead`, :func:`_help`).  Returns the vertices spilled."""
     claimed = ctl[CLAIMED:CLAIMED + 1]
-    if r == 0:
-        return _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per,
-                     mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
+    if r == 0:  # r, not a literal 0: one compiled _round for both
+        return _lead(r, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits,
+                     per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
     return _help(r, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits,
                  per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
 
 
-@kernel(inline="always")
-def _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
+@kernel
+def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
           taken, heads, fill, blk_v, blk_next, free, used, spilled):
-    """The leading range, thread 0: from ``(ctl[BUCKET], ctl[COUNT])`` on, each round's
+    """The leading range, thread ``t`` (0): from ``(ctl[BUCKET], ctl[COUNT])`` on, each round's
     bucket found (:func:`_advance`) and published (``ctl[SEQ]`` set even: open), its share
     taken, the round closed (``ctl[SEQ]`` odd) and the helpers inside it waited for; until
     every bin is empty (``ctl[BUCKET]`` -1) or a round spilled (its bucket and blocks left
@@ -277,7 +277,7 @@ def _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, 
         ctl[P_STAMP] = stamp
         seq += 2
         _store(ctl, SEQ, seq)  # open: the published round is seen with it
-        lost += _round(0, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data,
+        lost += _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data,
                        dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
                        spilled)
         fetch_add(ctl, SEQ, 1)  # closed (a full fence before ACTIVE is read)
@@ -293,7 +293,7 @@ def _lead(ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, 
     return lost
 
 
-@kernel(inline="always")
+@kernel
 def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
           taken, heads, fill, blk_v, blk_next, free, used, spilled):
     """A helping range, thread ``t``: it joins each open round it sees (``ctl[ACTIVE]``
