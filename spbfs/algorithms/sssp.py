@@ -206,9 +206,9 @@ def _check_predecessors(M, return_predecessors):
         raise ValueError("return_predecessors is not available on a distributed graph")
 
 
-def _rows(xp, arrays, n, dtype):
-    """The searches' arrays as ``(k, n)`` rows of a block (a graph over ranks' rows)."""
-    block = xp.stack(arrays, axis=1) if arrays else xp.full((n, 0), np.inf, dtype)
+def _rows(xp, arrays, n):
+    """The searches' distances as ``(k, n)`` rows of a block (a graph over ranks' rows)."""
+    block = xp.stack(arrays, axis=1) if arrays else xp.full((n, 0), np.inf)
     return block.T
 
 
@@ -234,7 +234,7 @@ def _sssp_many(A, sources, directed, return_predecessors):
     if by_masks(M):
         _check_predecessors(M, return_predecessors)
         src = check_sources(sources, n, np, name="source")
-        return _rows(xp, [sssp(M, s) for s in src.tolist()], n, np.float64)
+        return _rows(xp, [sssp(M, s) for s in src.tolist()], n)
     src = check_sources(sources, n, xp, name="source")
     M = _shortest_duplicates(checked_weights(M))
     host = to_numpy(src)
