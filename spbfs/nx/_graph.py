@@ -24,6 +24,10 @@ from . import _config
 
 __all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx"]
 
+#: A graph labelled by its row numbers hands out fewer labels than one in FEW_LABELS of its
+#: nodes as new ints, rather than make its table of node objects for them.
+FEW_LABELS = 8
+
 _values = methodcaller("values")
 
 
@@ -288,14 +292,22 @@ class SpbfsGraph:
         return self._index
 
     def labels(self, idx) -> list:
-        """Node labels of the row numbers ``idx`` (a host or device array), as a list."""
+        """Node labels of the row numbers ``idx`` (a host or device array), as a list: the
+        graph's own node objects, as NetworkX returns them (taking those costs about half
+        of making new ints), except a few row numbers of a graph labelled by them before
+        its table of nodes is made."""
         idx = to_numpy(idx)
-        if self._identity:
+        if self._identity and self._nodes_obj is None and idx.size * FEW_LABELS < self._n:
             return idx.tolist()
+        return self.node_objects()[idx].tolist()
+
+    def node_objects(self):
+        """The nodes as an object array (row ``i`` holds node ``i``), made once: a
+        result's labels taken from it are the graph's own objects (no new ints)."""
         if self._nodes_obj is None:
             # fromiter keeps each label whole (tuples too)
             self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
-        return self._nodes_obj[idx].tolist()
+        return self._nodes_obj
 
     def networkx_graph(self):
         """The networkx graph this was converted from (while it lives), else a new one built
@@ -303,15 +315,6 @@ class SpbfsGraph:
         edges and attributes from it, as NetworkX does."""
         graph = self._source() if self._source is not None else None
         return graph if graph is not None else convert_to_nx(self)
-
-    def label_array(self):
-        """The node labels as an object array (row ``i`` holds node ``i``), or None when the
-        labels are the row numbers themselves."""
-        if self._identity:
-            return None
-        if self._nodes_obj is None:
-            self._nodes_obj = np.fromiter(self._nodes, dtype=object, count=self._n)
-        return self._nodes_obj
 
     @property
     def nnz(self) -> int:

@@ -718,8 +718,7 @@ def _tree_all_pairs(G, tree):
     by_node = np.argsort(tree.order, kind="stable")  # tree nodes in the graph's node order
     by_post = np.argsort(tree.post, kind="stable")
     post_by_node = tree.post[by_node]
-    labels = G.label_array()  # the tree nodes' labels, in the tree's order
-    labels = tree.order if labels is None else labels[tree.order]
+    labels = G.node_objects()[tree.order]  # the tree nodes' labels, in the tree's order
 
     def block(first):
         xs = by_post[first:first + step]

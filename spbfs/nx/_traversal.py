@@ -151,13 +151,13 @@ def paths_from_parents(G, order, parent, first, forward=True):
             raise ValueError("parent does not lead every vertex of order to a start")
         depth[pending[known]] = depth[parent[pending[known]]] + 1
         pending = pending[~known]
-    labels = G.label_array()
+    labels = G.node_objects()
     if any(obj is not G.nodes[row] for row, obj in first.items()):
-        labels = labels.copy() if labels is not None else np.arange(len(G)).astype(object)
+        labels = labels.copy()
         for row, obj in first.items():  # NetworkX reports the start as it was given
             labels[row] = obj
     depths = depth[order]
-    keys = (order if labels is None else labels[order]).tolist()
+    keys = labels[order].tolist()
     if order.size and (depths[1:] >= depths[:-1]).all():  # BFS order: each depth a run
         bounds = np.searchsorted(depths, np.arange(int(depths[-1]) + 2)).tolist()
         values = []
@@ -168,7 +168,7 @@ def paths_from_parents(G, order, parent, first, forward=True):
                 chain[:, j] = parent[chain[:, j + 1]]
             if not forward:
                 chain = chain[:, ::-1]
-            values += (chain if labels is None else labels[chain]).tolist()
+            values += labels[chain].tolist()
         return dict(zip(keys, values, strict=True))
     out = np.empty(order.size, object)
     for d in range(int(depths.max()) + 1 if order.size else 0):
@@ -179,7 +179,7 @@ def paths_from_parents(G, order, parent, first, forward=True):
             chain[:, j] = parent[chain[:, j + 1]]
         if not forward:
             chain = chain[:, ::-1]
-        rows = (chain if labels is None else labels[chain]).tolist()
+        rows = labels[chain].tolist()
         out[where] = np.fromiter(rows, object, count=len(rows))
     return dict(zip(keys, out.tolist(), strict=True))
 

@@ -225,6 +225,19 @@ def test_source_object_is_returned_as_given():
         assert repr(func("spbfs")) == repr(func(None))
 
 
+def test_results_hold_the_graphs_own_node_objects():
+    G = nx.path_graph(1000)  # labelled by the row numbers
+    nodes = {id(node) for node in G}
+    g = convert_from_nx(G)
+    assert g.labels(np.array([999])) == [999]  # a few: new ints, no table of the nodes made
+    reached = nx.descendants(g, 0)
+    paths = nx.single_source_shortest_path(g, 0)
+    assert reached == set(range(1, 1000)) and paths == nx.single_source_shortest_path(G, 0)
+    assert {id(node) for node in reached} <= nodes
+    assert {id(node) for path in paths.values() for node in path} <= nodes
+    assert g.labels(np.array([999]))[0] is list(G)[999]  # the table, once made
+
+
 # ------------------------------------------------------------------ conversion cache
 
 
