@@ -314,17 +314,29 @@ def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
     >>> list(nx.bfs_successors(nx.path_graph(4), 1, backend="spbfs"))
     [(1, [0, 2]), (2, [3])]
     """
-    parent, children = source, []
-    for parents, kids, rows in _edges(G, source, False, depth_limit):
-        # children of one parent are contiguous: split the level where the parent changes
-        cuts = [0, *(np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist(), len(kids)]
-        for a, b in pairwise(cuts):
-            if parents[a] == parent:
-                children.extend(kids[a:b])
-                continue
-            yield parent, children
-            parent, children = parents[a], kids[a:b]
-    yield parent, children
+    # every parent's children lie in one level (the source's in the first): C loops per
+    # level, not a generator resumed per parent
+    return chain.from_iterable(map(_successor_runs, _levels_or_source(G, source, depth_limit)))
+
+
+def _levels_or_source(G, source, depth_limit):
+    """The levels of :func:`_edges`, or one level of the source and no children where there
+    are none (NetworkX then yields ``(source, [])``)."""
+    empty = True
+    for level in _edges(G, source, False, depth_limit):
+        empty = False
+        yield level
+    if empty:
+        yield [source], [], np.empty(0, np.int64)
+
+
+def _successor_runs(level):
+    """``(parent, [children])`` of one level of :func:`_levels_or_source`: the children of
+    one parent are contiguous, so the level splits where the parent row changes."""
+    parents, kids, rows = level
+    cuts = [0, *(np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist(), len(kids)]
+    return zip(map(parents.__getitem__, cuts[:-1]),
+               map(kids.__getitem__, map(slice, cuts[:-1], cuts[1:])), strict=True)
 
 
 @dispatched(docs="Each layer's nodes in NetworkX's order (its queue order); several sources "
