@@ -168,9 +168,9 @@ _OPTIONAL = _declare(
      "a level), not a product and two sorts per level"),
     ("queue_levels", "indptr, indices, sources",
      "the same queue search yielded level by level, from a queue of sources"),
-    ("queue_meet", "fptr, fidx, bptr, bidx, source, target, fpar, bpar",
+    ("queue_meet", "fptr, fidx, bptr, bidx, source, target",
      ":func:`spbfs.semiring.queue_meet` whole: two queue searches towards each other, not "
-     "their levels of products"),
+     "their levels of products; the path (or None), at the cost of the vertices seen"),
     ("greedy_colors", "indptr, indices, order, colour",
      ":func:`spbfs.semiring.greedy_colors` whole: one pass over the vertices in priority "
      "order, not Jones and Plassmann's rounds of pushes"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .kept import KeptPool
 
 __all__ = ["queue_meet", "queue_order"]
 
@@ -66,16 +67,17 @@ def _grow(ip, ix, par, other, q, start, end):
                 q[tail] = w
                 tail += 1
             if other[w] >= 0:
-                return tail, w
-    return tail, -1
+                return tail, np.int64(w)
+    return tail, np.int64(-1)
 
 
 @kernel
 def _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
     """Grow the side with the shorter level (the forward one on ties) a level at a time
-    until a vertex the other side has seen comes up; returns it, or -1.  ``fpar``/``bpar``
-    (every entry -1 on entry) get the vertex that found each one on that side; ``fq``/``bq``
-    hold each side's queue."""
+    until a vertex the other side has seen comes up; returns it (or -1) and how many
+    vertices each side saw: ``fq[:ftail]`` and ``bq[:btail]``, the only entries of
+    ``fpar``/``bpar`` (every entry -1 on entry) set, to the vertex that found each one on
+    that side (the starts' are reset at the end)."""
     fpar[source] = source  # seen; starts are reset at the end
     bpar[target] = target
     fq[0] = source
@@ -91,22 +93,67 @@ def _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
             b0, b1 = b1, tail
     fpar[source] = -1
     bpar[target] = -1
-    return meet
+    return meet, f1, b1
 
 
-def queue_meet(fptr, fidx, bptr, bidx, source, target, fpar, bpar):
-    """The meeting vertex of :func:`spbfs.semiring.queue_meet` on CSR arrays (forward arcs,
-    backward arcs), or -1; ``fpar``/``bpar`` (every entry -1) are filled in place.
+@kernel
+def _meet_path(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
+    """:func:`_meet`, then the path through the meeting vertex (empty when there is none:
+    the forward parents' chain from the start, then the backward parents' on to the
+    target) and the parents set back to -1, the arrays as they were made."""
+    meet, ftail, btail = _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq)
+    head = 0   # the forward chain's length (meet included), then the backward chain's
+    tail = 0
+    v = meet
+    while v >= 0:
+        head += 1
+        v = fpar[v]
+    v = bpar[meet] if meet >= 0 else -1
+    while v >= 0:
+        tail += 1
+        v = bpar[v]
+    path = np.empty(head + tail, np.int64)
+    v = meet
+    for i in range(head - 1, -1, -1):
+        path[i] = v
+        v = fpar[v]
+    v = bpar[meet] if meet >= 0 else -1
+    for i in range(head, head + tail):
+        path[i] = v
+        v = bpar[v]
+    for i in range(ftail):
+        fpar[fq[i]] = -1
+    for i in range(btail):
+        bpar[bq[i]] = -1
+    return path
+
+
+def _scratch(n):
+    """Both sides' parents (every entry -1) and queues for a graph of ``n`` vertices."""
+    queue = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    return (np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.empty(n, queue),
+            np.empty(n, queue))
+
+
+#: The searches' parents and queues, kept between calls: a call sets only the entries of
+#: the vertices it sees and sets them back, so a query that sees a few vertices of a large
+#: graph costs those (making and filling the arrays cost most of such a call).
+_kept = KeptPool(_scratch)
+
+
+def queue_meet(fptr, fidx, bptr, bidx, source, target):
+    """The path of :func:`spbfs.semiring.queue_meet` on CSR arrays (forward arcs, backward
+    arcs), or None.
 
     Examples
     --------
     >>> import numpy as np
     >>> ptr, idx = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])   # the path 0 - 1 - 2
-    >>> fpar, bpar = np.full(3, -1), np.full(3, -1)
-    >>> queue_meet(ptr, idx, ptr, idx, 0, 2, fpar, bpar), fpar.tolist(), bpar.tolist()
-    (2, [-1, 0, 1], [-1, -1, -1])
+    >>> queue_meet(ptr, idx, ptr, idx, 0, 2), queue_meet(ptr, idx, ptr, idx, 2, 0)
+    ([0, 1, 2], [2, 1, 0])
     """
-    n = fpar.size
-    queue = np.int32 if n <= np.iinfo(np.int32).max else np.int64
-    return int(_meet(fptr, fidx, bptr, bidx, np.int64(source), np.int64(target), fpar, bpar,
-                     np.empty(n, queue), np.empty(n, queue)))
+    n = fptr.size - 1
+    scratch = _kept.checkout(n)
+    path = _meet_path(fptr, fidx, bptr, bidx, np.int64(source), np.int64(target), *scratch)
+    _kept.give_back(scratch, n)
+    return path.tolist() if path.size else None

@@ -103,27 +103,11 @@ def bidirectional_rows(G, source, target, ordered=True):
     """
     import networkx as nx
 
-    meet, forward, backward = queue_meet(G.matrix(False), G.reverse(ordered).matrix(False),
-                                         G.index[source], G.index[target])
-    if meet < 0:
+    path = queue_meet(G.matrix(False), G.reverse(ordered).matrix(False), G.index[source],
+                      G.index[target])
+    if path is None:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    return parent_chain(to_numpy(forward), meet)[::-1] + parent_chain(to_numpy(backward),
-                                                                       meet)[1:]
-
-
-def parent_chain(parent, v):
-    """``[v, parent[v], parent[parent[v]], ...]`` up to a vertex whose parent is negative.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> parent_chain(np.array([-1, 0, 1]), 2)
-    [2, 1, 0]
-    """
-    out = [int(v)]
-    while parent[out[-1]] >= 0:
-        out.append(int(parent[out[-1]]))
-    return out
+    return path
 
 
 def paths_from_parents(G, order, parent, first, forward=True):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import to_numpy
 from ..core.seam import optional_primitive
 from ..core.validation import check_source
 from ._backend import backend_for
@@ -99,6 +100,8 @@ def queue_meet(A, B, source, target):
     The side whose current level is shorter (the forward one on ties) takes the vertices of
     that level in queue order and their arcs in storage order, enqueueing every target it
     has not seen, until a target the other side has seen comes up: the meeting vertex.
+    The path runs from ``source`` to it by the forward side's parents and on to ``target``
+    by the backward side's.
 
     Parameters
     ----------
@@ -110,12 +113,11 @@ def queue_meet(A, B, source, target):
 
     Returns
     -------
-    meet : int
-        The meeting vertex, or -1 when no path joins them.
-    forward, backward : ndarray of int64, shape (n,)
-        The vertex that enqueued each one on each side (so ``forward`` leads from ``meet``
-        back to ``source`` and ``backward`` from ``meet`` on to ``target``); -1 for the
-        starts and for vertices that side did not see.
+    list of int or None
+        The path's vertices from ``source`` to ``target`` (NetworkX's
+        ``bidirectional_shortest_path``), or None when no path joins them.  A backend with
+        a ``queue_meet`` primitive (the CPU) costs what the two searches see, with no array
+        of ``n`` made per call.
 
     Raises
     ------
@@ -128,9 +130,8 @@ def queue_meet(A, B, source, target):
     >>> from spbfs import semiring
     >>> E = sp.csr_array((np.ones(4), ([0, 0, 1, 3], [1, 2, 3, 4])), shape=(5, 5))
     >>> P = (E + E.T).tocsr()   # edges 0-1, 0-2, 1-3, 3-4
-    >>> meet, fwd, bwd = semiring.queue_meet(P, P, 0, 4)
-    >>> int(meet), fwd.tolist(), bwd.tolist()
-    (1, [-1, 0, 0, -1, -1], [-1, 3, -1, 4, -1])
+    >>> semiring.queue_meet(P, P, 0, 4), semiring.queue_meet(P, P, 0, 2)
+    ([0, 1, 3, 4], [0, 2])
     """
     F, R = Matrix.from_any(A, name="A"), Matrix.from_any(B, name="B")
     if F.shape[0] != F.shape[1] or F.shape != R.shape:
@@ -139,15 +140,31 @@ def queue_meet(A, B, source, target):
     source, target = check_source(source, F.n), check_source(target, F.n, "target")
     if source == target:
         raise ValueError(f"source and target must differ, got {source} twice")
+    kernel = optional_primitive(backend_for(F.xp), "queue_meet")
+    if kernel is not None:
+        return kernel(F.indptr, F.indices, R.indptr, R.indices, source, target)
     xp = F.xp
     forward, backward = xp.full(F.n, -1, np.int64), xp.full(F.n, -1, np.int64)
-    kernel = optional_primitive(backend_for(xp), "queue_meet")
-    if kernel is not None:
-        meet = kernel(F.indptr, F.indices, R.indptr, R.indices, source, target, forward,
-                      backward)
-    else:
-        meet = _meet_levels(F, R, source, target, forward, backward)
-    return meet, forward, backward
+    meet = _meet_levels(F, R, source, target, forward, backward)
+    if meet < 0:
+        return None
+    forward, backward = to_numpy(forward), to_numpy(backward)
+    return _parent_chain(forward, meet)[::-1] + _parent_chain(backward, meet)[1:]
+
+
+def _parent_chain(parent, v):
+    """``[v, parent[v], parent[parent[v]], ...]`` up to a vertex whose parent is negative.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _parent_chain(np.array([-1, 0, 1]), 2)
+    [2, 1, 0]
+    """
+    out = [int(v)]
+    while parent[out[-1]] >= 0:
+        out.append(int(parent[out[-1]]))
+    return out
 
 
 def _meet_levels(F, R, source, target, forward, backward):
