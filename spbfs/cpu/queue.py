@@ -129,16 +129,16 @@ def _meet_path(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
 
 
 def _scratch(n):
-    """Both sides' parents (every entry -1) and queues for a graph of ``n`` vertices."""
-    queue = np.int32 if n <= np.iinfo(np.int32).max else np.int64
-    return (np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.empty(n, queue),
-            np.empty(n, queue))
+    """Both sides' parents (every entry -1) and queues for a graph of ``n`` vertices, in
+    the narrowest id dtype: 16 bytes a vertex below 2**31 vertices."""
+    ids = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    return (np.full(n, -1, ids), np.full(n, -1, ids), np.empty(n, ids), np.empty(n, ids))
 
 
 #: The searches' parents and queues, kept between calls: a call sets only the entries of
 #: the vertices it sees and sets them back, so a query that sees a few vertices of a large
 #: graph costs those (making and filling the arrays cost most of such a call).
-_kept = KeptPool(_scratch)
+_kept = KeptPool(_scratch, keep=2)
 
 
 def queue_meet(fptr, fidx, bptr, bidx, source, target):
