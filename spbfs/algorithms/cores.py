@@ -1,8 +1,9 @@
 """k-core decomposition by peeling: every vertex of degree ``<= k`` leaves, lowering its
 neighbours' degrees, and ``k`` rises to the smallest remaining degree when nothing is left
-to peel.  A symmetric pattern is peeled by :func:`spbfs.semiring.peel` (a worklist on the
-backend); a directed one (a pair of opposite arcs counts twice) by one ``plus_times``
-product of the leaving set's indicator with the adjacency matrix per round."""
+to peel.  A symmetric pattern is peeled by :func:`spbfs.semiring.peel_levels` (on the CPU one
+bucket pass; elsewhere a worklist ``peel`` per level); a directed one (a pair of opposite
+arcs counts twice) by one ``plus_times`` product of the leaving set's indicator with the
+adjacency matrix per round, level by level (:func:`spbfs.semiring.rising_levels`)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from ..semiring import (
     monoids,
     mxm,
     ops,
-    peel,
+    peel_levels,
     plus_pair,
     plus_times,
     reduce,
+    rising_levels,
     select,
     vxm,
 )
@@ -66,9 +68,8 @@ def core_number(A, directed=False):
     if by_masks(M):
         return _cores_by_masks(S, deg)
     counts = deg  # each vertex's degree less k (deg is this call's own array)
-    if not directed:  # a symmetric pattern's entries each count one: the backend's peel
-        return _by_levels(xp, n, counts, lambda active, rest: peel(
-            [(S, counts)], active, lockstep=False)[0])
+    if not directed:  # a symmetric pattern's entries each count one
+        return peel_levels(S, counts)
 
     def by_products(active, rest):  # a pair of opposite arcs counts twice
         removed = [rest[counts[rest] <= 0]]
@@ -85,27 +86,7 @@ def core_number(A, directed=False):
             removed.append(leaving)
         return xp.concatenate(removed)
 
-    return _by_levels(xp, n, counts, by_products)
-
-
-def _by_levels(xp, n, counts, drop):
-    """Core numbers level by level: ``k`` rises to the smallest count left (``counts``: each
-    vertex's degree less ``k``, updated in place), then ``drop(active, rest)`` removes the
-    vertices left (``rest``, ``active``) whose count is down to zero and every vertex whose
-    count falls to zero as they go, and returns them: their core number is ``k``."""
-    core = xp.full(n, -1, np.int64)
-    active = xp.ones(n, bool)
-    rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
-    k = 0
-    while True:
-        rest = rest[active[rest]]
-        if not rest.size:
-            return core
-        low = int(counts[rest].min())
-        if low:  # k rises to the smallest degree left
-            k += low
-            counts[rest] -= low
-        core[drop(active, rest)] = k
+    return rising_levels(xp, n, counts, by_products)
 
 
 def _has_loops(M):

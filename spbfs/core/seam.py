@@ -163,6 +163,9 @@ _OPTIONAL = _declare(
      ":func:`spbfs.semiring.peel` whole: a worklist instead of a product per round "
      "(``lockstep`` False: in any order in which each vertex follows the ones that brought "
      "it to zero); None: the rounds of products"),
+    ("peel_levels", "indptr, indices, counts",
+     ":func:`spbfs.semiring.peel_levels` whole: Batagelj and Zaversnik's buckets in one "
+     "pass, not a ``peel`` per level"),
     ("queue_order", "indptr, indices, source, parents",
      ":func:`spbfs.semiring.queue_order` whole: one queue search (on the GPU, three kernels "
      "a level), not a product and two sorts per level"),

@@ -1,6 +1,9 @@
 """The CPU backend's peeling: one serial worklist kernel removes, until none is left, the
 active vertices whose count in any of two degree arrays falls to zero (O(n + m), where the
-generic path of :func:`spbfs.semiring.peel` runs one masked product per round)."""
+generic path of :func:`spbfs.semiring.peel` runs one masked product per round); and the
+levels of a peeling with a rising threshold (:func:`spbfs.semiring.peel_levels`, core
+numbers) in one pass of Batagelj and Zaversnik's buckets (O(n + m + the largest count),
+where the generic path runs a ``peel`` per level)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["peel"]
+__all__ = ["peel", "peel_levels"]
 
 
 @kernel
@@ -89,3 +92,61 @@ def peel(ip0, ix0, deg0, ip1, ix1, deg1, active, removed, values=None, monoid=No
     end = _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, k, vals, _MODES[name],
                 max_rounds)
     return queue[k:end], rounds[k:end]
+
+
+@kernel
+def _levels(ip, ix, count, level):
+    """Batagelj and Zaversnik: the vertices in buckets by count, taken in rising order;
+    each leaves at its count (its level), and each neighbour still above that count moves
+    down one bucket (swapped to its bucket's front, which then starts one further)."""
+    n = count.size
+    top = 0
+    for v in range(n):
+        top = max(top, count[v])
+    start = np.zeros(top + 2, np.int64)
+    for v in range(n):
+        start[count[v] + 1] += 1
+    for c in range(top + 1):
+        start[c + 1] += start[c]
+    order = np.empty(n, np.int64)
+    pos = np.empty(n, np.int64)
+    for v in range(n):  # a stable counting sort: each bucket in vertex order
+        pos[v] = start[count[v]]
+        order[pos[v]] = v
+        start[count[v]] += 1
+    for c in range(top, 0, -1):  # the buckets' starts again
+        start[c] = start[c - 1]
+    start[0] = 0
+    for i in range(n):
+        v = order[i]
+        cv = count[v]
+        level[v] = cv
+        for p in range(np.uint64(ip[v]), np.uint64(ip[v + 1])):  # unsigned reads
+            u = ix[p]
+            cu = count[u]
+            if cu > cv:
+                first = start[cu]
+                w = order[first]
+                if w != u:
+                    pu = pos[u]
+                    order[first], order[pu] = u, w
+                    pos[u], pos[w] = first, pu
+                start[cu] += 1
+                count[u] = cu - 1
+
+
+def peel_levels(indptr, indices, counts):
+    """The levels of :func:`spbfs.semiring.peel_levels` on a CSR pattern (``counts``:
+    non-negative int64, used up).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ip, ix = np.array([0, 1, 3, 4, 4]), np.array([1, 0, 2, 1])   # a path 0 - 1 - 2, 3
+    >>> peel_levels(ip, ix, np.array([1, 2, 1, 0])).tolist()
+    [1, 1, 1, 0]
+    """
+    level = np.empty(counts.size, np.int64)
+    if counts.size:
+        _levels(indptr, indices, counts, level)
+    return level

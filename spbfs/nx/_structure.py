@@ -186,14 +186,16 @@ def topological_generations(G):
 #: host copy even when the GPU is configured.  Measured on one H100 and its host with a
 #: product per round (335 rounds; docs/benchmarks.md), host / GPU: 0.13-0.14 / 0.49-0.50 s
 #: at 2.4M entries, 0.19-0.26 / 0.41-0.58 s at 4.9M, 0.53-0.65 / 0.59 s at 9.9M, 1.25-1.35
-#: / 0.70 s at 20M; a symmetric pattern now peels once per level
-#: (:func:`spbfs.semiring.peel`), not yet measured on a device.
+#: / 0.70 s at 20M; a symmetric pattern now peels once per level on a device, and in one
+#: bucket pass on the host (:func:`spbfs.semiring.peel_levels`), not yet measured on a
+#: device.
 PEELING_GPU_MIN_ENTRIES = 8 << 20
 
 
-@dispatched(docs="Peeling: an undirected graph's by one worklist peel per core number "
-            "(``spbfs.semiring.peel``), a directed one's by one ``plus_times`` product per "
-            "round. On a GPU only from 8M stored edges (smaller graphs run on the host copy).")
+@dispatched(docs="Peeling: an undirected graph's by ``spbfs.semiring.peel_levels`` (one "
+            "bucket pass on the host, a worklist peel per core number on a GPU), a "
+            "directed one's by one ``plus_times`` product per round. On a GPU only from 8M "
+            "stored edges (smaller graphs run on the host copy).")
 def core_number(G):
     """NetworkX's ``core_number``.
 

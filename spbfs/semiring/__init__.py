@@ -43,7 +43,7 @@ from ._named import (
 )
 from ._optypes import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
-from ._peel import peel
+from ._peel import peel, peel_levels, rising_levels
 from ._products import mxm
 from ._queue import queue_meet, queue_order
 from ._relax import relax_buckets
@@ -58,8 +58,8 @@ __all__ = [
     "ewise_add", "ewise_mult", "extract", "extract_pattern", "forest_outputs", "greedy_colors",
     "level_search",
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "monoids", "mxm",
-    "mxv", "ops", "packed_any_secondi", "peel", "plus_pair", "plus_times", "pointer_matrix",
-    "pruning_share", "pull_affine", "pull_cheaper", "queue_meet", "queue_order", "reduce",
-    "relax_buckets", "row_mode",
+    "mxv", "ops", "packed_any_secondi", "peel", "peel_levels", "plus_pair", "plus_times",
+    "pointer_matrix", "pruning_share", "pull_affine", "pull_cheaper", "queue_meet",
+    "queue_order", "reduce", "relax_buckets", "rising_levels", "row_mode",
     "select", "source_dependencies", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -5,6 +5,8 @@ The generic path is one masked ``vxm`` over ``plus_pair`` per round (each round 
 removed vertices' arcs from their active neighbours' counts); a backend with a ``peel``
 primitive (the CPU: one worklist kernel) does every round in one call, so a long chain
 (a deep DAG peels one vertex per round) costs O(n + m), not a product per round.
+:func:`peel_levels` peels with a rising threshold (core numbers): a ``peel`` per level, or
+a backend's ``peel_levels`` primitive (the CPU: Batagelj and Zaversnik's bucket pass).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ._optypes import Semiring
 from ._vector import Vector
 from ._vxm import vxm
 
-__all__ = ["peel"]
+__all__ = ["peel", "peel_levels", "rising_levels"]
 
 
 def peel(pairs, active, removed=None, *, values=None, monoid=None, max_rounds=None,
@@ -163,3 +165,80 @@ def _rounds(mats, active, removed, values, monoid, cap):
     if not out:
         return xp.zeros(0, np.int64), xp.zeros(0, np.int64)
     return xp.concatenate(out), xp.concatenate(rounds)
+
+
+def peel_levels(A, counts):
+    """Each vertex's level in a peeling with a rising threshold ``k``: the active vertices
+    whose count is at most ``k`` leave, and every vertex whose count falls to ``k`` as they
+    go; removing ``u`` subtracts one from the count of each active ``v`` with a stored
+    ``A[u, v]``; when none is left at ``k``, ``k`` rises to the smallest count left.  A
+    vertex's level is the ``k`` at which it leaves: with the degrees of a symmetric
+    pattern without self-loops as ``counts``, its core number.
+
+    Parameters
+    ----------
+    A : square scipy/cupyx sparse matrix, 2-D array or Matrix
+        Values are not read.
+    counts : 1-D int64 array of n
+        Non-negative starting counts (the degrees); used up (its values after the call
+        are not specified).
+
+    Returns
+    -------
+    ndarray of int64
+        The levels.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]))
+    >>> semiring.peel_levels(A, np.array([2, 2, 3, 1]))
+    array([2, 2, 2, 1])
+    """
+    M = Matrix.from_any(A)
+    n = M.n
+    if M.shape != (n, n):
+        raise ValueError(f"A must be square, got shape {M.shape}")
+    if counts.dtype != np.int64 or counts.shape != (n,):
+        raise TypeError(f"counts must be an int64 array of {n} counts")
+    if n and int(counts.min()) < 0:
+        raise ValueError("counts must be non-negative")
+    kernel = optional_primitive(backend_for(M.xp), "peel_levels")
+    if kernel is not None:
+        return kernel(M.indptr, M.indices, counts)
+    return rising_levels(M.xp, n, counts, lambda active, rest: peel(
+        [(M, counts)], active, lockstep=False)[0])
+
+
+def rising_levels(xp, n, counts, drop):
+    """The levels of a peeling with a rising threshold, level by level: ``k`` rises to the
+    smallest count left (``counts``: each vertex's count less ``k``, updated in place), then
+    ``drop(active, rest)`` removes the vertices left (``rest``, ``active``) whose count is
+    down to zero and every vertex whose count falls to zero as they go, and returns them:
+    their level is ``k`` (the generic path of :func:`peel_levels`, and a directed graph's
+    core numbers, whose opposite arcs count twice).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]]))   # an edge, a lone vertex
+    >>> counts = np.array([1, 1, 0])
+    >>> semiring.rising_levels(np, 3, counts,
+    ...                        lambda active, rest: semiring.peel([(A, counts)], active)[0])
+    array([1, 1, 0])
+    """
+    level = xp.full(n, -1, np.int64)
+    active = xp.ones(n, bool)
+    rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
+    k = 0
+    while True:
+        rest = rest[active[rest]]
+        if not rest.size:
+            return level
+        low = int(counts[rest].min())
+        if low:  # k rises to the smallest count left
+            k += low
+            counts[rest] -= low
+        level[drop(active, rest)] = k

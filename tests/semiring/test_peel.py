@@ -326,3 +326,46 @@ def test_gpu_strong_components_of_a_deep_dag_and_a_digraph():
         labels = cupy.asnumpy(labels)
         assert k == want_k
         assert len(set(zip(labels.tolist(), want.tolist(), strict=True))) == k
+
+
+@st.composite
+def symmetric_graphs(draw):
+    """A symmetric pattern without self-loops (duplicates once) and counts: the degrees,
+    or any non-negative counts."""
+    A = draw(digraphs())
+    A = ((A + A.T) > 0).astype(np.float64)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    A = sp.csr_array(A)
+    degrees = np.diff(A.indptr).astype(np.int64)
+    other = np.array(draw(st.lists(st.integers(0, 6), min_size=A.shape[0],
+                                   max_size=A.shape[0])), np.int64)
+    return A, degrees, other
+
+
+@pytest.mark.parametrize("device", ["numpy", pytest.param("cupy", marks=pytest.mark.gpu)])
+@given(case=symmetric_graphs())
+def test_peel_levels_are_core_numbers_and_the_kernel_is_the_generic_path(device, case):
+    A, degrees, other = case
+    G = nx.from_scipy_sparse_array(A)
+    want = [nx.core_number(G)[v] for v in range(A.shape[0])]
+    if device == "cupy":
+        import cupy
+
+        degrees = cupy.asarray(degrees)
+    assert to_host(semiring.peel_levels(on_device(device, A), degrees)).tolist() == want
+    # any counts: the CPU's buckets give the levels of the generic path's peels
+    buckets = semiring.peel_levels(A, other.copy()).tolist()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delattr(spbfs.cpu.backend, "peel_levels")
+        assert semiring.peel_levels(A, other.copy()).tolist() == buckets
+
+
+def test_peel_levels_arguments_name_themselves():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(TypeError, match="counts"):
+        semiring.peel_levels(A, np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="non-negative"):
+        semiring.peel_levels(A, np.array([1, -1, 0]))
+    with pytest.raises(ValueError, match="square"):
+        semiring.peel_levels(sp.csr_array(np.ones((2, 3))), np.zeros(2, np.int64))
