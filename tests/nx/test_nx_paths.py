@@ -90,3 +90,25 @@ def test_bidirectional_path_is_networkx_choice():
     G.add_edge(0, 3)
     expected = nx.bidirectional_shortest_path(G, 1, 4)
     assert nx.bidirectional_shortest_path(G, 1, 4, backend="spbfs") == expected
+
+
+@DEVICES
+def test_long_paths_match_networkx(device):
+    """Paths of about 11 hops, forward and backward, in BFS and Dijkstra order, from a start
+    given as another object equal to its node, on graphs labelled by strings and by ints."""
+    import random
+
+    rng = random.Random(4)
+    grid = nx.grid_2d_graph(12, 12)   # BFS and Dijkstra trees of about 11 hops a path
+    for u, v in grid.edges:
+        grid.edges[u, v]["weight"] = rng.randint(1, 9)
+    graphs = [nx.convert_node_labels_to_integers(grid), nx.relabel_nodes(
+        grid, {node: f"n{node}" for node in grid}), nx.DiGraph(grid)]
+    with nx.config.backends.spbfs(device=device):
+        for G in graphs:
+            s = next(iter(G))
+            same(lambda b, G=G, s=s: items(nx.single_source_shortest_path(G, s, backend=b)))
+            same(lambda b, G=G, s=s: items(nx.single_target_shortest_path(G, s, backend=b)))
+            same(lambda b, G=G, s=s: items(nx.single_source_dijkstra_path(G, s, backend=b)))
+        G = graphs[0]
+        same(lambda b: items(nx.single_source_shortest_path(G, 0.0, backend=b)))
