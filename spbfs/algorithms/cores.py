@@ -86,7 +86,7 @@ def core_number(A, directed=False):
             removed.append(leaving)
         return xp.concatenate(removed)
 
-    return rising_levels(xp, n, counts, by_products)
+    return rising_levels(counts, by_products)
 
 
 def _has_loops(M):

@@ -72,13 +72,14 @@ def _grow(ip, ix, par, other, q, start, end):
 
 
 @kernel
-def _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
+def _meet_path(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
     """Grow the side with the shorter level (the forward one on ties) a level at a time
-    until a vertex the other side has seen comes up; returns it (or -1) and how many
-    vertices each side saw: ``fq[:ftail]`` and ``bq[:btail]``, the only entries of
-    ``fpar``/``bpar`` (every entry -1 on entry) set, to the vertex that found each one on
-    that side (the starts' are reset at the end)."""
-    fpar[source] = source  # seen; starts are reset at the end
+    until a vertex the other side has seen comes up; return the path through it (empty
+    when there is none: the forward parents' chain from the start, then the backward
+    parents' on to the target).  ``fpar``/``bpar`` (every entry -1 on entry) get the vertex
+    that found each one on that side and ``fq``/``bq`` each side's queue; the entries set
+    (the queues' vertices) are set back to -1 at the end, the arrays as they were made."""
+    fpar[source] = source  # seen; starts are reset below
     bpar[target] = target
     fq[0] = source
     bq[0] = target
@@ -93,37 +94,28 @@ def _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
             b0, b1 = b1, tail
     fpar[source] = -1
     bpar[target] = -1
-    return meet, f1, b1
-
-
-@kernel
-def _meet_path(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq):
-    """:func:`_meet`, then the path through the meeting vertex (empty when there is none:
-    the forward parents' chain from the start, then the backward parents' on to the
-    target) and the parents set back to -1, the arrays as they were made."""
-    meet, ftail, btail = _meet(fp, fx, bp, bx, source, target, fpar, bpar, fq, bq)
-    head = 0   # the forward chain's length (meet included), then the backward chain's
-    tail = 0
+    forward = 0   # the forward chain's length (meet included), then the backward chain's
+    backward = 0
     v = meet
     while v >= 0:
-        head += 1
+        forward += 1
         v = fpar[v]
     v = bpar[meet] if meet >= 0 else -1
     while v >= 0:
-        tail += 1
+        backward += 1
         v = bpar[v]
-    path = np.empty(head + tail, np.int64)
+    path = np.empty(forward + backward, np.int64)
     v = meet
-    for i in range(head - 1, -1, -1):
+    for i in range(forward - 1, -1, -1):
         path[i] = v
         v = fpar[v]
     v = bpar[meet] if meet >= 0 else -1
-    for i in range(head, head + tail):
+    for i in range(forward, forward + backward):
         path[i] = v
         v = bpar[v]
-    for i in range(ftail):
+    for i in range(f1):
         fpar[fq[i]] = -1
-    for i in range(btail):
+    for i in range(b1):
         bpar[bq[i]] = -1
     return path
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import array_module
 from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
@@ -207,11 +208,11 @@ def peel_levels(A, counts):
     kernel = optional_primitive(backend_for(M.xp), "peel_levels")
     if kernel is not None:
         return kernel(M.indptr, M.indices, counts)
-    return rising_levels(M.xp, n, counts, lambda active, rest: peel(
+    return rising_levels(counts, lambda active, rest: peel(
         [(M, counts)], active, lockstep=False)[0])
 
 
-def rising_levels(xp, n, counts, drop):
+def rising_levels(counts, drop):
     """The levels of a peeling with a rising threshold, level by level: ``k`` rises to the
     smallest count left (``counts``: each vertex's count less ``k``, updated in place), then
     ``drop(active, rest)`` removes the vertices left (``rest``, ``active``) whose count is
@@ -225,10 +226,11 @@ def rising_levels(xp, n, counts, drop):
     >>> from spbfs import semiring
     >>> A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]]))   # an edge, a lone vertex
     >>> counts = np.array([1, 1, 0])
-    >>> semiring.rising_levels(np, 3, counts,
+    >>> semiring.rising_levels(counts,
     ...                        lambda active, rest: semiring.peel([(A, counts)], active)[0])
     array([1, 1, 0])
     """
+    xp, n = array_module(counts), counts.shape[0]
     level = xp.full(n, -1, np.int64)
     active = xp.ones(n, bool)
     rest = xp.arange(n)  # the vertices left, narrowed at each k (most leave early)
