@@ -42,6 +42,7 @@ import functools
 import threading
 import time
 import types
+import weakref
 
 import numpy as np
 
@@ -72,6 +73,16 @@ _NO_OWNERS = np.int64(0)  # the owners and part size of a local (not remote) pus
 #: Row starts at or beyond this many entries into their 32-row word are read from the row
 #: offsets instead of the pull's heads (NO_OFFSET in bfs_kernels.cu; tests lower it).
 HEAD_OFFSET_LIMIT = 0xFFFFFFFF
+#: The parameters of ``bfs_levels`` and of ``bfs_pull_step`` (bfs_kernels.cu), in order.
+_LEVELS_PARAMS = ("indptr", "indices", "tindptr", "vis0", "vis1", "q0", "q1", "levels",
+                  "parents", "ring", "big_u", "big_p", "big_cap", "use_big", "n", "nwords",
+                  "pmap", "state", "alpha", "beta", "direction", "max_levels", "sms", "dist",
+                  "reset", "source")
+_PULL_PARAMS = ("tindptr", "tindices", "indptr", "live", "heads", "wbase", "vis0", "vis1",
+                "levels", "parents", "ring", "n", "nwords", "pmap", "state", "alpha", "beta",
+                "direction", "dist")
+_LEVELS_AT = {name: i for i, name in enumerate(_LEVELS_PARAMS)}
+_PULL_AT = {name: i for i, name in enumerate(_PULL_PARAMS)}
 #: Adjacency lists of at least BIG edges are cut into BIG-edge chunks expanded by the whole
 #: grid (bfs_push_big); must equal PUSH_BIG in bfs_kernels.cu.
 BIG = 1024
@@ -302,6 +313,9 @@ class _Plan:
         self.use_big = M.max_out_degree >= BIG
         self.big_slots = 2 * (M.nnz // BIG) + 2 if self.use_big else 1
         self.big = np.int64(BIG if self.use_big else np.iinfo(np.int64).max)
+        # run()'s launches of bfs_levels and bfs_pull_step with their arguments packed, per
+        # workspace (a search holds its workspace alone; they go when it does)
+        self.launches = weakref.WeakKeyDictionary()
 
     def _heads(self, n, nwords):
         """The pull's tables of a pattern (bfs_heads), kept with it: the heads (each row's
@@ -390,6 +404,7 @@ class BitmapSearch(LevelSearch):
                bool(transpose), self.mapped, self.keeps_levels)
         plan = M.pattern.derived(key, lambda: _Plan(M, values, directed, transpose,
                                                     self.mapped, ws.nwords, self.keeps_levels))
+        self.plan = plan
         self.indptr, self.indices = plan.indptr, plan.indices
         self.tindptr, self.tindices = plan.tindptr, plan.tindices
         self.k, self.sms = plan.k, plan.k.sms
@@ -497,7 +512,10 @@ class BitmapSearch(LevelSearch):
         each launch applies :func:`~spbfs.algorithms._shared.beamer_pull`'s rule on the
         device and runs only when it picks its direction (``direction`` "auto"; "push" or
         "pull" fix it; ``alpha`` None: :attr:`alpha`).  The host reads the loop's state
-        once per round.
+        once per round.  The first launch makes the search's start and writes the loop's
+        first state (unless an earlier call launched ``bfs_reset``), and the launches'
+        arguments are packed once per pattern and workspace: the host's part before the
+        first level is a few driver calls (it is on the clock of every search).
 
         ``trace`` (a list) gets ``(level, level, "push" | "pull", frontier_in, found,
         seconds)`` per level, ``seconds`` the host time of its round on the round's last
@@ -505,49 +523,78 @@ class BitmapSearch(LevelSearch):
         """
         if self.level:
             raise RuntimeError("run() searches from the source: levels were advanced")
-        ws, k, (loop, blocks) = self.ws, self.k, self.k.loop
+        ws, k = self.ws, self.k
         alpha = self.alpha if alpha is None else alpha
-        state = ws.state_host
-        state[:] = (0, self.cur, self.qin, self.queued, direction == "pull", self._unfilled, 1,
-                    0, 0, self.nnz, 0, 0, 0)
-        ws.copy_state(to_device=True)
-        loop_args, pull_args = self._loop_args(direction, alpha, beta, LOOP_LEVELS, dist=0)
-        # the first launch makes the search's start (bfs_reset's work) unless an earlier
-        # call launched bfs_reset
-        first_args = loop_args[:-2] + (np.int32(self._reset_pending), self.source)
-        self._reset_pending = False
-        pull_grid = (k.wave("pull_step"),)
-        while not state[_DONE]:
-            t_start, first = time.perf_counter(), int(state[_LEVEL])
-            loop((blocks,), (_THREADS,), first_args)
-            first_args = loop_args
+        fresh, self._reset_pending = self._reset_pending, False
+        if not fresh:  # bfs_reset ran: the host writes the loop's first state
+            ws.state_host[:] = (0, self.cur, self.qin, self.queued, direction == "pull",
+                                self._unfilled, 1, 0, 0, self.nnz, 0, 0, 0)
+            ws.copy_state(to_device=True)
+        levels, pulls = self._round_launches(direction, alpha, beta)
+        levels.set(_LEVELS_AT["reset"], np.int32(fresh))
+        blocks, pull_grid = k.loop[1], k.wave("pull_step")
+        first = 0
+        while True:
+            t_start = time.perf_counter()
+            levels(blocks, _THREADS)
+            if fresh:
+                fresh = False
+                levels.set(_LEVELS_AT["reset"], np.int32(0))
             for _ in range(LOOP_PULLS):
-                k.pull_step(pull_grid, (_THREADS,), pull_args)
-            loop((blocks,), (_THREADS,), loop_args)
+                pulls(pull_grid, _THREADS)
+            levels(blocks, _THREADS)
             state = ws.copy_state(to_device=False)
             if trace is not None:
                 self._trace(trace, first, int(state[_LEVEL]), int(state[_PULLED]),
                             time.perf_counter() - t_start)
+            if state[_DONE]:
+                break
+            first = int(state[_LEVEL])
         self.level, self.cur, self.qin = (int(state[i]) for i in (_LEVEL, _CUR, _QIN))
         self.queued, self._unfilled = bool(state[_QUEUED]), bool(state[_UNFILLED])
         self.fetched = self.level + 1
+
+    def _round_launches(self, direction, alpha, beta):
+        """:meth:`run`'s launches of ``bfs_levels`` and ``bfs_pull_step``
+        (:class:`~spbfs.gpu.kernels.PackedLaunch`), packed by the first search of this
+        pattern on this workspace and kept with the pattern's plan; each search sets its
+        own outputs, source and policy."""
+        launches = self.plan.launches.get(self.ws)
+        if launches is None:
+            loop_args, pull_args = self._loop_args(direction, alpha, beta, LOOP_LEVELS, dist=0)
+            launches = (kernels.PackedLaunch(self.k.loop[0], loop_args, cooperative=True),
+                        kernels.PackedLaunch(self.k.pull_step, pull_args))
+            self.plan.launches[self.ws] = launches
+        levels, pulls = launches
+        for name, value in self._search_args(direction, alpha, beta).items():
+            levels.set(_LEVELS_AT[name], value)
+            if name in _PULL_AT:
+                pulls.set(_PULL_AT[name], value)
+        return launches
+
+    def _search_args(self, direction, alpha, beta):
+        """The loop kernels' arguments that are this search's own: its outputs, source and
+        policy, and the hub chunk queue (its workspace makes it anew for a pattern that
+        needs a larger one); the others are its plan's and its workspace's."""
+        return {"levels": self._levels, "parents": self._parents_arg(), "pmap": self.pmap,
+                "alpha": np.float64(alpha), "beta": np.float64(beta),
+                "direction": np.int32(_DIRECTIONS[direction]), "source": self.source,
+                "big_u": self.big_u, "big_p": self.big_p, "big_cap": np.int64(self.big_u.size)}
 
     def _loop_args(self, direction, alpha, beta, max_levels, dist):
         """The arguments of ``bfs_levels`` (without a reset) and ``bfs_pull_step``
         (``dist``: the one level a distributed rank's launches may run, 0 for none)."""
         ws = self.ws
-        policy = (np.float64(alpha), np.float64(beta), np.int32(_DIRECTIONS[direction]))
-        loop_args = (self.indptr, self.indices, self.tindptr, ws.vis[0], ws.vis[1], ws.queue[0],
-                     ws.queue[1], self._levels, self._parents_arg(), ws.ring, self.big_u,
-                     self.big_p, np.int64(self.big_u.size), np.int32(self.use_big),
-                     np.int64(self.n), self.nwords, self.pmap, ws.state, *policy,
-                     np.int32(max_levels), np.int32(self.sms), np.int32(dist), np.int32(0),
-                     self.source)
-        pull_args = (self.tindptr, self.tindices, self.indptr, self.live, self.heads,
-                     self.wbase, ws.vis[0], ws.vis[1], self._levels, self._parents_arg(),
-                     ws.ring, np.int64(self.n), self.nwords, self.pmap, ws.state, *policy,
-                     np.int32(dist))
-        return loop_args, pull_args
+        values = self._search_args(direction, alpha, beta)
+        values.update(
+            indptr=self.indptr, indices=self.indices, tindptr=self.tindptr,
+            tindices=self.tindices, vis0=ws.vis[0], vis1=ws.vis[1], q0=ws.queue[0],
+            q1=ws.queue[1], ring=ws.ring, use_big=np.int32(self.use_big), n=np.int64(self.n),
+            nwords=self.nwords, state=ws.state, live=self.live, heads=self.heads,
+            wbase=self.wbase, max_levels=np.int32(max_levels), sms=np.int32(self.sms),
+            dist=np.int32(dist), reset=np.int32(0))
+        return (tuple(values[name] for name in _LEVELS_PARAMS),
+                tuple(values[name] for name in _PULL_PARAMS))
 
     # -- a distributed rank's levels: the loop state stays on the device from the first
     # push_out or advance_auto until the outputs are read, so the host never waits per level

@@ -66,6 +66,7 @@ enum {
     LOOP_PREV_NF, LOOP_MF, LOOP_MU, LOOP_DONE, LOOP_PULLED, LOOP_BLOCKS_DONE, LOOP_FIELDS
 };
 #define DIRECTION_AUTO 0
+#define DIRECTION_PULL 2
 
 struct LoopState {
     long long level, nf, prev_nf, mf, mu, pulled;
@@ -93,6 +94,16 @@ __device__ __forceinline__ void store_state(long long* s, const LoopState& q)
     s[LOOP_QUEUED] = q.queued;
     s[LOOP_PULLING] = q.pulling;
     s[LOOP_UNFILLED] = q.unfilled;
+}
+
+// A search's loop state before its first level (what BitmapSearch.run's host fill was): level
+// 0, the first bitmap and queue current and the queue holding the source, the outputs' -1s
+// still to write, a frontier of one, every edge unexplored.
+__device__ __forceinline__ void fresh_state(long long* s, long long edges, bool pulling)
+{
+    store_state(s, LoopState{0, 1, 0, 0, edges, 0, 0, 0, true, pulling, true});
+    s[LOOP_DONE] = 0;
+    s[LOOP_BLOCKS_DONE] = 0;
 }
 
 // The id stored as the parent of u's children: u, or with PARENT_MAP, for
@@ -1023,11 +1034,12 @@ bfs_levels(const ptr_t* __restrict__ indptr, const idx_t* __restrict__ indices,
            int direction, int max_levels, int sms, int dist, int reset, idx_t source)
 {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-    if (reset) {  // the search's first launch does bfs_reset's work: one launch fewer
-        reset_search(indptr, tindptr, state[LOOP_CUR] ? vis1 : vis0, state[LOOP_QIN] ? q1 : q0,
-                     levels, parents, ring, source, nwords, pmap,
-                     (long long)blockIdx.x * CTA_THREADS + threadIdx.x,
+    if (reset) {  // the search's first launch does bfs_reset's work and writes the loop's
+        // fresh state: no launch and no copy from the host before the first level
+        const long long t0 = (long long)blockIdx.x * CTA_THREADS + threadIdx.x;
+        reset_search(indptr, tindptr, vis0, q0, levels, parents, ring, source, nwords, pmap, t0,
                      (long long)gridDim.x * CTA_THREADS);
+        if (t0 == 0) fresh_state(state, (long long)indptr[n], direction == DIRECTION_PULL);
         grid.sync();
     }
     if (state[LOOP_DONE]) return;

@@ -241,6 +241,79 @@ def resident_blocks(kernel, threads: int, shared: int = 0) -> int:
     return blocks
 
 
+class PackedLaunch:
+    """One kernel's launches with its arguments packed once: a slot of 8 bytes per argument
+    and the array of their addresses that ``cuLaunchKernel`` reads (it copies the values
+    at the call), so a launch is one driver call with no argument converted; a launch
+    made again and again (each search's level loop) sets only the arguments that changed.
+
+    Parameters
+    ----------
+    kernel : cupy.RawKernel
+        Compiled for the current device.
+    args : sequence
+        The kernel's arguments in order: CuPy arrays (their device pointers) and numpy
+        scalars of the kernel's parameter types.
+    cooperative : bool
+        Launch with ``cuLaunchCooperativeKernel`` (grid-wide barriers).
+
+    Examples
+    --------
+    >>> import cupy                                                          # doctest: +SKIP
+    >>> k = cupy.RawKernel('extern "C" __global__ void f(int* a, int v)'
+    ...                    '{ a[threadIdx.x] = v; }', "f")                   # doctest: +SKIP
+    >>> a = cupy.zeros(4, np.int32)                                          # doctest: +SKIP
+    >>> launch = PackedLaunch(k, (a, np.int32(7)))                           # doctest: +SKIP
+    >>> launch.set(1, np.int32(9)); launch(1, 4)                             # doctest: +SKIP
+    >>> a.tolist()                                                           # doctest: +SKIP
+    [9, 9, 9, 9]
+    """
+
+    def __init__(self, kernel, args, cooperative: bool = False):
+        from cupy.cuda import driver
+
+        self._function = kernel.kernel  # its module stays loaded while this is kept
+        self._func = self._function.ptr
+        self._cooperative = bool(cooperative)
+        self._launch = driver.launchCooperativeKernel if cooperative else driver.launchKernel
+        self._slots = np.zeros(max(len(args), 1), np.uint64)
+        self._views = [None] * len(args)
+        self._params = (self._slots.ctypes.data
+                        + 8 * np.arange(self._slots.size, dtype=np.uint64))
+        self._params_at = self._params.ctypes.data
+        for i, value in enumerate(args):
+            self.set(i, value)
+
+    def set(self, i: int, value) -> None:
+        """Argument ``i`` becomes ``value`` (an array's pointer, or a scalar of the type it
+        was packed with) for the launches that follow."""
+        data = getattr(value, "data", None)
+        if hasattr(data, "ptr"):  # a device array: its pointer
+            self._slots[i] = data.ptr
+            return
+        view = self._views[i]
+        if view is None:
+            if not isinstance(value, np.generic) or value.dtype.itemsize > 8:
+                raise TypeError(f"argument {i} must be a CuPy array or a numpy scalar of at "
+                                f"most 8 bytes, got {type(value).__name__}")
+            self._slots[i] = 0
+            view = self._views[i] = self._slots[i:i + 1].view(value.dtype)
+        view[0] = value
+
+    def __call__(self, grid: int, threads: int, stream=None) -> None:
+        """Launch ``grid`` blocks of ``threads`` threads on ``stream`` (default: the
+        current one)."""
+        import cupy
+
+        if not cupy.cuda.driver.ctxGetCurrent():  # a thread's first CUDA call: the runtime
+            cupy.cuda.runtime.free(0)  # makes the device's primary context current
+        ptr = (stream if stream is not None else cupy.cuda.get_current_stream()).ptr
+        if self._cooperative:
+            self._launch(self._func, grid, 1, 1, threads, 1, 1, 0, ptr, self._params_at)
+        else:
+            self._launch(self._func, grid, 1, 1, threads, 1, 1, 0, ptr, self._params_at, 0)
+
+
 def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
     """The packed ``any_secondi`` kernels (``packed_push``, ``packed_pull``) for these types;
     ``edge_bits``: the stored ``uint64`` word of an edge is ANDed into its hits."""

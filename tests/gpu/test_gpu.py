@@ -503,3 +503,45 @@ def test_bfs_workspace_reused():
     ws = gbfs.workspaces._free[key][-1]
     spbfs.bfs(M, 5, return_parents=True)
     assert gbfs.workspaces._free[key] == [ws]
+
+
+def test_device_loop_kept_launches_follow_the_workspace():
+    """The loop's packed launches are kept per pattern and workspace: two patterns of one
+    size with hubs searched in turn on one workspace, the second's hub chunk queue larger
+    (the workspace makes it anew), then the first again, each against the CPU."""
+    from spbfs.gpu.bfs import BIG
+
+    n = 20000
+    rng = np.random.default_rng(5)
+
+    def hub_graph(*degrees):
+        r = np.r_[np.repeat([3, 17][:len(degrees)], degrees), rng.integers(0, n, 30000)]
+        c = np.r_[rng.integers(0, n, sum(degrees)), rng.integers(0, n, 30000)]
+        return _int32(sp.csr_array((np.ones(r.size), (r, c)), shape=(n, n)))
+
+    few, many = hub_graph(BIG + 5), hub_graph(60 * BIG, 30 * BIG)
+    prepared = {id(A): spbfs.prepare(csp.csr_matrix(A), directed=False) for A in (few, many)}
+    for A in (few, many, few, many):
+        for source in (3, 11):
+            par = spbfs.bfs(prepared[id(A)], source, return_parents=True, return_levels=False)
+            lev = tree_depths(par, source)
+            np.testing.assert_array_equal(cupy.asnumpy(lev), spbfs.bfs(A, source, directed=False))
+            _check_parents(A, lev, par, source, False)
+
+
+def test_packed_launch_sets_arguments_between_launches():
+    """A PackedLaunch's arguments set between launches reach the next launch only; wrong
+    argument types are refused by name."""
+    from spbfs.gpu.kernels import PackedLaunch
+
+    k = cupy.RawKernel('extern "C" __global__ void f(long long* a, int i, double v, '
+                       'long long w) { a[i] = (long long)v + w; }', "f")
+    a = cupy.zeros(3, np.int64)
+    launch = PackedLaunch(k, (a, np.int32(0), np.float64(5.0), np.int64(1)))
+    launch(1, 1)
+    launch.set(1, np.int32(2))
+    launch.set(3, np.int64(-40))
+    launch(1, 1)
+    assert a.tolist() == [6, 0, -35]
+    with pytest.raises(TypeError, match="argument 1"):
+        PackedLaunch(k, (a, 7, np.float64(1.0), np.int64(0)))
