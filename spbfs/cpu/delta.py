@@ -348,45 +348,49 @@ def _weight_range(lo, hi, data):
     return low, high, nan
 
 
+_INF_BITS = int(np.array(np.inf).view(np.int64))
+
+
 @kernel
 def _bits_range(lo, hi, r, bits, out):
-    """``out[r] = (smallest, largest)`` of the int64 patterns ``bits[lo:hi]`` of float64
-    weights: a branch-free pass the compiler vectorises.  Patterns with the sign bit (a
-    negative weight, -0.0, a NaN with its sign set) are the negative ones; above
-    :data:`_INF_BITS`, a NaN."""
+    """``out[r] = (smallest, largest, largest finite)`` of the int64 patterns
+    ``bits[lo:hi]`` of float64 weights: a branch-free pass the compiler vectorises.
+    Patterns with the sign bit (a negative weight, -0.0, a NaN with its sign set) are the
+    negative ones; :data:`_INF_BITS` is an infinite weight, above it a NaN."""
     low = np.iinfo(np.int64).max
     high = np.iinfo(np.int64).min
+    finite = 0
     for p in range(U(lo), U(hi)):
         b = bits[p]
         low = min(low, b)
         high = max(high, b)
+        finite = max(finite, b if b < _INF_BITS else 0)
     out[r, 0] = low
     out[r, 1] = high
-
-
-_INF_BITS = int(np.array(np.inf).view(np.int64))
+    out[r, 2] = finite
 
 
 def _checked_largest(data):
-    """The largest weight (0 for none), or :data:`NEGATIVE` / :data:`NAN` where a weight
-    is negative / NaN: one pass over the weights' bit patterns (the threads splitting
-    the entries), and the exact pass of the values only where a pattern has its sign
-    bit (-0.0 is a weight of zero)."""
+    """The largest finite weight (0 for none), or :data:`NEGATIVE` / :data:`NAN` where a
+    weight is negative / NaN: one pass over the weights' bit patterns (the threads
+    splitting the entries), and the exact pass of the values only where a pattern has its
+    sign bit (-0.0 is a weight of zero).  An infinite weight is an edge no path improves
+    by: the buckets span the finite ones (its inf made the width infinite before)."""
     if not data.size:
         return 0.0
     ranges = split(data.size, get_num_threads() if data.size >= PARALLEL_MAX else 1)
-    out = np.empty((len(ranges), 2), np.int64)
+    out = np.empty((len(ranges), 3), np.int64)
     run_kernel(_bits_range, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)],
                data.view(np.int64), out)
-    if int(out[:, 0].min()) >= 0:
-        high = int(out[:, 1].max())
-        return NAN if high > _INF_BITS else float(np.array(high).view(np.float64))
-    found = run_ranges(lambda lo, hi: _weight_range(lo, hi, data), ranges)
-    if any(nan for _, _, nan in found):
+    if int(out[:, 0].min()) < 0:  # a sign bit: the values say which
+        found = run_ranges(lambda lo, hi: _weight_range(lo, hi, data), ranges)
+        if any(nan for _, _, nan in found):
+            return NAN
+        if min(low for low, _, _ in found) < 0:
+            return NEGATIVE
+    elif int(out[:, 1].max()) > _INF_BITS:
         return NAN
-    if min(low for low, _, _ in found) < 0:
-        return NEGATIVE
-    return max(high for _, high, _ in found)
+    return float(np.array(int(out[:, 2].max())).view(np.float64))
 
 
 def _grown(blk_v, blk_next):

@@ -50,7 +50,7 @@ import hashlib
 import numpy as np
 
 from ..core.seam import ANY_TERMINAL
-from . import kernels
+from . import bfs, kernels
 from .build import csr_induced
 from .components import weak_components
 from .forest import forest_outputs, pruning_share
@@ -435,8 +435,6 @@ def bitmap_search(M, source, semiring, values, transpose, parent_ids=None, level
     >>> bitmap_search(None, 0, semiring.min_plus, False, True) is None
     True
     """
-    from . import bfs
-
     if not bfs.supports(semiring, values):
         return None
     return bfs.BitmapSearch(M, source, values, transpose, parent_ids, levels)

@@ -400,7 +400,7 @@ class BitmapSearch(LevelSearch):
 
         ws, n, idt = self.ws, M.n, M.indices.dtype
         directed = not M.symmetric
-        key = ("gpu_search", cupy.cuda.runtime.getDevice(), bool(values), directed,
+        key = ("gpu_search", ws.pool_key[0], bool(values), directed,  # the current device
                bool(transpose), self.mapped, self.keeps_levels)
         plan = M.pattern.derived(key, lambda: _Plan(M, values, directed, transpose,
                                                     self.mapped, ws.nwords, self.keeps_levels))

@@ -366,3 +366,26 @@ def test_relax_buckets_bad_delta():
 
     with pytest.raises(ValueError, match="delta"):
         relax_buckets(sp.csr_array(np.eye(2)), np.array([0]), 0.0)
+
+
+def test_infinite_weights_are_edges_no_path_improves_by():
+    """An edge of weight inf reaches nothing (scipy's Dijkstra's answer), on one thread and
+    shared by three (the CPU's buckets span the finite weights; inf made them infinitely
+    wide, a crash)."""
+    from spbfs.cpu import delta
+
+    A = sp.csr_array(np.array([[0, 1.0, 0, np.inf], [0, 0, np.inf, 2.0], [0, 0, 0, 0],
+                               [0, 0, 0, 0]]))
+    np.testing.assert_array_equal(spbfs.sssp(A, 0), csgraph.dijkstra(A, indices=0))
+
+    rng = np.random.default_rng(3)
+    B = sp.random(3000, 3000, density=0.004, random_state=rng, format="csr")
+    B.data = rng.integers(1, 50, B.nnz).astype(np.float64)
+    B.data[::7] = np.inf
+    spbfs.set_num_threads(3)
+    try:
+        with mock.patch.object(delta, "PARALLEL_ENTRIES", 0):
+            got = spbfs.sssp(B, 5)
+    finally:
+        spbfs.set_num_threads(None)
+    np.testing.assert_array_equal(got, csgraph.dijkstra(B, indices=5))
