@@ -8,7 +8,9 @@ beside spbfs, never copied into it; see docs/benchmarks.md for the exact command
 This script makes GAP's graphs with GAP's converter (``-g S -k 16``, written once as
 ``kronS.sg``; with ``-w``, integer weights in [1, 255], as ``kronS.wsg`` for SSSP), reads
 them into scipy CSR arrays, takes GAP's own sources (``bfs -l``), and times, interleaved so
-that load on the machine hits each alike, per kernel (``--kernels``):
+that load on the machine hits each alike, per kernel (``--kernels``; where a GAP run makes
+several trials, spbfs makes as many calls a round: each side's first follows the other's
+work):
 
 * ``bfs``: ``spbfs.bfs(A, s, return_parents=True)`` (a plain call) against GAP's ``bfs``,
   python-graphblas (masked ``vxm`` loop with ``any_secondi``, if installed) and
@@ -142,15 +144,18 @@ def table(title, times, gap_name):
         print(f"{name:44s} {med:10.2f} {1e3 * np.min(ts):8.2f} {med / gap_ms:7.2f}")
 
 
-def interleaved(methods, gap_runs, reps):
-    """``reps`` rounds of every method, then one GAP run each (its trial times)."""
+def interleaved(methods, gap_runs, reps, trials=1):
+    """``reps`` rounds of every method, ``trials`` calls each, then one GAP run each (its
+    trial times): with ``trials`` the GAP run's own trial count, each side's first trial
+    of a round follows the other's work and its next ones its own, alike."""
     times = {name: [] for name in methods}
     times.update({name: [] for name in gap_runs})
     for _ in range(reps):
         for name, fn in methods.items():
-            t = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - t)
+            for _ in range(trials):
+                t = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - t)
         for name, run in gap_runs.items():
             times[name] += trial_times(run())
     return times
@@ -230,7 +235,7 @@ def kernel_pr(args, scale):
     times = interleaved(
         methods, {gap_name: lambda: gap_run(args.gap, path, args.threads,
                                              ["-i", "1000", "-t", "1e-4"], "pr", 3)},
-        args.reps)
+        args.reps, trials=3)
     table(f"\npr, scale {scale}: L1 change < 1e-4; GAP (Gauss-Seidel) took {gap_iters} "
           f"iterations, spbfs (NetworkX's power iteration) {spbfs_iters}; spbfs first call "
           f"{first * 1e3:.0f} ms (transpose and layout built)", times, gap_name)
@@ -271,7 +276,7 @@ def kernel_cc(args, scale):
     times = interleaved(
         {"spbfs.connected_components": lambda: spbfs.connected_components(A, directed=False)},
         {gap_name: lambda: gap_run(args.gap, path, args.threads, kernel="cc", trials=3)},
-        args.reps)
+        args.reps, trials=3)
     table(f"\ncc, scale {scale}: {k} components", times, gap_name)
 
 
