@@ -7,13 +7,7 @@ the primitives listed in :mod:`spbfs.core.seam`, with the same signatures.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
-
-#: The backend module of each array module seen (an import statement in the function cost
-#: 3.5 us a call: every operation asks).
-_BACKENDS: dict = {}
 
 
 def backend_for(xp):
@@ -25,8 +19,10 @@ def backend_for(xp):
     >>> backend_for(np).__name__
     'spbfs.cpu.backend'
     """
-    backend = _BACKENDS.get(xp)
-    if backend is None:
-        name = "spbfs.cpu.backend" if xp is np else "spbfs.gpu.backend"
-        backend = _BACKENDS[xp] = importlib.import_module(name)
+    if xp is np:
+        from ..cpu import backend
+
+        return backend
+    from ..gpu import backend
+
     return backend
