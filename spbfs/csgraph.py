@@ -531,9 +531,9 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     warns on negative weights (scipy's UserWarning; spbfs still gives exact
     distances), and ``"auto"`` accepts negative weights and, like scipy, means
     ``"FW"`` when ``indices`` is None and at least ``N * N / 4`` entries are
-    stored.  A reachable negative cycle raises
-    ``scipy.sparse.csgraph.NegativeCycleError`` (for an undirected graph any
-    reachable negative edge is one).
+    stored.  A negative cycle raises ``scipy.sparse.csgraph.NegativeCycleError``
+    (for an undirected graph any negative edge is one): for ``"BF"`` and ``"D"``
+    one a source reaches, for ``"J"`` and ``"auto"`` (Johnson's, as scipy) any.
 
     Parameters
     ----------
@@ -561,7 +561,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     Raises
     ------
     NegativeCycleError
-        If a negative cycle is reachable from a source.
+        If a negative cycle is reachable from a source (any negative cycle for
+        ``"J"`` and ``"auto"``).
     ValueError
         For an unknown ``method``, ``indices`` with ``"FW"``, sources out of
         range or a non-square graph.
@@ -594,7 +595,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method == "D":
         return dijkstra(csgraph, directed, indices=indices,
                         return_predecessors=return_predecessors, unweighted=unweighted)
-    return _run(csgraph, directed, indices, return_predecessors, unweighted)
+    return _run(csgraph, directed, indices, return_predecessors, unweighted,
+                any_cycle=method != "BF")  # "auto" with negative weights is Johnson's
 
 
 def _stored_edges(G) -> int:
@@ -684,7 +686,10 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
     """Shortest paths with negative weights, as ``scipy.sparse.csgraph.johnson``.
 
     The same frontier Bellman-Ford as :func:`bellman_ford` (its distances are
-    Johnson's; no reweighting is needed when every search is a Bellman-Ford).
+    Johnson's; no reweighting is needed when every search is a Bellman-Ford).  As
+    scipy's, a negative cycle anywhere in the graph raises ``NegativeCycleError``, one
+    that no source reaches too: with a negative weight, one Bellman-Ford from every
+    vertex at once (Johnson's added vertex) looks for it first.
 
     Examples
     --------
@@ -695,8 +700,13 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
     array([[ 0.,  3.,  1.],
            [inf,  0., -2.],
            [inf, inf,  0.]])
+    >>> csgraph.johnson(np.array([[0, 0, 0], [0, 0, -1.0], [0, -1.0, 0]]), indices=0)
+    Traceback (most recent call last):
+        ...
+    scipy.sparse.csgraph._shortest_path.NegativeCycleError: Negative cycle detected on node 1
     """
-    return _run(csgraph, directed, indices, return_predecessors, unweighted)
+    return _run(csgraph, directed, indices, return_predecessors, unweighted,
+                any_cycle=True)
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
@@ -728,8 +738,9 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
 
 
 def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=np.inf,
-         min_only=False, warn_negative=False, self_loops=True):
-    """The shared front end: check, then batched searches; shapes and sentinels as scipy."""
+         min_only=False, warn_negative=False, self_loops=True, any_cycle=False):
+    """The shared front end: check, then batched searches; shapes and sentinels as scipy.
+    ``any_cycle`` (Johnson's rule): a negative cycle no source reaches raises too."""
     M = _matrix(csgraph, directed)
     xp, n = M.xp, M.n
     w, lowest = _weights(M, unweighted)
@@ -744,6 +755,9 @@ def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=n
     limit = _limit(limit)
     search = _Search(M, w, bool(unweighted), negative, bool(directed), limit,
                      zero=lowest <= 0 and bool((w == 0).any()))
+    if negative and any_cycle and n:  # every vertex at distance 0: Johnson's added vertex
+        search.run(M.with_values(w), xp.arange(n, dtype=np.int64), 1,
+                   sources_for_error=None, need_parents=False)
     if min_only:
         roots = np.unique(sources)
         K = M.with_values(w)
@@ -799,6 +813,14 @@ def _roots_of(xp, parent, n):
         r = nxt
 
 
+def _node(vertex, n, sources):
+    """The node a negative cycle's error names: the source of ``vertex``'s block of ``n``
+    (a search per source), or, with ``sources`` None (every vertex a source at once), the
+    vertex."""
+    vertex = int(vertex)
+    return vertex if sources is None else sources[vertex // max(n, 1)]
+
+
 class _Search:
     """Searches on one graph: BFS (unweighted) or frontier Bellman-Ford (weighted)."""
 
@@ -808,7 +830,8 @@ class _Search:
 
     def run(self, K, roots, b, *, sources_for_error, need_parents):
         """``(dist, parent)`` over the ``b`` blocks of K: parent is a global vertex id of K
-        (-1: none; None unless ``need_parents``)."""
+        (-1: none; None unless ``need_parents``); a negative cycle's error names the source
+        of its block in ``sources_for_error`` (None: the vertex)."""
         xp = K.xp
         N = K.n
         roots = xp.unique(roots.astype(np.int64))
@@ -852,8 +875,8 @@ class _Search:
         while frontier.indices.size:
             rounds += 1
             if rounds > n:  # a path of n edges improved: it repeats a vertex, a negative cycle
-                block = int(frontier.indices[0]) // max(n, 1)
-                raise NegativeCycleError(f"Negative cycle detected on node {sources[block]}")
+                raise NegativeCycleError(
+                    f"Negative cycle detected on node {_node(frontier.indices[0], n, sources)}")
             y = vxm(frontier, K, min_plus)
             better = y.values < dist[y.indices]
             if prune:
@@ -877,8 +900,8 @@ class _Search:
         rows = xp.repeat(xp.arange(N, dtype=np.int64), K.out_degree)
         bad = xp.flatnonzero(reached[rows] & (K.data < 0))
         if bad.size:
-            block = int(rows[bad[0]]) // max(self.n, 1)
-            raise NegativeCycleError(f"Negative cycle detected on node {sources[block]}")
+            raise NegativeCycleError(
+                f"Negative cycle detected on node {_node(rows[bad[0]], self.n, sources)}")
 
     def _parents(self, K, roots, dist):
         """Per vertex, the parent scipy's Dijkstra picks: among the tight in-edges (on a

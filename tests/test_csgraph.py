@@ -187,6 +187,32 @@ def test_negative_weights_match_scipy(A, directed, method):
         _check_tree(A, directed, got, pred, range(A.shape[0]))
 
 
+@given(signed_graphs(), st.booleans(), st.sampled_from(["BF", "J", "auto"]), st.data())
+def test_negative_weights_from_some_sources_match_scipy(A, directed, method, data):
+    """From a few sources: Bellman-Ford raises for a negative cycle they reach, Johnson's
+    (and 'auto', which is Johnson's with negative weights) for any in the graph."""
+    n = A.shape[0]
+    indices = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+    try:
+        expected = csgraph.shortest_path(A, method, directed, indices=indices)
+    except NegativeCycleError:
+        with pytest.raises(NegativeCycleError, match="Negative cycle"):
+            spbfs.csgraph.shortest_path(A, method, directed, indices=indices)
+        return
+    got = spbfs.csgraph.shortest_path(A, method, directed, indices=indices)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_johnson_raises_for_a_negative_cycle_no_source_reaches():
+    G = np.array([[0, 2.0, 0, 0], [0, 0, 0, 0], [0, 0, 0, -1.0], [0, 0, -1.0, 0]])
+    with pytest.raises(NegativeCycleError):
+        csgraph.johnson(G, indices=0)
+    with pytest.raises(NegativeCycleError, match="node 2"):
+        spbfs.csgraph.johnson(G, indices=0)
+    np.testing.assert_array_equal(spbfs.csgraph.bellman_ford(G, indices=0),
+                                  csgraph.bellman_ford(G, indices=0))
+
+
 def test_auto_means_floyd_warshall_for_dense_enough_graphs():
     G = np.array([[-1.0]])  # a negative self-loop: Floyd-Warshall ignores it, others do not
     np.testing.assert_array_equal(spbfs.csgraph.shortest_path(G), csgraph.shortest_path(G))
