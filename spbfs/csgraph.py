@@ -715,7 +715,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
 
     Computed as every vertex's frontier Bellman-Ford, in batches (no dense
     ``O(N^3)`` loop); ``overwrite`` is accepted and ignored.  As scipy's, self-loops
-    are ignored (the diagonal starts at zero).
+    are ignored (the diagonal starts at zero), and with ``unweighted`` a stored inf or
+    NaN is no edge.
 
     Examples
     --------
@@ -743,6 +744,11 @@ def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=n
     ``any_cycle`` (Johnson's rule): a negative cycle no source reaches raises too."""
     M = _matrix(csgraph, directed)
     xp, n = M.xp, M.n
+    if not self_loops and unweighted and M.nnz:  # scipy's Floyd-Warshall reads a dense copy,
+        data = M.data.astype(np.float64, copy=False)  # where stored inf and NaN are no edge
+        edge = (data != np.inf) & ~xp.isnan(data)
+        if not bool(edge.all()):
+            M = _subgraph(M, xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree), edge)
     w, lowest = _weights(M, unweighted)
     if not self_loops and M.nnz:  # Floyd-Warshall starts from a zero diagonal
         rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)

@@ -674,3 +674,21 @@ def test_device_conversions_and_dist_matrix_equal_scipy(A, directed):
     _, pred = csgraph.shortest_path(A, directed=directed, return_predecessors=True)
     np.testing.assert_allclose(spbfs.csgraph._dist_matrix_device(A, pred, directed, np.inf),
                                csgraph.construct_dist_matrix(A, pred, directed))
+
+
+@pytest.mark.parametrize("value", [np.inf, np.nan, 0.0, 3.0])
+@pytest.mark.parametrize("directed", [True, False])
+def test_floyd_warshall_unweighted_drops_stored_inf_and_nan_as_scipy(value, directed):
+    """scipy's Floyd-Warshall reads a dense copy, where a stored inf or NaN is no edge,
+    unweighted too (its other methods count them as edges there: spbfs's also)."""
+    G = sp.csr_array((np.array([value, 2.0, 1.0]), (np.array([1, 0, 3]), np.array([0, 2, 1]))),
+                     shape=(4, 4))
+    for fw in (lambda g, **k: g.floyd_warshall(G, directed=directed, **k),
+               lambda g, **k: g.shortest_path(G, method="FW", directed=directed, **k)):
+        expected = fw(csgraph, unweighted=True, return_predecessors=True)
+        got = fw(spbfs.csgraph, unweighted=True, return_predecessors=True)
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_array_equal(
+        spbfs.csgraph.shortest_path(G, method="BF", unweighted=True, directed=directed),
+        csgraph.shortest_path(G, method="BF", unweighted=True, directed=directed))
