@@ -761,7 +761,9 @@ def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=n
     limit = _limit(limit)
     search = _Search(M, w, bool(unweighted), negative, bool(directed), limit,
                      zero=lowest <= 0 and bool((w == 0).any()))
-    if negative and any_cycle and n:  # every vertex at distance 0: Johnson's added vertex
+    if negative and any_cycle and indices is not None and n:
+        # Johnson's added vertex: every vertex at distance 0 finds a cycle no source reaches
+        # (without indices every vertex is a source already)
         search.run(M.with_values(w), xp.arange(n, dtype=np.int64), 1,
                    sources_for_error=None, need_parents=False)
     if min_only:
