@@ -692,3 +692,24 @@ def test_floyd_warshall_unweighted_drops_stored_inf_and_nan_as_scipy(value, dire
     np.testing.assert_array_equal(
         spbfs.csgraph.shortest_path(G, method="BF", unweighted=True, directed=directed),
         csgraph.shortest_path(G, method="BF", unweighted=True, directed=directed))
+
+
+_ODD_WEIGHTS = np.array([0.0, 1.0, 2.0, 2.5, np.inf, np.nan])
+
+
+@given(st.data(), st.sampled_from(["FW", "BF", "J", "D", "auto"]), st.booleans(),
+       st.booleans())
+def test_shortest_paths_with_zero_inf_and_nan_weights_match_scipy(data, method, unweighted,
+                                                                  directed):
+    """Stored zeros, infs and NaNs (scipy's rules differ by method: its Floyd-Warshall reads
+    a dense copy), every method, weighted or not, directed or not."""
+    n = data.draw(st.integers(1, 8))
+    m = data.draw(st.integers(0, 3 * n))
+    rows, cols, kinds = (np.array(data.draw(st.lists(st.integers(0, hi), min_size=m,
+                                                     max_size=m)), dtype=np.int64)
+                         for hi in (n - 1, n - 1, _ODD_WEIGHTS.size - 1))
+    G = sp.csr_array((_ODD_WEIGHTS[kinds], (rows, cols)), shape=(n, n))
+    G.sum_duplicates()
+    expected = csgraph.shortest_path(G, method, directed, unweighted=unweighted)
+    got = spbfs.csgraph.shortest_path(G, method, directed, unweighted=unweighted)
+    np.testing.assert_array_equal(got, expected)
