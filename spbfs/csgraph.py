@@ -748,11 +748,10 @@ def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=n
         data = M.data.astype(np.float64, copy=False)  # where stored inf and NaN are no edge
         edge = (data != np.inf) & ~xp.isnan(data)
         if not bool(edge.all()):
-            M = _subgraph(M, xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree), edge)
+            M = _subgraph(M, M.entry_rows, edge)
     w, lowest = _weights(M, unweighted)
     if not self_loops and M.nnz:  # Floyd-Warshall starts from a zero diagonal
-        rows = xp.repeat(xp.arange(n, dtype=np.int64), M.out_degree)
-        w = xp.where(rows == M.indices, np.inf, w)
+        w = xp.where(M.entry_rows == M.indices, np.inf, w)
         lowest = float(w.min())
     negative = lowest < 0
     if negative and warn_negative:
