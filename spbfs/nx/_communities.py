@@ -19,12 +19,7 @@ def _groups(G, labels):
     _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
     rank = np.empty(first.size, np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    group = rank[inverse.ravel()]
-    order = np.argsort(group, kind="stable")
-    cuts = np.flatnonzero(np.diff(group[order])) + 1
-    names = G.labels(order)
-    bounds = [0, *cuts.tolist(), order.size]
-    return [set(names[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    return G.node_sets(rank[inverse.ravel()])
 
 
 def _seed(seed):
