@@ -12,11 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["block_edges", "boundary_entries", "boundary_total", "mark_neighbours"]
 
 U = np.uintp  # ids and positions read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
+#: Stored entries from which :func:`block_edges` splits its rows over the threads.
+PARALLEL_ENTRIES = 1 << 16
 #: Values of the byte array :func:`mark_neighbours` fills.
 OUTSIDE, IN_SET, NEXT = 0, 1, 2
 
@@ -203,10 +206,11 @@ def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
 
 
 @kernel
-def _block_edges(indptr, indices, block, same):  # pragma: no cover - compiled
+def _block_edges(lo, hi, indptr, indices, block, same):  # pragma: no cover - compiled
+    """Rows ``lo..hi`` of :func:`block_edges`."""
     entries = 0
     loops = 0
-    for r in range(block.size):
+    for r in range(lo, hi):
         b = block[r]
         if b < 0:
             continue
@@ -246,6 +250,8 @@ def block_edges(indptr, indices, block, same=True):
     >>> block_edges(indptr, indices, block), block_edges(indptr, indices, block, False)
     ((3, 1), (2, 0))
     """
-    entries, loops = _block_edges(indptr, indices, np.ascontiguousarray(block, np.int64),
-                                  bool(same))
-    return int(entries), int(loops)
+    block = np.ascontiguousarray(block, np.int64)
+    threads = get_num_threads() if int(indptr[-1]) >= PARALLEL_ENTRIES else 1
+    parts = run_ranges(lambda lo, hi: _block_edges(lo, hi, indptr, indices, block, bool(same)),
+                       split(block.size, threads, weights=indptr))
+    return sum(int(e) for e, _ in parts), sum(int(c) for _, c in parts)

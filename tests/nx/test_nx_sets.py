@@ -128,3 +128,31 @@ def test_kernels_against_numpy():
         assert total == sum(weights[want].tolist(), 0.25)  # Python's sum, in the same order
         assert rows[owner].tolist() == [int(np.searchsorted(indptr, e, "right") - 1)
                                          for e in want]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_block_edges_against_numpy(monkeypatch, threads):
+    """The entries inside one block and between two, and the self-loops among them, with
+    the rows split over the threads (from any number of entries here)."""
+    import spbfs
+    from spbfs.cpu import nodesets
+
+    monkeypatch.setattr(nodesets, "PARALLEL_ENTRIES", 1)
+    rng = np.random.default_rng(9)
+    G = nx.gnm_random_graph(300, 1500, seed=9, directed=True)
+    G.add_edges_from((v, v) for v in range(0, 300, 7))
+    A = nx.to_scipy_sparse_array(G)
+    rows = np.repeat(np.arange(300), np.diff(A.indptr))
+    spbfs.set_num_threads(threads)
+    try:
+        for blocks in (1, 4, 40):
+            block = rng.integers(-1, blocks, 300)
+            inside = (block[rows] >= 0) & (block[A.indices] >= 0)
+            same = inside & (block[rows] == block[A.indices])
+            loops = rows == A.indices
+            assert nodesets.block_edges(A.indptr, A.indices, block) == (
+                int(same.sum()), int((same & loops).sum()))
+            assert nodesets.block_edges(A.indptr, A.indices, block, same=False) == (
+                int((inside & ~same).sum()), 0)
+    finally:
+        spbfs.set_num_threads(None)
