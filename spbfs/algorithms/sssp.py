@@ -184,14 +184,17 @@ def _predecessors(M, dist, source):
     """A shortest-path tree: BFS parents in the subgraph of tight edges.
 
     At the fixpoint ``dist[j] <= dist[i] + A[i, j]`` for every edge, and the
-    edges with equality ("tight") contain a shortest path to every reached
-    vertex; a BFS over them gives an acyclic tree even with zero weights.
+    edges with equality ("tight") into a reached vertex contain a shortest path to
+    every reached vertex; a BFS over them gives an acyclic tree even with zero weights.
     """
     from ..semiring import Matrix
 
     xp = M.xp
     rows = M.pattern.rows()
-    tight = xp.isfinite(dist[rows]) & (dist[rows] + M.data == dist[M.indices])
+    # a finite end: an edge of weight inf (or a sum past the largest float) into an
+    # unreached vertex is not tight, though inf == inf
+    reached = dist[M.indices]
+    tight = xp.isfinite(reached) & (dist[rows] + M.data == reached)
     indptr, indices, data = csr_from_coo(rows[tight], M.indices[tight], M.data[tight], M.n)
     pred = bfs(Matrix(indptr, indices, data, M.n, check=False), source, return_parents=True,
                return_levels=False)
@@ -303,8 +306,8 @@ def _predecessors_many(M, dist, sources):
         group = slice(first, first + WORD)
         word = xp.zeros(M.nnz, xp.uint64)
         for bit, d in enumerate(dist[group]):  # the group's sources, whole edge arrays
-            du = d[rows]
-            tight = xp.isfinite(du) & (du + M.data == d[cols])
+            dv = d[cols]
+            tight = xp.isfinite(dv) & (d[rows] + M.data == dv)  # as in _predecessors
             word |= tight.astype(xp.uint64) << xp.uint64(bit)
         keep = word != 0  # M is canonical: the kept entries stay in CSR order
         indptr = xp.zeros(n + 1, M.indptr.dtype)

@@ -389,3 +389,17 @@ def test_infinite_weights_are_edges_no_path_improves_by():
     finally:
         spbfs.set_num_threads(None)
     np.testing.assert_array_equal(got, csgraph.dijkstra(B, indices=5))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_an_infinite_weight_gives_no_predecessor(directed):
+    """A vertex reached by no path (an edge of weight inf alone leads to it) has no
+    predecessor, as scipy's -9999: the tight-edge test reads inf == inf as tight."""
+    A = sp.csr_array(np.array([[0, 1.0, np.inf, 0], [0, 0, 0, 0], [0, 0, 0, np.inf],
+                               [0, 0, 0, 0]]))
+    for source in (0, [0, 1]):
+        dist, pred = spbfs.sssp(A, source, return_predecessors=True, directed=directed)
+        want_dist, want_pred = csgraph.dijkstra(A, directed=directed, indices=source,
+                                                return_predecessors=True)
+        np.testing.assert_array_equal(dist, want_dist)
+        np.testing.assert_array_equal(pred, np.where(want_pred < 0, -1, want_pred))
