@@ -43,6 +43,7 @@ def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode
     vertex whose removal brought it to zero: the rounds of the generic path.  Values fold
     along the first CSR only."""
     head = 0
+    second = ix1.size > 0  # else a one-pair call: its row offsets are not read
     while head < end:
         u = queue[head]
         r = rounds[head] + 1
@@ -50,7 +51,8 @@ def _peel(ip0, ix0, deg0, ip1, ix1, deg1, active, queue, rounds, end, vals, mode
             break
         head += 1
         end = _drop_row(u, r, ip0, ix0, deg0, active, queue, rounds, end, vals, mode)
-        end = _drop_row(u, r, ip1, ix1, deg1, active, queue, rounds, end, vals, 0)
+        if second:
+            end = _drop_row(u, r, ip1, ix1, deg1, active, queue, rounds, end, vals, 0)
     return end
 
 
