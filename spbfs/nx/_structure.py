@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.components import connected_components as _components
 from ..algorithms.cores import core_number as _core_number
 from ..algorithms.cores import k_truss as _k_truss
+from ..algorithms.dag import is_directed_acyclic_graph as _is_directed_acyclic_graph
 from ..algorithms.degree import isolates as _isolates
 from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
 from ..algorithms.reciprocity import reciprocity as _reciprocity
@@ -130,8 +130,8 @@ def overall_reciprocity(G):
     return _overall_reciprocity(G.csr())
 
 
-@dispatched(docs="No self-loop and every strong component a single node (the strong "
-            "components counted); undirected graphs give False, as NetworkX.")
+@dispatched(docs="Every node peeled by in-degrees (Kahn's algorithm: one compiled worklist "
+            "pass on the CPU); undirected graphs give False, as NetworkX.")
 def is_directed_acyclic_graph(G):
     """NetworkX's ``is_directed_acyclic_graph``.
 
@@ -145,12 +145,9 @@ def is_directed_acyclic_graph(G):
         return False
     if not len(G):
         return True
-    # acyclic: no self-loop and every strong component a single node (one compiled
-    # depth-first search on the CPU, not a product per generation)
     if G.self_loop_count():
         return False
-    return int(_components(G.csr(), directed=True, connection="strong",
-                           return_labels=False)) == len(G)
+    return _is_directed_acyclic_graph(G.csr())
 
 
 @dispatched(docs="Each generation in NetworkX's order (the order in which the last in-edge "
