@@ -151,14 +151,17 @@ def boundary_total(indptr, indices, rows, n, member2=None, undirected=True, weig
     """
     rows, pos1, m2, has2 = _boundary_args(indptr, rows, n, member2)
     weighted = weights is not None
+    given = start
     if weighted:
         w = np.ascontiguousarray(weights)
         start = w.dtype.type(start)
     else:
         w, start = np.zeros(0, np.int64), np.int64(start)
     empty = np.zeros(0, np.int64)
-    _, total = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), empty,
+    k, total = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), empty,
                          empty, False, w, weighted, start)
+    if not k:  # Python's sum of nothing: the start as given (NetworkX's int 0)
+        return given
     return float(total) if w.dtype.kind == "f" else int(total)
 
 

@@ -179,7 +179,9 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     return result_dict(G, h), result_dict(G, a)
 
 
-@dispatched(docs="Many-source BFS (or ``min_plus`` SSSP with ``distance``), 64 sources at a "
+@dispatched(can_run=lambda a: True if a.get("u") is None or a["u"] in a["G"] else
+            "a node u not in G runs in NetworkX (its NodeNotFound)",
+            docs="Many-source BFS (or ``min_plus`` SSSP with ``distance``), 64 sources at a "
             "time; equal to rounding (sums in another order).")
 def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     """NetworkX's ``closeness_centrality`` (distances into each node).
@@ -213,6 +215,10 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     >>> nx.harmonic_centrality(nx.path_graph(3), backend="spbfs")
     {0: 1.5, 1: 2.0, 2: 1.5}
     """
+    weighted = distance is not None
+    M = _matrix(G, distance)  # weights spbfs declines: before an iterator argument is read
+    if weighted:
+        G.weights(distance)
     index = G.index
     if nbunch is None:
         targets, t_rows = G.node_set()  # set(G): NetworkX's order of targets, kept
@@ -224,10 +230,6 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     else:
         starts = {v for v in sources if v in index}
         s_rows = np.fromiter(map(index.__getitem__, starts), np.int64, count=len(starts))
-    weighted = distance is not None
-    M = _matrix(G, distance)
-    if weighted:
-        G.weights(distance)
     n = len(G)
     value = np.zeros(n)
     if len(targets) < len(starts):  # NetworkX's transposed search: from the targets

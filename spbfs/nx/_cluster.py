@@ -155,7 +155,7 @@ def square_clustering(G, nodes=None):
         return select_nodes(G, None, _square_ratios(squares, potential))
     index = G.index
     single = nodes in G
-    bunch = [nodes] if single else list(filter(index.__contains__, nodes))
+    bunch = [nodes] if single else G.present(nodes)
     rows, at = np.unique(np.fromiter(map(index.__getitem__, bunch), np.int64,
                                      count=len(bunch)), return_inverse=True)
     c = _square_ratios(*(to_numpy(a) for a in _square_parts_of(G.csr(), rows)))

@@ -20,6 +20,7 @@ import numpy as np
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..cpu.nodesets import NEXT, boundary_entries, boundary_total, mark_neighbours
+from ._graph import row_methods
 from ._recognition import int_items, no_multigraph, present_rows, raw_weights
 from ._registry import dispatched
 
@@ -171,6 +172,8 @@ def _volume(G, S, weight):
     if weight is None:
         return _sum_in_order(_degrees(G)[rows])
     w = raw_weights(G, weight)
+    if not (G._indptr[rows + 1] > G._indptr[rows]).any():
+        return 0  # each degree NetworkX adds is the int 0 of a node without edges
     degree = _row_sums_in_order(G._indptr, w, rows)
     if not G.is_directed() and G.self_loop_count():
         degree = degree + _loops(G, w)[rows]  # NetworkX adds a loop's weight once more
@@ -425,8 +428,9 @@ def edge_boundary(G, nbunch1, nbunch2=None, data=False, keys=False, default=None
     u, v = G.labels(rows[owner]), G.labels(G._indices[at])
     if data is False:
         return (e for e in zip(u, v, strict=True))
-    adj = G.networkx_graph()._adj
-    datas = list(map(dict.__getitem__, map(adj.__getitem__, u), v))
+    orig = G.networkx_graph()
+    _, getitem = row_methods(orig)
+    datas = list(map(getitem, map(orig._adj.__getitem__, u), v))
     if data is not True:
         datas = list(map(dict.get, datas, repeat(data), repeat(default)))
     return (e for e in zip(u, v, datas, strict=True))

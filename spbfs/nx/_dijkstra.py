@@ -75,11 +75,11 @@ def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
     not wanted), or one ``(length, path)`` with a ``target``."""
     import networkx as nx
 
+    G.weights(weight)  # weights spbfs declines: before an iterator of sources is read
     rows, first = _sources(G, sources)
     if target in sources:
         return 0, [target]
     if target is None and (G._indptr[rows + 1] == G._indptr[rows]).all():
-        G.weights(weight)  # no arcs out: the sources alone, once the weights are checked
         return (dict.fromkeys(first.values(), 0) if lengths else None,
                 {s: [s] for s in first.values()} if paths else None)
     t = G.index.get(target) if target is not None and target in G else None
@@ -185,6 +185,14 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     return _length_to(G, source, target, weight, "dijkstra")
 
 
+def _checked(G, weight, items):
+    """``items`` (a generator) once ``weight`` is checked: weights spbfs declines raise
+    NotImplementedError here, while NetworkX's dispatcher can still run its own code, not
+    at the first item (an automatic dispatch would end in that error)."""
+    G.weights(weight)
+    return items
+
+
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """NetworkX's ``all_pairs_dijkstra``: ``(node, (dist, paths))`` for every node.
@@ -195,8 +203,7 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra(nx.path_graph(2), backend="spbfs"))[1]
     ({1: 0, 0: 1}, {1: [1], 0: [1, 0]})
     """
-    for node in G:
-        yield node, _multi(G, {node}, None, cutoff, weight)
+    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight)) for node in G))
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -209,8 +216,8 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra_path(nx.path_graph(2), backend="spbfs"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    for node in G:
-        yield node, _multi(G, {node}, None, cutoff, weight, lengths=False)[1]
+    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight, lengths=False)[1])
+                                for node in G))
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -223,8 +230,8 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra_path_length(nx.path_graph(2), backend="spbfs"))
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
-    for node in G:
-        yield node, _multi(G, {node}, None, cutoff, weight, paths=False)[0]
+    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight, paths=False)[0])
+                                for node in G))
 
 
 # ---------------------------------------------------------------- Bellman-Ford
@@ -324,8 +331,8 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     >>> dict(nx.all_pairs_bellman_ford_path(nx.path_graph(2), backend="spbfs"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    for node in G:
-        yield node, _multi(G, {node}, None, None, weight, lengths=False)[1]
+    return _checked(G, weight, ((node, _multi(G, {node}, None, None, weight, lengths=False)[1])
+                                for node in G))
 
 
 @dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
@@ -338,8 +345,8 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     >>> dict(nx.all_pairs_bellman_ford_path_length(nx.path_graph(2), backend="spbfs"))
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
-    for node in G:
-        yield node, _multi(G, {node}, None, None, weight, paths=False)[0]
+    return _checked(G, weight, ((node, _multi(G, {node}, None, None, weight, paths=False)[0])
+                                for node in G))
 
 
 @dispatched(can_run=_weight_is_name, docs="Non-negative all-int or all-float weights have no "

@@ -148,6 +148,8 @@ def local_efficiency(G):
     0.7
     """
     n = len(G)
+    if not n:
+        raise ZeroDivisionError("division by zero")  # NetworkX's mean over no nodes
     M = G.csr(False)
     indptr = to_numpy(M.indptr).astype(np.int64)
     deg = np.diff(indptr)

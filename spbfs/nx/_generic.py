@@ -35,7 +35,8 @@ def _can_run(arguments):
 @dispatched(can_run=_can_run, docs="Unweighted: NetworkX's BFS paths (and its bidirectional "
             "search's path between two nodes). Weighted: Dijkstra's paths for non-negative "
             "all-int or all-float weights; one weighted source-target path (bidirectional "
-            "Dijkstra) runs in NetworkX.")
+            "Dijkstra) runs in NetworkX; ``method='bellman-ford'`` as the ``bellman_ford`` "
+            "functions (dicts in Dijkstra's order).")
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     """NetworkX's ``shortest_path``.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import weakref
 from itertools import chain, repeat
-from operator import itemgetter, methodcaller
+from operator import getitem, itemgetter, methodcaller
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,13 +22,30 @@ from ..core.arrays import index_dtype, to_numpy
 from ..semiring import Matrix
 from . import _config
 
-__all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx"]
+__all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx", "row_methods"]
 
 #: A graph labelled by its row numbers hands out fewer labels than one in FEW_LABELS of its
 #: nodes as new ints, rather than make its table of node objects for them.
 FEW_LABELS = 8
 
 _values = methodcaller("values")
+
+
+def row_methods(graph) -> tuple:
+    """``(values, getitem)`` of the rows of a NetworkX ``graph``'s adjacency (and of their
+    multigraph key dicts): dict's own C methods where the rows are dicts (a graph), the
+    mapping protocol's where they are not (a view's filtered or joined rows).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> values, getitem = row_methods(nx.path_graph(3).subgraph([0, 1]))
+    >>> list(values(nx.path_graph(3).subgraph([0, 1])._adj[0])), row_methods(nx.Graph())[0]
+    ([{}], <method 'values' of 'dict' objects>)
+    """
+    if type(graph._adj) is dict:
+        return dict.values, dict.__getitem__
+    return _values, getitem
 
 
 class SpbfsGraph:
@@ -185,7 +202,12 @@ class SpbfsGraph:
         [2, 0]
         """
         if not isinstance(nodes, (list, tuple, set, frozenset, dict)):
-            nodes = list(nodes)
+            try:
+                nodes = list(nodes)
+            except TypeError as err:  # NetworkX's nbunch_iter: neither a node nor nodes
+                import networkx as nx
+
+                raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from err
         try:
             return list(filter(self.index.__contains__, nodes))
         except TypeError:  # an unhashable item, which NetworkX's ``in`` calls absent
@@ -542,6 +564,8 @@ def _is_symmetric(indptr, indices, n, data) -> bool:
 
 def _adjacency(rows, index, identity, n):
     """CSR arrays of adjacency rows (mappings keyed by neighbour), in their order."""
+    if n and type(rows[0]) is not dict:  # a view's rows: a filtered multigraph row counts a
+        rows = list(map(list, rows))  # neighbour whose keys are all hidden, and skips it
     deg = np.fromiter(map(len, rows), np.int64, count=n)
     nnz = int(deg.sum())
     idt = index_dtype(n, nnz)

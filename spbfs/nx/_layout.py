@@ -124,9 +124,9 @@ class _Forces:
         another in storage order (``bincount``), columns ascending as NetworkX's ``einsum``
         adds them; on the GPU by the semiring's row reduction."""
         xp, dim = self.xp, values.shape[1]
-        if xp is np:
+        if xp is np:  # (float64 also without edges: bincount of none gives int64)
             return np.stack([np.bincount(self.rows, weights=values[:, k], minlength=self.n)
-                             for k in range(dim)], axis=1)
+                             for k in range(dim)], axis=1).astype(np.float64, copy=False)
         out = xp.zeros((self.n, dim))
         for k in range(dim):
             summed = reduce(self.M.with_values(xp.ascontiguousarray(values[:, k])),

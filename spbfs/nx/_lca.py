@@ -637,11 +637,16 @@ class _Tree:
     @classmethod
     def below(cls, G, root):
         """The tree below row ``root``, or None where a node below it has several
-        predecessors (or one outside: then the search does not see them all)."""
+        predecessors (or one outside: then the search does not see them all) or an arc
+        leads back to ``root`` (a cycle through it, where every node has one predecessor)."""
         order, pred = (to_numpy(a) for a in depth_first_order(G.matrix(False), root))
         order = order.astype(np.int64)
         indegree = np.bincount(G._indices.astype(np.int64), minlength=len(G))
         if (indegree[order[1:]] != 1).any():
+            return None
+        # each node below has its one predecessor among the nodes searched: any arc more
+        # out of them leads to the root
+        if int((G._indptr[order + 1] - G._indptr[order]).sum()) != order.size - 1:
             return None
         return cls(G, order, pred)
 

@@ -21,6 +21,7 @@ from ..algorithms.communities import louvain, modularity
 from ..algorithms.components import connected_components
 from ..semiring import Matrix, mxm, plus_times
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
+from ._graph import row_methods
 from ._registry import dispatched
 
 __all__ = []
@@ -36,12 +37,12 @@ def _summed(G, weight):
     """The weights of a multigraph's neighbour pairs, their parallel edges' summed (each
     edge counting 1 when ``weight`` is None), in CSR order, from the NetworkX graph."""
     orig = G.networkx_graph()
-    keydicts = list(chain.from_iterable(map(dict.values, map(orig._adj.__getitem__,
-                                                             G.nodes))))
+    values, _ = row_methods(orig)
+    keydicts = list(chain.from_iterable(map(values, map(orig._adj.__getitem__, G.nodes))))
     counts = np.fromiter(map(len, keydicts), np.int64, count=len(keydicts))
     if weight is None:
         return counts.astype(np.float64)
-    datas = chain.from_iterable(map(dict.values, keydicts))
+    datas = chain.from_iterable(map(values, keydicts))
     values = np.fromiter(map(dict.get, datas, repeat(weight), repeat(1)), np.float64,
                          count=int(counts.sum()))
     if values.size and (not np.isfinite(values).all() or values.min() < 0):
@@ -193,8 +194,14 @@ def leiden_partitions(G, weight="weight", resolution=1, seed=None):
     [[{0, 1, 2}, {3, 4, 5}]]
     """
     if not len(G):
-        yield []
-        return
+        return iter([[]])
+    # the weights read before a level is asked for: weights spbfs declines raise
+    # NotImplementedError while NetworkX's dispatcher can still run its own code
+    _matrix(G, weight, G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES))
+    return _partitions(G, weight, resolution, seed)
+
+
+def _partitions(G, weight, resolution, seed):
     produced = False
     for labels in _levels(G, weight, resolution, seed):
         produced = True

@@ -31,6 +31,17 @@ def _weights(G, attr):
     return raw_weights(G, attr, from_source=True)
 
 
+def _cast_checked(values, dtype):
+    """``values``, raising as NumPy's conversion of NetworkX's lists does where an integer
+    ``dtype`` meets a NaN or infinite weight (``astype`` would make garbage of it)."""
+    if (dtype is not None and np.dtype(dtype).kind in "iu" and values.dtype.kind == "f"
+            and not np.isfinite(values).all()):
+        if np.isnan(values).any():
+            raise ValueError("cannot convert float NaN to integer")
+        raise OverflowError("cannot convert float infinity to integer")
+    return values
+
+
 def _positions(G, nodelist):
     """NetworkX's checks of ``nodelist`` and the position of each row in it (-1: left out)."""
     import networkx as nx
@@ -83,7 +94,7 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         # the sorted pattern is NetworkX's matrix already (its coordinates, an undirected
         # graph's mirrored, summed by scipy into sorted rows): only the values are placed
         M = G.csr(False)
-        w = _weights(G, weight)
+        w = _cast_checked(_weights(G, weight), dtype)
         data = np.empty(M.nnz, w.dtype)
         data[G.csr_positions()] = w
         n = len(G)
@@ -95,6 +106,7 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         A.has_canonical_format = True  # the pattern's rows: sorted, each column once
         return A if format == "csr" else A.tocsc()
     data, rows, cols, nlen = _coordinates(G, nodelist, weight)
+    data = _cast_checked(data, dtype)
     if not data.size:  # NetworkX's empty lists: float64
         data = data.astype(np.float64)
     A = sp.coo_array((data, (rows, cols)), shape=(nlen, nlen), dtype=dtype)
@@ -230,12 +242,14 @@ def _modularity(A, left, right, denom):
     float array: a dense array): one compiled pass writing each row once, ``0.0 - x``
     then each stored ``a`` added (``-x + a`` is ``a - x`` in IEEE arithmetic, rounding
     included), where the vectors are int64 or float64 alike and ``A``'s values real
-    numbers; NumPy's steps otherwise."""
-    if (left.dtype == right.dtype and left.dtype in (np.int64, np.float64)
+    numbers and ``denom`` not zero; NumPy's steps otherwise (a zero total weight: NaN,
+    as NumPy's division gives NetworkX)."""
+    if (denom != 0 and left.dtype == right.dtype and left.dtype in (np.int64, np.float64)
             and A.dtype.kind in "biuf" and A.dtype.itemsize <= 8 and A.has_canonical_format):
         return outer_minus_sparse(left, right, denom, A.indptr, A.indices, A.data)
     X = np.outer(left, right)
-    return A - np.divide(X, denom, out=X if X.dtype.kind == "f" else None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return A - np.divide(X, denom, out=X if X.dtype.kind == "f" else None)
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT + " ``r`` from the pattern's degrees.")
@@ -313,7 +327,7 @@ def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0
         return A
     rows, cols = pos[G.entry_rows()], pos[G._indices.astype(np.int64)]
     keep = (rows >= 0) & (cols >= 0)
-    A[rows[keep], cols[keep]] = _weights(G, weight)[keep]
+    A[rows[keep], cols[keep]] = _cast_checked(_weights(G, weight)[keep], A.dtype)
     return A
 
 

@@ -16,6 +16,7 @@ from itertools import chain, islice, repeat
 import numpy as np
 
 from ..core.arrays import to_numpy
+from ._graph import row_methods
 from ._registry import dispatched
 
 __all__ = ["build_graph", "deep_copies"]
@@ -71,7 +72,9 @@ def build_graph(cls, nodes, node_dicts, pu, pv, datas=None, graph=None):
 
 
 def _no_multigraph(arguments):
-    if any(g.is_multigraph() for g in (arguments.get("G"), arguments.get("H")) if g):
+    # (an empty graph is falsy: `is not None`, so an empty multigraph is one too)
+    graphs = (arguments.get("G"), arguments.get("H"))
+    if any(g.is_multigraph() for g in graphs if g is not None):
         return "multigraphs run in NetworkX (edge keys)"
     return True
 
@@ -125,7 +128,8 @@ def reverse(G, copy=True):
     node_dicts = deep_copies(node_dicts) if any(map(bool, node_dicts)) else _fresh(n)
     # the stored entries' dicts, row after row in adjacency order: entry e's is the dict of
     # the edge nodes[pv[e]] -> nodes[pu[e]] (C loops over the rows' values, no lookups)
-    datas = list(chain.from_iterable(map(dict.values, map(orig._succ.__getitem__, nodes))))
+    values, _ = row_methods(orig)
+    datas = list(chain.from_iterable(map(values, map(orig._succ.__getitem__, nodes))))
     if len(datas) != pu.size:
         raise RuntimeError("the NetworkX graph changed after it was converted; convert it "
                            "again")
@@ -267,8 +271,8 @@ def _all_edge_datas(orig, G):
     """The data dicts of ``orig``'s edges in ``G.edges()`` order (:func:`_graph_edges`):
     every row's dicts read by C loops over its adjacency dict's values (the stored order is
     the adjacency order), those of the edges' first entries taken; no lookup per edge."""
-    every = np.fromiter(chain.from_iterable(map(dict.values, map(orig._adj.__getitem__,
-                                                                 G.nodes))),
+    values, _ = row_methods(orig)
+    every = np.fromiter(chain.from_iterable(map(values, map(orig._adj.__getitem__, G.nodes))),
                         object, count=G.nnz)
     return every[G.edge_entries()].tolist()
 

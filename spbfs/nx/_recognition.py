@@ -125,7 +125,9 @@ def is_branching(G):
     return is_forest(G) and _in_degree_at_most_one(G)
 
 
-@dispatched(docs="Row and column counts of the pattern.")
+@dispatched(can_run=lambda a: True if a["n"] in a["G"] else
+            "a node not in G runs in NetworkX (its degree view's own answer or error)",
+            docs="Row and column counts of the pattern.")
 def is_isolate(G, n):
     """NetworkX's ``is_isolate``: whether node ``n`` has no neighbours.
 
@@ -136,7 +138,7 @@ def is_isolate(G, n):
     >>> nx.is_isolate(G, 2, backend="spbfs"), nx.is_isolate(G, 3, backend="spbfs")
     (False, True)
     """
-    i = G.index[n]  # KeyError for a node not in G, as NetworkX's degree lookup
+    i = G.index[n]
     if G._indptr[i + 1] > G._indptr[i]:
         return False
     return not G.is_directed() or int(to_numpy(G.csr(False).in_degree)[i]) == 0

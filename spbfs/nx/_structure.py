@@ -57,7 +57,9 @@ def number_of_isolates(G):
     return int(_isolate_rows(G).size)
 
 
-@dispatched(docs="Multigraphs run in NetworkX; a node without edges raises NetworkXError "
+@dispatched(can_run=lambda a: True if a["G"].is_directed() or a.get("nodes") is None else
+            "an undirected graph's nodes run in NetworkX (its own answer: an error)",
+            docs="Multigraphs run in NetworkX; a node without edges raises NetworkXError "
             "as in NetworkX. On the CPU each node's successors and predecessors are merged "
             "from the sorted pattern and its transpose in one compiled pass.")
 def reciprocity(G, nodes=None):
@@ -113,7 +115,8 @@ def _reciprocity_values(G):
         return np.where(total > 0, 2.0 * both / np.where(total > 0, total, 1), np.nan)
 
 
-@dispatched(docs="Counted from the pattern and its transpose.")
+@dispatched(docs="Counted from the pattern and its transpose; 0.0 for an undirected graph, "
+            "as NetworkX.")
 def overall_reciprocity(G):
     """NetworkX's ``overall_reciprocity`` (directed graphs).
 
@@ -127,6 +130,8 @@ def overall_reciprocity(G):
 
     if G.nnz == 0:
         raise nx.NetworkXError("Not defined for empty graphs")
+    if not G.is_directed():  # NetworkX's count: edges less those of G.to_undirected()
+        return 0.0
     return _overall_reciprocity(G.csr())
 
 

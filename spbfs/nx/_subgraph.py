@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.csr import expand
 from ..cpu.subgraph import undirected_copy
+from ._graph import row_methods
 
 __all__ = ["copy_keeping", "subgraph_copy"]
 
@@ -123,7 +124,8 @@ def _undirected(G, orig, H, rows, nodes, entries):
     made, nbr, edge, counts = undirected_copy(G._indptr, G._indices, rows, len(G), entries)
     size = int(np.count_nonzero(made))
     if made.size <= 5 * size:  # a fifth of the rows' entries made: read all their dicts
-        every = chain.from_iterable(map(dict.values, map(orig._adj.__getitem__, nodes)))
+        values, _ = row_methods(orig)
+        every = chain.from_iterable(map(values, map(orig._adj.__getitem__, nodes)))
         copies = np.fromiter(map(dict.copy, compress(every, made.tolist())), object,
                              count=size)
     else:  # a few: looked up
@@ -141,13 +143,14 @@ def _row_datas(orig, nodes, total, which):
     (their ``total`` entries numbered row after row in the stored order, which is their
     adjacency dicts' order): every dict of those rows read by C loops over the adjacency
     dicts' values, then the wanted ones copied (no lookup per edge)."""
-    every = np.fromiter(chain.from_iterable(map(dict.values, map(orig._adj.__getitem__,
-                                                                 nodes))),
+    values, _ = row_methods(orig)
+    every = np.fromiter(chain.from_iterable(map(values, map(orig._adj.__getitem__, nodes))),
                         object, count=total)
     return np.fromiter(map(dict.copy, every[which]), object, count=len(which))
 
 
 def _edge_datas(G, orig, tails, heads):
     """New copies of the attribute dicts of the edges ``tails[i] -> heads[i]`` (rows)."""
-    found = map(dict.__getitem__, map(orig._adj.__getitem__, G.labels(tails)), G.labels(heads))
+    _, getitem = row_methods(orig)
+    found = map(getitem, map(orig._adj.__getitem__, G.labels(tails)), G.labels(heads))
     return np.fromiter(map(dict.copy, found), object, count=tails.size)

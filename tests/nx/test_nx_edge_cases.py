@@ -1,0 +1,149 @@
+"""Edge cases where the backend answered otherwise than NetworkX (found by a fuzz of every
+dispatched function against NetworkX on small graphs): each call is compared with NetworkX's
+own answer or error."""
+
+import networkx as nx
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def _answer(func, *args, backend, **kwargs):
+    """``func``'s result (generators consumed, graphs as their nodes and edges) or the type
+    of its exception."""
+    try:
+        out = func(*args, backend=backend, **kwargs)
+    except Exception as err:  # noqa: BLE001 - the exception's type is the answer
+        return type(err)
+    if isinstance(out, nx.Graph):
+        return sorted(map(repr, out.nodes(data=True))), sorted(map(repr, out.edges(data=True)))
+    if hasattr(out, "tolist"):  # a matrix: NaN where NaN
+        return repr(out.tolist()), type(out)
+    if not isinstance(out, (int, float, dict, list, set, tuple)):
+        out = list(out)
+    return out, type(out)
+
+
+@pytest.fixture
+def automatic():
+    """Calls dispatched to spbfs first, as a user's configuration makes them (NetworkX runs
+    what spbfs declines)."""
+    config = nx.config
+    saved = (list(config.backend_priority.algos), config.backends.spbfs.min_nodes)
+    config.backend_priority.algos = ["spbfs"]
+    config.backends.spbfs.min_nodes = 0
+    yield
+    config.backend_priority.algos, config.backends.spbfs.min_nodes = saved
+
+
+def test_declined_weights_fall_back_before_a_generator_starts(automatic):
+    """All-pairs generators check their weights when called: weights spbfs declines (here
+    ints and floats mixed) run in NetworkX, NetworkX's own callers included."""
+    G = nx.Graph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": 2})])
+    want = {0: {0: 0, 1: 1.5, 2: 3.5}, 1: {1: 0, 0: 1.5, 2: 2}, 2: {2: 0, 1: 2, 0: 3.5}}
+    assert dict(nx.all_pairs_dijkstra_path_length(G)) == want
+    assert dict(nx.all_pairs_bellman_ford_path_length(G)) == want
+    assert dict(nx.shortest_path_length(G, weight="weight", backend="networkx")) == want
+    assert len(dict(nx.all_pairs_dijkstra(G))) == len(dict(nx.all_pairs_dijkstra_path(G))) == 3
+    with pytest.raises(NotImplementedError):  # NetworkX has no Leiden of its own: the call
+        nx.community.leiden_partitions(G, seed=1)  # itself says so, not its first item
+
+
+def test_declined_weights_leave_iterator_arguments_unread(automatic):
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, {(0, 1): 2.5, (1, 2): 1, (2, 3): 1}, "weight")
+    plain = nx.harmonic_centrality(G, nbunch=[0, 3], distance="weight", backend="networkx")
+    assert nx.harmonic_centrality(G, nbunch=iter([0, 3]), distance="weight") == plain
+    plain = nx.harmonic_centrality(G, sources=[0, 3], distance="weight", backend="networkx")
+    assert nx.harmonic_centrality(G, sources=iter([0, 3]), distance="weight") == plain
+
+
+@pytest.mark.parametrize("edges", [[(0, 1), (1, 2), (2, 0)], [(0, 1), (1, 0)], [(0, 0), (0, 1)]])
+def test_tree_lca_with_a_cycle_through_the_root(edges, automatic):
+    """Every node below the root has one predecessor, but an arc leads back to the root:
+    not a tree (it looped for ever on a 3-cycle)."""
+    G = nx.DiGraph(edges)
+    got = list(nx.tree_all_pairs_lowest_common_ancestor(G, root=0))
+    assert got == list(nx.tree_all_pairs_lowest_common_ancestor(G, root=0, backend="networkx"))
+
+
+def _views():
+    G = nx.Graph([(0, 1, {"w": 1}), (1, 2, {"w": 2}), (2, 0)])
+    D = nx.DiGraph([(0, 1, {"w": 1}), (1, 2, {"w": 2}), (2, 0)])
+    return [G.subgraph([0, 1]), G.edge_subgraph([(0, 1), (1, 2)]), D.to_undirected(as_view=True)]
+
+
+@pytest.mark.parametrize("view", _views(), ids=["subgraph", "edge_subgraph", "undirected"])
+@pytest.mark.parametrize("func, args, kwargs", [
+    (nx.k_core, (), {}), (nx.k_shell, (), {}), (nx.k_crust, (), {}), (nx.k_truss, (2,), {}),
+    (nx.ego_graph, (0,), {}), (nx.compose, (nx.Graph([(5, 6)]),), {}),
+    (nx.union, (nx.Graph([(5, 6)]),), {}), (nx.full_join, (nx.Graph([(5, 6)]),), {}),
+    (nx.disjoint_union, (nx.Graph([(5, 6)]),), {}), (nx.edge_boundary, ([0],), {"data": True}),
+], ids=lambda x: getattr(x, "__name__", None))
+def test_graph_views(view, func, args, kwargs):
+    """A view's rows are mappings, not dicts: the attribute dicts are read through them."""
+    assert _answer(func, view, *args, backend="spbfs", **kwargs) == _answer(
+        func, view, *args, backend="networkx", **kwargs)
+
+
+@pytest.mark.parametrize("func, args, kwargs", [
+    (nx.overall_reciprocity, (nx.Graph([(0, 1)]),), {}),
+    (nx.reciprocity, (nx.Graph([(0, 1)]),), {}),
+    (nx.reciprocity, (nx.DiGraph([(0, 1)]), 999), {}),
+    (nx.triangles, (nx.path_graph(3), 999), {}),
+    (nx.clustering, (nx.path_graph(3), 999), {}),
+    (nx.square_clustering, (nx.path_graph(3), 999), {}),
+    (nx.generalized_degree, (nx.path_graph(3), 999), {}),
+    (nx.is_isolate, (nx.path_graph(3), "zz"), {}),
+    (nx.is_isolate, (nx.path_graph(3), 999), {}),
+    (nx.closeness_centrality, (nx.path_graph(3),), {"u": 999}),
+    (nx.union, (nx.Graph([(0, 1)]), nx.MultiGraph()), {}),
+    (nx.modularity_matrix, (nx.empty_graph(2),), {}),
+    (nx.modularity_matrix, (nx.Graph([(0, 1, {"weight": 0})]),), {"weight": "weight"}),
+    (nx.directed_modularity_matrix, (nx.empty_graph(2, create_using=nx.DiGraph),), {}),
+    (nx.local_efficiency, (nx.Graph(),), {}),
+    (nx.cut_size, (nx.Graph([(0, 1, {"weight": 1.0})]), []), {"weight": "weight"}),
+    (nx.cut_size, (nx.DiGraph([(0, 1, {"weight": 0.5})]), [], [1]), {"weight": "weight"}),
+    (nx.volume, (nx.Graph([(1, 2, {"weight": 0.5}), (0, 0)]).subgraph([0, 1, 2]), {1}),
+     {"weight": "weight"}),
+], ids=lambda x: getattr(x, "__name__", None))
+def test_answers_and_errors_as_networkx(func, args, kwargs, automatic):
+    assert _answer(func, *args, backend=None, **kwargs) == _answer(
+        func, *args, backend="networkx", **kwargs)
+
+
+def test_volume_of_nodes_without_edges_is_an_int():
+    G = nx.Graph([(1, 2, {"weight": 0.5})])
+    G.add_node(0)
+    got = nx.volume(G, {0}, weight="weight", backend="spbfs")
+    assert got == 0 and type(got) is int
+
+
+def test_forceatlas2_distributed_action_without_edges():
+    G = nx.empty_graph(2)
+    got = nx.forceatlas2_layout(G, seed=1, max_iter=2, distributed_action=True,
+                                backend="spbfs")
+    assert sorted(got) == [0, 1]
+
+
+def test_an_edge_filtered_multigraph_view():
+    """A filtered multigraph row counts a neighbour whose keys are all hidden, and its
+    iteration skips it: the conversion counts what it reads."""
+    M = nx.MultiDiGraph([(0, 1, {"weight": 2}), (0, 1, {"weight": 1}), (1, 2), (2, 0)])
+    V = M.edge_subgraph([(0, 1, 1), (1, 2, 0)])
+    assert list(nx.bfs_edges(V, 0, backend="spbfs")) == list(nx.bfs_edges(V, 0))
+    assert nx.dijkstra_path_length(V, 0, 2, backend="spbfs") == nx.dijkstra_path_length(V, 0, 2)
+    U = nx.MultiGraph([(0, 1), (1, 2), (2, 0)]).edge_subgraph([(0, 1, 0), (1, 2, 0)])
+    assert list(nx.bfs_edges(U, 0, backend="spbfs")) == list(nx.bfs_edges(U, 0))
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+@pytest.mark.parametrize("func, kwargs", [
+    (nx.to_numpy_array, {"dtype": int}), (nx.adjacency_matrix, {"dtype": int}),
+    (nx.to_scipy_sparse_array, {"dtype": int, "format": "coo"}),
+    (nx.to_scipy_sparse_array, {"dtype": int, "nodelist": [1, 0]}),
+], ids=lambda x: getattr(x, "__name__", None))
+def test_an_integer_dtype_with_a_non_finite_weight_raises(func, kwargs, value):
+    G = nx.Graph([(0, 1, {"weight": value})])
+    want = _answer(func, G, backend="networkx", **kwargs)
+    assert _answer(func, G, backend="spbfs", **kwargs) == want and isinstance(want, type)
