@@ -16,7 +16,10 @@ cannot see: call :func:`clear_cache` afterwards.  The cached copy stays
 consistent, so such a write gives a stale answer, never a crash.
 
 Entries are dropped when the matrix is garbage-collected.  Lookups and
-insertions hold a lock; patterns are immutable once published.
+insertions hold a lock; patterns are immutable once published.  The lock is reentrant and
+an entry is made before it is taken: an allocation may start a garbage collection that
+frees another cached matrix (one in a reference cycle), whose weakref callback drops its
+entry on the same thread (with a plain lock, taken twice: a hang).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ __all__ = ["clear_cache", "lookup", "store"]
 _FLAGS = ("_has_sorted_indices", "_has_canonical_format")
 _ARRAYS = ("indptr", "indices", "row", "col", "coords", "data")
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 _entries: dict = {}
 
 
@@ -77,8 +80,9 @@ def store(A, value):
         ref = weakref.ref(A, lambda _: _drop(key))
     except (AttributeError, TypeError):  # not weak-referenceable or no array attributes
         return value
+    entry = (ref, fp, value, _arrays(A))  # allocated before the lock (see the module)
     with _lock:
-        _entries[key] = (ref, fp, value, _arrays(A))
+        _entries[key] = entry
     return value
 
 

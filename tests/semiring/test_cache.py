@@ -127,3 +127,29 @@ def test_formats_edited_in_place_are_converted_every_call():
     np.testing.assert_array_equal(spbfs.bfs(L, 0), [0, 1, -1])
     L[1, 2] = 1
     np.testing.assert_array_equal(spbfs.bfs(L, 0), [0, 1, 2])
+
+
+def test_a_collection_inside_store_does_not_hang():
+    """A garbage collection started by the cache's own allocation frees another cached
+    matrix (kept in a reference cycle), whose weakref callback drops its entry on the same
+    thread: with a plain lock taken twice, this hung within a few hundred rounds.  Run in a
+    child process with a time limit, so a hang fails the test."""
+    import subprocess
+    import sys
+
+    script = """
+import gc, numpy as np, scipy.sparse as sp, spbfs
+rng = np.random.default_rng(0)
+for i in range(600):
+    gc.disable()
+    for _ in range(3):
+        G = sp.csr_array(np.eye(2)); G.me = G   # cyclic garbage whose pattern is cached
+        spbfs.bfs(G, 0)
+        del G
+    gc.set_threshold(int(rng.integers(1, 60))); gc.enable()
+    spbfs.bfs(sp.csr_array(np.eye(3)), 0)
+print("done")
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr[-2000:]
