@@ -66,7 +66,8 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     x : Vector or 1-D array
         A plain array is a full (dense) vector.
     A : scipy.sparse / cupyx.scipy.sparse matrix, 2-D array, or Matrix
-        ``A[i, j]`` stored means an edge ``i -> j``.
+        ``A[i, j]`` stored means an edge ``i -> j``; each stored entry is read as it is (a
+        duplicated position once per copy, where ``mxm`` reads their sum).
     semiring : Semiring
         For example :data:`spbfs.semiring.any_pair`.
     mask : Vector or 1-D bool array, optional
