@@ -318,8 +318,9 @@ def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0
         pos = np.full(len(G), -1, np.int64)
         pos[np.fromiter(map(G.index.__getitem__, nodelist), np.int64, count=nlen)] = \
             np.arange(nlen)
-    if (nlen and np.dtype(dtype) == np.float64 and order in (None, "C")
-            and isinstance(nonedge, (int, float, np.integer, np.floating))):
+    # NetworkX's np.full: without a dtype the nonedge value's (an int one's is int64)
+    if (nlen and isinstance(nonedge, (int, float, np.integer, np.floating))
+            and np.asarray(nonedge, dtype=dtype).dtype == np.float64 and order in (None, "C")):
         # NetworkX's default array: each row filled and scattered while cached
         return dense_rows(G._indptr, G._indices, pos, _weights(G, weight), nonedge, nlen)
     A = np.full((nlen, nlen), fill_value=nonedge, dtype=dtype, order=order)

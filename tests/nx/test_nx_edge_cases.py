@@ -147,3 +147,14 @@ def test_an_integer_dtype_with_a_non_finite_weight_raises(func, kwargs, value):
     G = nx.Graph([(0, 1, {"weight": value})])
     want = _answer(func, G, backend="networkx", **kwargs)
     assert _answer(func, G, backend="spbfs", **kwargs) == want and isinstance(want, type)
+
+
+@pytest.mark.parametrize("nonedge", [-1, 0, 2.5, float("nan")])
+def test_to_numpy_array_takes_the_nonedge_values_dtype(nonedge):
+    """Without a dtype, NetworkX's array has the nonedge value's (an int: int64, the weights
+    truncated into it)."""
+    for G in (nx.Graph([(0, 1, {"weight": 0.5}), (1, 2, {"weight": 2.0})]), nx.empty_graph(1)):
+        want = nx.to_numpy_array(G, nonedge=nonedge)
+        got = nx.to_numpy_array(G, nonedge=nonedge, backend="spbfs")
+        assert got.dtype == want.dtype
+        assert repr(got.tolist()) == repr(want.tolist())
