@@ -184,10 +184,11 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
         return algebra.select(A, op, thunk, mask, complement=complement, replace=replace,
                               out=out)
     src = A if isinstance(A, Vector) else _as_matrix(A, "A")
-    m = _mask_of(mask, src.shape, structural, complement, src.xp)
+    at = _coords(A, "A") if isinstance(A, Vector) else src  # a Vector's shape: its coordinates'
+    m = _mask_of(mask, at.shape, structural, complement, at.xp)
     # the backend's compiled selection of CSR entries (a backend without one, the GPU's,
     # evaluates the predicate elementwise and keeps what it accepts)
-    select_csr = optional_primitive(backend_for(src.xp), "select_csr")
+    select_csr = optional_primitive(backend_for(at.xp), "select_csr")
     if isinstance(src, Matrix) and select_csr is not None:
         src = src.canonical()
         C = _csr_matrix(*select_csr(op, src.indptr, src.indices, src.data, thunk,

@@ -805,3 +805,15 @@ def test_count_before_matches_a_running_sum(popcount, flags, data):
         assert csr.count_before(flags, bounds).tolist() == running[bounds].tolist()
     finally:
         csr.popcount = saved
+
+
+def test_select_on_a_vector():
+    """A Vector is selected by its stored values, a mask over its positions (it raised
+    AttributeError: a Vector has no shape)."""
+    x = Vector.sparse(np.array([0, 2, 4]), np.array([1.0, -2.0, 3.0]), size=5)
+    np.testing.assert_array_equal(sr.select(x, "valuegt", 0).to_dense(0), [1, 0, 0, 0, 3])
+    mask = Vector.sparse(np.array([2, 4]), np.array([True, True]), size=5)
+    np.testing.assert_array_equal(sr.select(x, "valuelt", 2, mask=mask).to_dense(0),
+                                  [0, 0, -2, 0, 0])
+    np.testing.assert_array_equal(
+        sr.select(x, "valuegt", 0, mask=mask, complement=True).to_dense(0), [1, 0, 0, 0, 0])
