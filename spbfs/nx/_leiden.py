@@ -90,7 +90,7 @@ def _aggregate(M, labels, c):
     return B.with_values(xp.where(B.entry_rows == B.indices, 0.5 * B.data, B.data))
 
 
-def _levels(G, weight, resolution, seed, max_level=None):
+def _levels(G, weight, resolution, seed, max_level=None, M=None):
     """Leiden's partitions level by level (label arrays over ``G``'s rows), up to
     ``max_level``: a level moves the vertices of the current graph (Louvain's local moves,
     a colour class at a time), splits each community of ``G`` into its connected parts,
@@ -98,8 +98,8 @@ def _levels(G, weight, resolution, seed, max_level=None):
     modularity rises by no more than 1e-7."""
     if max_level is not None and max_level <= 0:
         raise ValueError("max_level argument must be a positive integer or None")
-    gpu = G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES)
-    M = _matrix(G, weight, gpu)
+    if M is None:  # (or the caller's, already read)
+        M = _matrix(G, weight, G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES))
     xp, n = M.xp, M.n
     seed = _seed(seed)
     labels = xp.arange(n, dtype=np.int64)
@@ -197,13 +197,13 @@ def leiden_partitions(G, weight="weight", resolution=1, seed=None):
         return iter([[]])
     # the weights read before a level is asked for: weights spbfs declines raise
     # NotImplementedError while NetworkX's dispatcher can still run its own code
-    _matrix(G, weight, G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES))
-    return _partitions(G, weight, resolution, seed)
+    M = _matrix(G, weight, G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES))
+    return _partitions(G, weight, resolution, seed, M)
 
 
-def _partitions(G, weight, resolution, seed):
+def _partitions(G, weight, resolution, seed, M):
     produced = False
-    for labels in _levels(G, weight, resolution, seed):
+    for labels in _levels(G, weight, resolution, seed, M=M):
         produced = True
         yield _groups(G, labels)
     if not produced:  # no edges: the vertices alone
