@@ -243,7 +243,8 @@ def _source(slot, obj):
     else:
         raise ValueError(role)
     body = c_to_python(op.c_expr, args)
-    return f"@kernel\ndef {slot}({', '.join(args)}):\n    return {body}\n"
+    # numpy's error model: a division by zero gives inf or NaN, as numpy and the GPU do
+    return f"@kernel(error_model='numpy')\ndef {slot}({', '.join(args)}):\n    return {body}\n"
 
 
 def module(name: str, template: str, **ops):

@@ -31,7 +31,7 @@ from ..semiring import reduce as _reduce
 from ..semiring import unpack_bitplanes as _unpack
 from ..semiring import vxm as _vxm
 from ..semiring._backend import backend_for
-from ..semiring._transform import _scalar
+from ..semiring._transform import _scalar, _truth_values
 from .arrays import DistArray, transfer_dtype
 
 __all__ = ["PointerMatrix", "ewise_add", "ewise_mult", "from_row_block", "level_search",
@@ -505,7 +505,8 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     out_dtype = np.dtype(dtype) if dtype is not None else A.dtype
     mats = [G.valued_local()] + ([G.remote_compact()[0]] if lay.remote is not None else [])
     if axis is None:
-        partials = [_scalar(monoid, M.data, out_dtype, xp) for M in mats if M.nnz]
+        partials = [_scalar(monoid, _truth_values(monoid, M.data), out_dtype, xp)
+                    for M in mats if M.nnz]
         return _scalar_over_ranks(G, monoid, partials, out_dtype)
     parts = [_row_reduce(M, monoid, out_dtype) for M in mats]
     bitmaps = [p.to_bitmap() for p in parts]
@@ -526,7 +527,8 @@ def _row_reduce(M, monoid, dtype) -> Vector:
     xp = M.xp
     rows = xp.flatnonzero(xp.diff(M.indptr)).astype(np.int64)
     starts = M.indptr[:-1][rows].astype(np.int64)
-    values = backend_for(xp).segment_reduce(monoid, M.data, starts, dtype)
+    values = backend_for(xp).segment_reduce(monoid, _truth_values(monoid, M.data), starts,
+                                            dtype)
     return Vector(M.nrows, "sparse", indices=rows, values=values)
 
 

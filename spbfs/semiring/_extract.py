@@ -137,7 +137,8 @@ def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structura
     """``A`` with the region ``rows x cols`` replaced by ``B`` (a matrix of that shape, or a
     scalar for every position of the region), as GraphBLAS' assign: entries of ``A`` in the
     region that ``B`` does not store are removed.  ``rows``/``cols`` must not repeat.  A
-    mask applies to the whole result (``A<mask> = ...``).
+    mask applies to the whole result (``A<mask> = ...``).  The result's dtype is A's and
+    B's promoted together, with a mask or without.
 
     Examples
     --------
@@ -174,7 +175,7 @@ def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structura
                              region_rows, region_cols), dtype)
     if m is None:
         return _result(T)
-    return _finish(T, m, M, replace)
+    return _finish(T, m, M.astype(dtype), replace)  # promoted as without a mask
 
 
 def _region(M: Matrix, B, r, c):

@@ -30,6 +30,8 @@ from ._vector import Vector
 def reduce(A, monoid, axis=None, *, dtype=None):
     """Reduce the stored values with a monoid: a scalar (``axis=None``), or a sparse
     :class:`Vector` with one entry per non-empty row (``axis=1``) or column (``axis=0``).
+    ``lor`` and ``land`` reduce the values' truth (a one-entry row of 3 gives 1), in the
+    values' dtype unless ``dtype`` says another.
 
     Examples
     --------
@@ -53,15 +55,27 @@ def reduce(A, monoid, axis=None, *, dtype=None):
         if axis not in (None, 0):
             raise ValueError("a Vector has one axis: axis must be None or 0")
         c = _coords(A, "A")
-        return _scalar(monoid, c.values, dtype or c.dtype, c.xp)
+        return _scalar(monoid, _truth_values(monoid, c.values), dtype or c.dtype, c.xp)
     M = _as_matrix(A, "A")
     out_dtype = np.dtype(dtype or M.dtype)
     if axis is None:
-        return _scalar(monoid, M.data, out_dtype, M.xp)
+        return _scalar(monoid, _truth_values(monoid, M.data), out_dtype, M.xp)
     M = M if axis == 1 else M.T.canonical()
     rows, starts = M.pattern.derived("row_segments", lambda: _row_segments(M))
-    values = backend_for(M.xp).segment_reduce(monoid, M.data, starts, out_dtype)
+    values = backend_for(M.xp).segment_reduce(monoid, _truth_values(monoid, M.data), starts,
+                                              out_dtype)
     return Vector(M.nrows, "sparse", indices=rows.copy(), values=values)  # the caller's own
+
+
+_LOGICAL = (np.logical_or, np.logical_and)
+
+
+def _truth_values(monoid, values):
+    """``values`` as booleans for a logical monoid (``lor``, ``land``: a one-entry row
+    reduces to its truth, 1, not its value), else as they are."""
+    if monoid.ufunc in _LOGICAL and values.dtype != bool:
+        return values != 0
+    return values
 
 
 def _row_segments(M):
@@ -75,6 +89,8 @@ def _scalar(monoid, values, dtype, xp):
     dtype = np.dtype(dtype)
     if values.size == 0:
         return dtype.type(monoid.identity(dtype))
+    if values.dtype == bool and dtype.kind != "b" and monoid.ufunc in _LOGICAL:
+        return dtype.type(_scalar(monoid, values, bool, xp)).item()
     if xp is np and monoid.ufunc is not None:  # no segment machinery
         split_over_threads = optional_primitive(backend_for(xp), "reduce_values")
         found = split_over_threads and split_over_threads(monoid, values, dtype)

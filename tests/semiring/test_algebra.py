@@ -532,7 +532,11 @@ def test_reduce(device, data):
     M = _on(device, A)
     monoid, ufunc = data.draw(st.sampled_from([(sr.monoids.plus, np.add),
                                                (sr.monoids.min, np.minimum),
-                                               (sr.monoids.max, np.maximum)]))
+                                               (sr.monoids.max, np.maximum),
+                                               (sr.monoids.lor, np.logical_or),
+                                               (sr.monoids.land, np.logical_and)]))
+    if ufunc in (np.logical_or, np.logical_and):  # a value's truth, a one-entry row's too
+        ufunc = _truth_reduction(ufunc, av.dtype)
     total = sr.reduce(M, monoid)
     expected = ufunc.reduce(av[ap]) if ap.any() else monoid.identity(av.dtype)
     assert total == expected
@@ -544,6 +548,30 @@ def test_reduce(device, data):
                for r in idx]
         assert _host(v.values).tolist() == ref
         assert v.size == A.shape[1 - axis]
+
+
+class _truth_reduction:
+    """A logical ufunc's reduction over values' truth, as a value of ``dtype``."""
+
+    def __init__(self, ufunc, dtype):
+        self.ufunc, self.dtype = ufunc, dtype
+
+    def reduce(self, values):
+        return self.dtype.type(self.ufunc.reduce(values != 0))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_logical_reduce_of_numbers_is_their_truth(device):
+    """``lor`` / ``land`` over non-bool values: a one-entry row gave its raw value (3) and
+    the scalar form raised TypeError; both are the values' truth in the values' dtype."""
+    xp = _xp(device)
+    A = Matrix(xp.asarray([0, 1, 3, 3]), xp.asarray([0, 0, 1]), xp.asarray([3, 2, 5]), 3)
+    for monoid in (sr.monoids.lor, sr.monoids.land):
+        assert _host(sr.reduce(A, monoid, axis=1).values).tolist() == [1, 1]
+        assert sr.reduce(A, monoid) == 1
+    assert _host(sr.reduce(A, sr.monoids.lor, axis=0).values).tolist() == [1, 1]
+    x = Vector.sparse(xp.asarray([0, 2]), xp.asarray([0.0, 4.5]), size=3)
+    assert sr.reduce(x, sr.monoids.lor) == 1.0 and sr.reduce(x, sr.monoids.land) == 0.0
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -805,6 +833,36 @@ def test_count_before_matches_a_running_sum(popcount, flags, data):
         assert csr.count_before(flags, bounds).tolist() == running[bounds].tolist()
     finally:
         csr.popcount = saved
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_masked_assign_promotes_as_the_unmasked_one(device):
+    """A masked assign cast B's values to A's dtype (7.25 -> 7); it promotes, as without."""
+    xp = _xp(device)
+    A = Matrix(xp.asarray([0, 1, 2]), xp.asarray([0, 1]), xp.asarray([1, 2]), 2)
+    B = Matrix(xp.asarray([0, 1]), xp.asarray([0]), xp.asarray([7.25]), 1)
+    mask = Matrix(xp.asarray([0, 2, 4]), xp.asarray([0, 1, 0, 1]), xp.ones(4, bool), 2)
+    rows = xp.asarray([0], np.int64)
+    for m in (None, mask):
+        got = sr.assign(A, B, rows, rows, mask=m)
+        assert got.dtype == np.float64
+        assert _host(got.data).tolist() == [7.25, 2.0]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_division_by_zero_gives_what_numpy_gives(device):
+    """A compiled operator dividing by zero raised ZeroDivisionError (numba's Python error
+    model); it gives inf and NaN, as numpy (and the GPU's kernels) do."""
+    xp = _xp(device)
+    A = Matrix(xp.asarray([0, 2, 3]), xp.asarray([0, 1, 1]), xp.asarray([1.0, 0.0, 3.0]), 2)
+    B = Matrix(xp.asarray([0, 2, 3]), xp.asarray([0, 1, 1]), xp.asarray([0.0, 0.0, 2.0]), 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotients = np.array([1.0, 0.0, 3.0]) / np.array([0.0, 0.0, 2.0])
+        assert _host(sr.ewise_mult(A, B, sr.ops.div).data).tolist() == pytest.approx(
+            quotients.tolist(), nan_ok=True)
+        assert np.isinf(_host(sr.apply(A, sr.ops.div, right=0.0).data)[[0, 2]]).all()
+        product = sr.mxm(A, B, sr.Semiring(sr.monoids.plus, sr.ops.div))
+    assert _host(product.data).tolist() == [np.inf, np.inf, 1.5]  # 1/0, 1/0 + 0/2, 3/2
 
 
 def test_select_on_a_vector():
