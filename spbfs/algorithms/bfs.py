@@ -22,8 +22,10 @@ def bfs(A, source, *, return_parents=False, return_levels=True, directed=True,
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        ``A[i, j]`` stored (even an explicit zero) is an edge ``i -> j``.
-        Dense arrays: zero, NaN and inf are not edges (as scipy.sparse.csgraph).
+        ``A[i, j]`` stored (even an explicit zero) is an edge ``i -> j``; a BSR matrix's
+        stored zeros (its blocks' padding) are not.  Dense arrays: zero, NaN and inf are
+        not edges; masked arrays: the unmasked entries are, zeros included (as
+        scipy.sparse.csgraph; :func:`spbfs.prepare` reads every algorithm's input so).
     source : int or 1-D array of int
         Start vertex, or ``k`` start vertices: then levels (and parents) have shape
         ``(k, n)``, int32 unless n needs int64, computed as one multi-source search

@@ -130,6 +130,7 @@ def katz_centrality(A, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     Returns
     -------
     ndarray of float64
+        Empty for a graph without vertices (NetworkX's empty dict).
 
     Raises
     ------
@@ -150,6 +151,8 @@ def katz_centrality(A, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     x = _vector(nstart, n, "nstart", xp, 0.0)
     b = _vector(None if np.ndim(beta) == 0 else beta, n, "beta", xp,
                 beta if np.ndim(beta) == 0 else 0.0)
+    if n == 0:  # the null graph: nothing to iterate (NetworkX's empty dict)
+        return x
     MT = M.T
     for _ in range(max_iter):
         last = x
@@ -183,6 +186,7 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     Returns
     -------
     hubs, authorities : ndarray of float64
+        Empty for a graph without vertices.
 
     Raises
     ------

@@ -44,7 +44,8 @@ def reach_sums(A, sources=None, *, weight=False, reverse=False, keep=None):
     sources : 1-D array of int, optional
         Start vertices (default all).
     weight : bool
-        True: distances are sums of the stored (non-negative) values; else hop counts.
+        True: distances are sums of the stored (non-negative) values, an edge stored more
+        than once counting with its smallest (as :func:`spbfs.sssp`); else hop counts.
     reverse : bool
         Search the reversed graph (distances *to* the sources).
     keep : 1-D bool array of n, optional
@@ -67,9 +68,14 @@ def reach_sums(A, sources=None, *, weight=False, reverse=False, keep=None):
     >>> count, total, inverse
     (array([1., 2., 3.]), array([0., 1., 3.]), array([0. , 1. , 1.5]))
     """
-    M = prepare(A).canonical()
+    M = prepare(A)
+    if not weight:  # hop counts read the pattern: duplicates once
+        M = M.canonical()
+    # weighted: duplicates stay, and the searches (sssp, min_plus products) take the
+    # smallest weight of each edge, as spbfs.sssp and scipy's dijkstra do (canonical()
+    # would sum them)
     if reverse:
-        M = M.T.canonical()
+        M = M.T if weight else M.T.canonical()
     n = M.n
     src = _check_rows(sources, n, "sources")
     if by_masks(M):
@@ -160,7 +166,9 @@ def closeness_centrality(A, wf_improved=True, weight=False):
     wf_improved : bool
         Wasserman and Faust's scaling by the reached fraction.
     weight : bool
-        True: distances are sums of the stored values.
+        True: distances are sums of the stored (non-negative) values; an edge stored more
+        than once (duplicate entries of a CSR) counts with its smallest value, as in
+        :func:`spbfs.sssp` and scipy's ``dijkstra``.  False: hop counts.
 
     Returns
     -------
@@ -208,7 +216,9 @@ def harmonic_centrality(A, sources=None, weight=False):
     sources : 1-D array of int, optional
         Default every vertex.
     weight : bool
-        True: distances are sums of the stored values.
+        True: distances are sums of the stored (non-negative) values; an edge stored more
+        than once (duplicate entries of a CSR) counts with its smallest value, as in
+        :func:`spbfs.sssp` and scipy's ``dijkstra``.  False: hop counts.
 
     Returns
     -------

@@ -43,7 +43,7 @@ from ..semiring import (
     select,
     vxm,
 )
-from ._shared import by_masks, prepare
+from ._shared import by_masks, check_undirected, prepare
 from .degree import degrees
 
 __all__ = ["color_classes", "label_propagation", "largest_first", "louvain", "modularity",
@@ -135,8 +135,8 @@ def label_propagation(A, max_sweeps=1000):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        An undirected graph (symmetric pattern; values ignored; a self-loop makes a vertex
-        its own neighbour, as in NetworkX).
+        An undirected graph (symmetric pattern, checked; values ignored; a self-loop makes
+        a vertex its own neighbour, as in NetworkX).
     max_sweeps : int
         Most passes over the colour classes (NetworkX has no limit; a ``RuntimeError`` here).
 
@@ -144,6 +144,11 @@ def label_propagation(A, max_sweeps=1000):
     -------
     ndarray of int64
         ``label[v]``: the community's label (a vertex id).
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or its pattern not symmetric.
 
     Notes
     -----
@@ -165,7 +170,7 @@ def label_propagation(A, max_sweeps=1000):
     xp, n = M.xp, M.n
     if by_masks(M):   # the documented fallback: the whole graph on every rank
         return xp.asarray(label_propagation(M.whole(), max_sweeps))
-    P = M.unit(np.float64)
+    P = check_undirected(M).unit(np.float64)
     label = xp.arange(n, dtype=np.int64)
     if _ids_complete(P):
         return label
@@ -223,7 +228,8 @@ def _ids_complete(P):
 
 
 def _doubled_loops(A):
-    """Symmetric float64 weights with the diagonal doubled (row sums = weighted degree)."""
+    """Symmetric float64 weights with the diagonal doubled (row sums = weighted degree);
+    ValueError unless ``A``'s weights are finite, non-negative and symmetric."""
     M = prepare(A).canonical()
     xp = M.xp
     if by_masks(M):   # no entry arrays: the diagonal selected and added once more
@@ -231,11 +237,13 @@ def _doubled_loops(A):
         if M.nnz and not (reduce(M, monoids.min) >= 0
                           and np.isfinite(reduce(M, monoids.max))):
             raise ValueError("A must have finite non-negative weights")
+        check_undirected(M, values=True)
         loops = select(M, "diag")
         return ewise_add(M, loops, ops.plus) if loops.nnz else M
     w = M.data.astype(np.float64)
     if M.nnz and (not bool(xp.isfinite(w).all()) or float(w.min()) < 0):
         raise ValueError("A must have finite non-negative weights")
+    check_undirected(M, values=True)
     return M.with_values(xp.where(M.entry_rows == M.indices, 2.0 * w, w))
 
 
@@ -246,7 +254,8 @@ def modularity(A, labels, resolution=1.0):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        Symmetric weights.
+        Symmetric weights (an undirected graph; checked, to rounding), finite and
+        non-negative.
     labels : 1-D array of int
         Community of every vertex.
     resolution : float
@@ -254,6 +263,12 @@ def modularity(A, labels, resolution=1.0):
     Returns
     -------
     float
+        NaN for a graph without edges (or only edges of weight 0).
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square, not symmetric, or with negative, NaN or infinite weights.
 
     Examples
     --------
@@ -307,8 +322,8 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        Symmetric non-negative weights (an undirected graph; a stored zero is an edge of
-        weight 0).
+        Symmetric non-negative weights (an undirected graph, checked, to rounding; a stored
+        zero is an edge of weight 0).
     resolution : float
         NetworkX's resolution ``gamma``.
     threshold : float
@@ -326,6 +341,12 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     -------
     ndarray of int64
         Community of every vertex (``0 .. c-1``).
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square, not symmetric, with negative, NaN or infinite weights, or
+        ``max_level`` not positive.
 
     Notes
     -----

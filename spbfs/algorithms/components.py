@@ -45,7 +45,7 @@ from ..semiring import (
     vxm,
 )
 from ..semiring._searched import searched_components
-from ._shared import by_masks
+from ._shared import as_graph, by_masks
 from .bfs import bfs
 
 __all__ = ["connected_components"]
@@ -65,9 +65,9 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array (or list), or Matrix
-        ``A[i, j]`` stored (an explicit zero too) is an edge ``i -> j``.  In a
-        dense array zero, NaN and inf are not edges; in a masked array the
-        unmasked entries are edges.
+        ``A[i, j]`` stored (an explicit zero too) is an edge ``i -> j``; a BSR
+        matrix's stored zeros (its blocks' padding) are not.  In a dense array zero,
+        NaN and inf are not edges; in a masked array the unmasked entries are edges.
     directed : bool
         False: ``A`` is undirected (every edge usable both ways) and
         ``connection`` is ignored.
@@ -165,42 +165,6 @@ def connected_components(A, directed=True, connection="weak", return_labels=True
         rep, numbering = _strong(M) if strong else (_weak(M), None)
         n_components, labels = _number(M, rep, strong, numbering)
     return (n_components, labels) if return_labels else n_components
-
-
-def as_graph(A):
-    """``A`` in a form :meth:`Matrix.from_any` reads with scipy.sparse.csgraph's meaning.
-
-    Lists become arrays; a masked array becomes a scipy CSR array of its
-    unmasked entries (zeros included), as ``csgraph_from_masked``; a BSR matrix becomes
-    CSR without its stored zeros, which are mostly its blocks' padding (scipy's
-    ``validate_graph`` from 1.18).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> G = as_graph(np.ma.masked_array([[0.0, 2.0], [0.0, 0.0]], mask=[[True, False],
-    ...                                                                  [False, True]]))
-    >>> G.toarray(), G.nnz
-    (array([[0., 2.],
-           [0., 0.]]), 2)
-    >>> import scipy.sparse as sp
-    >>> as_graph(sp.bsr_array(np.eye(4), blocksize=(2, 2))).nnz  # 8 stored, 4 of them padding
-    4
-    """
-    if isinstance(A, (list, tuple)):
-        return np.asarray(A)
-    if np.ma.isMaskedArray(A):
-        import scipy.sparse as sp
-
-        data = np.asarray(np.ma.getdata(A))
-        if data.ndim != 2:
-            raise ValueError(f"A must be 2-D, got {data.ndim}-D")
-        r, c = np.nonzero(~np.ma.getmaskarray(A))
-        return sp.csr_array((data[r, c], (r, c)), shape=data.shape)
-    if getattr(A, "format", None) == "bsr" and hasattr(A, "eliminate_zeros"):
-        A = A.tocsr()
-        A.eliminate_zeros()
-    return A
 
 
 # ----------------------------------------------------------------------------- weak: FastSV

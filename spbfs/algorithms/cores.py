@@ -24,7 +24,7 @@ from ..semiring import (
     select,
     vxm,
 )
-from ._shared import by_masks, prepare
+from ._shared import by_masks, check_undirected, prepare
 
 __all__ = ["core_number", "k_truss"]
 
@@ -38,7 +38,8 @@ def core_number(A, directed=False):
         ``A[i, j]`` stored is an edge (values ignored, duplicates once).  No self-loops.
     directed : bool
         True: a directed graph, whose degree is in + out (a pair of opposite edges counts
-        twice), as NetworkX's.  False: ``A`` must be symmetric.
+        twice), as NetworkX's.  False: ``A`` must be symmetric (its pattern: an undirected
+        graph's; checked).
 
     Returns
     -------
@@ -47,7 +48,7 @@ def core_number(A, directed=False):
     Raises
     ------
     ValueError
-        ``A`` not square or with self-loops.
+        ``A`` not square, with self-loops, or (``directed=False``) not symmetric.
 
     Examples
     --------
@@ -62,6 +63,8 @@ def core_number(A, directed=False):
     P = M.unit(np.int64)
     if M.nnz and _has_loops(M):
         raise ValueError("A has self-loops; core numbers are defined without them")
+    if not directed:
+        check_undirected(M)
     S = ewise_add(P, P.T, ops.plus) if directed else P
     deg = (reduce(S, monoids.plus, axis=1).to_dense(0).astype(np.int64) if S.nnz
            else xp.zeros(n, np.int64))

@@ -1,5 +1,10 @@
 """Link prediction scores for vertex pairs from one masked product each.
 
+Every function takes an undirected graph (NetworkX's are not implemented for directed ones):
+a matrix whose pattern is not symmetric is refused with a ValueError, as are vertex ids that
+are not integers (a float array, even of whole numbers, as for every vertex id in spbfs:
+:func:`spbfs.core.validation.check_sources`).
+
 The pairs become the mask ``Q`` of an ``mxm``: ``(W @ P)[u, v]`` is computed only at the
 asked positions (masked dot products of two sorted rows).  With ``P`` the pattern without
 self-loops, ``(P @ P)[u, v]`` counts the common neighbours other than ``u`` and ``v``;
@@ -12,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.arrays import to_numpy
+from ..core.validation import check_sources
 from ..semiring import Matrix, ewise_add, extract, mxm, ops, plus_times, select
-from ._shared import by_masks, prepare
+from ._shared import by_masks, check_undirected, prepare
 from .degree import degrees
 from .msbfs import bfs_many
 
@@ -22,21 +28,28 @@ __all__ = ["adamic_adar_index", "common_neighbor_centrality", "common_neighbors"
 
 
 def _pairs(u, v, n, xp):
-    u = xp.asarray(u, dtype=np.int64).ravel()
-    v = xp.asarray(v, dtype=np.int64).ravel()
+    """``u`` and ``v`` as int64 arrays of ``xp`` of one length, their entries vertex ids in
+    ``[0, n)``: integer arrays of any integer dtype or lists of ints (a 0-d id or a 2-D
+    array is flattened), checked as every vertex id in spbfs is
+    (:func:`~spbfs.core.validation.check_sources`: a TypeError naming the argument for a
+    float, bool or other dtype, never a truncation)."""
+    u, v = _ids(u, n, xp, "u"), _ids(v, n, xp, "v")
     if u.shape != v.shape:
         raise ValueError(f"u and v must have the same length, got {u.size} and {v.size}")
-    if u.size and (int(u.min()) < 0 or int(v.min()) < 0 or int(u.max()) >= n
-                   or int(v.max()) >= n):
-        raise ValueError(f"u and v must hold vertex ids in [0, {n})")
     return u, v
+
+
+def _ids(ids, n, xp, name):
+    if not hasattr(ids, "ndim"):
+        ids = np.asarray(ids)
+    return check_sources(ids.reshape(-1), n, xp, name=name)
 
 
 def _pattern(A):
     """``A``'s pattern with unit values, and without its diagonal: made once per pattern
     and kept with it (the selection copies every entry; a NetworkX query scores a few
     pairs per call)."""
-    M = prepare(A).canonical()
+    M = check_undirected(prepare(A).canonical())
 
     def operands():
         U = M.unit(np.float64)
@@ -114,12 +127,22 @@ def common_neighbors(A, u, v):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        Symmetric pattern (an undirected graph); values ignored.
+        Symmetric pattern (an undirected graph; checked); values ignored.
     u, v : 1-D arrays of int
+        The pairs' ends: vertex ids of an integer dtype (a float array, even of whole
+        numbers, is refused, never truncated).
 
     Returns
     -------
     ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or not symmetric; a vertex id outside ``[0, n)``; ``u`` and
+        ``v`` of different lengths.
+    TypeError
+        ``u`` or ``v`` not of integer vertex ids.
 
     Examples
     --------
@@ -142,11 +165,22 @@ def jaccard_coefficient(A, u, v):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric pattern (an undirected graph; checked); values ignored.
     u, v : 1-D arrays of int
+        The pairs' ends: vertex ids of an integer dtype (a float array, even of whole
+        numbers, is refused, never truncated).
 
     Returns
     -------
     ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or not symmetric; a vertex id outside ``[0, n)``; ``u`` and
+        ``v`` of different lengths.
+    TypeError
+        ``u`` or ``v`` not of integer vertex ids.
 
     Examples
     --------
@@ -173,11 +207,22 @@ def resource_allocation_index(A, u, v):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric pattern (an undirected graph; checked); values ignored.
     u, v : 1-D arrays of int
+        The pairs' ends: vertex ids of an integer dtype (a float array, even of whole
+        numbers, is refused, never truncated).
 
     Returns
     -------
     ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or not symmetric; a vertex id outside ``[0, n)``; ``u`` and
+        ``v`` of different lengths.
+    TypeError
+        ``u`` or ``v`` not of integer vertex ids.
 
     Examples
     --------
@@ -203,11 +248,22 @@ def adamic_adar_index(A, u, v):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
+        Symmetric pattern (an undirected graph; checked); values ignored.
     u, v : 1-D arrays of int
+        The pairs' ends: vertex ids of an integer dtype (a float array, even of whole
+        numbers, is refused, never truncated).
 
     Returns
     -------
     ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        ``A`` not square or not symmetric; a vertex id outside ``[0, n)``; ``u`` and
+        ``v`` of different lengths.
+    TypeError
+        ``u`` or ``v`` not of integer vertex ids.
 
     Examples
     --------
@@ -249,9 +305,10 @@ def common_neighbor_centrality(A, u, v, alpha=0.8):
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
-        Symmetric pattern (an undirected graph).
+        Symmetric pattern (an undirected graph; checked); values ignored.
     u, v : 1-D arrays of int
-        Pairs of distinct vertices.
+        The pairs' ends: vertex ids of an integer dtype (a float array, even of whole
+        numbers, is refused, never truncated); pairs of distinct vertices.
     alpha : float
 
     Returns
@@ -261,7 +318,11 @@ def common_neighbor_centrality(A, u, v, alpha=0.8):
     Raises
     ------
     ValueError
-        A pair ``(w, w)`` (NetworkX: "Self loops are not supported").
+        A pair ``(w, w)`` (NetworkX: "Self loops are not supported"); ``A`` not square or
+        not symmetric; a vertex id outside ``[0, n)``; ``u`` and ``v`` of different
+        lengths.
+    TypeError
+        ``u`` or ``v`` not of integer vertex ids.
 
     Examples
     --------

@@ -70,7 +70,9 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     ----------
     A : sparse matrix/array or 2-D array or Matrix
         ``A[i, j]`` is the weight of edge ``i -> j``; stored zeros are
-        zero-weight edges; in dense input zero, NaN and inf mean no edge.
+        zero-weight edges (a BSR matrix's, its blocks' padding, are not); in dense input
+        zero, NaN and inf mean no edge; in a masked array the unmasked entries are the
+        edges, zeros included (as scipy.sparse.csgraph).
     source : int or 1-D array-like of int
         One start vertex, or ``k`` of them (repeats allowed; empty gives shape
         ``(0, n)``).

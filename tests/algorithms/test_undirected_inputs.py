@@ -1,0 +1,109 @@
+"""Functions of undirected graphs (NetworkX's ``not_implemented_for("directed")`` ones, whose
+docstrings ask for a symmetric matrix) refuse a matrix that is not symmetric with a
+ValueError naming the argument, and still answer NetworkX's answer for symmetric ones
+(duplicates merged before the check)."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import graphs
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spbfs
+
+#: 0 -> 1 -> 2 and 2 -> 0 back: a directed triangle (and vertex 3 hanging off 2).
+DIRECTED = sp.csr_array(([1.0, 1.0, 1.0, 1.0, 1.0], ([0, 1, 2, 2, 3], [1, 2, 0, 3, 2])),
+                        shape=(4, 4))
+PAIRS = (np.array([0, 1]), np.array([3, 3]))
+
+UNDIRECTED_ONLY = {
+    "core_number": lambda A: spbfs.core_number(A, directed=False),
+    "core_number_default": lambda A: spbfs.core_number(A),
+    "modularity": lambda A: spbfs.modularity(A, np.array([0, 0, 1, 1])),
+    "label_propagation": lambda A: spbfs.label_propagation(A),
+    "louvain": lambda A: spbfs.louvain(A, seed=1),
+    "common_neighbors": lambda A: spbfs.common_neighbors(A, *PAIRS),
+    "jaccard_coefficient": lambda A: spbfs.jaccard_coefficient(A, *PAIRS),
+    "resource_allocation_index": lambda A: spbfs.resource_allocation_index(A, *PAIRS),
+    "adamic_adar_index": lambda A: spbfs.adamic_adar_index(A, *PAIRS),
+    "common_neighbor_centrality": lambda A: spbfs.common_neighbor_centrality(A, *PAIRS),
+    "common_neighbor_centrality_1": lambda A: spbfs.common_neighbor_centrality(A, *PAIRS,
+                                                                                alpha=1),
+}
+
+
+@pytest.mark.parametrize("fmt", ["csr", "coo", "dense", "prepared"])
+@pytest.mark.parametrize("name", sorted(UNDIRECTED_ONLY))
+def test_directed_matrix_is_refused(name, fmt):
+    A = {"csr": DIRECTED, "coo": sp.coo_array(DIRECTED), "dense": DIRECTED.toarray(),
+         "prepared": spbfs.prepare(DIRECTED)}[fmt]
+    with pytest.raises(ValueError, match=r"A must be symmetric \(an undirected graph\)"):
+        UNDIRECTED_ONLY[name](A)
+    # its undirected version is answered
+    UNDIRECTED_ONLY[name](DIRECTED + DIRECTED.T)
+
+
+@pytest.mark.parametrize("name", sorted(UNDIRECTED_ONLY))
+def test_symmetric_after_merging_duplicates_is_accepted(name):
+    """(0, 1) stored twice with weight 1 and (1, 0) once with weight 2: symmetric once
+    duplicates are summed (as every function merges them)."""
+    cols = [1, 1, 0, 2, 1, 3, 2]   # rows 0, 0 | 1, 1 | 2, 2 | 3
+    w = [1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0]
+    A = sp.csr_array((w, cols, [0, 2, 4, 6, 7]), shape=(4, 4))
+    assert not A.has_canonical_format
+    UNDIRECTED_ONLY[name](A)
+
+
+def test_modularity_needs_symmetric_weights():
+    """The pattern is symmetric, the weights are not."""
+    A = sp.csr_array(np.array([[0, 1.0, 0], [3.0, 0, 1.0], [0, 1.0, 0]]))
+    with pytest.raises(ValueError, match="A must be symmetric.*values"):
+        spbfs.modularity(A, np.array([0, 0, 1]))
+    with pytest.raises(ValueError, match="A must be symmetric.*values"):
+        spbfs.louvain(A)
+    # the pattern functions read no values
+    spbfs.label_propagation(A)
+    spbfs.core_number(A)
+    spbfs.common_neighbors(A, [0], [2])
+
+
+def test_directed_core_numbers_still_read_a_directed_matrix():
+    got = spbfs.core_number(DIRECTED, directed=True)
+    want = nx.core_number(nx.from_scipy_sparse_array(DIRECTED, create_using=nx.DiGraph))
+    assert got.tolist() == [want[v] for v in range(4)]
+
+
+def _undirected(A):
+    S = sp.csr_array(A + A.T)
+    S.setdiag(0)
+    S.eliminate_zeros()
+    return S
+
+
+@given(graphs(max_n=20, max_m=80), st.data())
+def test_symmetric_inputs_match_networkx(A, data):
+    """The checks refuse nothing NetworkX answers: symmetric inputs give NetworkX's
+    core numbers, label propagation communities, modularity and link predictions."""
+    S = _undirected(A)
+    n = S.shape[0]
+    G = nx.from_scipy_sparse_array(S)
+    cores = nx.core_number(G)
+    assert spbfs.core_number(S).tolist() == [cores[v] for v in range(n)]
+    labels = spbfs.label_propagation(S)
+    groups = {frozenset(np.flatnonzero(labels == c).tolist()) for c in np.unique(labels)}
+    assert groups == {frozenset(c) for c in nx.community.label_propagation_communities(G)}
+    part = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)), np.int64)
+    if S.nnz:
+        communities = [set(np.flatnonzero(part == c).tolist()) for c in np.unique(part)]
+        expected = nx.community.modularity(G, communities)
+        assert spbfs.modularity(S, part) == pytest.approx(expected, abs=1e-12)
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                               max_size=6))
+    u = np.array([a for a, _ in pairs], np.int64)
+    v = np.array([b for _, b in pairs], np.int64)
+    expected = [p for _, _, p in nx.jaccard_coefficient(G, pairs)]
+    np.testing.assert_allclose(spbfs.jaccard_coefficient(S, u, v), expected)
+    expected = [p for _, _, p in nx.resource_allocation_index(G, pairs)]
+    np.testing.assert_allclose(spbfs.resource_allocation_index(S, u, v), expected)
