@@ -29,10 +29,10 @@ from ..core.arrays import array_module
 from ..semiring import (
     Matrix,
     Vector,
-    any_pair,
     ewise_add,
     extract,
     greedy_colors,
+    mode_sweeps,
     monoids,
     mxm,
     ops,
@@ -175,48 +175,22 @@ def label_propagation(A, max_sweeps=1000):
     if _ids_complete(P):
         return label
     # the colouring and each class's rows of P depend on the pattern alone: built once
-    classes, class_of = P.pattern.derived("label propagation classes",
-                                          lambda: _class_rows(P))
+    classes = P.pattern.derived("label propagation classes", lambda: _class_rows(P))
     # A vertex's choice depends on its own and its neighbours' labels only, and after it
     # chooses it holds one of its most frequent labels: it can change again only once a
-    # neighbour's label changes.  So a sweep looks at the vertices marked since their last
-    # look (all at first), and it changes nothing (NetworkX's stop) once none are marked.
-    # ``todo`` (on the host) tells which classes hold a marked vertex.
-    marked = xp.ones(n, bool)
-    todo = np.ones(len(classes), bool)
-    for _ in range(max_sweeps):
-        if not todo.any():
-            return label
-        for c in range(len(classes)):
-            if not todo[c]:
-                continue
-            todo[c] = False
-            rows, sub = classes[c]
-            mine = label[rows]
-            largest, top, own = row_mode(sub, label, own=mine, mask=marked[rows])
-            change = own < top   # NetworkX keeps its label when it ties for the top
-            marked[rows] = False
-            label[rows] = xp.where(change, largest, mine)
-            moved = rows[change]   # its size: the one host read of a step that changes none
-            if moved.size:
-                told = vxm(Vector.sparse(moved, size=n, sort=False, check=False), P,
-                           any_pair).to_sparse().indices
-                marked[told] = True
-                todo[xp.unique(class_of[told]).tolist()] = True
-    if not todo.any():
+    # neighbour's label changes.  So each sweep looks at the vertices whose neighbours
+    # moved (all at first), and it changes nothing (NetworkX's stop) once none did.
+    label, settled = mode_sweeps(P, classes, label, max_sweeps=max_sweeps)
+    if settled:
         return label
     raise RuntimeError(f"label propagation did not settle in {max_sweeps} sweeps")
 
 
 def _class_rows(P):
     """The colour classes of NetworkX's label propagation colouring (greedy, largest
-    first), each as ``(rows, P[rows])``, and the class of each vertex."""
-    xp = P.xp
+    first), each as ``(rows, P[rows])``."""
     classes = [rows for rows in color_classes(P, priority=largest_first(P)) if rows.size]
-    class_of = xp.empty(P.n, np.int64)
-    for c, rows in enumerate(classes):
-        class_of[rows] = c
-    return [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes], class_of
+    return [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes]
 
 
 def _ids_complete(P):

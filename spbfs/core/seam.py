@@ -180,6 +180,9 @@ _OPTIONAL = _declare(
     ("row_mode", "indptr, indices, data, x, own, mask, cost, scale, value, score, own_total",
      ":func:`spbfs.semiring.row_mode` whole: each row's values counted (or their weights "
      "totalled, less a cost) in one pass, not a sort of every entry's pair; False: not done"),
+    ("mode_sweeps", "indptr, indices, order, bounds, x, max_sweeps",
+     ":func:`spbfs.semiring.mode_sweeps` whole: every sweep over the classes in one pass, "
+     "not a ``row_mode``, a ``vxm`` and host reads per class; None: not done"),
     ("spmv_scatter", "indptr, indices, data, n, x_val, semiring, dtype",
      "the push of a dense ``x`` over ``plus``: rows scattered into dense accumulators that "
      "start at the identity (no presence, no frontier list)"),

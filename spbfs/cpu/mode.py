@@ -12,7 +12,7 @@ from ._jit import kernel
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
 from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["row_mode"]
+__all__ = ["mode_sweeps", "row_mode"]
 
 #: The widest range of values totalled in a dense array (one slot per value); wider
 #: ranges take the generic path.
@@ -137,3 +137,108 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
         if own_total is not None:
             own_total[:] = own_totals
     return True
+
+
+@kernel
+def _choose(lo, hi, ip, ix, order, x, marked, count, met, chosen):
+    """Rows ``order[lo:hi]`` of a class: a marked row is unmarked and, where its own value
+    does not tie for its columns' most frequent one, ``chosen[k]`` is the most frequent
+    (the largest among those tied); else -1.  ``count`` (zero, one slot per value) is left
+    zero."""
+    for k in range(lo, hi):
+        chosen[k] = -1
+        r = order[k]
+        if not marked[r]:
+            continue
+        marked[r] = False
+        if ip[r + 1] == ip[r]:
+            continue
+        nmet = 0
+        for p in range(ip[r], ip[r + 1]):
+            v = x[ix[p]]
+            if count[v] == 0:
+                met[nmet] = v
+                nmet += 1
+            count[v] += 1
+        best, top = met[0], 0
+        for m in range(nmet):
+            v = met[m]
+            if count[v] > top or (count[v] == top and v > best):
+                best, top = v, count[v]
+        own = count[x[r]]
+        for m in range(nmet):
+            count[met[m]] = 0
+        if own < top:  # kept where it ties for the top
+            chosen[k] = best
+    return 0
+
+
+@kernel
+def _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo):
+    """Rows ``order[lo:hi]`` with a ``chosen`` value take it and mark their columns (and
+    the columns' classes as to do).  Threads mark the same flags alike."""
+    for k in range(lo, hi):
+        if chosen[k] < 0:
+            continue
+        r = order[k]
+        x[r] = chosen[k]
+        for p in range(ip[r], ip[r + 1]):
+            j = ix[p]
+            marked[j] = True
+            if class_of[j] >= 0:
+                todo[class_of[j]] = True
+    return 0
+
+
+def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
+    """:func:`spbfs.semiring.mode_sweeps` on CSR arrays (``x``: int64, updated in place;
+    ``order``: the classes' rows one class after another, ``bounds``: where each class
+    starts, then ``order.size``): a class's rows choose in one kernel call, then move in
+    another, each split over the threads when the class's rows hold :data:`PART_ENTRIES`
+    entries or more, its values counted in a dense array per thread.  Returns True when
+    settled, False when ``max_sweeps`` ran out, None (``x`` untouched: the generic path)
+    at a value outside ``0 .. n-1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.arange(3)   # a path 0 - 1 - 2, classes {1} then {0, 2}
+    >>> mode_sweeps(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1]), np.array([1, 0, 2]),
+    ...             np.array([0, 1, 3]), x, 10), x.tolist()
+    (True, [2, 2, 2])
+    """
+    n = x.size
+    if n and (int(x.min()) < 0 or int(x.max()) >= n):
+        return None
+    bounds = np.asarray(bounds).tolist()
+    classes = len(bounds) - 1
+    class_of = np.full(n, -1, np.int64)
+    for c in range(classes):
+        class_of[order[bounds[c]:bounds[c + 1]]] = c
+    degree = np.diff(indptr)[order]
+    reach = np.zeros(order.size + 1, np.int64)  # entries of order[:k]
+    np.cumsum(degree, out=reach[1:])
+    marked = np.ones(n, bool)
+    todo = np.ones(classes, bool)
+    chosen = np.empty(order.size, np.int64)
+    most = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(n, 1)))
+    counts = [np.zeros(n, np.int64) for _ in range(most)]
+    widest = int(degree.max()) if degree.size else 0
+    mets = [np.empty(widest, np.int64) for _ in range(most)]
+    for _ in range(max_sweeps):
+        if not todo.any():
+            return True
+        for c in range(classes):
+            if not todo[c]:
+                continue
+            todo[c] = False
+            lo, hi = bounds[c], bounds[c + 1]
+            parts = min(most, int(reach[hi] - reach[lo]) // PART_ENTRIES)
+            ranges = [(lo + a, lo + b) for a, b in split(hi - lo, max(parts, 1),
+                                                         weights=reach[lo:hi + 1])]
+            run_ranges(lambda a, b, count, met: _choose(a, b, indptr, indices, order, x,
+                                                        marked, count, met, chosen),
+                       [(a, b, counts[t], mets[t]) for t, (a, b) in enumerate(ranges)])
+            run_ranges(lambda a, b: _move(a, b, indptr, indices, order, x, chosen, marked,
+                                          class_of, todo), ranges)
+    return not todo.any()

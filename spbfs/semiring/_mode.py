@@ -21,8 +21,11 @@ from ..core.seam import optional_primitive
 from ..core.validation import check_integer
 from ._backend import backend_for
 from ._matrix import Matrix
+from ._named import any_pair
+from ._vector import Vector
+from ._vxm import vxm
 
-__all__ = ["row_mode"]
+__all__ = ["mode_sweeps", "row_mode"]
 
 
 def row_mode(A, x, *, own=None, mask=None, null=-1, weighted=False, cost=None, scale=None):
@@ -162,3 +165,98 @@ def _runs(M, x, own, mask, data, cost, scale, value, score, own_total):
                                                xp.ones(1, bool)]))]
     value[run_rows[last]] = run_vals[last]
     score[run_rows[last]] = scores[last]
+
+
+def mode_sweeps(A, classes, x, *, max_sweeps=1000):
+    """Semi-synchronous mode propagation: the values ``x`` moved one class of rows at a
+    time, sweep after sweep, until a sweep moves none (label propagation's update).
+
+    In each class (in the order given), every row ``i`` whose columns' values changed since
+    it last chose (every row at first) takes the most frequent value of ``x`` over its
+    stored columns, the largest among those tied, unless its own ``x[i]`` ties for the most
+    frequent.  The rows of a class choose together from the values as they were before the
+    class moved, which is choosing one by one when no row of a class is another's column
+    (a colouring's classes; a row may be its own column).
+
+    Parameters
+    ----------
+    A : scipy/cupyx sparse matrix, 2-D array or Matrix
+        Square; its pattern is read (duplicates count as often as stored).
+    classes : sequence of ``(rows, sub)`` pairs
+        Each class's rows (1-D integer array, each row in one class at most) and ``A``'s
+        rows ``rows`` (``extract(A, rows)``: the caller keeps them across calls), in sweep
+        order.  Rows in no class keep their values.
+    x : 1-D integer array, length ``n``
+        The starting values (not changed).
+    max_sweeps : int
+        Most sweeps over the classes.
+
+    Returns
+    -------
+    values : array of int64
+        The values after the last sweep.
+    settled : bool
+        Whether the values are final: no row of a class has had a column's value change
+        since it last chose, so a further sweep would move none (False: ``max_sweeps``
+        ran out first).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]))   # a path 0 - 1 - 2
+    >>> classes = [(np.array([1]), semiring.extract(A, [1])),
+    ...            (np.array([0, 2]), semiring.extract(A, [0, 2]))]
+    >>> values, settled = semiring.mode_sweeps(A, classes, np.arange(3))
+    >>> values.tolist(), settled
+    ([2, 2, 2], True)
+    """
+    M = Matrix.from_any(A, name="A")
+    xp, n = M.xp, M.nrows
+    if M.ncols != n:
+        raise ValueError(f"A must be square, got shape {M.shape}")
+    x = _operand(x, n, "x", "iu", xp).copy()
+    max_sweeps = check_integer(max_sweeps, "max_sweeps", minimum=0)
+    rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
+    kernel = optional_primitive(backend_for(xp), "mode_sweeps")
+    if kernel is not None and M.nnz:
+        order = xp.concatenate(rows) if rows else xp.zeros(0, np.int64)
+        bounds = np.cumsum([0] + [int(r.shape[0]) for r in rows])
+        settled = kernel(M.indptr, M.indices, order, xp.asarray(bounds, np.int64), x,
+                         max_sweeps)
+        if settled is not None:
+            return x, settled
+    return _sweeps(M, rows, [sub for _, sub in classes], x, max_sweeps)
+
+
+def _sweeps(M, rows, subs, x, max_sweeps):
+    """The generic path of :func:`mode_sweeps`: a ``row_mode`` per class, and the columns of
+    the rows that moved found by a ``vxm``.  A row is marked when a column's value changes;
+    ``todo`` (on the host) says which classes hold a marked row."""
+    xp, n = M.xp, M.nrows
+    class_of = xp.full(n, -1, np.int64)
+    for c, r in enumerate(rows):
+        class_of[r] = c
+    marked = xp.ones(n, bool)
+    todo = np.ones(len(rows), bool)
+    for _ in range(max_sweeps):
+        if not todo.any():
+            return x, True
+        for c in range(len(rows)):
+            if not todo[c]:
+                continue
+            todo[c] = False
+            r = rows[c]
+            mine = x[r]
+            largest, top, own = row_mode(subs[c], x, own=mine, mask=marked[r])
+            change = own < top   # kept where it ties for the top
+            marked[r] = False
+            x[r] = xp.where(change, largest, mine)
+            moved = r[change]   # its size: the one host read of a step that moves none
+            if moved.size:
+                told = vxm(Vector.sparse(moved, size=n, sort=False, check=False), M,
+                           any_pair).to_sparse().indices
+                marked[told] = True
+                touched = class_of[told]
+                todo[xp.unique(touched[touched >= 0]).tolist()] = True
+    return x, not todo.any()

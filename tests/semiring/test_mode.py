@@ -233,3 +233,96 @@ def test_row_mode_from_eight_threads():
     with ThreadPoolExecutor(8) as pool:
         got = list(pool.map(lambda c: _run("numpy", False, c[0], c[1], c[2], None), cases * 4))
     assert got == expected * 4
+
+
+# ------------------------------------------------------------------------- mode_sweeps
+def _sweeps_oracle(A, classes, x, max_sweeps):
+    """Every row of every class, sweep after sweep, with a Counter: a class's rows choose
+    from the values before it moved.  Settled: no row of a class has a column that moved
+    since the row last chose (then no sweep moves anything)."""
+    A = sp.csr_array(A)
+    x = x.copy()
+    in_class = {r for rows in classes for r in rows.tolist()}
+    stale = set(in_class)   # rows whose columns moved since they last chose
+    for _ in range(max_sweeps):
+        if not stale:
+            break
+        for rows in classes:
+            chosen = {}
+            for r in rows.tolist():
+                stale.discard(r)
+                c = Counter(x[A.indices[A.indptr[r]:A.indptr[r + 1]]].tolist())
+                if not c:
+                    continue
+                top = max(c.values())
+                if c.get(int(x[r]), 0) < top:
+                    chosen[r] = max(v for v, k in c.items() if k == top)
+            for r, v in chosen.items():
+                x[r] = v
+                stale.update(set(A.indices[A.indptr[r]:A.indptr[r + 1]].tolist()) & in_class)
+    return x.tolist(), not stale
+
+
+@st.composite
+def graphs_and_classes(draw):
+    """A symmetric pattern (self-loops and duplicates possible), a partition of some of its
+    rows into classes (any partition: the operation's rule holds for each), start values."""
+    n = draw(st.integers(1, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    m = draw(st.integers(0, 4 * n))
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    A = sp.csr_array((np.ones(2 * m), (np.r_[r, c], np.r_[c, r])), shape=(n, n))
+    A.sum_duplicates() if draw(st.booleans()) else None
+    colour = rng.integers(-1, draw(st.integers(1, 6)), n)   # -1: in no class
+    classes = [np.flatnonzero(colour == k) for k in range(colour.max() + 1)]
+    classes = [rows for rows in classes if rows.size]
+    x = rng.integers(0, n, n) if draw(st.booleans()) else np.arange(n)
+    return A, classes, x, draw(st.integers(1, 6))
+
+
+def _mode_sweeps(device, generic, A, classes, x, max_sweeps):
+    M = _device_matrix(device, A)
+    pairs = [(_to(device, rows), semiring.extract(M, _to(device, rows))) for rows in classes]
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:
+            patch.delattr(_backend(device), "mode_sweeps", raising=False)
+        values, settled = semiring.mode_sweeps(M, pairs, _to(device, x), max_sweeps=max_sweeps)
+    return to_host(values).tolist(), settled
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=graphs_and_classes())
+def test_mode_sweeps_match_sweeping_every_row(device, generic, case):
+    A, classes, x, max_sweeps = case
+    assert _mode_sweeps(device, generic, A, classes, x, max_sweeps) == _sweeps_oracle(
+        A, classes, x, max_sweeps)
+
+
+def test_mode_sweeps_split_over_threads(monkeypatch):
+    """Classes split over four threads (parts of 256 entries here), each counting in its
+    own array: the oracle's answer."""
+    from spbfs.cpu import mode
+
+    monkeypatch.setattr(mode, "PART_ENTRIES", 1 << 8)
+    rng = np.random.default_rng(5)
+    n, m = 3000, 12000
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    A = sp.csr_array((np.ones(2 * m), (np.r_[r, c], np.r_[c, r])), shape=(n, n))
+    colour = rng.integers(0, 5, n)
+    classes = [np.flatnonzero(colour == k) for k in range(5)]
+    spbfs.set_num_threads(4)
+    try:
+        got = _mode_sweeps("numpy", False, A, classes, np.arange(n), 50)
+    finally:
+        spbfs.set_num_threads(None)
+    assert got == _sweeps_oracle(A, classes, np.arange(n), 50)
+
+
+def test_mode_sweeps_values_outside_the_vertices_take_the_generic_path():
+    """The CPU's dense counts need values in 0 .. n-1; others are counted by row_mode."""
+    A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]]))
+    classes = [np.array([0]), np.array([1, 2])]
+    x = np.array([-5, 70, 70])
+    assert _mode_sweeps("numpy", False, A, classes, x, 10) == _sweeps_oracle(A, classes, x, 10)
