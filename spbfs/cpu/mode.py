@@ -195,7 +195,8 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     ``order``: the classes' rows one class after another, ``bounds``: where each class
     starts, then ``order.size``): a class's rows choose in one kernel call, then move in
     another, each split over the threads when the class's rows hold :data:`PART_ENTRIES`
-    entries or more, its values counted in a dense array per thread.  Returns True when
+    entries or more, its values counted in a dense int32 array per thread (a count is at
+    most a row's length).  Returns True when
     settled, False when ``max_sweeps`` ran out, None (``x`` untouched: the generic path)
     at a value outside ``0 .. n-1``.
 
@@ -210,9 +211,12 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     n = x.size
     if n and (int(x.min()) < 0 or int(x.max()) >= n):
         return None
+    wide = x
+    # values below 2**31 in 4 bytes: half the cache lines that the counting reads at random
+    x = x.astype(np.int32) if n < 2**31 else x
     bounds = np.asarray(bounds).tolist()
     classes = len(bounds) - 1
-    class_of = np.full(n, -1, np.int64)
+    class_of = np.full(n, -1, np.int32 if classes < 2**31 else np.int64)
     for c in range(classes):
         class_of[order[bounds[c]:bounds[c + 1]]] = c
     degree = np.diff(indptr)[order]
@@ -220,13 +224,14 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     np.cumsum(degree, out=reach[1:])
     marked = np.ones(n, bool)
     todo = np.ones(classes, bool)
-    chosen = np.empty(order.size, np.int64)
+    chosen = np.empty(order.size, x.dtype)
     most = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(n, 1)))
-    counts = [np.zeros(n, np.int64) for _ in range(most)]
+    counts = [np.zeros(n, np.int32) for _ in range(most)]
     widest = int(degree.max()) if degree.size else 0
-    mets = [np.empty(widest, np.int64) for _ in range(most)]
+    mets = [np.empty(widest, x.dtype) for _ in range(most)]
     for _ in range(max_sweeps):
         if not todo.any():
+            wide[:] = x
             return True
         for c in range(classes):
             if not todo[c]:
@@ -234,11 +239,16 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
             todo[c] = False
             lo, hi = bounds[c], bounds[c + 1]
             parts = min(most, int(reach[hi] - reach[lo]) // PART_ENTRIES)
-            ranges = [(lo + a, lo + b) for a, b in split(hi - lo, max(parts, 1),
+            if parts <= 1:  # most classes: two calls, no pool
+                _choose(lo, hi, indptr, indices, order, x, marked, counts[0], mets[0], chosen)
+                _move(lo, hi, indptr, indices, order, x, chosen, marked, class_of, todo)
+                continue
+            ranges = [(lo + a, lo + b) for a, b in split(hi - lo, parts,
                                                          weights=reach[lo:hi + 1])]
             run_ranges(lambda a, b, count, met: _choose(a, b, indptr, indices, order, x,
                                                         marked, count, met, chosen),
                        [(a, b, counts[t], mets[t]) for t, (a, b) in enumerate(ranges)])
             run_ranges(lambda a, b: _move(a, b, indptr, indices, order, x, chosen, marked,
                                           class_of, todo), ranges)
+    wide[:] = x
     return not todo.any()

@@ -104,12 +104,14 @@ def components_module(idx_dtype, ptr_dtype):
     return _module(head + _source("components_kernels.cu"))
 
 
-def mode_module(idx_dtype, ptr_dtype, score_dtype, weighted: bool, costed: bool):
+def mode_module(idx_dtype, ptr_dtype, score_dtype, weighted: bool, costed: bool,
+                row_list: bool = False):
     """The most-frequent-value kernels (``mode_rows``, ``mode_heavy``): counts, or totals
-    of weights, less a cost per value or not."""
+    of weights, less a cost per value or not; with ``row_list`` over a list of rows (and
+    ``sweep_take`` / ``sweep_mark``, :func:`spbfs.semiring.mode_sweeps`' class step)."""
     head = (f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
             f"typedef {ctype(score_dtype)} score_t;\n#define WEIGHTED {int(bool(weighted))}\n"
-            f"#define COSTED {int(bool(costed))}\n")
+            f"#define COSTED {int(bool(costed))}\n#define ROW_LIST {int(bool(row_list))}\n")
     return _module(head + _source("mode_kernels.cu"))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["HEAVY_ROW", "row_mode"]
+__all__ = ["HEAVY_ROW", "mode_sweeps", "row_mode"]
 
 #: Rows longer than this are counted by a block in a hash table; shorter ones by a warp
 #: comparing each entry's value with every other (32 per shuffle round).
@@ -46,13 +46,72 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
             value[:1] if own is None else own, np.int32(own is not None),
             cupy.zeros(1, bool) if mask is None else mask, np.int32(mask is not None),
             none if cost is None else cost, none if scale is None else scale,
-            np.int64(nrows), np.int64(HEAVY_ROW))
+            np.int64(nrows), np.int64(HEAVY_ROW), value[:1])
     outs = (value, score, score[:1] if own_total is None else own_total)
+    slots = 2 * int(indices.size)
+    _count(mod, nrows, args, outs, cupy.empty(slots, np.int64), cupy.empty(slots, np.float64))
+    return True
+
+
+def _count(mod, nrows, args, outs, keys, totals):
+    """``mode_rows`` (a warp a row) and ``mode_heavy`` (a block a long row) over ``nrows``
+    rows."""
     rows_per_block = _THREADS // 32
     mod.get_function("mode_rows")(((nrows + rows_per_block - 1) // rows_per_block,),
                                   (_THREADS,), args + outs)
-    slots = 2 * int(indices.size)
-    keys, totals = cupy.empty(slots, np.int64), cupy.empty(slots, np.float64)
     grid = kernels.blocks(nrows, cap=4 * kernels.sm_count(), threads=_THREADS)
     mod.get_function("mode_heavy")((grid,), (_THREADS,), args + (keys, totals) + outs)
-    return True
+
+
+def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
+    """:func:`spbfs.semiring.mode_sweeps` on cupy CSR arrays (``x``: int64, updated in
+    place; ``order``: the classes' rows one class after another, ``bounds``: where each
+    starts, then ``order.size``): each class counted by ``row_mode``'s kernels over its row
+    list, then ``sweep_take`` and ``sweep_mark``, with no host read inside a sweep (every
+    class is launched; a class without marked rows costs its launches) and one between
+    sweeps (whether a row of a class is marked).  Returns True when settled, False when
+    ``max_sweeps`` ran out.
+
+    Examples
+    --------
+    >>> import cupy                                                          # doctest: +SKIP
+    >>> x = cupy.arange(3)   # a path 0 - 1 - 2, classes {1} then {0, 2}     # doctest: +SKIP
+    >>> mode_sweeps(cupy.array([0, 1, 3, 4]), cupy.array([1, 0, 2, 1]),
+    ...             cupy.array([1, 0, 2]), cupy.array([0, 1, 3]), x, 10)    # doctest: +SKIP
+    True
+    >>> x.tolist()                                                           # doctest: +SKIP
+    [2, 2, 2]
+    """
+    import cupy
+
+    n, size = int(x.size), int(order.size)
+    order = order.astype(np.int64, copy=False)
+    bounds = cupy.asnumpy(bounds).tolist()
+    mod = kernels.mode_module(indices.dtype, indptr.dtype, np.int64, False, False, True)
+    marked = cupy.ones(n, bool)
+    in_class = cupy.zeros(n, bool)
+    in_class[order] = True
+    value, score, own_total = (cupy.empty(max(size, 1), np.int64) for _ in range(3))
+    moved = cupy.empty(max(size, 1), bool)
+    slots = 2 * int(indices.size)
+    keys, totals = cupy.empty(slots, np.int64), cupy.empty(slots, np.float64)
+    none = cupy.zeros(1, np.float64)
+    take, mark = mod.get_function("sweep_take"), mod.get_function("sweep_mark")
+    rows_per_block = _THREADS // 32
+    for _ in range(max_sweeps):
+        if not bool((marked & in_class).any()):
+            return True
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            rows = order[lo:hi]
+            count = np.int64(hi - lo)
+            if not count:
+                continue
+            args = (indptr, indices, none, x, x, np.int32(1), marked, np.int32(1), none, none,
+                    count, np.int64(HEAVY_ROW), rows)
+            outs = (value[lo:hi], score[lo:hi], own_total[lo:hi])
+            _count(mod, hi - lo, args, outs, keys, totals)
+            take((kernels.blocks(hi - lo, threads=_THREADS),), (_THREADS,),
+                 (indptr, rows, count, marked, *outs, x, moved[lo:hi]))
+            mark((((hi - lo) + rows_per_block - 1) // rows_per_block,), (_THREADS,),
+                 (indptr, indices, rows, count, moved[lo:hi], marked))
+    return not bool((marked & in_class).any())

@@ -11,10 +11,19 @@
 // mode_heavy: a block per longer row, totalling in a hash table of 2 slots per entry (the
 // row's own region of `keys` / `totals`, cleared first), then one pass over the table.
 //
+// With ROW_LIST the kernels count rows list[0 .. nrows-1] of the matrix instead of its rows
+// 0 .. nrows-1: mask, own and scale are read at the row, value, score and own_total written
+// at its position in the list (spbfs.semiring.mode_sweeps' colour classes).
+//
 // prepended: typedefs idx_t (column index), ptr_t (row pointer), score_t (long long for
-// counts, double otherwise); WEIGHTED and COSTED (0 or 1).
+// counts, double otherwise); WEIGHTED, COSTED and ROW_LIST (0 or 1).
 
 #define EMPTY_KEY ((long long)0x8000000000000000LL)
+#if ROW_LIST
+#define ROW_AT(i) (list[i])
+#else
+#define ROW_AT(i) (i)
+#endif
 #define FULL_MASK 0xffffffffu
 #define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))   // NVRTC has no math.h
 
@@ -71,10 +80,13 @@ extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* 
                                      const double* __restrict__ cost,
                                      const double* __restrict__ scale,
                                      long long nrows, long long heavy,
+                                     const long long* __restrict__ list,
                                      long long* value, score_t* score, score_t* own_total) {
-    long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int lane = threadIdx.x & 31;
-    if (r >= nrows || (has_mask && !mask[r])) return;   // whole warps leave together
+    if (i >= nrows) return;
+    long long r = ROW_AT(i);
+    if (has_mask && !mask[r]) return;   // whole warps leave together
     ptr_t lo = ip[r];
     long long d = (long long)(ip[r + 1] - lo);
     if (d == 0 || d > heavy) return;
@@ -115,9 +127,9 @@ extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* 
     }
     warp_best(best_score, best_value, mine, has);
     if (lane == 0) {
-        value[r] = best_value;
-        score[r] = (score_t)best_score;
-        if (has_own) own_total[r] = (score_t)mine;
+        value[i] = best_value;
+        score[i] = (score_t)best_score;
+        if (has_own) own_total[i] = (score_t)mine;
     }
 }
 
@@ -133,9 +145,10 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
                                       const double* __restrict__ cost,
                                       const double* __restrict__ scale,
                                       long long nrows, long long heavy,
+                                      const long long* __restrict__ list,
                                       long long* keys, double* totals,
                                       long long* value, score_t* score, score_t* own_total) {
-    __shared__ long long rows[256];
+    __shared__ long long rows[256], spots[256];
     __shared__ int nheavy;
     __shared__ double warp_score[8], warp_mine[8];
     __shared__ long long warp_value[8];
@@ -145,12 +158,16 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
          base += (long long)gridDim.x * blockDim.x) {
         if (tid == 0) nheavy = 0;
         __syncthreads();
-        long long r = base + tid;
-        if (r < nrows && (!has_mask || mask[r]) && (long long)(ip[r + 1] - ip[r]) > heavy)
-            rows[atomicAdd(&nheavy, 1)] = r;
+        long long i = base + tid;
+        long long r = i < nrows ? ROW_AT(i) : 0;
+        if (i < nrows && (!has_mask || mask[r]) && (long long)(ip[r + 1] - ip[r]) > heavy) {
+            int at = atomicAdd(&nheavy, 1);
+            rows[at] = r;
+            spots[at] = i;
+        }
         __syncthreads();
         for (int h = 0; h < nheavy; ++h) {
-            long long row = rows[h];
+            long long row = rows[h], spot = spots[h];
             ptr_t lo = ip[row];
             long long d = (long long)(ip[row + 1] - lo);
             unsigned long long size = 2ULL * d;
@@ -202,12 +219,43 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
                 has = lane < warps ? warp_has[lane] : 0;
                 warp_best(best_score, best_value, mine, has);
                 if (lane == 0) {
-                    value[row] = best_value;
-                    score[row] = (score_t)best_score;
-                    if (has_own) own_total[row] = (score_t)mine;
+                    value[spot] = best_value;
+                    score[spot] = (score_t)best_score;
+                    if (has_own) own_total[spot] = (score_t)mine;
                 }
             }
             __syncthreads();
         }
     }
+}
+
+// spbfs.semiring.mode_sweeps' class step after the count (ROW_LIST): row list[i], if marked,
+// is unmarked and takes value[i] where its own value's count is below the top; moved[i] says
+// whether it did.  (The count wrote value, score and own_total of the marked rows with
+// entries; the others' are stale and not read.)
+extern "C" __global__ void sweep_take(const ptr_t* __restrict__ ip,
+                                      const long long* __restrict__ list, long long nrows,
+                                      bool* marked, const long long* __restrict__ value,
+                                      const score_t* __restrict__ score,
+                                      const score_t* __restrict__ own_total, long long* x,
+                                      bool* moved) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
+         i += (long long)gridDim.x * blockDim.x) {
+        long long r = list[i];
+        bool move = marked[r] && ip[r + 1] > ip[r] && own_total[i] < score[i];
+        marked[r] = false;
+        moved[i] = move;
+        if (move) x[r] = value[i];
+    }
+}
+
+// then the columns of every row that moved are marked (a warp a row)
+extern "C" __global__ void sweep_mark(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
+                                      const long long* __restrict__ list, long long nrows,
+                                      const bool* __restrict__ moved, bool* marked) {
+    long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int lane = threadIdx.x & 31;
+    if (i >= nrows || !moved[i]) return;
+    long long r = list[i];
+    for (ptr_t p = ip[r] + lane; p < ip[r + 1]; p += 32) marked[ix[p]] = true;
 }

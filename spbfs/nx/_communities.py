@@ -31,7 +31,7 @@ def _seed(seed):
 
 _LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann's "
              "rounds), update and stopping rules, a colour class at once: the same "
-             "communities as NetworkX.  On a GPU only from 4M stored edges (smaller "
+             "communities as NetworkX.  On a GPU only from 1M stored edges (smaller "
              "graphs run on the host copy).")
 #: Label propagation and Louvain are hundreds to thousands of small steps (one colour class
 #: each); a GPU pays launches and host reads for each, so below this many stored entries
@@ -40,6 +40,11 @@ _LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann
 #: 0.21 / 0.20-0.31 s at 4.8M; Louvain at 2.4M entries 10.0-10.3 s on the GPU, 3.6-5.0 s
 #: on the host (docs/benchmarks.md).
 CLASS_STEPS_GPU_MIN_ENTRIES = 4 << 20
+#: Label propagation's sweeps (:func:`spbfs.semiring.mode_sweeps`) launch four kernels a
+#: class and read the host once a sweep on the GPU, so it pays there from fewer entries: on
+#: one H200 and its host's 16 cores, 40 ms on the GPU against 70-77 ms on the host at 2.4M
+#: entries, 131 against 402-437 ms at 9.9M (docs/benchmarks.md).
+LPA_GPU_MIN_ENTRIES = 1 << 20
 
 
 @dispatched(can_run=lambda a: True if not a["G"].is_multigraph()
@@ -56,7 +61,7 @@ def label_propagation_communities(G):
     """
     if not len(G):
         return {}.values()
-    gpu = G.on_gpu(CLASS_STEPS_GPU_MIN_ENTRIES)
+    gpu = G.on_gpu(LPA_GPU_MIN_ENTRIES)
     groups = _groups(G, label_propagation(G.csr(gpu)))
     return dict(enumerate(groups)).values()
 

@@ -297,7 +297,7 @@ def test_label_propagation_matches_networkx_on_random_graphs(device, n, p, loops
     if loops != "none":
         G.add_edges_from((v, v) for v in G if loops == "all" or rng.random() < 0.3)
     with (nx.config.backends.spbfs(device=device),
-          mock.patch.object(communities, "CLASS_STEPS_GPU_MIN_ENTRIES", 0)):
+          mock.patch.object(communities, "LPA_GPU_MIN_ENTRIES", 0)):
         got = list(nx.community.label_propagation_communities(G, backend="spbfs"))
     assert got == list(nx.community.label_propagation_communities(G))
 
@@ -305,13 +305,15 @@ def test_label_propagation_matches_networkx_on_random_graphs(device, n, p, loops
 @pytest.mark.gpu
 @pytest.mark.parametrize("gpu_min_entries", [0, None])
 def test_communities_on_the_gpu_or_its_host_copy(monkeypatch, gpu_min_entries):
-    """With the GPU configured, a graph under ``CLASS_STEPS_GPU_MIN_ENTRIES`` runs on the
-    host copy (None: the default threshold), one over it on the GPU (0): NetworkX's label
-    propagation partition, and Louvain's modularity within 1 % of NetworkX's, both ways."""
+    """With the GPU configured, a graph under ``CLASS_STEPS_GPU_MIN_ENTRIES`` (label
+    propagation: ``LPA_GPU_MIN_ENTRIES``) runs on the host copy (None: the default
+    thresholds), one over it on the GPU (0): NetworkX's label propagation partition, and
+    Louvain's modularity within 1 % of NetworkX's, both ways."""
     import spbfs.nx._communities as communities
 
     if gpu_min_entries is not None:
         monkeypatch.setattr(communities, "CLASS_STEPS_GPU_MIN_ENTRIES", gpu_min_entries)
+        monkeypatch.setattr(communities, "LPA_GPU_MIN_ENTRIES", gpu_min_entries)
     G = COMMUNITY_GRAPHS["powerlaw"]()
     with nx.config.backends.spbfs(device="gpu"):
         got = list(nx.community.label_propagation_communities(G, backend="spbfs"))
