@@ -128,6 +128,10 @@ class SpbfsGraph:
         self._reverse_rows = None  # callable giving NetworkX's predecessor rows, if any
         self._source = None  # weak reference to the networkx graph converted, if any
         self._all_edge_attrs = False  # converted with preserve_edge_attrs: read on demand
+        # an undirected graph whose edges' two entries share one attribute dict (a Graph's
+        # own dicts; False for an undirected view of a directed graph, which reads each
+        # direction's arc: its values are checked before use)
+        self._shared_edge_data = True
 
     def _share_structure(self) -> SpbfsGraph:
         """A new graph on the same nodes and pattern, without weights."""
@@ -471,18 +475,38 @@ class SpbfsGraph:
         ([2.5, 2.5, 0.5, 0.5], 'float')
         """
         entry = self._weights.get(attr)
-        if entry is not None:
+        if entry is None:
+            if self._from_matrix:
+                return np.ones(self.nnz, np.int64), "int"
+            source = self._source() if self._source is not None else None
+            if from_source and source is None:
+                source = convert_to_nx(self)
+            if source is None or not (from_source or self._all_edge_attrs):
+                raise NotImplementedError(f"edge attribute {attr!r} was not converted")
+            adj = source._succ if self._directed else source._adj
+            entry = self._once(("source values", attr), lambda: _edge_values(
+                list(map(adj.__getitem__, self._nodes)), attr, 1, self._multigraph))
+        if self._directed or self._shared_edge_data or entry[0] is None:
             return entry
-        if self._from_matrix:
-            return np.ones(self.nnz, np.int64), "int"
-        source = self._source() if self._source is not None else None
-        if from_source and source is None:
-            source = convert_to_nx(self)
-        if source is None or not (from_source or self._all_edge_attrs):
-            raise NotImplementedError(f"edge attribute {attr!r} was not converted")
-        adj = source._succ if self._directed else source._adj
-        return self._once(("source values", attr), lambda: _edge_values(
-            list(map(adj.__getitem__, self._nodes)), attr, 1, self._multigraph))
+        return self._once(("symmetric values", attr), lambda: self._symmetric(attr, entry))
+
+    def _symmetric(self, attr, entry):
+        """``entry`` if each edge's two entries hold one value, else ``(None, why)``: an
+        undirected view of a directed graph (``to_undirected(as_view=True)``) reads each
+        arc's own attributes, which NetworkX's functions take in different directions, so
+        NetworkX runs those calls."""
+        values = entry[0]
+        rows = np.repeat(np.arange(self._n, dtype=np.int64), np.diff(self._indptr))
+        forward = rows * self._n + self._indices
+        order = np.argsort(forward, kind="stable")
+        partner = order[np.searchsorted(forward[order], self._indices * self._n + rows)]
+        same = values == values[partner]
+        if values.dtype.kind == "f":
+            same |= np.isnan(values) & np.isnan(values[partner])
+        if same.all():
+            return entry
+        return None, (f"edge attribute {attr!r} differs between an edge's two directions "
+                      "(an undirected view of a directed graph)")
 
     def weighted_matrix(self, attr, gpu: bool) -> Matrix:
         """The pattern with edge attribute ``attr`` as float64 values."""
@@ -711,6 +735,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name):
         g = object.__new__(SpbfsGraph)
         g._setup(nodes, None, None, directed=directed, multigraph=multigraph)
     rows = list(map(adj.__getitem__, nodes))
+    g._shared_edge_data = directed or type(adj) is dict
     if base is None:
         index = None if g._identity else g.index
         g._indptr, g._indices = _adjacency(rows, index, g._identity, len(nodes))
