@@ -48,20 +48,39 @@ def _all_distances(G, weight):
 
 
 def _dist_dicts(G, D, kind):
-    # NetworkX's dicts hold every node (its loop reads each pair: inf where unreachable)
+    """NetworkX's ``{u: defaultdict(inf, {v: distance})}`` of the distance matrix ``D``,
+    every node in each dict (its loop reads each pair: inf where unreachable), keyed in
+    NetworkX's order (:func:`_key_orders`)."""
     inf = float("inf")
-    nodes = list(G)
-    finite = np.isfinite(D)
+    labels = G.node_objects()
     if kind == "int":
-        values = np.where(finite, D, 0).astype(np.int64).tolist()
-        unreached = [np.flatnonzero(~f).tolist() for f in finite]
-        for row, cols in zip(values, unreached, strict=True):
-            for j in cols:
-                row[j] = inf
+        finite = np.isfinite(D)
+        values = np.where(finite, D, 0).astype(np.int64).astype(object)
+        values[~finite] = inf
     else:
-        values = D.tolist()
-    return {u: defaultdict(lambda: inf, zip(nodes, row, strict=True))
-            for u, row in zip(nodes, values, strict=True)}
+        values = D
+    return {u: defaultdict(lambda: inf, zip(labels[order].tolist(), values[i, order].tolist(),
+                                            strict=True))
+            for i, (u, order) in enumerate(zip(G, _key_orders(G), strict=True))}
+
+
+def _key_orders(G):
+    """Per row, the order in which NetworkX's Floyd-Warshall makes its distance dict's keys:
+    the node itself, then its edges as ``G.edges()`` lists them (an undirected edge when the
+    first of its two nodes is read: the neighbours before the node in node order, then its
+    own row's later ones in its order), then the other nodes in node order."""
+    n, ip, ix = len(G), G._indptr, G._indices
+    for u in range(n):
+        row = ix[ip[u]:ip[u + 1]].astype(np.int64)
+        if G.is_directed():
+            row = row[row != u]
+        else:
+            row = np.concatenate([np.sort(row[row < u]), row[row > u]])
+        _, first = np.unique(row, return_index=True)   # a pair stored twice: its first
+        head = np.concatenate([[u], row[np.sort(first)]])
+        rest = np.ones(n, bool)
+        rest[head] = False
+        yield np.concatenate([head, np.flatnonzero(rest)])
 
 
 @dispatched(can_run=_weight_is_name, docs=_DOCS)
@@ -109,7 +128,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 
 
 @dispatched(can_run=_weight_is_name, docs=_DOCS + " Among equally short paths ``pred`` "
-            "follows Dijkstra's choice, not Floyd-Warshall's.")
+            "follows Dijkstra's choice, not Floyd-Warshall's, and its dicts list their "
+            "targets in another order (``dist`` keeps NetworkX's).")
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     """NetworkX's ``floyd_warshall_predecessor_and_distance``: ``(pred, dist)``.
 
@@ -119,7 +139,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(nx.path_graph(3),
     ...                                                         backend="spbfs")
     >>> pred[0], dict(dist[2])
-    ({1: 0, 2: 1}, {0: 2, 1: 1, 2: 0})
+    ({1: 0, 2: 1}, {2: 0, 1: 1, 0: 2})
     """
     # every source's search in one compiled call on the host copy, the GPU configured or
     # not (one device search per source cost 1.3 s for 200 nodes on an H200, NetworkX 1.6

@@ -192,3 +192,26 @@ def test_an_undirected_view_with_one_weight_an_edge_runs_in_spbfs():
     got = nx.single_source_dijkstra_path_length(view, 0, weight="w", backend="spbfs")
     assert got == nx.single_source_dijkstra_path_length(view, 0, weight="w",
                                                         backend="networkx")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_floyd_warshall_dicts_in_networkx_key_order(seed):
+    """Each distance dict keys the node, its edges as ``G.edges()`` lists them, then the
+    other nodes (NetworkX's Floyd-Warshall); they came in node order before."""
+    import random
+
+    rnd = random.Random(seed)
+    G = [nx.Graph, nx.DiGraph, nx.MultiGraph][seed % 3]()
+    nodes = list(range(9))
+    rnd.shuffle(nodes)
+    G.add_nodes_from(nodes)
+    G.add_edges_from((rnd.choice(nodes), rnd.choice(nodes), {"w": rnd.randint(1, 3)})
+                     for _ in range(14))
+    got = nx.floyd_warshall(G, weight="w", backend="spbfs")
+    expected = nx.floyd_warshall(G, weight="w", backend="networkx")
+    assert [(u, list(d.items())) for u, d in got.items()] == [
+        (u, list(d.items())) for u, d in expected.items()]
+    _, got = nx.floyd_warshall_predecessor_and_distance(G, weight="w", backend="spbfs")
+    _, expected = nx.floyd_warshall_predecessor_and_distance(G, weight="w", backend="networkx")
+    assert [(u, list(d.items())) for u, d in got.items()] == [
+        (u, list(d.items())) for u, d in expected.items()]
