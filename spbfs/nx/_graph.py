@@ -132,6 +132,7 @@ class SpbfsGraph:
         # own dicts; False for an undirected view of a directed graph, which reads each
         # direction's arc: its values are checked before use)
         self._shared_edge_data = True
+        self._bool_attrs: set = set()  # edge attributes whose values were all bools
 
     def _share_structure(self) -> SpbfsGraph:
         """A new graph on the same nodes and pattern, without weights."""
@@ -484,11 +485,21 @@ class SpbfsGraph:
             if source is None or not (from_source or self._all_edge_attrs):
                 raise NotImplementedError(f"edge attribute {attr!r} was not converted")
             adj = source._succ if self._directed else source._adj
-            entry = self._once(("source values", attr), lambda: _edge_values(
-                list(map(adj.__getitem__, self._nodes)), attr, 1, self._multigraph))
+            entry = self._once(("source values", attr), lambda: self._kept(attr, _edge_values(
+                list(map(adj.__getitem__, self._nodes)), attr, 1, self._multigraph)))
         if self._directed or self._shared_edge_data or entry[0] is None:
             return entry
         return self._once(("symmetric values", attr), lambda: self._symmetric(attr, entry))
+
+    def _kept(self, attr, entry):
+        """``entry`` of :func:`_edge_values` as the graph keeps it: all-bool values as ints
+        (NetworkX's arithmetic on them), the attribute noted in ``_bool_attrs`` (its
+        matrices are bool, as NetworkX's)."""
+        values, kind = entry
+        if kind != "bool":
+            return entry
+        self._bool_attrs.add(attr)
+        return values, "int"
 
     def _symmetric(self, attr, entry):
         """``entry`` if each edge's two entries hold one value, else ``(None, why)``: an
@@ -541,6 +552,7 @@ class SpbfsGraph:
                      from_matrix=self._from_matrix)
             g._weights = {a: (v if v is None else v[A.data], k)
                           for a, (v, k) in self._weights.items()}
+            g._bool_attrs = set(self._bool_attrs)
         else:
             rows = self._reverse_rows()
             indptr, indices = _adjacency(rows, self.index, self._identity, self._n)
@@ -549,7 +561,7 @@ class SpbfsGraph:
                                    "convert it again")
             g._setup(self._nodes, indptr, indices, directed=True,
                      multigraph=self._multigraph, graph=self.graph)
-            g._weights = {a: _edge_values(rows, a, 1, self._multigraph)
+            g._weights = {a: g._kept(a, _edge_values(rows, a, 1, self._multigraph))
                           for a in self._weights}
         g._index, g._nodes_obj = self._index, self._nodes_obj
         if not transpose or self._reverse_rows is None:
@@ -604,12 +616,15 @@ def _adjacency(rows, index, identity, n):
 
 
 def _typed(attr, values):
-    """``(array, kind)`` for all-int (kind "int") or all-float values, else ``(None, why)``."""
+    """``(array, kind)`` for all-int (kind "int"; "bool" where every value is a bool, an
+    int64 array too) or all-float values, else ``(None, why)``."""
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "iub":
             return values.astype(np.int64), "int"
         return values.astype(np.float64), "float"
     types = set(map(type, values))
+    if types == {bool}:
+        return np.array(values, dtype=np.int64), "bool"
     if types <= {int, bool}:
         try:
             return np.array(values, dtype=np.int64), "int"
@@ -742,7 +757,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs, name, graph_name):
     if preserve_graph_attrs:
         g.graph = dict(graph.graph)
     for attr, default in (edge_attrs or {}).items():
-        g._weights[attr] = _edge_values(rows, attr, default, multigraph)
+        g._weights[attr] = g._kept(attr, _edge_values(rows, attr, default, multigraph))
     if directed:
         pred = graph._pred
         g._reverse_rows = lambda: list(map(pred.__getitem__, nodes))

@@ -31,6 +31,14 @@ def _weights(G, attr):
     return raw_weights(G, attr, from_source=True)
 
 
+def _as_read(G, attr, values, dtype):
+    """``values`` of edge attribute ``attr`` as bools where every one was a bool and no
+    ``dtype`` is asked for (NumPy makes NetworkX's list of them a bool array)."""
+    if dtype is None and attr in G._bool_attrs:
+        return values.astype(bool)
+    return values
+
+
 def _cast_checked(values, dtype):
     """``values``, raising as NumPy's conversion of NetworkX's lists does where an integer
     ``dtype`` meets a NaN or infinite weight (``astype`` would make garbage of it)."""
@@ -94,7 +102,7 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         # the sorted pattern is NetworkX's matrix already (its coordinates, an undirected
         # graph's mirrored, summed by scipy into sorted rows): only the values are placed
         M = G.csr(False)
-        w = _cast_checked(_weights(G, weight), dtype)
+        w = _cast_checked(_as_read(G, weight, _weights(G, weight), dtype), dtype)
         data = np.empty(M.nnz, w.dtype)
         data[G.csr_positions()] = w
         n = len(G)
@@ -106,7 +114,7 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         A.has_canonical_format = True  # the pattern's rows: sorted, each column once
         return A if format == "csr" else A.tocsc()
     data, rows, cols, nlen = _coordinates(G, nodelist, weight)
-    data = _cast_checked(data, dtype)
+    data = _cast_checked(_as_read(G, weight, data, dtype), dtype)
     if not data.size:  # NetworkX's empty lists: float64
         data = data.astype(np.float64)
     A = sp.coo_array((data, (rows, cols)), shape=(nlen, nlen), dtype=dtype)

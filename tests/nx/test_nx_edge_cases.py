@@ -3,6 +3,7 @@ dispatched function against NetworkX on small graphs): each call is compared wit
 own answer or error."""
 
 import networkx as nx
+import numpy as np
 import pytest
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -215,3 +216,20 @@ def test_floyd_warshall_dicts_in_networkx_key_order(seed):
     _, expected = nx.floyd_warshall_predecessor_and_distance(G, weight="w", backend="networkx")
     assert [(u, list(d.items())) for u, d in got.items()] == [
         (u, list(d.items())) for u, d in expected.items()]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("func, kwargs", [
+    (nx.to_scipy_sparse_array, {}), (nx.to_scipy_sparse_array, {"nodelist": [2, 0]}),
+    (nx.adjacency_matrix, {}), (nx.to_scipy_sparse_array, {"dtype": np.int64}),
+    (nx.laplacian_matrix, {}), (nx.to_numpy_array, {}),
+], ids=lambda x: getattr(x, "__name__", None))
+def test_bool_weights_make_bool_matrices(func, kwargs, directed, automatic):
+    """All-bool weights: NumPy makes NetworkX's list of them a bool array (they were int64
+    here); arithmetic on them stays NetworkX's (ints)."""
+    G = (nx.DiGraph if directed else nx.Graph)(
+        [(0, 1, {"w": True}), (1, 2, {"w": False}), (2, 0, {"w": True})])
+    got = _answer(func, G, backend=None, weight="w", **kwargs)
+    assert got == _answer(func, G, backend="networkx", weight="w", **kwargs)
+    if func is nx.to_scipy_sparse_array and not kwargs:
+        assert func(G, weight="w", backend="spbfs").dtype == bool
