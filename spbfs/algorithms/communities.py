@@ -33,13 +33,13 @@ from ..semiring import (
     extract,
     greedy_colors,
     mode_sweeps,
+    modularity_sweep,
     monoids,
     mxm,
     ops,
     plus_times,
     pointer_matrix,
     reduce,
-    row_mode,
     select,
     vxm,
 )
@@ -424,25 +424,9 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
                for rows in color_classes(off, rng) if rows.size]
     for _ in range(max_sweeps):
-        moved = 0
         before = comm.copy(), sigma.copy(), inside
-        for rows, sub in classes:
-            kv = k[rows]
-            own = comm[rows]
-            scale = resolution * kv / total
-            # the best neighbouring community by w(v, C) - gamma k_v Sigma_C / 2m; v's own
-            # is scored with v still in its Sigma, below staying's score (tested next)
-            best_col, best, w_own = row_mode(sub, comm, own=own, weighted=True, cost=sigma,
-                                             scale=scale)
-            stay = w_own - scale * (sigma[own] - kv)  # v leaving its own
-            go = xp.flatnonzero((best_col >= 0) & (best > stay + 1e-12) & (best_col != own))
-            if go.size:
-                movers, to = rows[go], best_col[go]
-                inside += 2.0 * float((best[go] + scale[go] * sigma[to] - w_own[go]).sum())
-                _scatter_add(sigma, comm[movers], -k[movers], xp)
-                comm[movers] = to
-                _scatter_add(sigma, to, k[movers], xp)
-                moved += int(movers.size)
+        moved, gained = modularity_sweep(off, classes, comm, k, sigma, resolution / total)
+        inside += gained
         if not moved:
             break
         new_mod = _score(inside, sigma, resolution, total)
@@ -455,5 +439,3 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     return comm, mod
 
 
-def _scatter_add(target, index, values, xp):
-    target += xp.bincount(index, weights=values, minlength=target.size)[:target.size]

@@ -183,6 +183,10 @@ _OPTIONAL = _declare(
     ("mode_sweeps", "indptr, indices, order, bounds, x, max_sweeps",
      ":func:`spbfs.semiring.mode_sweeps` whole: every sweep over the classes in one pass, "
      "not a ``row_mode``, a ``vxm`` and host reads per class; None: not done"),
+    ("modularity_sweep", "indptr, indices, data, order, bounds, comm, k, sigma, factor",
+     ":func:`spbfs.semiring.modularity_sweep` whole: a sweep of Louvain's moves over the "
+     "classes in one pass, not a weighted ``row_mode``, two scatters and a host read per "
+     "class; returns ``(moved, gain)``"),
     ("spmv_scatter", "indptr, indices, data, n, x_val, semiring, dtype",
      "the push of a dense ``x`` over ``plus``: rows scattered into dense accumulators that "
      "start at the identity (no presence, no frontier list)"),

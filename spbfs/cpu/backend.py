@@ -21,7 +21,7 @@ from .color import greedy_colors
 from .csr import csr_assign, csr_union
 from .delta import delta_stepping
 from .forest import forest_outputs, pruning_share
-from .mode import mode_sweeps, row_mode
+from .mode import mode_sweeps, modularity_sweep, row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel, peel_levels
 from .permute import csr_permuted
@@ -46,11 +46,9 @@ from .transpose import csr_transpose
 from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
-           "csr_transpose", "csr_union",
-           "delta_stepping", "ewise_csr", "forest_outputs", "greedy_colors", "index_unary",
-           "masked_dot",
-           "packed_pull", "packed_push", "peel", "peel_levels",
-           "mode_sweeps", "pruning_share", "pull_affine", "queue_meet", "queue_order",
-           "reduce_values", "row_mode", "segment_reduce", "select_csr", "spgemm", "spmm",
-           "spmspv", "spmv", "spmv_scatter", "strong_components", "unpack_bitplanes",
-           "weak_components"]
+           "csr_transpose", "csr_union", "delta_stepping", "ewise_csr", "forest_outputs",
+           "greedy_colors", "index_unary", "masked_dot", "packed_pull", "packed_push", "peel",
+           "peel_levels", "mode_sweeps", "modularity_sweep", "pruning_share", "pull_affine",
+           "queue_meet", "queue_order", "reduce_values", "row_mode", "segment_reduce", "select_csr",
+           "spgemm", "spmm", "spmspv", "spmv", "spmv_scatter", "strong_components",
+           "unpack_bitplanes", "weak_components"]

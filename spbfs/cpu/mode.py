@@ -12,7 +12,7 @@ from ._jit import kernel
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
 from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["mode_sweeps", "row_mode"]
+__all__ = ["mode_sweeps", "modularity_sweep", "row_mode"]
 
 #: The widest range of values totalled in a dense array (one slot per value); wider
 #: ranges take the generic path.
@@ -252,3 +252,78 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
                                           class_of, todo), ranges)
     wide[:] = x
     return not todo.any()
+
+
+@kernel
+def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, tally, met,
+                      target, gains):
+    """:func:`modularity_sweep`'s pass: per class, every row scores the communities of its
+    columns (``tally`` per community, ``seen`` its row stamp), then the movers move in row
+    order.  Returns ``(moved, gain)``."""
+    moved, gain = 0, 0.0
+    for c in range(bounds.size - 1):
+        lo, hi = bounds[c], bounds[c + 1]
+        for q in range(lo, hi):
+            target[q] = -1
+            r = order[q]
+            if ip[r + 1] == ip[r]:
+                continue
+            nmet = 0
+            for p in range(ip[r], ip[r + 1]):
+                cid = comm[ix[p]]
+                if seen[cid] != r:
+                    seen[cid] = r
+                    tally[cid] = 0.0
+                    met[nmet] = cid
+                    nmet += 1
+                tally[cid] += w[p]
+            scale = factor * k[r]
+            best, top = met[0], -np.inf
+            for m in range(nmet):
+                cid = met[m]
+                s = tally[cid] - scale * sigma[cid]
+                if s > top or (s == top and cid > best):
+                    best, top = cid, s
+            own = comm[r]
+            w_own = tally[own] if seen[own] == r else 0.0
+            stay = w_own - scale * (sigma[own] - k[r])
+            if top > stay + 1e-12 and best != own:
+                target[q] = best
+                gains[q] = top + scale * sigma[best] - w_own
+            for m in range(nmet):  # stamps of this row: a later row is another
+                seen[met[m]] = -1
+        for q in range(lo, hi):
+            to = target[q]
+            if to < 0:
+                continue
+            r = order[q]
+            gain += 2.0 * gains[q]
+            sigma[comm[r]] -= k[r]
+            comm[r] = to
+            sigma[to] += k[r]
+            moved += 1
+    return moved, gain
+
+
+def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, factor):
+    """:func:`spbfs.semiring.modularity_sweep` on CSR arrays in one kernel call (``order``:
+    the classes' rows one class after another, ``bounds``: where each starts, then
+    ``order.size``; ``comm``, ``sigma`` changed in place).  Returns ``(moved, gain)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> comm, k = np.arange(3), np.array([1.0, 2.0, 1.0])   # a path 0 - 1 - 2
+    >>> sigma = k.copy()
+    >>> modularity_sweep(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1]), np.ones(4),
+    ...                  np.array([1, 0, 2]), np.array([0, 1, 3]), comm, k, sigma, 0.25)
+    (2, 4.0)
+    """
+    n, size = comm.size, sigma.size
+    widest = int(np.diff(indptr).max()) if n else 0
+    seen = np.full(size, -1, np.int64)
+    moved, gain = _modularity_sweep(indptr, indices, data, order, np.asarray(bounds, np.int64),
+                                    comm, k, sigma, float(factor), seen,
+                                    np.zeros(size), np.empty(max(widest, 1), np.int64),
+                                    np.empty(order.size, np.int64), np.empty(order.size))
+    return int(moved), float(gain)

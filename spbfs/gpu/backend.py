@@ -25,8 +25,9 @@ user-defined semirings run on the GPU too.
 
 Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_order`` and
 ``queue_levels`` (the queue search, three kernels a level, :mod:`spbfs.gpu.queue`),
-``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``mode_sweeps`` (those
-kernels over each colour class's row list, no host read inside a sweep), ``peel`` (a queue on the
+``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``mode_sweeps`` and
+``modularity_sweep`` (those kernels over each colour class's row list, no host read inside
+a sweep), ``peel`` (a queue on the
 device, runs of small rounds in one block, :mod:`spbfs.gpu.peel`), ``weak_components`` (a
 concurrent union-find, :mod:`spbfs.gpu.components`), ``csr_induced`` (the forest's core,
 :mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), and ``prefers_pull``
@@ -55,14 +56,15 @@ from . import bfs, kernels
 from .build import csr_induced
 from .components import weak_components
 from .forest import forest_outputs, pruning_share
-from .mode import mode_sweeps, row_mode
+from .mode import mode_sweeps, modularity_sweep, row_mode
 from .peel import peel
 from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "index_unary",
            "masked_dot", "packed_pull", "packed_push", "prefers_pull", "pruning_share",
-           "mode_sweeps", "peel", "queue_levels", "queue_order", "row_mode", "segment_reduce",
-           "spmm", "spmspv", "spmv", "unpack_bitplanes", "weak_components"]
+           "mode_sweeps", "modularity_sweep", "peel", "queue_levels", "queue_order",
+           "row_mode", "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes",
+           "weak_components"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).

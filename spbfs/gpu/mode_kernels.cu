@@ -259,3 +259,51 @@ extern "C" __global__ void sweep_mark(const ptr_t* __restrict__ ip, const idx_t*
     long long r = list[i];
     for (ptr_t p = ip[r] + lane; p < ip[r + 1]; p += 32) marked[ix[p]] = true;
 }
+
+// spbfs.semiring.modularity_sweep's class step after the weighted, costed count (ROW_LIST;
+// value: the best community, score: its w(v, C) - scale[v] sigma[C], own_total: w(v, own)):
+// row list[i] moves where the best beats staying by more than 1e-12 (target[i], else -1),
+// its gain read from sigma as the class found it.
+extern "C" __global__ void louvain_take(const ptr_t* __restrict__ ip,
+                                        const long long* __restrict__ list, long long nrows,
+                                        const long long* __restrict__ comm,
+                                        const double* __restrict__ k,
+                                        const double* __restrict__ scale,
+                                        const double* __restrict__ sigma,
+                                        const long long* __restrict__ value,
+                                        const score_t* __restrict__ score,
+                                        const score_t* __restrict__ own_total,
+                                        long long* target, double* gains) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
+         i += (long long)gridDim.x * blockDim.x) {
+        long long r = list[i];
+        target[i] = -1;
+        if (ip[r + 1] == ip[r]) continue;
+        long long own = comm[r], best = value[i];
+        double stay = own_total[i] - scale[r] * (sigma[own] - k[r]);
+        if ((double)score[i] > stay + 1e-12 && best != own) {
+            target[i] = best;
+            gains[i] = (double)score[i] + scale[r] * sigma[best] - own_total[i];
+        }
+    }
+}
+
+// then the movers move: sigma and the sweep's totals (moved, gain) by atomics
+extern "C" __global__ void louvain_move(const long long* __restrict__ list, long long nrows,
+                                        const long long* __restrict__ target,
+                                        const double* __restrict__ gains,
+                                        const double* __restrict__ k, long long* comm,
+                                        double* sigma, unsigned long long* moved,
+                                        double* gain) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
+         i += (long long)gridDim.x * blockDim.x) {
+        long long to = target[i];
+        if (to < 0) continue;
+        long long r = list[i];
+        atomicAdd(sigma + comm[r], -k[r]);
+        atomicAdd(sigma + to, k[r]);
+        comm[r] = to;
+        atomicAdd(moved, 1ULL);
+        atomicAdd(gain, 2.0 * gains[i]);
+    }
+}

@@ -22,7 +22,7 @@ from ._elementwise import ewise_add, ewise_mult
 from ._extract import assign, extract, extract_pattern
 from ._forest import forest_outputs, pruning_share
 from ._matrix import Matrix, pointer_matrix
-from ._mode import mode_sweeps, row_mode
+from ._mode import mode_sweeps, modularity_sweep, row_mode
 from ._named import (
     NAMED,
     any_first,
@@ -58,7 +58,7 @@ __all__ = [
     "ewise_add", "ewise_mult", "extract", "extract_pattern", "forest_outputs", "greedy_colors",
     "level_search",
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "mode_sweeps",
-    "monoids", "mxm",
+    "modularity_sweep", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "peel_levels", "plus_pair", "plus_times",
     "pointer_matrix", "pruning_share", "pull_affine", "pull_cheaper", "queue_meet",
     "queue_order", "reduce", "relax_buckets", "rising_levels", "row_mode",

@@ -25,7 +25,7 @@ from ._named import any_pair
 from ._vector import Vector
 from ._vxm import vxm
 
-__all__ = ["mode_sweeps", "row_mode"]
+__all__ = ["mode_sweeps", "modularity_sweep", "row_mode"]
 
 
 def row_mode(A, x, *, own=None, mask=None, null=-1, weighted=False, cost=None, scale=None):
@@ -260,3 +260,94 @@ def _sweeps(M, rows, subs, x, max_sweeps):
                 touched = class_of[told]
                 todo[xp.unique(touched[touched >= 0]).tolist()] = True
     return x, not todo.any()
+
+
+def modularity_sweep(A, classes, comm, k, sigma, factor):
+    """One sweep of Louvain's local moves over colour classes, ``comm`` and ``sigma``
+    changed in place: each row ``v`` of a class (in class order) scores every community
+    ``C`` among its columns' by ``w(v, C) - factor k[v] sigma[C]`` (``w``: its entries'
+    weights into ``C``; its own community scored with ``v`` still in it), and moves to the
+    best (the largest id on a tie) where that beats staying, ``w(v, own) - factor k[v]
+    (sigma[own] - k[v])``, by more than ``1e-12``.  A class's rows choose from the
+    communities as they were before it moved (its rows should not be each other's
+    columns); then ``sigma`` takes each mover's ``k`` off its old community and adds it to
+    its new one.
+
+    Parameters
+    ----------
+    A : scipy/cupyx sparse matrix, 2-D array or Matrix
+        Square, symmetric non-negative weights without a diagonal.
+    classes : sequence of ``(rows, sub)`` pairs
+        As :func:`mode_sweeps`'s: each class's rows and ``extract(A, rows)``.
+    comm : 1-D int64 array, length ``n``
+        Each row's community (an id below ``sigma``'s length); changed in place.
+    k : 1-D float64 array, length ``n``
+        Each row's weighted degree (its diagonal counted twice, as Louvain's).
+    sigma : 1-D float64 array
+        Each community's total ``k``; changed in place.
+    factor : float
+        ``resolution / (total weight)``.
+
+    Returns
+    -------
+    moved : int
+        Rows that moved.
+    gain : float
+        Twice the weight the moves brought inside communities, less what they took out
+        (the change of the weight inside communities).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[0, 1.0, 0], [1.0, 0, 1.0], [0, 1.0, 0]]))  # 0 - 1 - 2
+    >>> classes = [(np.array([1]), semiring.extract(A, [1])),
+    ...            (np.array([0, 2]), semiring.extract(A, [0, 2]))]
+    >>> comm, k = np.arange(3), np.array([1.0, 2.0, 1.0])
+    >>> sigma = k.copy()
+    >>> semiring.modularity_sweep(A, classes, comm, k, sigma, 1 / 4)
+    (2, 4.0)
+    >>> comm.tolist(), sigma.tolist()
+    ([2, 2, 2], [0.0, 0.0, 4.0])
+    """
+    M = Matrix.from_any(A, name="A")
+    xp, n = M.xp, M.nrows
+    if M.ncols != n:
+        raise ValueError(f"A must be square, got shape {M.shape}")
+    for arr, name, kind, size in ((comm, "comm", "i", n), (k, "k", "f", n),
+                                  (sigma, "sigma", "f", None)):
+        if array_module(arr) is not xp:
+            raise TypeError(f"{name} must live on the same device as A")
+        if arr.ndim != 1 or (size is not None and arr.shape[0] != size):
+            raise ValueError(f"{name} must be a 1-D array of length {size or 'any'}, got "
+                             f"shape {arr.shape}")
+        if arr.dtype != (np.int64 if kind == "i" else np.float64):
+            raise TypeError(f"{name} must be {'int64' if kind == 'i' else 'float64'}, got "
+                            f"{arr.dtype}")
+    rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
+    kernel = optional_primitive(backend_for(xp), "modularity_sweep")
+    if kernel is not None and M.nnz:
+        order = xp.concatenate(rows) if rows else xp.zeros(0, np.int64)
+        bounds = np.cumsum([0] + [int(r.shape[0]) for r in rows])
+        return kernel(M.indptr, M.indices, M.data.astype(np.float64, copy=False), order,
+                      xp.asarray(bounds, np.int64), comm, k, sigma, float(factor))
+    moved, gain = 0, 0.0
+    for r, (_, sub) in zip(rows, classes, strict=True):
+        kv, own = k[r], comm[r]
+        scale = factor * kv
+        best_col, best, w_own = row_mode(sub, comm, own=own, weighted=True, cost=sigma,
+                                         scale=scale)
+        stay = w_own - scale * (sigma[own] - kv)  # v leaving its own
+        go = xp.flatnonzero((best_col >= 0) & (best > stay + 1e-12) & (best_col != own))
+        if go.size:
+            movers, to = r[go], best_col[go]
+            gain += 2.0 * float((best[go] + scale[go] * sigma[to] - w_own[go]).sum())
+            _scatter_add(sigma, comm[movers], -k[movers], xp)
+            comm[movers] = to
+            _scatter_add(sigma, to, k[movers], xp)
+            moved += int(movers.size)
+    return moved, gain
+
+
+def _scatter_add(target, index, values, xp):
+    target += xp.bincount(index, weights=values, minlength=target.size)[:target.size]

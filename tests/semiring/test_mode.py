@@ -326,3 +326,71 @@ def test_mode_sweeps_values_outside_the_vertices_take_the_generic_path():
     classes = [np.array([0]), np.array([1, 2])]
     x = np.array([-5, 70, 70])
     assert _mode_sweeps("numpy", False, A, classes, x, 10) == _sweeps_oracle(A, classes, x, 10)
+
+
+# ------------------------------------------------------------------------- modularity_sweep
+def _louvain_oracle(A, classes, comm, k, sigma, factor):
+    """Louvain's moves class by class with dicts: each row's best community by ``w(v, C) -
+    factor k_v sigma_C`` (the largest id on a tie), moving where it beats staying."""
+    A = sp.csr_array(A)
+    comm, sigma = comm.copy(), sigma.copy()
+    moved, gain = 0, 0.0
+    for rows in classes:
+        moves = []
+        for r in rows.tolist():
+            w = {}
+            for p in range(A.indptr[r], A.indptr[r + 1]):
+                c = int(comm[A.indices[p]])
+                w[c] = w.get(c, 0.0) + A.data[p]
+            if not w:
+                continue
+            scale = factor * k[r]
+            best = max(w, key=lambda c: (w[c] - scale * sigma[c], c))
+            top, own = w[best] - scale * sigma[best], int(comm[r])
+            if top > w.get(own, 0.0) - scale * (sigma[own] - k[r]) + 1e-12 and best != own:
+                moves.append((r, best, top + scale * sigma[best] - w.get(own, 0.0)))
+        for r, to, g in moves:
+            gain += 2.0 * g
+            sigma[comm[r]] -= k[r]
+            comm[r] = to
+            sigma[to] += k[r]
+            moved += 1
+    return comm.tolist(), sigma, moved, gain
+
+
+@st.composite
+def weighted_graphs_and_classes(draw):
+    n = draw(st.integers(1, 30))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    m = draw(st.integers(0, 4 * n))
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = r != c
+    r, c, w = r[keep], c[keep], rng.integers(1, 4, keep.sum()).astype(np.float64)
+    A = sp.csr_array((np.r_[w, w], (np.r_[r, c], np.r_[c, r])), shape=(n, n))
+    A.sum_duplicates()
+    colour = rng.integers(0, draw(st.integers(1, 5)), n)
+    classes = [np.flatnonzero(colour == j) for j in range(colour.max() + 1)]
+    comm = rng.integers(0, n, n) if draw(st.booleans()) else np.arange(n)
+    k = np.asarray(A.sum(axis=1)).ravel() + rng.integers(0, 2, n)
+    sigma = np.bincount(comm, weights=k, minlength=n)
+    return A, [rows for rows in classes if rows.size], comm, k, sigma
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=weighted_graphs_and_classes(), factor=st.sampled_from([0.0, 0.01, 0.1, 1.0]))
+def test_modularity_sweep_matches_moving_row_by_row(device, generic, case, factor):
+    A, classes, comm, k, sigma = case
+    M = _device_matrix(device, A)
+    pairs = [(_to(device, rows), semiring.extract(M, _to(device, rows))) for rows in classes]
+    got_comm, got_sigma = _to(device, comm.copy()), _to(device, sigma.copy())
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:
+            patch.delattr(_backend(device), "modularity_sweep", raising=False)
+        moved, gain = semiring.modularity_sweep(M, pairs, got_comm, _to(device, k), got_sigma,
+                                                factor)
+    want_comm, want_sigma, want_moved, want_gain = _louvain_oracle(A, classes, comm, k, sigma,
+                                                                   factor)
+    assert (to_host(got_comm).tolist(), moved) == (want_comm, want_moved)
+    np.testing.assert_allclose(to_host(got_sigma), want_sigma, atol=1e-9)
+    assert gain == pytest.approx(want_gain, abs=1e-9)
