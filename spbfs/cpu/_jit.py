@@ -15,12 +15,15 @@ leave the index pointing a signature at the other's code, which a later process 
 runs: a wrong result or a segmentation fault (six processes each compiling one signature
 of a cached function, 15 times from an empty cache: 4 caches left so).  So on POSIX systems
 importing this module makes numba's saves and loads of a cache file take a lock on a file
-beside its index (:func:`_lock_cache_files`): exclusive to save, shared to load.
+beside its index (:func:`_lock_cache_files`): exclusive to save, shared to load.  A save
+also writes a new signature's data file before the index that names it, not after, so a
+process stopped in the middle leaves no index entry naming another version's code.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import warnings
 
 import numba
@@ -30,8 +33,9 @@ __all__ = ["kernel"]
 
 def _lock_cache_files():
     """Wrap numba's ``IndexDataCacheFile.save`` and ``load`` in an ``fcntl`` lock on
-    ``<index>.lock`` (exclusive / shared); where the lock file cannot be opened, or numba
-    or the platform lacks what this needs, they run unlocked as before."""
+    ``<index>.lock`` (exclusive / shared), the save writing its data before its index;
+    where the lock file cannot be opened, or numba or the platform lacks what this needs,
+    they run unlocked as before."""
     try:
         import fcntl
 
@@ -56,7 +60,27 @@ def _lock_cache_files():
                 return method(self, *args, **kwargs)
         return run
 
-    IndexDataCacheFile.save = locked(IndexDataCacheFile.save, fcntl.LOCK_EX)
+    def save_data_first(self, key, data):
+        """numba's ``save`` with its two writes the other way round: a new entry's data
+        file, then the index naming it.  numba writes the index first, so a process
+        stopped between the two (a time limit, a kill, a full disk) leaves the index
+        naming a data file that still holds the code of an older version of the source
+        (numba numbers data files afresh when the source changes and overwrites them only
+        as it goes): later loads ran that code for this signature (a segmentation fault in
+        ``spbfs.cpu.permute``, wrong results elsewhere).  In this order a stop leaves an
+        entry unnamed, compiled again by the next process."""
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is None:
+            taken = set(overloads.values())
+            name = next(n for n in map(self._data_name, itertools.count(1)) if n not in taken)
+            self._save_data(name, data)
+            overloads[key] = name
+            self._save_index(overloads)
+        else:
+            self._save_data(name, data)
+
+    IndexDataCacheFile.save = locked(save_data_first, fcntl.LOCK_EX)
     IndexDataCacheFile.load = locked(IndexDataCacheFile.load, fcntl.LOCK_SH)
     IndexDataCacheFile._spbfs_locked = True
 

@@ -49,3 +49,28 @@ def test_concurrent_compiles_leave_every_signature_its_own_code(tmp_path):
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == str([90.0] * len(DTYPES))
         assert len(list(tmp_path.glob("__pycache__/cachedmod.doubled_sum-*.nbc"))) == 6
+
+
+def test_a_save_stopped_between_its_writes_names_no_stale_code(tmp_path):
+    """numba's save wrote the index before the data: stopped in between, the index named a
+    data file left by an older version of the source, whose code later loads ran (the
+    cause of a segmentation fault in ``spbfs.cpu.permute`` seen with a long-lived cache).
+    spbfs's save writes the data first, so the entry stays unnamed."""
+    import spbfs.cpu._jit  # noqa: F401 - installs the save
+    from numba.core.caching import IndexDataCacheFile
+
+    old = IndexDataCacheFile(str(tmp_path), "f", ("old source", 1))
+    old.save("old signature", "old code")  # data file 1, then the source changes:
+    new = IndexDataCacheFile(str(tmp_path), "f", ("new source", 2))
+    assert new.load("new signature") is None
+
+    def stopped(self, name, data):
+        raise KeyboardInterrupt("stopped between the writes")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(IndexDataCacheFile, "_save_data", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            new.save("new signature", "new code")
+    assert new.load("new signature") is None  # numba's order loaded "old code" here
+    new.save("new signature", "new code")
+    assert new.load("new signature") == "new code"
