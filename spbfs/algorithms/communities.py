@@ -27,7 +27,6 @@ import numpy as np
 
 from ..core.arrays import array_module
 from ..semiring import (
-    Matrix,
     Vector,
     ewise_add,
     extract,
@@ -39,6 +38,7 @@ from ..semiring import (
     ops,
     plus_times,
     pointer_matrix,
+    quotient,
     reduce,
     select,
     vxm,
@@ -56,15 +56,6 @@ def _rng(seed):
     if isinstance(seed, np.random.Generator):
         return seed
     raise TypeError(f"seed must be None, an int or a numpy Generator, got {seed!r}")
-
-
-def _one_hot(labels, ncols, xp):
-    """``P[i, labels[i]] = 1`` as an ``n x ncols`` Matrix (with ``ncols = n``,
-    :func:`~spbfs.semiring.pointer_matrix` serves: a product through it is the backend's
-    kernel, its result canonical)."""
-    n = int(labels.shape[0])
-    return Matrix(xp.arange(n + 1, dtype=np.int64), labels.astype(np.int64),
-                  xp.ones(n, np.float64), n, ncols=ncols, canonical=True, check=False)
 
 
 def color_classes(A, seed=None, priority=None):
@@ -366,8 +357,7 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
         level += 1
         if max_level is not None and level >= max_level:
             return final
-        Pm = _one_hot(comm, int(uniq.size), xp)
-        B = mxm(mxm(Pm.T, B, plus_times), Pm, plus_times)
+        B = quotient(B, comm, int(uniq.size))
 
 
 def modularity_of(B, comm, resolution, total):

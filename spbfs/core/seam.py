@@ -187,6 +187,9 @@ _OPTIONAL = _declare(
      ":func:`spbfs.semiring.modularity_sweep` whole: a sweep of Louvain's moves over the "
      "classes in one pass, not a weighted ``row_mode``, two scatters and a host read per "
      "class; returns ``(moved, gain)``"),
+    ("quotient", "indptr, indices, data, labels, k",
+     ":func:`spbfs.semiring.quotient` whole: the entries merged by their ends' labels in "
+     "one pass, not two sparse products; the canonical CSR arrays"),
     ("spmv_scatter", "indptr, indices, data, n, x_val, semiring, dtype",
      "the push of a dense ``x`` over ``plus``: rows scattered into dense accumulators that "
      "start at the identity (no presence, no frontier list)"),

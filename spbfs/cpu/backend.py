@@ -40,6 +40,7 @@ from .products import (
 )
 from .pull import spmv
 from .queue import queue_meet, queue_order
+from .quotient import quotient
 from .rank import pull_affine
 from .strong import strong_components
 from .transpose import csr_transpose
@@ -47,8 +48,8 @@ from .weak import weak_components
 
 __all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
            "csr_transpose", "csr_union", "delta_stepping", "ewise_csr", "forest_outputs",
-           "greedy_colors", "index_unary", "masked_dot", "packed_pull", "packed_push", "peel",
-           "peel_levels", "mode_sweeps", "modularity_sweep", "pruning_share", "pull_affine",
-           "queue_meet", "queue_order", "reduce_values", "row_mode", "segment_reduce", "select_csr",
-           "spgemm", "spmm", "spmspv", "spmv", "spmv_scatter", "strong_components",
+           "greedy_colors", "index_unary", "masked_dot", "mode_sweeps", "modularity_sweep",
+           "packed_pull", "packed_push", "peel", "peel_levels", "pruning_share", "pull_affine",
+           "queue_meet", "queue_order", "quotient", "reduce_values", "row_mode", "segment_reduce",
+           "select_csr", "spgemm", "spmm", "spmspv", "spmv", "spmv_scatter", "strong_components",
            "unpack_bitplanes", "weak_components"]

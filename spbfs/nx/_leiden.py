@@ -19,7 +19,7 @@ import numpy as np
 
 from ..algorithms.communities import louvain, modularity
 from ..algorithms.components import connected_components
-from ..semiring import Matrix, mxm, plus_times
+from ..semiring import Matrix, quotient
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
 from ._graph import row_methods
 from ._registry import dispatched
@@ -83,10 +83,8 @@ def _aggregate(M, labels, c):
     """The graph of the communities ``labels`` (``c`` of them), as Louvain takes a graph:
     ``P.T @ B @ P`` of the doubled-diagonal ``B``, its diagonal halved again (Louvain
     doubles it)."""
-    xp, n = M.xp, M.n
-    P = Matrix(xp.arange(n + 1, dtype=np.int64), labels.astype(np.int64),
-               xp.ones(n, np.float64), n, ncols=c, canonical=True, check=False)
-    B = mxm(mxm(P.T, _doubled(M), plus_times), P, plus_times)
+    xp = M.xp
+    B = quotient(_doubled(M), labels.astype(np.int64), c)
     return B.with_values(xp.where(B.entry_rows == B.indices, 0.5 * B.data, B.data))
 
 

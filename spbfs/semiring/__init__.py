@@ -46,6 +46,7 @@ from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel, peel_levels, rising_levels
 from ._products import mxm
 from ._queue import queue_meet, queue_order
+from ._quotient import quotient
 from ._relax import relax_buckets
 from ._search import LevelSearch, level_search
 from ._transform import apply, reduce, select
@@ -61,6 +62,6 @@ __all__ = [
     "modularity_sweep", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "peel_levels", "plus_pair", "plus_times",
     "pointer_matrix", "pruning_share", "pull_affine", "pull_cheaper", "queue_meet",
-    "queue_order", "reduce", "relax_buckets", "rising_levels", "row_mode",
+    "queue_order", "quotient", "reduce", "relax_buckets", "rising_levels", "row_mode",
     "select", "source_dependencies", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]
