@@ -220,13 +220,18 @@ def mode_sweeps(A, classes, x, *, max_sweeps=1000):
     rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
     kernel = optional_primitive(backend_for(xp), "mode_sweeps")
     if kernel is not None and M.nnz:
-        order = xp.concatenate(rows) if rows else xp.zeros(0, np.int64)
-        bounds = np.cumsum([0] + [int(r.shape[0]) for r in rows])
-        settled = kernel(M.indptr, M.indices, order, xp.asarray(bounds, np.int64), x,
-                         max_sweeps)
+        settled = kernel(M.indptr, M.indices, *_class_order(rows, xp), x, max_sweeps)
         if settled is not None:
             return x, settled
     return _sweeps(M, rows, [sub for _, sub in classes], x, max_sweeps)
+
+
+def _class_order(rows, xp):
+    """``(order, bounds)`` of a backend's class steps: the classes' rows one class after
+    another, and where each class starts (then ``order.size``), int64."""
+    order = xp.concatenate(rows) if rows else xp.zeros(0, np.int64)
+    bounds = np.cumsum([0] + [int(r.shape[0]) for r in rows])
+    return order, xp.asarray(bounds, np.int64)
 
 
 def _sweeps(M, rows, subs, x, max_sweeps):
@@ -327,10 +332,8 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
     rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
     kernel = optional_primitive(backend_for(xp), "modularity_sweep")
     if kernel is not None and M.nnz:
-        order = xp.concatenate(rows) if rows else xp.zeros(0, np.int64)
-        bounds = np.cumsum([0] + [int(r.shape[0]) for r in rows])
-        return kernel(M.indptr, M.indices, M.data.astype(np.float64, copy=False), order,
-                      xp.asarray(bounds, np.int64), comm, k, sigma, float(factor))
+        return kernel(M.indptr, M.indices, M.data.astype(np.float64, copy=False),
+                      *_class_order(rows, xp), comm, k, sigma, float(factor))
     moved, gain = 0, 0.0
     for r, (_, sub) in zip(rows, classes, strict=True):
         kv, own = k[r], comm[r]
