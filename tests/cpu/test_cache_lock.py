@@ -56,8 +56,9 @@ def test_a_save_stopped_between_its_writes_names_no_stale_code(tmp_path):
     data file left by an older version of the source, whose code later loads ran (the
     cause of a segmentation fault in ``spbfs.cpu.permute`` seen with a long-lived cache).
     spbfs's save writes the data first, so the entry stays unnamed."""
-    import spbfs.cpu._jit  # noqa: F401 - installs the save
     from numba.core.caching import IndexDataCacheFile
+
+    import spbfs.cpu._jit  # noqa: F401 - installs the save
 
     old = IndexDataCacheFile(str(tmp_path), "f", ("old source", 1))
     old.save("old signature", "old code")  # data file 1, then the source changes:
