@@ -77,4 +77,5 @@ def quotient(A, labels, k):
         return Matrix(indptr, indices, values, k, canonical=True, check=False)
     P = Matrix(xp.arange(n + 1, dtype=np.int64), labels, xp.ones(n, np.float64), n, ncols=k,
                canonical=True, check=False)
-    return mxm(mxm(P.T, M.with_values(data), plus_times), P, plus_times)
+    # a product's rows may come unsorted (its kernels' threads): the result is canonical
+    return mxm(mxm(P.T, M.with_values(data), plus_times), P, plus_times).canonical()
