@@ -80,7 +80,10 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         multiply that reads ``A``'s values, is pushed on the CPU while only the
         rows' values are at hand; its result is still a bitmap).
     dtype : dtype, optional
-        Output dtype (default from the semiring and operand dtypes).
+        Output dtype (default from the semiring and operand dtypes).  One that cannot
+        hold the semiring's own result type (int32 from float values) has the values the
+        multiply reads cast to it first, so products and sums are taken in it, as numpy's
+        ``dtype=`` of a reduction does; a wider one (int64 counts of bools) casts nothing.
 
     Returns
     -------
@@ -115,7 +118,9 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     m = as_mask(mask, M.ncols, M.xp)
     if array_module(v.values) is not M.xp:
         raise TypeError("x must live on the same device as A")
-    out_dtype = np.dtype(dtype) if dtype is not None else semiring.result_dtype(v.dtype, M.dtype)
+    out_dtype = semiring.result_dtype(v.dtype, M.dtype)
+    if dtype is not None:
+        v, M, out_dtype = _narrowed(v, M, semiring, out_dtype, np.dtype(dtype))
     if direction == "auto":
         if not isinstance(x, Vector) and _push_full(M, semiring, m):
             return _push_dense(M, v, semiring, out_dtype)
@@ -144,6 +149,22 @@ def mxv(A, x, semiring, *, mask=None, complement=False, direction="auto", dtype=
         return algebra.mxv(A, x, semiring, mask=mask, complement=complement, dtype=dtype)
     return vxm(x, Matrix.from_any(A).T, semiring, mask=mask, complement=complement,
                direction=direction, dtype=dtype)
+
+
+def _narrowed(v, M, semiring, natural, dtype):
+    """The operands for an output ``dtype`` that cannot hold the semiring's own result type
+    ``natural``: the values the multiply reads cast to ``dtype`` first, so that every
+    backend multiplies and adds in ``dtype`` (the named operators' numpy form; a compiled
+    kernel would otherwise truncate its partial sums instead of its operands).  A wider
+    ``dtype`` (a count of bools in int64) leaves them as they are."""
+    if not np.can_cast(natural, dtype, "safe"):
+        uses = semiring.multiply.uses
+        if "x" in uses and v.dtype != dtype:
+            v = Vector(v.size, v.format, indices=v.indices, values=v.values.astype(dtype),
+                       present=v.present, absent=v.absent)
+        if "a" in uses:
+            M = M.astype(dtype)
+    return v, M, dtype
 
 
 def _push_full(M, semiring, mask) -> bool:

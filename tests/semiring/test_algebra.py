@@ -817,6 +817,32 @@ def test_reduce_keeps_the_monoid_dtype(device):
     assert sr.reduce(B, sr.monoids.times) is True
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_plus", "min_first",
+                                  "max_min"])
+@pytest.mark.parametrize("direction", ["push", "pull", "plain"])
+def test_vxm_narrow_dtype_casts_the_operands_first(device, name, direction):
+    """An output dtype narrower than the semiring's own result multiplies and adds in it,
+    on every path: 1.5 * 2 is 1 * 2 in int32 (a compiled kernel truncated 3.0), and
+    0.5 + 0.5 is 0 + 0 (it truncated each partial sum)."""
+    semiring = getattr(sr, name)
+    A = np.array([[2.0, 0.5, 0.0], [0.5, 2.0, 1.0], [0.0, 0.5, 0.5]])
+    x = np.array([1.5, 0.5, 2.5])
+    xi, Ai = x.astype(np.int32), A.astype(np.int32)
+    add, mul = semiring.monoid.ufunc, semiring.multiply.func
+    expected = [add.reduce(mul(xi[A[:, j] != 0], Ai[A[:, j] != 0, j], None, None, np.int32))
+                for j in range(3)]
+    xp = _xp(device)
+    if direction == "plain":
+        y = sr.vxm(xp.asarray(x), _on(device, A), semiring, dtype=np.int32)
+    else:
+        v = Vector.full(xp.asarray(x))
+        v = v.to_sparse() if direction == "push" else v
+        y = sr.vxm(v, _on(device, A), semiring, dtype=np.int32, direction=direction)
+    assert y.dtype == np.int32
+    assert _host(y.to_dense(0)).tolist() == expected
+
+
 @pytest.mark.parametrize("popcount", ["numpy", "swar"])
 @given(flags=st.lists(st.booleans(), max_size=300), data=st.data())
 def test_count_before_matches_a_running_sum(popcount, flags, data):
