@@ -29,7 +29,6 @@ from ..core.arrays import array_module
 from ..semiring import (
     Vector,
     ewise_add,
-    extract,
     greedy_colors,
     mode_sweeps,
     modularity_sweep,
@@ -165,7 +164,7 @@ def label_propagation(A, max_sweeps=1000):
     label = xp.arange(n, dtype=np.int64)
     if _ids_complete(P):
         return label
-    # the colouring and each class's rows of P depend on the pattern alone: built once
+    # the colouring depends on the pattern alone: built once
     classes = P.pattern.derived("label propagation classes", lambda: _class_rows(P))
     # A vertex's choice depends on its own and its neighbours' labels only, and after it
     # chooses it holds one of its most frequent labels: it can change again only once a
@@ -179,9 +178,8 @@ def label_propagation(A, max_sweeps=1000):
 
 def _class_rows(P):
     """The colour classes of NetworkX's label propagation colouring (greedy, largest
-    first), each as ``(rows, P[rows])``."""
-    classes = [rows for rows in color_classes(P, priority=largest_first(P)) if rows.size]
-    return [(rows, extract(P, rows.astype(P.indices.dtype))) for rows in classes]
+    first), each as its rows."""
+    return [rows for rows in color_classes(P, priority=largest_first(P)) if rows.size]
 
 
 def _ids_complete(P):
@@ -410,9 +408,7 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     inside = mod * total + resolution * float((sigma * sigma).sum()) / total
     start = mod
     off = select(B, "offdiag")
-    # each class's rows of B without its diagonal, taken once for every sweep
-    classes = [(rows, extract(off, rows.astype(off.indices.dtype)))
-               for rows in color_classes(off, rng) if rows.size]
+    classes = [rows for rows in color_classes(off, rng) if rows.size]
     for _ in range(max_sweeps):
         before = comm.copy(), sigma.copy(), inside
         moved, gained = modularity_sweep(off, classes, comm, k, sigma, resolution / total)

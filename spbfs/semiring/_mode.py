@@ -20,6 +20,7 @@ from ..core.arrays import array_module
 from ..core.seam import optional_primitive
 from ..core.validation import check_integer
 from ._backend import backend_for
+from ._extract import extract
 from ._matrix import Matrix
 from ._named import any_pair
 from ._vector import Vector
@@ -182,10 +183,11 @@ def mode_sweeps(A, classes, x, *, max_sweeps=1000):
     ----------
     A : scipy/cupyx sparse matrix, 2-D array or Matrix
         Square; its pattern is read (duplicates count as often as stored).
-    classes : sequence of ``(rows, sub)`` pairs
-        Each class's rows (1-D integer array, each row in one class at most) and ``A``'s
-        rows ``rows`` (``extract(A, rows)``: the caller keeps them across calls), in sweep
-        order.  Rows in no class keep their values.
+    classes : sequence of 1-D integer arrays, or of ``(rows, sub)`` pairs
+        Each class's rows (each row in one class at most), in sweep order; rows in no
+        class keep their values.  A pair adds ``A``'s rows ``rows`` (``extract(A, rows)``,
+        kept by a caller across calls), which only a path that reads the classes' rows
+        apart needs: it extracts those not given (the CPU and the GPU read ``A`` itself).
     x : 1-D integer array, length ``n``
         The starting values (not changed).
     max_sweeps : int
@@ -205,8 +207,7 @@ def mode_sweeps(A, classes, x, *, max_sweeps=1000):
     >>> import numpy as np, scipy.sparse as sp
     >>> from spbfs import semiring
     >>> A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]))   # a path 0 - 1 - 2
-    >>> classes = [(np.array([1]), semiring.extract(A, [1])),
-    ...            (np.array([0, 2]), semiring.extract(A, [0, 2]))]
+    >>> classes = [np.array([1]), np.array([0, 2])]
     >>> values, settled = semiring.mode_sweeps(A, classes, np.arange(3))
     >>> values.tolist(), settled
     ([2, 2, 2], True)
@@ -217,13 +218,29 @@ def mode_sweeps(A, classes, x, *, max_sweeps=1000):
         raise ValueError(f"A must be square, got shape {M.shape}")
     x = _operand(x, n, "x", "iu", xp).copy()
     max_sweeps = check_integer(max_sweeps, "max_sweeps", minimum=0)
-    rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
+    rows, subs = _class_rows(classes, xp)
     kernel = optional_primitive(backend_for(xp), "mode_sweeps")
     if kernel is not None and M.nnz:
         settled = kernel(M.indptr, M.indices, *_class_order(rows, xp), x, max_sweeps)
         if settled is not None:
             return x, settled
-    return _sweeps(M, rows, [sub for _, sub in classes], x, max_sweeps)
+    return _sweeps(M, rows, _class_subs(M, rows, subs), x, max_sweeps)
+
+
+def _class_rows(classes, xp):
+    """Each class's rows (checked) and its given ``sub`` (None where only rows came)."""
+    rows, subs = [], []
+    for c in classes:
+        r, sub = c if isinstance(c, tuple) else (c, None)
+        rows.append(_operand(r, int(r.shape[0]), "rows", "iu", xp))
+        subs.append(sub)
+    return rows, subs
+
+
+def _class_subs(M, rows, subs):
+    """The classes' rows of ``M`` for a generic path: those given, the others extracted."""
+    return [extract(M, r.astype(M.indices.dtype)) if sub is None else sub
+            for r, sub in zip(rows, subs, strict=True)]
 
 
 def _class_order(rows, xp):
@@ -282,8 +299,8 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
     ----------
     A : scipy/cupyx sparse matrix, 2-D array or Matrix
         Square, symmetric non-negative weights without a diagonal.
-    classes : sequence of ``(rows, sub)`` pairs
-        As :func:`mode_sweeps`'s: each class's rows and ``extract(A, rows)``.
+    classes : sequence of 1-D integer arrays, or of ``(rows, sub)`` pairs
+        As :func:`mode_sweeps`'s.
     comm : 1-D int64 array, length ``n``
         Each row's community (an id below ``sigma``'s length); changed in place.
     k : 1-D float64 array, length ``n``
@@ -306,8 +323,7 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
     >>> import numpy as np, scipy.sparse as sp
     >>> from spbfs import semiring
     >>> A = sp.csr_array(np.array([[0, 1.0, 0], [1.0, 0, 1.0], [0, 1.0, 0]]))  # 0 - 1 - 2
-    >>> classes = [(np.array([1]), semiring.extract(A, [1])),
-    ...            (np.array([0, 2]), semiring.extract(A, [0, 2]))]
+    >>> classes = [np.array([1]), np.array([0, 2])]
     >>> comm, k = np.arange(3), np.array([1.0, 2.0, 1.0])
     >>> sigma = k.copy()
     >>> semiring.modularity_sweep(A, classes, comm, k, sigma, 1 / 4)
@@ -329,13 +345,13 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
         if arr.dtype != (np.int64 if kind == "i" else np.float64):
             raise TypeError(f"{name} must be {'int64' if kind == 'i' else 'float64'}, got "
                             f"{arr.dtype}")
-    rows = [_operand(r, int(r.shape[0]), "rows", "iu", xp) for r, _ in classes]
+    rows, subs = _class_rows(classes, xp)
     kernel = optional_primitive(backend_for(xp), "modularity_sweep")
     if kernel is not None and M.nnz:
         return kernel(M.indptr, M.indices, M.data.astype(np.float64, copy=False),
                       *_class_order(rows, xp), comm, k, sigma, float(factor))
     moved, gain = 0, 0.0
-    for r, (_, sub) in zip(rows, classes, strict=True):
+    for r, sub in zip(rows, _class_subs(M, rows, subs), strict=True):
         kv, own = k[r], comm[r]
         scale = factor * kv
         best_col, best, w_own = row_mode(sub, comm, own=own, weighted=True, cost=sigma,

@@ -281,9 +281,17 @@ def graphs_and_classes(draw):
     return A, classes, x, draw(st.integers(1, 6))
 
 
+def _given_classes(device, M, classes):
+    """The classes as the operations take them: every other one as its rows alone, the
+    others with their rows of ``M`` (a generic path extracts those not given)."""
+    return [_to(device, rows) if c % 2 else
+            (_to(device, rows), semiring.extract(M, _to(device, rows)))
+            for c, rows in enumerate(classes)]
+
+
 def _mode_sweeps(device, generic, A, classes, x, max_sweeps):
     M = _device_matrix(device, A)
-    pairs = [(_to(device, rows), semiring.extract(M, _to(device, rows))) for rows in classes]
+    pairs = _given_classes(device, M, classes)
     with pytest.MonkeyPatch.context() as patch:
         if generic:
             patch.delattr(_backend(device), "mode_sweeps", raising=False)
@@ -382,7 +390,7 @@ def weighted_graphs_and_classes(draw):
 def test_modularity_sweep_matches_moving_row_by_row(device, generic, case, factor):
     A, classes, comm, k, sigma = case
     M = _device_matrix(device, A)
-    pairs = [(_to(device, rows), semiring.extract(M, _to(device, rows))) for rows in classes]
+    pairs = _given_classes(device, M, classes)
     got_comm, got_sigma = _to(device, comm.copy()), _to(device, sigma.copy())
     with pytest.MonkeyPatch.context() as patch:
         if generic:
