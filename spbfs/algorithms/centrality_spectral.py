@@ -1,6 +1,7 @@
-"""Spectral centralities (eigenvector, Katz, HITS) as power iterations: one ``plus_times``
-product of the adjacency matrix (or its transpose) with a dense vector per step, whole-array
-updates otherwise, with NetworkX's update rules and stopping tests."""
+"""Spectral centralities: eigenvector and Katz as power iterations (one ``plus_times`` product
+of the adjacency matrix or its transpose with a dense vector per step, whole-array updates
+otherwise), HITS by restarted Lanczos as NetworkX's ARPACK call, with NetworkX's update
+rules and stopping tests."""
 
 from __future__ import annotations
 
@@ -166,16 +167,25 @@ def katz_centrality(A, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     raise PowerIterationFailedConvergence(max_iter)
 
 
+#: Lanczos vectors per restart of :func:`hits` (at most ``n``): ARPACK's ``ncv`` for one
+#: singular triple, as NetworkX's ``svds`` call builds.
+LANCZOS_VECTORS = 20
+
+
 def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True):
-    """Hubs and authorities, as ``networkx.hits``: the leading singular vectors of ``A`` by
-    power iteration (``a <- A.T @ (A @ a)``, normalised) until the L1 change of ``a`` is
-    below ``tol``, then ``h = A @ a``.
+    """Hubs and authorities, as ``networkx.hits``: the leading right singular vector ``a``
+    of ``A`` (the leading eigenvector of ``A.T @ A``) by restarted Lanczos, as NetworkX's
+    ARPACK ``svds``: each restart builds ``min(n, 20)`` Lanczos vectors from the last Ritz
+    vector (one ``A @ x`` and one ``A.T @ y`` product each, reorthogonalised in full), until
+    the Ritz value's residual is at most ``tol`` times it; then ``h = A @ a``.
 
     Parameters
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
     max_iter : int
+        Most restarts (NetworkX's ``maxiter`` of ARPACK).
     tol : float
+        Relative accuracy of the leading singular value (ARPACK's ``tol``).
     nstart : 1-D array of n floats, optional
         Starting authorities (default uniform).
     normalized : bool
@@ -186,12 +196,13 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     Returns
     -------
     hubs, authorities : ndarray of float64
-        Empty for a graph without vertices.
+        Empty for a graph without vertices.  Where the two largest singular values are
+        equal the vectors are not unique, and NetworkX may pick another.
 
     Raises
     ------
     PowerIterationFailedConvergence
-        No convergence in ``max_iter`` iterations.
+        No convergence in ``max_iter`` restarts.
 
     Examples
     --------
@@ -209,21 +220,53 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     if max_iter <= 0:
         raise PowerIterationFailedConvergence(max_iter)
     a = _vector(nstart, n, "nstart", xp, 1.0)
-    a = a / (float(xp.sqrt((a * a).sum())) or 1.0)
     MT = M.T
     for _ in range(max_iter):
-        last = a
-        a = _times(MT, _times(M, last))
-        norm = float(xp.sqrt((a * a).sum()))
-        if norm == 0:
-            break
-        a = a / norm
-        if float(xp.abs(a - last).sum()) < tol:
+        a, converged = _lanczos_restart(lambda x: _times(MT, _times(M, x)), a, tol, xp)
+        if converged:
             break
     else:
         raise PowerIterationFailedConvergence(max_iter)
+    if float(a.sum()) < 0:  # the sign of a nonnegative matrix's Perron vector
+        a = -a
     h = _times(M, a)
     if normalized:
         hs, as_ = float(h.sum()), float(a.sum())
         return h / (hs or 1.0), a / (as_ or 1.0)
     return h, a
+
+
+def _lanczos_restart(B, v, tol, xp):
+    """One restart of Lanczos on the symmetric positive semi-definite map ``B`` from ``v``:
+    orthonormal vectors (a list of arrays: a distributed graph's arrays are one vector
+    each) until the leading Ritz value's residual ``|beta_j s_j|`` is at most ``tol``
+    times it or ``min(n, LANCZOS_VECTORS)`` are built; returns the leading Ritz vector
+    (unit L2 norm) and whether it converged.  A Krylov space that closes (``beta``
+    vanishing) is exact; so is ``B v = 0`` (the zero vector, as a power iteration's)."""
+    norm = float(xp.sqrt((v * v).sum()))
+    if norm == 0:
+        return v, True
+    steps = min(int(v.shape[0]), LANCZOS_VECTORS)
+    V = [v / norm]
+    alphas, betas = [], []
+    while True:
+        w = B(V[-1])
+        alphas.append(float((V[-1] * w).sum()))
+        for _ in range(2):   # full reorthogonalisation, twice (Kahan's rule of thumb)
+            for c, u in [((u * w).sum(), u) for u in V]:
+                w = w - c * u
+        beta = float(xp.sqrt((w * w).sum()))
+        m = len(alphas)
+        T = np.diag(alphas) + np.diag(betas, 1) + np.diag(betas, -1)
+        values, vectors = np.linalg.eigh(T)
+        theta, s = float(values[-1]), vectors[:, -1]
+        closed = beta <= 1e-14 * max(abs(theta), abs(alphas[0]), 1e-300)
+        if closed or m == steps or abs(beta * float(s[-1])) <= tol * theta:
+            break
+        betas.append(beta)
+        V.append(w / beta)
+    if theta <= 0:   # B is zero on the space spanned: the power iteration's zero vector
+        return xp.zeros_like(v), True
+    ritz = sum(float(c) * u for c, u in zip(s, V, strict=True))
+    ritz = ritz / float(xp.sqrt((ritz * ritz).sum()))
+    return ritz, closed or abs(beta * float(s[-1])) <= tol * theta

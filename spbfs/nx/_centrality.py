@@ -154,8 +154,10 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     return _ordered(G, x, keys)
 
 
-@dispatched(can_run=_simple, docs="Power iteration on ``A.T @ A`` (NetworkX uses ARPACK's "
-            "``svds``): equal to about ``tol``; ``max_iter`` counts power steps.")
+@dispatched(can_run=_simple, docs="Restarted Lanczos on ``A.T @ A`` with NetworkX's "
+            "``svds`` settings (20 vectors a restart, ``max_iter`` restarts, ``tol`` on the "
+            "singular value): equal to about ``tol``; where the two largest singular values "
+            "tie, the vectors are not unique and may differ from NetworkX's.")
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     """NetworkX's ``hits``: ``(hubs, authorities)``.
 

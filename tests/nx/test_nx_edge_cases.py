@@ -233,3 +233,17 @@ def test_bool_weights_make_bool_matrices(func, kwargs, directed, automatic):
     assert got == _answer(func, G, backend="networkx", weight="w", **kwargs)
     if func is nx.to_scipy_sparse_array and not kwargs:
         assert func(G, weight="w", backend="spbfs").dtype == bool
+
+
+def test_hits_converges_where_networkx_s_arpack_does():
+    """A second singular value 0.93 times the first needs about 120 power steps, which
+    ``max_iter=100`` power steps did not allow (spbfs raised PowerIterationFailedConvergence);
+    NetworkX's ARPACK (20 Lanczos vectors a restart, here all 7) answers after one restart,
+    and so does spbfs's Lanczos."""
+    G = nx.Graph([(0, 4), (0, 6), (1, 2), (1, 3), (1, 5), (2, 6), (3, 6), (4, 6), (5, 6)])
+    for max_iter in (100, 1):
+        want_h, want_a = nx.hits(G, max_iter=max_iter)
+        got_h, got_a = nx.hits(G, max_iter=max_iter, backend="spbfs")
+        assert list(got_a) == list(want_a)
+        np.testing.assert_allclose(list(got_a.values()), list(want_a.values()), atol=1e-7)
+        np.testing.assert_allclose(list(got_h.values()), list(want_h.values()), atol=1e-7)
