@@ -1,7 +1,7 @@
 """Per-vertex triangle counts of an undirected graph, by two masked ``plus_pair`` products
 on the lower triangle of the degree-ordered pattern.
 
-Vertices are first renumbered by increasing degree (``extract`` with the permutation), so
+Vertices are first renumbered by increasing degree (:func:`spbfs.semiring.lower_pattern`), so
 that "lower" means "of smaller degree", and ``L`` is the strict lower triangle of the
 pattern (self-loops and values dropped, duplicates counted once).  Then
 
@@ -38,7 +38,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..semiring import ewise_mult, extract, monoids, mxm, ops, plus_pair, reduce, select
+from ..semiring import (
+    ewise_mult,
+    lower_pattern,
+    monoids,
+    mxm,
+    ops,
+    plus_pair,
+    reduce,
+    select,
+)
 from ._shared import by_masks, prepare
 
 __all__ = ["triangle_count", "triangles"]
@@ -148,9 +157,8 @@ def _renumbered_lower(M):
         raise ValueError("A must be symmetric (an undirected graph): its pattern differs from "
                          "the pattern of A.T; pass A + A.T for the undirected version of a "
                          "directed graph")
-    P = M.unit(np.int32)  # the pattern only
-    perm = xp.argsort(P.out_degree, kind="stable")
-    return select(extract(P, perm, perm), "tril", -1), perm
+    perm = xp.argsort(M.out_degree, kind="stable")
+    return lower_pattern(M, perm, np.int32), perm
 
 
 def _triangles_by_masks(M):

@@ -210,6 +210,10 @@ _OPTIONAL = _declare(
      ":func:`spbfs.semiring.extract` of every column renumbered (``cols`` a permutation): "
      "the rows gathered, renamed and sorted in place over threads; None: another "
      "selection, the operations' path"),
+    ("csr_lower_permuted", "indptr, indices, order",
+     ":func:`spbfs.semiring.lower_pattern` whole: the kept entries of each renumbered row "
+     "counted, then written and sorted, over threads, not the whole matrix renumbered and "
+     "half of it selected; None: ``order`` not a permutation"),
     ("csr_induced", "indptr, indices, keep, index_of",
      ":func:`spbfs.semiring.extract_pattern` whole: the kept rows' kept entries counted and "
      "copied in two passes, not the coordinates of every entry sorted"),

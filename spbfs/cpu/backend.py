@@ -24,7 +24,7 @@ from .forest import forest_outputs, pruning_share
 from .mode import mode_sweeps, modularity_sweep, row_mode
 from .packed import packed_pull, packed_push, unpack_bitplanes
 from .peel import peel, peel_levels
-from .permute import csr_permuted
+from .permute import csr_lower_permuted, csr_permuted
 from .products import (
     binary,
     ewise_csr,
@@ -46,8 +46,9 @@ from .strong import strong_components
 from .transpose import csr_transpose
 from .weak import weak_components
 
-__all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_permuted",
-           "csr_transpose", "csr_union", "delta_stepping", "ewise_csr", "forest_outputs",
+__all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_lower_permuted",
+           "csr_permuted", "csr_transpose", "csr_union", "delta_stepping", "ewise_csr",
+           "forest_outputs",
            "greedy_colors", "index_unary", "masked_dot", "mode_sweeps", "modularity_sweep",
            "packed_pull", "packed_push", "peel", "peel_levels", "pruning_share", "pull_affine",
            "queue_meet", "queue_order", "quotient", "reduce_values", "row_mode", "segment_reduce",

@@ -11,7 +11,7 @@ import numpy as np
 from ._jit import kernel
 from .threads import get_num_threads, run_kernel, split
 
-__all__ = ["csr_permuted"]
+__all__ = ["csr_lower_permuted", "csr_permuted"]
 
 #: Rows up to this long are sorted by insertion; longer ones by numpy's argsort.
 INSERTION = 16
@@ -79,3 +79,73 @@ def csr_permuted(indptr, indices, data, rows, cols):
     run_kernel(_fill, split(rows.size, threads, out_ptr), indptr, indices, data, rows, inverse,
                out_ptr, out_idx, out_val)
     return out_ptr, out_idx, out_val
+
+
+@kernel
+def _lower_counts(r0, r1, indptr, indices, order, inverse, counts):
+    """``counts[i]`` for rows ``r0..r1``: the columns of row ``order[i]`` numbered below
+    ``i``."""
+    for i in range(r0, r1):
+        src = order[i]
+        c = 0
+        for p in range(indptr[src], indptr[src + 1]):
+            if inverse[indices[p]] < i:
+                c += 1
+        counts[i] = c
+
+
+@kernel
+def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
+    """Rows ``r0..r1`` of the lower triangle: row ``i`` holds the new numbers below ``i``
+    of row ``order[i]``'s columns, sorted."""
+    for i in range(r0, r1):
+        src = order[i]
+        lo, hi = out_ptr[i], out_ptr[i + 1]
+        at = lo
+        for p in range(indptr[src], indptr[src + 1]):
+            k = inverse[indices[p]]
+            if k < i:
+                out_idx[at] = k
+                at += 1
+        if hi - lo <= INSERTION:
+            for a in range(lo + 1, hi):
+                key = out_idx[a]
+                b = a - 1
+                while b >= lo and out_idx[b] > key:
+                    out_idx[b + 1] = out_idx[b]
+                    b -= 1
+                out_idx[b + 1] = key
+        else:
+            out_idx[lo:hi] = np.sort(out_idx[lo:hi])
+
+
+def csr_lower_permuted(indptr, indices, order):
+    """CSR arrays ``(indptr, indices)`` of the strict lower triangle of the pattern of
+    ``A[order][:, order]`` for a permutation ``order`` of a square ``A``'s rows, each row
+    sorted, in two passes over threads (a count, then the kept columns renamed and sorted):
+    half the entries of :func:`csr_permuted`'s result, and no values; None where ``order``
+    is not a permutation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ptr, idx = np.array([0, 2, 3, 4]), np.array([1, 2, 0, 0])   # 0 - 1, 0 - 2
+    >>> [a.tolist() for a in csr_lower_permuted(ptr, idx, np.array([2, 1, 0]))]
+    [[0, 0, 0, 2], [0, 1]]
+    """
+    n = order.size
+    inverse = np.full(n, -1, indices.dtype if n <= np.iinfo(indices.dtype).max else np.int64)
+    inverse[order] = np.arange(n, dtype=inverse.dtype)
+    if n and int(inverse.min()) < 0:
+        return None
+    threads = get_num_threads() if indices.size >= PARALLEL_ENTRIES else 1
+    reach = np.zeros(n + 1, indptr.dtype)  # the entries of the rows numbered below i
+    np.cumsum(np.take(indptr, order + 1) - np.take(indptr, order), out=reach[1:])
+    ranges = split(n, threads, reach)   # both passes read every entry of their rows
+    counts = np.empty(n, indptr.dtype)
+    run_kernel(_lower_counts, ranges, indptr, indices, order, inverse, counts)
+    out_ptr = np.zeros(n + 1, indptr.dtype)
+    np.cumsum(counts, out=out_ptr[1:])
+    out_idx = np.empty(int(out_ptr[-1]), inverse.dtype)
+    run_kernel(_lower_fill, ranges, indptr, indices, order, inverse, out_ptr, out_idx)
+    return out_ptr, out_idx
