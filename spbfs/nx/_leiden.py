@@ -17,7 +17,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from ..algorithms.communities import louvain, modularity
+from ..algorithms.communities import doubled_loops, louvain_doubled, modularity_of
 from ..algorithms.components import connected_components
 from ..semiring import Matrix, quotient
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
@@ -73,21 +73,6 @@ def _refined(M, labels):
     return connected_components(inner, directed=False)[1]
 
 
-def _doubled(M):
-    """``M`` with its diagonal doubled (row sums: the weighted degrees NetworkX uses)."""
-    xp = M.xp
-    return M.with_values(xp.where(M.entry_rows == M.indices, 2.0 * M.data, M.data))
-
-
-def _aggregate(M, labels, c):
-    """The graph of the communities ``labels`` (``c`` of them), as Louvain takes a graph:
-    ``P.T @ B @ P`` of the doubled-diagonal ``B``, its diagonal halved again (Louvain
-    doubles it)."""
-    xp = M.xp
-    B = quotient(_doubled(M), labels.astype(np.int64), c)
-    return B.with_values(xp.where(B.entry_rows == B.indices, 0.5 * B.data, B.data))
-
-
 def _levels(G, weight, resolution, seed, max_level=None, M=None):
     """Leiden's partitions level by level (label arrays over ``G``'s rows), up to
     ``max_level``: a level moves the vertices of the current graph (Louvain's local moves,
@@ -101,23 +86,29 @@ def _levels(G, weight, resolution, seed, max_level=None, M=None):
     xp, n = M.xp, M.n
     seed = _seed(seed)
     labels = xp.arange(n, dtype=np.int64)
-    mod = modularity(M, labels, resolution) if M.nnz else 0.0
-    A, level = M, 0
-    while M.nnz and (max_level is None or level < max_level):
-        moved = louvain(A, resolution=resolution, max_level=1,
-                        seed=None if seed is None else seed + level)
+    if not M.nnz:
+        return
+    # the weights checked once, their diagonal doubled; each level's graph is the quotient
+    # of this one by the labels (a doubled diagonal again), as Louvain takes it
+    B = doubled_loops(M)
+    total = float(B.data.sum())
+    mod = modularity_of(B, labels, resolution, total) if total else float("nan")
+    A, level = B, 0
+    while max_level is None or level < max_level:
+        moved = louvain_doubled(A, resolution=resolution, max_level=1,
+                                seed=None if seed is None else seed + level)
         c = int(moved.max()) + 1
         if c == A.n:  # nothing moved
             return
         labels = _refined(M, moved[labels])
         c = int(labels.max()) + 1
-        new_mod = modularity(M, labels, resolution)
+        new_mod = modularity_of(B, labels, resolution, total)
         yield labels
         level += 1
         if c == A.n or new_mod - mod <= 1e-7:
             return
         mod = new_mod
-        A = _aggregate(M, labels, c)
+        A = quotient(B, labels.astype(np.int64), c)
 
 
 @dispatched(can_run=_can_run, docs="Louvain (a colour class at a time, seeded) and the "
