@@ -8,16 +8,21 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["quotient"]
 
+#: Entries from which the labels are split over the threads.
+PARALLEL_ENTRIES = 1 << 18
+
 
 @kernel
-def _merge(ip, ix, data, labels, order, starts, seen, tally, out_ptr, out_ix, out_val):
-    """Each label's rows (``order[starts[a]:starts[a + 1]]``) merged into row ``a`` of the
-    result; returns its entry count."""
-    pos = 0
-    for a in range(starts.size - 1):
+def _merge(a0, a1, pos, ip, ix, data, labels, order, starts, seen, tally, out_ptr, out_ix,
+           out_val):
+    """Labels ``a0..a1``: each one's rows (``order[starts[a]:starts[a + 1]]``) merged into
+    row ``a`` of the result, written from ``pos`` on (``out_ptr[a]`` where it starts);
+    returns where the last ends."""
+    for a in range(a0, a1):
         out_ptr[a] = pos
         begin = pos
         for t in range(starts[a], starts[a + 1]):
@@ -33,13 +38,15 @@ def _merge(ip, ix, data, labels, order, starts, seen, tally, out_ptr, out_ix, ou
         out_ix[begin:pos].sort()
         for q in range(begin, pos):
             out_val[q] = tally[out_ix[q]]
-    out_ptr[starts.size - 1] = pos
     return pos
 
 
 def quotient(indptr, indices, data, labels, k):
     """:func:`spbfs.semiring.quotient` on CSR arrays (``data`` float64, ``labels`` int64 in
-    ``0 .. k-1``): ``(indptr, indices, data)`` of the canonical ``k x k`` result.
+    ``0 .. k-1``): ``(indptr, indices, data)`` of the canonical ``k x k`` result.  The
+    labels are split over the threads by their entries, each thread totalling in its own
+    dense arrays and writing its rows where its labels' entries would lie (a row holds at
+    most its rows' entries), then the rows are closed up.
 
     Examples
     --------
@@ -53,9 +60,28 @@ def quotient(indptr, indices, data, labels, k):
     starts = np.zeros(k + 1, np.int64)
     np.cumsum(np.bincount(labels, minlength=k), out=starts[1:])
     nnz = int(indices.size)
+    reach = np.zeros(order.size + 1, np.int64)  # entries of the rows order[:t]
+    np.cumsum(np.diff(indptr)[order], out=reach[1:])
+    reach = reach[starts]   # entries of the labels below a
+    threads = get_num_threads() if nnz >= PARALLEL_ENTRIES else 1
+    ranges = split(k, threads, reach)
     out_ptr = np.empty(k + 1, np.int64)
     out_ix, out_val = np.empty(nnz, np.int64), np.empty(nnz, np.float64)
-    used = _merge(indptr, indices, data, labels, order, starts, np.full(k, -1, np.int64),
-                  np.zeros(k), out_ptr, out_ix, out_val)
+    ends = run_ranges(lambda a0, a1: _merge(a0, a1, int(reach[a0]), indptr, indices, data,
+                                            labels, order, starts, np.full(k, -1, np.int64),
+                                            np.empty(k), out_ptr, out_ix, out_val), ranges)
     index = np.int32 if k < 2**31 else np.int64
-    return (out_ptr, out_ix[:used].astype(index), out_val[:used].copy())
+    if len(ranges) == 1:
+        used = int(ends[0]) if k else 0
+        out_ptr[k] = used
+        return out_ptr, out_ix[:used].astype(index), out_val[:used].copy()
+    pieces = [(int(reach[a0]), int(end)) for (a0, _), end in zip(ranges, ends, strict=True)]
+    shift = np.zeros(k, np.int64)  # each row's move to close up the gaps before it
+    closed = 0
+    for (a0, a1), (lo, hi) in zip(ranges, pieces, strict=True):
+        shift[a0:a1] = lo - closed
+        closed += hi - lo
+    out_ptr[:k] -= shift
+    out_ptr[k] = closed
+    keep = np.concatenate([np.arange(lo, hi) for lo, hi in pieces])
+    return out_ptr, out_ix[keep].astype(index), out_val[keep]

@@ -68,3 +68,30 @@ def test_quotient_rejects_bad_labels():
         semiring.quotient(A, np.array([0.0, 1.0, 1.0]), 2)
     with pytest.raises(ValueError, match="A must be square"):
         semiring.quotient(sp.csr_array(np.ones((2, 3))), np.array([0, 1]), 2)
+
+
+def test_quotient_split_over_threads(monkeypatch):
+    """Labels split over three threads by their entries, the rows closed up after: the
+    same arrays as one thread's."""
+    import spbfs
+    from spbfs.cpu import quotient as cpu_quotient
+
+    monkeypatch.setattr(cpu_quotient, "PARALLEL_ENTRIES", 1)
+    rng = np.random.default_rng(4)
+    n, m, k = 3000, 40000, 700
+    A = sp.csr_array((rng.random(m), (rng.integers(0, n, m), rng.integers(0, n, m))),
+                     shape=(n, n))
+    A.sum_duplicates()
+    labels = rng.integers(0, k, n)
+    got = []
+    for threads in (1, 3):
+        spbfs.set_num_threads(threads)
+        try:
+            Q = semiring.quotient(A, labels, k)
+        finally:
+            spbfs.set_num_threads(None)
+        got.append([Q.indptr.tolist(), Q.indices.tolist(), Q.data.tolist()])
+    assert got[0] == got[1]
+    P = sp.csr_array((np.ones(n), (np.arange(n), labels)), shape=(n, k))
+    np.testing.assert_allclose(sp.csr_array((got[1][2], got[1][1], got[1][0]),
+                                            shape=(k, k)).toarray(), (P.T @ A @ P).toarray())
