@@ -41,8 +41,8 @@ __device__ __forceinline__ double weight_of(const double* data, ptr_t p) {
 
 __device__ __forceinline__ double score_of(double total, long long v, const double* cost,
                                            const double* scale, long long r) {
-#if COSTED
-    return total - scale[r] * cost[v];
+#if COSTED   // rounded as the host rounds it (no fused multiply-add): the same ties broken
+    return __dsub_rn(total, __dmul_rn(scale[r], cost[v]));
 #else
     return total;
 #endif
@@ -280,10 +280,12 @@ extern "C" __global__ void louvain_take(const ptr_t* __restrict__ ip,
         target[i] = -1;
         if (ip[r + 1] == ip[r]) continue;
         long long own = comm[r], best = value[i];
-        double stay = own_total[i] - scale[r] * (sigma[own] - k[r]);
+        // rounded as the host rounds them (no fused multiply-add)
+        double stay = __dsub_rn(own_total[i], __dmul_rn(scale[r], sigma[own] - k[r]));
         if ((double)score[i] > stay + 1e-12 && best != own) {
             target[i] = best;
-            gains[i] = (double)score[i] + scale[r] * sigma[best] - own_total[i];
+            gains[i] = __dsub_rn(__dadd_rn((double)score[i], __dmul_rn(scale[r], sigma[best])),
+                                 own_total[i]);
         }
     }
 }
