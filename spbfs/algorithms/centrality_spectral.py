@@ -252,10 +252,14 @@ def _lanczos_restart(B, v, tol, xp):
     while True:
         w = B(V[-1])
         alphas.append(float((V[-1] * w).sum()))
-        for _ in range(2):   # full reorthogonalisation, twice (Kahan's rule of thumb)
+        before = float(xp.sqrt((w * w).sum()))
+        for _ in range(2):   # full reorthogonalisation, again where it cancelled (DGKS)
             for c, u in [((u * w).sum(), u) for u in V]:
                 w = w - c * u
-        beta = float(xp.sqrt((w * w).sum()))
+            beta = float(xp.sqrt((w * w).sum()))
+            if beta > 0.7071 * before:
+                break
+            before = beta
         m = len(alphas)
         T = np.diag(alphas) + np.diag(betas, 1) + np.diag(betas, -1)
         values, vectors = np.linalg.eigh(T)
