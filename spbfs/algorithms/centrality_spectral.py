@@ -177,7 +177,8 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     of ``A`` (the leading eigenvector of ``A.T @ A``) by restarted Lanczos, as NetworkX's
     ARPACK ``svds``: each restart builds ``min(n, 20)`` Lanczos vectors from the last Ritz
     vector (one ``A @ x`` and one ``A.T @ y`` product each, reorthogonalised in full), until
-    the Ritz value's residual is at most ``tol`` times it; then ``h = A @ a``.
+    the Ritz value's residual is at most ``tol`` times it; then one power step more (exact
+    zeros where no edge enters) and ``h = A @ a``.
 
     Parameters
     ----------
@@ -229,6 +230,11 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
         raise PowerIterationFailedConvergence(max_iter)
     if float(a.sum()) < 0:  # the sign of a nonnegative matrix's Perron vector
         a = -a
+    # one power step more: a vertex no edge enters gets exactly 0 (the Ritz vector's
+    # rounding left -1e-17 there), the others move by less than the tolerance
+    a = _times(MT, _times(M, a))
+    norm = float(xp.sqrt((a * a).sum()))
+    a = a / norm if norm else a
     h = _times(M, a)
     if normalized:
         hs, as_ = float(h.sum()), float(a.sum())
