@@ -36,6 +36,11 @@ def _times(M, x):
     return mxv(M, x, plus_times).to_dense(0.0)
 
 
+def _norm(x, xp):
+    """The L2 norm of a vector, a float (every array module's and a distributed graph's)."""
+    return float(xp.sqrt((x * x).sum()))
+
+
 def _check_iterations(max_iter, tol):
     check_integer(max_iter, "max_iter")
     if not isinstance(tol, numbers.Real) or not tol >= 0:
@@ -101,7 +106,7 @@ def eigenvector_centrality(A, max_iter=100, tol=1.0e-6, nstart=None, weight=Fals
     for _ in range(max_iter):
         last = x
         x = _times(MT, last) + last
-        norm = float(xp.sqrt((x * x).sum())) or 1.0
+        norm = _norm(x, xp) or 1.0
         x = x / norm
         if float(xp.abs(x - last).sum()) < n * tol:
             return x
@@ -160,7 +165,7 @@ def katz_centrality(A, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
         x = alpha * _times(MT, last) + b
         if float(xp.abs(x - last).sum()) < n * tol:
             if normalized:
-                norm = float(xp.sqrt((x * x).sum()))
+                norm = _norm(x, xp)
                 if norm:
                     x = x / norm
             return x
@@ -233,7 +238,7 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     # one power step more: a vertex no edge enters gets exactly 0 (the Ritz vector's
     # rounding left -1e-17 there), the others move by less than the tolerance
     a = _times(MT, _times(M, a))
-    norm = float(xp.sqrt((a * a).sum()))
+    norm = _norm(a, xp)
     a = a / norm if norm else a
     h = _times(M, a)
     if normalized:
@@ -249,7 +254,7 @@ def _lanczos_restart(B, v, tol, xp):
     times it or ``min(n, LANCZOS_VECTORS)`` are built; returns the leading Ritz vector
     (unit L2 norm) and whether it converged.  A Krylov space that closes (``beta``
     vanishing) is exact; so is ``B v = 0`` (the zero vector, as a power iteration's)."""
-    norm = float(xp.sqrt((v * v).sum()))
+    norm = _norm(v, xp)
     if norm == 0:
         return v, True
     steps = min(int(v.shape[0]), LANCZOS_VECTORS)
@@ -258,11 +263,11 @@ def _lanczos_restart(B, v, tol, xp):
     while True:
         w = B(V[-1])
         alphas.append(float((V[-1] * w).sum()))
-        before = float(xp.sqrt((w * w).sum()))
+        before = _norm(w, xp)
         for _ in range(2):   # full reorthogonalisation, again where it cancelled (DGKS)
             for c, u in [((u * w).sum(), u) for u in V]:
                 w = w - c * u
-            beta = float(xp.sqrt((w * w).sum()))
+            beta = _norm(w, xp)
             if beta > 0.7071 * before:
                 break
             before = beta
@@ -270,13 +275,13 @@ def _lanczos_restart(B, v, tol, xp):
         T = np.diag(alphas) + np.diag(betas, 1) + np.diag(betas, -1)
         values, vectors = np.linalg.eigh(T)
         theta, s = float(values[-1]), vectors[:, -1]
-        closed = beta <= 1e-14 * max(abs(theta), abs(alphas[0]), 1e-300)
-        if closed or m == steps or abs(beta * float(s[-1])) <= tol * theta:
+        converged = (beta <= 1e-14 * max(abs(theta), abs(alphas[0]), 1e-300)  # it closed
+                     or abs(beta * float(s[-1])) <= tol * theta)
+        if converged or m == steps:
             break
         betas.append(beta)
         V.append(w / beta)
     if theta <= 0:   # B is zero on the space spanned: the power iteration's zero vector
         return xp.zeros_like(v), True
     ritz = sum(float(c) * u for c, u in zip(s, V, strict=True))
-    ritz = ritz / float(xp.sqrt((ritz * ritz).sum()))
-    return ritz, closed or abs(beta * float(s[-1])) <= tol * theta
+    return ritz / _norm(ritz, xp), converged
