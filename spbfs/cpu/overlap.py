@@ -5,7 +5,8 @@ predecessors: the overlap of row ``i`` of the pattern with row ``i`` of its tran
 ``i`` of the first matrix stamps its columns with ``i`` in an array of the columns, and row
 ``i`` of the second counts the stamps it finds (``O(nnz)``, no merge's chain of dependent
 comparisons), where the element-wise product ``P .* P.T`` makes a matrix of the shared
-entries first.
+entries first.  The rows are split over threads by their entries, each range stamping an
+array of its own.
 """
 
 from __future__ import annotations
@@ -13,21 +14,29 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["row_overlap"]
 
+#: Entries (both matrices') from which the rows are split over threads, each range with
+#: its own stamps.
+PARALLEL_ENTRIES = 1 << 16
+
 
 @kernel
-def _overlap(aptr, aidx, bptr, bidx, out, stamp):  # pragma: no cover - compiled
-    # row i's columns of A stamped with i, then B's counted where they find the stamp:
-    # independent reads, not a merge's chain of dependent comparisons
-    for i in range(out.size):
+def _overlap(lo, hi, r, aptr, aidx, bptr, bidx, out, stamps):  # pragma: no cover - compiled
+    # rows lo..hi: row i's columns of A stamped with i in this range's own stamps, then B's
+    # counted where they find the stamp: independent reads, not a merge's chain of
+    # dependent comparisons
+    stamp = stamps[r]
+    for i in range(lo, hi):
         for e in range(aptr[i], aptr[i + 1]):
             stamp[aidx[e]] = i
         c = 0
         for e in range(bptr[i], bptr[i + 1]):
             c += stamp[bidx[e]] == i
         out[i] = c
+    return 0
 
 
 def row_overlap(aptr, aidx, bptr, bidx):
@@ -53,6 +62,9 @@ def row_overlap(aptr, aidx, bptr, bidx):
     """
     n = len(aptr) - 1
     out = np.empty(n, np.int64)
-    stamp = np.full(max(n, int(aidx.max(initial=-1)) + 1), -1, np.int64)
-    _overlap(aptr, aidx, bptr, bidx, out, stamp)
+    work = aidx.size + bidx.size
+    ranges = split(n, get_num_threads() if work >= PARALLEL_ENTRIES else 1, aptr + bptr)
+    stamps = np.full((len(ranges), max(n, int(aidx.max(initial=-1)) + 1)), -1, np.int64)
+    run_kernel(_overlap, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)], aptr, aidx,
+               bptr, bidx, out, stamps)
     return out

@@ -17,6 +17,7 @@ import numpy as np
 from ..core.arrays import to_numpy
 from ..cpu.densify import dense_rows, google_rows, outer_minus_sparse
 from ..cpu.diagonal import shifted_diagonal
+from ..semiring import ewise_add, ops, select
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
@@ -413,7 +414,10 @@ def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="we
     return A
 
 
-@dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX.")
+@dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX: the "
+            "matrix plus its negated transpose in one compiled merge of rows (``ewise_add``, "
+            "the pattern's transpose kept with the graph), zero sums dropped as scipy drops "
+            "them.")
 def tournament_matrix(G):
     """NetworkX's ``tournament_matrix`` (directed graphs): ``A - A.T``.
 
@@ -425,4 +429,15 @@ def tournament_matrix(G):
            [-1,  0]])
     """
     A = adjacency(G)
-    return A - A.T
+    if A.dtype not in (np.int64, np.float64) or not A.nnz:
+        return A - A.T  # scipy's own rules (a bool matrix raises)
+    # A plus the negated transpose, over the pattern whose transpose G keeps (A's rows are
+    # that pattern's): scipy's CSC -> CSR conversion and merge cost 20 ms of 1M arcs
+    P = G.csr(False).with_values(A.data)
+    C = ewise_add(P, P.with_values(-A.data).T, ops.plus)
+    if not bool(C.data.all()):  # scipy drops the sums that are zero
+        C = select(C, "nonzero")
+    C = C.to_scipy()
+    C.indices = C.indices.astype(np.int64, copy=False)  # as scipy leaves A's int64 indices
+    C.indptr = C.indptr.astype(np.int64, copy=False)
+    return C

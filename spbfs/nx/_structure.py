@@ -13,6 +13,7 @@ from ..algorithms.degree import isolates as _isolates
 from ..algorithms.reciprocity import overall_reciprocity as _overall_reciprocity
 from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
+from ..cpu.distinct import first_equal
 from ..cpu.overlap import row_overlap
 from ..cpu.toposort import generations
 from ._cluster import select_nodes
@@ -95,10 +96,12 @@ def shared_floats(values):
     >>> r, r[0] is r[2]
     ([0.5, None, 0.5, 1.0], True)
     """
-    distinct, at = np.unique(values, return_inverse=True)
-    objects = np.array([None if x != x else x for x in distinct.tolist()] + [None],
-                       dtype=object)[:-1]  # (the None keeps a 1-D array of objects)
-    return objects[at.ravel()].tolist()
+    values = np.asarray(values, np.float64)
+    first = first_equal(values)  # one hashing pass (numpy.unique's inverse sorts)
+    heads = np.flatnonzero(first == np.arange(first.size))
+    objects = np.empty(values.size, object)
+    objects[heads] = [None if x != x else x for x in values[heads].tolist()]
+    return objects[first].tolist()
 
 
 def _reciprocity_values(G):

@@ -355,3 +355,31 @@ def test_pool_grows_while_a_call_holds_it(three_threads):
     worker.join(60)
     assert done == [[5, 5, 5]]
     assert threads._spinning.size >= 4
+
+
+def test_row_overlap_over_ranges_counts_the_shared_columns(three_threads, monkeypatch):
+    from spbfs.cpu import overlap
+
+    monkeypatch.setattr(overlap, "PARALLEL_ENTRIES", 1)
+    rng = np.random.default_rng(5)
+    A = sp.random_array((200, 200), density=0.06, rng=rng, format="csr")
+    A.sort_indices()
+    T = A.T.tocsr()
+    T.sort_indices()
+    got = overlap.row_overlap(A.indptr, A.indices, T.indptr, T.indices)
+    want = np.asarray((A.astype(bool).multiply(T.astype(bool))).sum(axis=1)).ravel()
+    np.testing.assert_array_equal(got, want)
+
+
+def test_first_equal_finds_each_bit_pattern_first_position():
+    from spbfs.cpu.distinct import first_equal
+
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 40, 5000) / rng.integers(1, 40, 5000)
+    x[::97] = np.nan
+    x[::89] = -0.0
+    first = first_equal(x)
+    bits = x.view(np.int64)
+    _, where, inverse = np.unique(bits, return_index=True, return_inverse=True)
+    np.testing.assert_array_equal(first, where[inverse])  # the first of each bit pattern
+    assert first_equal(np.zeros(0)).size == 0

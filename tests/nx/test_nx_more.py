@@ -119,6 +119,29 @@ def same_array(f, *args, **kwargs):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("weights", [None, [1, 2, 2, 1, 3, 0], [0.5, 2.0, 2.0, -1.0, 3.0, 0.0],
+                                     [True, False, True, True, False, True]])
+def test_tournament_matrix_stores_what_scipy_stores(weights):
+    """``A - A.T`` entry for entry: reciprocal arcs of equal weight, a self-loop and a zero
+    weight give sums scipy drops; its dtype (bools too) and int64 indices."""
+    arcs = [(0, 1), (1, 0), (1, 2), (2, 1), (3, 3), (2, 4)]
+    G = nx.DiGraph()
+    G.add_nodes_from(range(6))
+    for k, (u, v) in enumerate(arcs):
+        G.add_edge(u, v, **({} if weights is None else {"weight": weights[k]}))
+    want = nx.tournament.tournament_matrix(G)
+    got = nx.tournament.tournament_matrix(G, backend="spbfs")
+    assert type(got) is type(want) and got.format == want.format
+    assert got.dtype == want.dtype and got.has_sorted_indices
+    for name in ("indptr", "indices", "data"):
+        a, b = getattr(got, name), getattr(want, name)
+        assert a.dtype == b.dtype, name
+        np.testing.assert_array_equal(a, b)
+    tour = nx.tournament.random_tournament(40, seed=3)
+    np.testing.assert_array_equal(nx.tournament.tournament_matrix(tour, backend="spbfs").data,
+                                  nx.tournament.tournament_matrix(tour).data)
+
+
 @pytest.mark.parametrize("kind", ["float", "int"])
 @pytest.mark.parametrize("name", ["graph", "digraph", "labels", "tournament"])
 def test_matrices(name, kind):
