@@ -153,8 +153,9 @@ _OPTIONAL = _declare(
      "a whole reduction of a 1-D array over a monoid with a numpy ufunc (the ufunc's own "
      "result, NaN as it gives it), split over threads where the order changes nothing; "
      "None: one pass of the ufunc"),
-    ("ewise_csr", "op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype",
-     "``ewise_add`` (``union``) / ``ewise_mult`` of two canonical CSR matrices"),
+    ("ewise_csr", "op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype, fills=None",
+     "``ewise_add`` (``union``; with ``fills``, ``ewise_union``) / ``ewise_mult`` of two "
+     "canonical CSR matrices"),
     ("select_csr", "op, indptr, indices, data, thunk, derived=None",
      "the entries of a CSR matrix an index-unary predicate keeps (given the pattern's "
      "cache, tril / triu keep their row pointers there)"),

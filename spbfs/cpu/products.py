@@ -1251,8 +1251,11 @@ def mult(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, w_ptr, w_idx, w_val, 
 
 
 @KERNEL
-def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val):
-    # union of rows r0..r1, row i written from c_ptr[i] (its size counted before)
+def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val, filled,
+          x_fill, a_fill):
+    # union of rows r0..r1, row i written from c_ptr[i] (its size counted before); an
+    # entry only A stores keeps its value, or (filled) is mul(x, a_fill), one only B
+    # stores likewise mul(x_fill, a)
     for i in range(r0, r1):
         pa = U(a_ptr[i])
         a1 = U(a_ptr[i + 1])
@@ -1275,7 +1278,7 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val)
                     jb = b_idx[pb]
                 elif ja < jb:
                     c_idx[q] = ja
-                    c_val[q] = x_val[pa]
+                    c_val[q] = mul(XV(pa), a_fill, i, ja) if filled else x_val[pa]
                     q += ONE
                     pa += ONE
                     if pa == a1:
@@ -1283,22 +1286,25 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val)
                     ja = a_idx[pa]
                 else:
                     c_idx[q] = jb
-                    c_val[q] = a_val[pb]
+                    c_val[q] = mul(x_fill, AV(pb), i, jb) if filled else a_val[pb]
                     q += ONE
                     pb += ONE
                     if pb == b1:
                         break
                     jb = b_idx[pb]
         while pa < a1:
-            c_idx[q] = a_idx[pa]
-            c_val[q] = x_val[pa]
+            ja = a_idx[pa]
+            c_idx[q] = ja
+            c_val[q] = mul(XV(pa), a_fill, i, ja) if filled else x_val[pa]
             pa += ONE
             q += ONE
         while pb < b1:
-            c_idx[q] = b_idx[pb]
-            c_val[q] = a_val[pb]
+            jb = b_idx[pb]
+            c_idx[q] = jb
+            c_val[q] = mul(x_fill, AV(pb), i, jb) if filled else a_val[pb]
             pb += ONE
             q += ONE
+
 """
 
 
@@ -1348,10 +1354,12 @@ def _compact_spans(r0, r1, starts, w_idx, w_val, c_ptr, c_idx, c_val):
             c_val[q0 + t] = w_val[s + t]
 
 
-def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
+def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype, fills=None):
     """``op`` over two canonical CSR matrices of one shape, ``op(x, a, i, j)`` with ``x``
     from A and ``a`` from B: on the union of their patterns (``union``; a one-sided entry
-    keeps its value) or on the intersection.  A union counts each row's size, then merges
+    keeps its value, or with ``fills = (a_fill, b_fill)`` it is ``op(x, b_fill)`` /
+    ``op(a_fill, a)``, GraphBLAS's ``eWiseUnion``) or on the intersection.  A union counts
+    each row's size, then merges
     the rows into place; an intersection merges each row at a bound on its offset, then
     one copy packs the rows (none when it is all of the smaller operand).  Returns CSR
     ``(indptr, indices, values)``.
@@ -1377,7 +1385,10 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype):
         run_kernel(_union_count, ranges, a_ptr, a_idx, b_ptr, b_idx, cnt)
         c_ptr = _row_ptr(cnt, ptr_type)
         c_idx, c_val = np.empty(int(c_ptr[-1]), idt), np.empty(int(c_ptr[-1]), dtype)
-        run_kernel(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val)
+        filled = fills is not None
+        a_fill, b_fill = fills if filled else (a_val.dtype.type(0), b_val.dtype.type(0))
+        run_kernel(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val,
+                   filled, a_val.dtype.type(a_fill), b_val.dtype.type(b_fill))
         return c_ptr, c_idx, c_val
     starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
     size = min(a_idx.size, b_idx.size)

@@ -593,6 +593,15 @@ def ewise_add(u, v, op, mask=None, complement=False) -> Vector:
     return _ewise(u, v, op, True, mask, complement)
 
 
+def ewise_union(u, v, op, a_fill, b_fill, mask=None, complement=False) -> Vector:
+    """Union of two distributed vectors (or matrices: a distributed matrix), ``op`` where
+    both are stored and with the other's fill value where one is
+    (:func:`spbfs.semiring.ewise_union`)."""
+    if _is_matrix(u) or _is_matrix(v):
+        return _matrix_ewise(u, v, op, True, mask, complement, (a_fill, b_fill))
+    return _ewise(u, v, op, True, mask, complement, (a_fill, b_fill))
+
+
 def ewise_mult(u, v, op, mask=None, complement=False) -> Vector:
     """Intersection of two distributed vectors (or matrices: a distributed matrix) with
     ``op``."""
@@ -601,8 +610,8 @@ def ewise_mult(u, v, op, mask=None, complement=False) -> Vector:
     return _ewise(u, v, op, False, mask, complement)
 
 
-def _ewise(u, v, op, union, mask, complement):
-    from ..semiring._elementwise import _binary_op
+def _ewise(u, v, op, union, mask, complement, fills=None):
+    from ..semiring._elementwise import _binary_op, _fill
 
     op = _binary_op(op)
     if _reads_indices(op):
@@ -611,6 +620,8 @@ def _ewise(u, v, op, union, mask, complement):
     a, b = as_dist_vector(u, G, "A"), as_dist_vector(v, G, "B")
     allowed = as_dist_mask(mask, G)
     dtype = op.result_dtype(a.dtype, b.dtype)
+    if fills is not None:
+        fills = (_fill(fills[0], a.dtype, "a_fill"), _fill(fills[1], b.dtype, "b_fill"))
 
     def part(pa, va, pb, vb):
         xp = _xp(va)
@@ -618,7 +629,12 @@ def _ewise(u, v, op, union, mask, complement):
         f = _binary(op, va, vb, dtype)
         if not union:
             return both, xp.where(both, f, 0).astype(dtype)
-        return pa | pb, xp.where(both, f, xp.where(pa, va, vb)).astype(dtype)
+        if fills is None:
+            alone = xp.where(pa, va, vb)
+        else:  # each side alone: op with the other's fill
+            alone = xp.where(pa, _binary(op, va, xp.full(vb.shape, fills[1], vb.dtype), dtype),
+                             _binary(op, xp.full(va.shape, fills[0], va.dtype), vb, dtype))
+        return pa | pb, xp.where(both, f, alone).astype(dtype)
 
     lp, lv = part(a.present.local, a.values.local, b.present.local, b.values.local)
     dp, dv = part(a.present.delegate_values(), a.values.delegate_values(),
@@ -687,12 +703,17 @@ def _local_mask(mask):
     return row_block(mask)
 
 
-def _matrix_ewise(A, B, op, union, mask, complement):
+def _matrix_ewise(A, B, op, union, mask, complement, fills=None):
     from ..semiring import ewise_add as _add
     from ..semiring import ewise_mult as _mult
+    from ..semiring import ewise_union as _union
 
     a, b = row_block(A), row_block(B)
-    fn = _add if union else _mult
+    if fills is not None:
+        def fn(a, b, op, **kw):
+            return _union(a, b, op, *fills, **kw)
+    else:
+        fn = _add if union else _mult
     C = fn(a, b, op, mask=_local_mask(mask), complement=complement, structural=True)
     symmetric = matrix(A).symmetric and matrix(B).symmetric and mask is None
     return from_row_block(A, C, symmetric)

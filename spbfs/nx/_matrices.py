@@ -14,10 +14,10 @@ from itertools import filterfalse, repeat
 
 import numpy as np
 
-from ..core.arrays import to_numpy
+from ..core.arrays import index_dtype, to_numpy
 from ..cpu.densify import dense_rows, google_rows, outer_minus_sparse
 from ..cpu.diagonal import shifted_diagonal
-from ..semiring import ewise_add, ops, select
+from ..semiring import Matrix, ewise_union, ops, select
 from ._recognition import no_multigraph, raw_weights
 from ._registry import dispatched
 
@@ -414,10 +414,10 @@ def google_matrix(G, alpha=0.85, personalization=None, nodelist=None, weight="we
     return A
 
 
-@dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX: the "
-            "matrix plus its negated transpose in one compiled merge of rows (``ewise_add``, "
-            "the pattern's transpose kept with the graph), zero sums dropped as scipy drops "
-            "them.")
+@dispatched(can_run=no_multigraph, docs=_BUILT + " Then ``A - A.T`` as in NetworkX: "
+            "``ewise_union(A, A.T, minus, 0, 0)``, one compiled merge of rows, over the "
+            "matrix and its transpose kept with the graph (int64 or float64 weights; others "
+            "by scipy), zero differences dropped as scipy drops them.")
 def tournament_matrix(G):
     """NetworkX's ``tournament_matrix`` (directed graphs): ``A - A.T``.
 
@@ -428,16 +428,26 @@ def tournament_matrix(G):
     array([[ 0,  1],
            [-1,  0]])
     """
-    A = adjacency(G)
-    if A.dtype not in (np.int64, np.float64) or not A.nnz:
-        return A - A.T  # scipy's own rules (a bool matrix raises)
-    # A plus the negated transpose, over the pattern whose transpose G keeps (A's rows are
-    # that pattern's): scipy's CSC -> CSR conversion and merge cost 20 ms of 1M arcs
-    P = G.csr(False).with_values(A.data)
-    C = ewise_add(P, P.with_values(-A.data).T, ops.plus)
-    if not bool(C.data.all()):  # scipy drops the sums that are zero
+    A = G._once(("tournament adjacency",), lambda: _with_transpose(adjacency(G)))
+    if not isinstance(A, Matrix):
+        return A - A.T  # scipy's own rules (bools, no arc)
+    C = ewise_union(A, A.T, ops.minus, 0, 0)  # scipy's CSC -> CSR and merge: 20 ms of 1M
+    if not bool(C.data.all()):  # scipy drops the differences that are zero
         C = select(C, "nonzero")
     C = C.to_scipy()
-    C.indices = C.indices.astype(np.int64, copy=False)  # as scipy leaves A's int64 indices
-    C.indptr = C.indptr.astype(np.int64, copy=False)
+    C.indptr = C.indptr.astype(np.int64, copy=False)  # A's int64, as scipy keeps them
+    C.indices = C.indices.astype(np.int64, copy=False)
     return C
+
+
+def _with_transpose(A):
+    """The scipy matrix ``A`` as a Matrix in the index dtype of the operations' results (so
+    the merge writes its result's indices once), its transpose built (both kept with the
+    graph); ``A`` itself where scipy computes ``A - A.T``."""
+    if A.dtype not in (np.int64, np.float64) or not A.nnz:
+        return A
+    idt = index_dtype(A.shape[0], A.nnz)
+    M = Matrix(A.indptr.astype(idt), A.indices.astype(idt), A.data, A.shape[0],
+               canonical=True, check=False)
+    _ = M.T.data  # the transpose's values gathered now, once
+    return M

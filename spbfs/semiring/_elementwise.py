@@ -1,5 +1,6 @@
-"""Element-wise operations: ``ewise_add`` (union of patterns) and ``ewise_mult``
-(intersection), on matrices and vectors, with any binary operator or monoid."""
+"""Element-wise operations: ``ewise_add`` (union of patterns), ``ewise_union`` (union with
+fill values for missing entries) and ``ewise_mult`` (intersection), on matrices and vectors,
+with any binary operator or monoid."""
 
 from __future__ import annotations
 
@@ -46,24 +47,35 @@ def _pair_operands(A, B):
     return a, b
 
 
-def _ewise(A, B, op, union, mask, complement, structural, replace, out):
-    """ewise_add (``union``) or ewise_mult: matrices through the backend's compiled merge of
-    their CSR rows where it has one (the CPU's), otherwise (vectors, GPU matrices) through
-    coordinates."""
+def _ewise(A, B, op, union, mask, complement, structural, replace, out, fills=None):
+    """ewise_add (``union``; with ``fills``, ewise_union) or ewise_mult: matrices through
+    the backend's compiled merge of their CSR rows where it has one (the CPU's), otherwise
+    (vectors, GPU matrices) through coordinates."""
     op = _binary_op(op)
     a, b = _pair_operands(A, B)
     m = _mask_of(mask, a.shape, structural, complement, a.xp)
     dtype = op.result_dtype(a.dtype, b.dtype)
+    if fills is not None:  # each stands for a missing entry of its operand, in its dtype
+        fills = (_fill(fills[0], a.dtype, "a_fill"), _fill(fills[1], b.dtype, "b_fill"))
     ewise_csr = optional_primitive(backend_for(a.xp), "ewise_csr")
     if isinstance(a, Matrix) and ewise_csr is not None:
         a, b = a.canonical(), b.canonical()
         C = _csr_matrix(*ewise_csr(op, union, a.indptr, a.indices, a.data, b.indptr,
-                                   b.indices, b.data, dtype), a.shape)
+                                   b.indices, b.data, dtype, fills), a.shape)
         return _finish_csr(C, m, out, replace)
     if isinstance(a, Matrix):
         a, b = _coords(a, "A"), _coords(b, "B")
-    c = (_ewise_add_coords if union else _ewise_mult_coords)(a, b, op, dtype)
+    c = (_ewise_add_coords(a, b, op, dtype, fills) if union
+         else _ewise_mult_coords(a, b, op, dtype))
     return _finish(c, m, out, replace)
+
+
+def _fill(value, dtype, name):
+    """``value`` as a scalar of ``dtype``; TypeError unless it is a number."""
+    scalar = np.asarray(value)
+    if scalar.ndim or scalar.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return np.dtype(dtype).type(scalar[()])
 
 
 def _index_args(op, size, xp, rows, cols):
@@ -98,16 +110,63 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
     return _ewise(A, B, op, True, mask, complement, structural, replace, out)
 
 
-def _ewise_add_coords(a: _Coords, b: _Coords, op, dtype) -> _Coords:
+def _ewise_add_coords(a: _Coords, b: _Coords, op, dtype, fills=None) -> _Coords:
     backend = backend_for(a.xp)
     in_a, pos = _member(b.keys, a.keys)
-    values = a.values.astype(dtype, copy=True)
+    if fills is None:
+        values = a.values.astype(dtype, copy=True)
+    else:  # op(x, b_fill) for every entry of A, those B stores too overwritten below
+        values = backend.binary(op, a.values, fills[1], *_index_args(
+            op, a.keys.size, a.xp, a.rows, a.cols), dtype)
     if bool(in_a.any()):
         both, at = b.take(in_a), pos[in_a]
-        values[at] = backend.binary(op, values[at], both.values, *_index_args(
+        values[at] = backend.binary(op, a.values[at], both.values, *_index_args(
             op, at.size, a.xp, both.rows, both.cols), dtype)
-    return _merge(_Coords(a.keys, values, a.shape, a.xp, a.rows(), a.cols()), b.take(~in_a),
-                  dtype)
+    only_b = b.take(~in_a)
+    if fills is not None:
+        filled = backend.binary(op, fills[0], only_b.values, *_index_args(
+            op, only_b.keys.size, a.xp, only_b.rows, only_b.cols), dtype)
+        only_b = _Coords(only_b.keys, filled, b.shape, a.xp, only_b._rows, only_b._cols)
+    return _merge(_Coords(a.keys, values, a.shape, a.xp, a.rows(), a.cols()), only_b, dtype)
+
+
+def ewise_union(A, B, op, a_fill, b_fill, mask=None, *, complement=False, structural=False,
+                replace=False, out=None):
+    """Element-wise union with fill values (GraphBLAS's ``eWiseUnion``): ``op(A[i, j],
+    B[i, j])`` where both are stored, ``op(A[i, j], b_fill)`` where only A is and
+    ``op(a_fill, B[i, j])`` where only B is (two matrices, or two vectors).  Each fill
+    stands for a missing entry of its operand, in that operand's dtype.
+
+    Parameters
+    ----------
+    A, B : matrices or Vectors of one shape
+    op : BinaryOp or Monoid
+    a_fill, b_fill : number
+        The values of A's and B's missing entries.
+    mask, complement, structural, replace, out
+        As :func:`ewise_add`.
+
+    Returns
+    -------
+    Matrix or Vector
+
+    Examples
+    --------
+    ``A - B`` as scipy computes it (an entry missing from either is 0), where
+    :func:`ewise_add` keeps B's lone values as they are:
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> A = sp.csr_array(np.array([[1.0, 0], [0, 2.0]]))
+    >>> B = sp.csr_array(np.array([[3.0, 5.0], [0, 0]]))
+    >>> semiring.ewise_union(A, B, semiring.ops.minus, 0, 0).to_scipy().toarray()
+    array([[-2., -5.],
+           [ 0.,  2.]])
+    """
+    algebra = distributed(A, B)
+    if algebra is not None:
+        return algebra.ewise_union(A, B, op, a_fill, b_fill, mask=mask, complement=complement)
+    return _ewise(A, B, op, True, mask, complement, structural, replace, out, (a_fill, b_fill))
 
 
 def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, replace=False,

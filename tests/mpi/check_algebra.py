@@ -3,7 +3,8 @@ single-process results; run as ``mpiexec -n P python -m mpi4py THIS MODE [DEVICE
 
 Modes: ``components`` (labels of a graph of about 1,000 components), ``ops`` (vxm / mxv over
 named and user-defined semirings, masks and their complement, reduce, ewise_add /
-ewise_mult, the pointer-matrix scatter, mxm with a dense block, select), ``algorithms``
+ewise_union / ewise_mult, the pointer-matrix scatter, mxm with a dense block, select),
+``algorithms``
 (spbfs.bfs, sssp, pagerank, betweenness_centrality, katz, eigenvector, hits, degree
 centrality and connected_components on a DistGraph against scipy-built matrices: Kronecker
 and random graphs, directed and undirected, weighted, balanced, random and all-on-rank-0
@@ -230,8 +231,11 @@ def mode_ops():
                                                              values=ids), semiring.ops.plus)
         either = semiring.ewise_add(x_sparse, semiring.Vector(n, "bitmap", present=mask,
                                                               values=ids), semiring.ops.plus)
+        filled = semiring.ewise_union(x_sparse, semiring.Vector(n, "bitmap", present=mask,
+                                                                values=ids),
+                                      semiring.ops.minus, 7, 1000)
         hooked = semiring.vxm(x_full, semiring.pointer_matrix(ids // 2), semiring.min_first)
-        got = [G.gather(v.to_dense(-1)) for v in (both, either, hooked)]
+        got = [G.gather(v.to_dense(-1)) for v in (both, either, hooked, filled)]
         B = dx.ones((n, 3))
         B[np.array([0, 1, 2, 7]), np.array([0, 1, 2, 2])] = 5.0
         dx.copyto(B, 3.0, where=B > 4.0)   # in place
@@ -248,6 +252,9 @@ def mode_ops():
             assert np.array_equal(got[1], np.where(hpresent & hmask, hx + h,
                                                    np.where(hpresent, hx,
                                                             np.where(hmask, h, -1))))
+            assert np.array_equal(got[3], np.where(hpresent & hmask, hx - h,
+                                                   np.where(hpresent, hx - 1000,
+                                                            np.where(hmask, 7 - h, -1))))
             exp = np.full(n, -1.0)
             np.minimum.at(exp, h // 2, hx)
             exp[np.setdiff1d(h, h // 2)] = -1

@@ -142,6 +142,8 @@ def checks(U, V, n, directed):
                               "exact"),
         "edge_betweenness_centrality": (
             lambda X: spbfs.edge_betweenness_centrality(X, directed=directed), "close"),
+        "ewise_union": (lambda X: semiring.ewise_union(X, semiring.select(X, "triu"),
+                                                       semiring.ops.minus, 3, 100), "close"),
     }
     if not directed:
         out.update({

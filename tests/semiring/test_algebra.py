@@ -456,16 +456,18 @@ def test_spmm_block_of_mostly_zero_rows(device, infinite):
         np.testing.assert_allclose(_host(got), expected)
 
 
-def _pair_reference(A, B, op, union):
+def _pair_reference(A, B, op, union, fills=None):
     av, ap = _canonical_dense(A)
     bv, bp = _canonical_dense(B)
     dtype = op.result_dtype(av.dtype, bv.dtype)
     both = ap & bp
     present = (ap | bp) if union else both
     vals = np.where(ap, av, bv).astype(dtype)
-    idx = np.argwhere(both)
+    idx = np.argwhere(both if fills is None else present)
     for i, j in idx:
-        vals[i, j] = _mul_scalar(op, av[i, j], bv[i, j], i, j, dtype)
+        x = av[i, j] if ap[i, j] else av.dtype.type(fills[0])
+        a = bv[i, j] if bp[i, j] else bv.dtype.type(fills[1])
+        vals[i, j] = _mul_scalar(op, x, a, i, j, dtype)
     return vals, present
 
 
@@ -482,6 +484,40 @@ def test_ewise_matrices(device, union, data):
     if union:  # a monoid works as its operator
         _assert_same(fn(_on(device, A), _on(device, B), sr.monoids.max),
                      _pair_reference(A, B, sr.ops.max, union))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(data=st.data())
+def test_ewise_union_matrices_and_vectors(device, data):
+    """``op`` with the fill standing for the missing side of a one-sided entry."""
+    shape = (data.draw(st.integers(0, 6)), data.draw(st.integers(0, 6)))
+    kind = data.draw(st.sampled_from(["int", "float"]))
+    A, B = (data.draw(matrices(shape, values=kind)) for _ in range(2))
+    op = data.draw(st.sampled_from([sr.ops.plus, sr.ops.minus, sr.ops.times, sr.ops.min,
+                                    sr.ops.first, sr.ops.second, _AT]))
+    fills = (data.draw(st.integers(-3, 3)), data.draw(st.integers(-3, 3)))
+    got = sr.ewise_union(_on(device, A), _on(device, B), op, *fills)
+    _assert_same(got, _pair_reference(A, B, op, True, fills))
+    assert _is_canonical(got)
+    if shape[0] and op is not _AT:  # the first rows as vectors (the coordinates' path;
+        # a vector's entry has no row and column)
+        row = (sp.csr_array(A)[[0]], sp.csr_array(B)[[0]])
+        xp = _xp(device)
+        x, y = (Vector.sparse(xp.asarray(R.indices), xp.asarray(R.data), size=shape[1])
+                for R in (sp.csr_array(R.toarray()) for R in row))
+        z = sr.ewise_union(x, y, op, *fills)
+        want, present = _pair_reference(*(sp.csr_array(R.toarray()) for R in row), op, True,
+                                         fills)
+        assert _host(z.indices).tolist() == np.flatnonzero(present[0]).tolist()
+        np.testing.assert_array_equal(_host(z.values), want[0][present[0]])
+
+
+def test_ewise_union_checks_its_fills():
+    A = sp.csr_array(np.eye(2))
+    with pytest.raises(TypeError, match="a_fill"):
+        sr.ewise_union(A, A, sr.ops.plus, "0", 0)
+    with pytest.raises(TypeError, match="b_fill"):
+        sr.ewise_union(A, A, sr.ops.plus, 0, [1, 2])
 
 
 @pytest.mark.parametrize("device", DEVICES)
