@@ -16,12 +16,18 @@ from ._jit import kernel
 
 __all__ = ["generations"]
 
+U = np.uintp
+ONE = U(1)
+
 
 @kernel
 def _generations(indptr, indices, indeg, order, bounds):  # pragma: no cover - compiled
     """Rows in generation order into ``order`` and each generation's start into
-    ``bounds``; returns ``(rows placed, generations)``."""
+    ``bounds``; returns ``(rows placed, generations)``.  ``indeg`` (zeros on entry) counts
+    the arcs in first."""
     n = indeg.size
+    for e in range(indices.size):
+        indeg[U(indices[e])] += 1
     count = 0
     for v in range(n):
         if indeg[v] == 0:
@@ -35,11 +41,12 @@ def _generations(indptr, indices, indeg, order, bounds):  # pragma: no cover - c
         g += 1
         bounds[g] = end
         for k in range(done, end):
-            u = order[k]
-            for e in range(indptr[u], indptr[u + 1]):
-                c = indices[e]
-                indeg[c] -= 1
-                if indeg[c] == 0:
+            u = U(order[k])  # unsigned ids: no wrap-around test per access
+            for e in range(U(indptr[u]), U(indptr[u + ONE])):
+                c = U(indices[e])
+                d = indeg[c] - 1
+                indeg[c] = d
+                if d == 0:
                     order[count] = c
                     count += 1
         done = end
@@ -53,7 +60,7 @@ def generations(indptr, indices, n):
     Parameters
     ----------
     indptr, indices : numpy.ndarray
-        CSR rows of the graph's arcs.
+        CSR rows of the graph's arcs (any integer dtypes: read as they are, not copied).
     n : int
         Rows.
 
@@ -72,9 +79,8 @@ def generations(indptr, indices, n):
     >>> order.tolist(), bounds.tolist()
     ([0, 1, 2], [0, 1, 2, 3])
     """
-    indptr = np.ascontiguousarray(indptr, dtype=np.int64)
-    indices = np.ascontiguousarray(indices, dtype=np.int64)
-    indeg = np.bincount(indices, minlength=n).astype(np.int64)
+    indptr, indices = np.ascontiguousarray(indptr), np.ascontiguousarray(indices)
+    indeg = np.zeros(n, np.int32 if indices.size < 2**31 else np.int64)
     order = np.empty(n, np.int64)
     bounds = np.empty(n + 1, np.int64)
     count, g = _generations(indptr, indices, indeg, order, bounds)
