@@ -428,11 +428,13 @@ def tournament_matrix(G):
     array([[ 0,  1],
            [-1,  0]])
     """
-    A = G._once(("tournament adjacency",), lambda: _with_transpose(adjacency(G)))
+    A, zero_weight = G._once(("tournament adjacency",), lambda: _with_transpose(adjacency(G)))
     if not isinstance(A, Matrix):
         return A - A.T  # scipy's own rules (bools, no arc)
     C = ewise_union(A, A.T, ops.minus, 0, 0)  # scipy's CSC -> CSR and merge: 20 ms of 1M
-    if not bool(C.data.all()):  # scipy drops the differences that are zero
+    # scipy drops the differences that are zero: a lone arc of weight 0, or two opposite
+    # arcs (C then holds fewer entries than A and A.T) of one weight
+    if (zero_weight or C.nnz < 2 * A.nnz) and not bool(C.data.all()):
         C = select(C, "nonzero")
     C = C.to_scipy()
     C.indptr = C.indptr.astype(np.int64, copy=False)  # A's int64, as scipy keeps them
@@ -441,13 +443,13 @@ def tournament_matrix(G):
 
 
 def _with_transpose(A):
-    """The scipy matrix ``A`` as a Matrix in the index dtype of the operations' results (so
-    the merge writes its result's indices once), its transpose built (both kept with the
-    graph); ``A`` itself where scipy computes ``A - A.T``."""
+    """``(the scipy matrix A as a Matrix in the index dtype of the operations' results, so
+    the merge writes its result's indices once, its transpose built; whether a weight is
+    0)``, kept with the graph; ``(A, None)`` where scipy computes ``A - A.T``."""
     if A.dtype not in (np.int64, np.float64) or not A.nnz:
-        return A
+        return A, None
     idt = index_dtype(A.shape[0], A.nnz)
     M = Matrix(A.indptr.astype(idt), A.indices.astype(idt), A.data, A.shape[0],
                canonical=True, check=False)
     _ = M.T.data  # the transpose's values gathered now, once
-    return M
+    return M, not bool(A.data.all())
