@@ -1304,7 +1304,6 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val,
             c_val[q] = mul(x_fill, AV(pb), i, jb) if filled else a_val[pb]
             pb += ONE
             q += ONE
-
 """
 
 
@@ -1359,10 +1358,9 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype, fills=
     from A and ``a`` from B: on the union of their patterns (``union``; a one-sided entry
     keeps its value, or with ``fills = (a_fill, b_fill)`` it is ``op(x, b_fill)`` /
     ``op(a_fill, a)``, GraphBLAS's ``eWiseUnion``) or on the intersection.  A union counts
-    each row's size, then merges
-    the rows into place; an intersection merges each row at a bound on its offset, then
-    one copy packs the rows (none when it is all of the smaller operand).  Returns CSR
-    ``(indptr, indices, values)``.
+    each row's size, then merges the rows into place; an intersection merges each row at a
+    bound on its offset, then one copy packs the rows (none when it is all of the smaller
+    operand).  Returns CSR ``(indptr, indices, values)``.
 
     Examples
     --------
@@ -1385,10 +1383,9 @@ def ewise_csr(op, union, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, dtype, fills=
         run_kernel(_union_count, ranges, a_ptr, a_idx, b_ptr, b_idx, cnt)
         c_ptr = _row_ptr(cnt, ptr_type)
         c_idx, c_val = np.empty(int(c_ptr[-1]), idt), np.empty(int(c_ptr[-1]), dtype)
-        filled = fills is not None
-        a_fill, b_fill = fills if filled else (a_val.dtype.type(0), b_val.dtype.type(0))
+        a_fill, b_fill = (0, 0) if fills is None else fills
         run_kernel(mod.union, ranges, a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, c_ptr, c_idx, c_val,
-                   filled, a_val.dtype.type(a_fill), b_val.dtype.type(b_fill))
+                   fills is not None, a_val.dtype.type(a_fill), b_val.dtype.type(b_fill))
         return c_ptr, c_idx, c_val
     starts = a_ptr if a_idx.size <= b_idx.size else b_ptr
     size = min(a_idx.size, b_idx.size)

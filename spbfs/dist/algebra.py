@@ -709,12 +709,11 @@ def _matrix_ewise(A, B, op, union, mask, complement, fills=None):
     from ..semiring import ewise_union as _union
 
     a, b = row_block(A), row_block(B)
+    given = {"mask": _local_mask(mask), "complement": complement, "structural": True}
     if fills is not None:
-        def fn(a, b, op, **kw):
-            return _union(a, b, op, *fills, **kw)
+        C = _union(a, b, op, *fills, **given)
     else:
-        fn = _add if union else _mult
-    C = fn(a, b, op, mask=_local_mask(mask), complement=complement, structural=True)
+        C = (_add if union else _mult)(a, b, op, **given)
     symmetric = matrix(A).symmetric and matrix(B).symmetric and mask is None
     return from_row_block(A, C, symmetric)
 

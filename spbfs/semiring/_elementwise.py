@@ -113,14 +113,14 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
 def _ewise_add_coords(a: _Coords, b: _Coords, op, dtype, fills=None) -> _Coords:
     backend = backend_for(a.xp)
     in_a, pos = _member(b.keys, a.keys)
-    if fills is None:
-        values = a.values.astype(dtype, copy=True)
-    else:  # op(x, b_fill) for every entry of A, those B stores too overwritten below
-        values = backend.binary(op, a.values, fills[1], *_index_args(
-            op, a.keys.size, a.xp, a.rows, a.cols), dtype)
+    cast = a.values.astype(dtype, copy=True)
+    # A's lone entries: their values, or op(x, b_fill) (every entry of A; those B stores
+    # too are written again below)
+    values = cast if fills is None else backend.binary(
+        op, a.values, fills[1], *_index_args(op, a.keys.size, a.xp, a.rows, a.cols), dtype)
     if bool(in_a.any()):
         both, at = b.take(in_a), pos[in_a]
-        values[at] = backend.binary(op, a.values[at], both.values, *_index_args(
+        values[at] = backend.binary(op, cast[at], both.values, *_index_args(
             op, at.size, a.xp, both.rows, both.cols), dtype)
     only_b = b.take(~in_a)
     if fills is not None:
