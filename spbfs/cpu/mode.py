@@ -78,6 +78,10 @@ def _dense_totals(lo, hi, ip, ix, data, x, own, mask, cost, scale, low, seen, ba
     return 0
 
 
+U = np.uintp
+ONE = U(1)
+#: ``seen``'s mark of a community no row has scored yet (ids are read unsigned).
+NO_ROW = np.iinfo(np.uintp).max
 _NONE_INT = np.empty(0, np.int64)
 _NONE_FLOAT = np.empty(0, np.float64)
 _NONE_BOOL = np.empty(0, bool)
@@ -147,27 +151,28 @@ def _choose(lo, hi, ip, ix, order, x, marked, count, met, chosen):
     zero."""
     for k in range(lo, hi):
         chosen[k] = -1
-        r = order[k]
+        r = U(order[k])  # ids read unsigned: no negative-index test a read
         if not marked[r]:
             continue
         marked[r] = False
-        if ip[r + 1] == ip[r]:
+        p0, p1 = U(ip[r]), U(ip[r + ONE])
+        if p1 == p0:
             continue
         nmet = 0
-        for p in range(ip[r], ip[r + 1]):
-            v = x[ix[p]]
+        for p in range(p0, p1):
+            v = U(x[U(ix[p])])
             if count[v] == 0:
                 met[nmet] = v
                 nmet += 1
             count[v] += 1
-        best, top = met[0], 0
+        best, top = U(met[0]), 0
         for m in range(nmet):
-            v = met[m]
+            v = U(met[m])
             if count[v] > top or (count[v] == top and v > best):
                 best, top = v, count[v]
-        own = count[x[r]]
+        own = count[U(x[r])]
         for m in range(nmet):
-            count[met[m]] = 0
+            count[U(met[m])] = 0
         if own < top:  # kept where it ties for the top
             chosen[k] = best
     return 0
@@ -180,13 +185,14 @@ def _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo):
     for k in range(lo, hi):
         if chosen[k] < 0:
             continue
-        r = order[k]
+        r = U(order[k])
         x[r] = chosen[k]
-        for p in range(ip[r], ip[r + 1]):
-            j = ix[p]
+        for p in range(U(ip[r]), U(ip[r + ONE])):
+            j = U(ix[p])
             marked[j] = True
-            if class_of[j] >= 0:
-                todo[class_of[j]] = True
+            c = class_of[j]
+            if c >= 0:
+                todo[U(c)] = True
     return 0
 
 
@@ -259,18 +265,20 @@ def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, ta
                       target, gains):
     """:func:`modularity_sweep`'s pass: per class, every row scores the communities of its
     columns (``tally`` per community, ``seen`` its row stamp), then the movers move in row
-    order.  Returns ``(moved, gain)``."""
+    order.  Returns ``(moved, gain)``.  Ids are read unsigned (no negative-index test on
+    each of the three scattered reads an entry makes)."""
     moved, gain = 0, 0.0
     for c in range(bounds.size - 1):
         lo, hi = bounds[c], bounds[c + 1]
         for q in range(lo, hi):
             target[q] = -1
-            r = order[q]
-            if ip[r + 1] == ip[r]:
+            r = U(order[q])
+            p0, p1 = U(ip[r]), U(ip[r + ONE])
+            if p1 == p0:
                 continue
             nmet = 0
-            for p in range(ip[r], ip[r + 1]):
-                cid = comm[ix[p]]
+            for p in range(p0, p1):
+                cid = U(comm[U(ix[p])])
                 if seen[cid] != r:
                     seen[cid] = r
                     tally[cid] = 0.0
@@ -278,29 +286,29 @@ def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, ta
                     nmet += 1
                 tally[cid] += w[p]
             scale = factor * k[r]
-            best, top = met[0], -np.inf
+            best, top = U(met[0]), -np.inf
             for m in range(nmet):
-                cid = met[m]
+                cid = U(met[m])
                 s = tally[cid] - scale * sigma[cid]
                 if s > top or (s == top and cid > best):
                     best, top = cid, s
-            own = comm[r]
+            own = U(comm[r])
             w_own = tally[own] if seen[own] == r else 0.0
             stay = w_own - scale * (sigma[own] - k[r])
             if top > stay + 1e-12 and best != own:
                 target[q] = best
-                gains[q] = top + scale * sigma[best] - w_own
+                gains[q] = top + scale * sigma[U(best)] - w_own
             for m in range(nmet):  # stamps of this row: a later row is another
-                seen[met[m]] = -1
+                seen[U(met[m])] = NO_ROW
         for q in range(lo, hi):
             to = target[q]
             if to < 0:
                 continue
-            r = order[q]
+            r = U(order[q])
             gain += 2.0 * gains[q]
-            sigma[comm[r]] -= k[r]
+            sigma[U(comm[r])] -= k[r]
             comm[r] = to
-            sigma[to] += k[r]
+            sigma[U(to)] += k[r]
             moved += 1
     return moved, gain
 
@@ -321,7 +329,7 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     """
     n, size = comm.size, sigma.size
     widest = int(np.diff(indptr).max()) if n else 0
-    seen = np.full(size, -1, np.int64)
+    seen = np.full(size, NO_ROW, np.uintp)
     moved, gain = _modularity_sweep(indptr, indices, data, order, np.asarray(bounds, np.int64),
                                     comm, k, sigma, float(factor), seen,
                                     np.zeros(size), np.empty(max(widest, 1), np.int64),

@@ -12,6 +12,9 @@ from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["quotient"]
 
+U = np.uintp
+ONE = U(1)
+
 #: Entries from which the labels are split over the threads.
 PARALLEL_ENTRIES = 1 << 18
 
@@ -26,9 +29,9 @@ def _merge(a0, a1, pos, ip, ix, data, labels, order, starts, seen, tally, out_pt
         out_ptr[a] = pos
         begin = pos
         for t in range(starts[a], starts[a + 1]):
-            i = order[t]
-            for p in range(ip[i], ip[i + 1]):
-                b = labels[ix[p]]
+            i = U(order[t])  # ids read unsigned: no negative-index test a read
+            for p in range(U(ip[i]), U(ip[i + ONE])):
+                b = U(labels[U(ix[p])])
                 if seen[b] != a:
                     seen[b] = a
                     tally[b] = 0.0
@@ -37,7 +40,7 @@ def _merge(a0, a1, pos, ip, ix, data, labels, order, starts, seen, tally, out_pt
                 tally[b] += data[p]
         out_ix[begin:pos].sort()
         for q in range(begin, pos):
-            out_val[q] = tally[out_ix[q]]
+            out_val[q] = tally[U(out_ix[q])]
     return pos
 
 
