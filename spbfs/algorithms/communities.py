@@ -25,7 +25,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..core.arrays import array_module
+from ..core.arrays import array_module, stable_order
 from ..semiring import (
     Vector,
     ewise_add,
@@ -92,8 +92,9 @@ def color_classes(A, seed=None, priority=None):
     if priority is None:
         priority = _rng(seed).permutation(n)
     colour = greedy_colors(M, xp.asarray(priority))
-    order = xp.argsort(colour, kind="stable")  # by colour, then vertex id
-    ends = xp.cumsum(xp.bincount(colour)).tolist() if n else []
+    counts = xp.bincount(colour)
+    order = stable_order(colour, counts.size)  # by colour, then vertex id
+    ends = xp.cumsum(counts).tolist() if n else []
     return [order[lo:hi] for lo, hi in pairwise([0, *ends])]
 
 

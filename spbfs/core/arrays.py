@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["INT32_MAX", "array_module", "gpu_available", "index_dtype", "is_cupy",
-           "require_gpu", "to_numpy"]
+           "require_gpu", "stable_order", "to_numpy"]
 
 #: The largest int32: sizes up to it are indexed with int32 (:func:`index_dtype`).
 INT32_MAX = np.iinfo(np.int32).max
@@ -55,6 +55,23 @@ def index_dtype(n: int, nnz: int = 0) -> np.dtype:
     (dtype('int32'), dtype('int64'))
     """
     return np.dtype(np.int32 if max(n, nnz) <= INT32_MAX else np.int64)
+
+
+def stable_order(keys, bound):
+    """The positions that sort the non-negative integers ``keys`` (all below ``bound``),
+    equal keys in their order: numpy's stable sort of 16-bit keys is a radix sort, so keys
+    below ``2**16`` are sorted as such (4-7 times faster than as int64 for 131,072 keys).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stable_order(np.array([2, 0, 2, 1]), 3).tolist()
+    [1, 3, 0, 2]
+    """
+    xp = array_module(keys)
+    if bound <= 1 << 16:
+        keys = keys.astype(np.uint16)
+    return xp.argsort(keys, kind="stable")
 
 
 def gpu_available() -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import stable_order
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
@@ -59,7 +60,7 @@ def quotient(indptr, indices, data, labels, k):
     >>> ptr.tolist(), idx.tolist(), val.tolist()
     ([0, 2, 4], [0, 1, 0, 1], [2.0, 2.0, 2.0, 5.0])
     """
-    order = np.argsort(labels, kind="stable")
+    order = stable_order(labels, k)
     starts = np.zeros(k + 1, np.int64)
     np.cumsum(np.bincount(labels, minlength=k), out=starts[1:])
     nnz = int(indices.size)

@@ -72,9 +72,7 @@ def greedy_colors(A, priority):
     M = M.canonical()
     colour = xp.full(n, -1, np.int64)
     kernel = optional_primitive(backend_for(xp), "greedy_colors")
-    if kernel is not None and kernel(M.indptr, M.indices,
-                                     xp.argsort(-priority.astype(np.float64), kind="stable"),
-                                     colour):
+    if kernel is not None and kernel(M.indptr, M.indices, _descending(priority, xp), colour):
         return colour
     return _rounds(select(M, "offdiag"), priority.astype(np.float64), colour)
 
@@ -119,3 +117,17 @@ def _lowest_free(taken, vertices, xp):
     _, place = xp.frexp(low.astype(np.float64))  # 2**b = 0.5 * 2**(b + 1): exact
     out = 64 * w.astype(np.int64) + place.astype(np.int64) - 1
     return xp.where(has.any(axis=0), out, 64 * taken.shape[0])
+
+
+def _descending(priority, xp):
+    """The vertices by descending priority, ties by id (a stable sort): where the priorities
+    are a permutation of ``0 .. n-1`` (``color_classes``' random ones), its inverse read
+    backwards, one scatter instead of a sort (131,072 vertices on the VM: 8.6 ms sorted)."""
+    n = priority.size
+    if n and priority.dtype.kind in "iu" and int(priority.min()) == 0 \
+            and int(priority.max()) == n - 1:
+        inverse = xp.full(n, -1, np.int64)
+        inverse[priority] = xp.arange(n, dtype=np.int64)
+        if bool((inverse >= 0).all()):  # every slot written: a permutation
+            return xp.ascontiguousarray(inverse[::-1])
+    return xp.argsort(-priority.astype(np.float64), kind="stable")

@@ -27,14 +27,21 @@ def _expected(A, priority):
 
 @st.composite
 def graphs(draw):
-    """A symmetric pattern with self-loops and repeated values, and distinct priorities."""
+    """A symmetric pattern with self-loops and repeated values, and distinct priorities:
+    floats, a permutation of the ids (ordered by one scatter) or other ints (sorted)."""
     n = draw(st.integers(1, 40))
     p = draw(st.floats(0.0, 1.0))
     seed = draw(st.integers(0, 2**31 - 1))
     rng = np.random.default_rng(seed)
     upper = np.triu(rng.random((n, n)) < p)
     dense = (upper | upper.T).astype(np.float64) * rng.integers(1, 3, (n, n))
-    return sp.csr_array(dense), rng.permutation(n) * 1.5
+    priority = rng.permutation(n)
+    kind = draw(st.sampled_from(["floats", "permutation", "gap"]))
+    if kind == "floats":
+        priority = priority * 1.5
+    elif kind == "gap":
+        priority[priority == n - 1] = n + 1  # 0 .. n-2 and n+1: not a permutation
+    return sp.csr_array(dense), priority
 
 
 @pytest.mark.parametrize("device", DEVICES)
