@@ -368,10 +368,14 @@ def louvain_doubled(B, resolution=1.0, threshold=1e-7, max_level=None, seed=None
     total = float(B.data.sum()) if B.nnz else 0.0
     if total == 0:
         return final
-    mod = modularity_of(B, final, resolution, total)
+    mod = None
     level = 0
     while True:
-        comm, new_mod = _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod)
+        k = _row_sums(B)  # each vertex's degree, read by the moves too
+        if mod is None:  # the singletons': the weight inside them is the diagonal's
+            mod = _score(float(reduce(select(B, "diag"), monoids.plus)), k, resolution, total)
+        comm, new_mod = _local_moves(B, k, resolution, total, rng, max_sweeps, threshold,
+                                     mod)
         uniq, comm = xp.unique(comm, return_inverse=True)
         comm = comm.ravel().astype(np.int64)
         final = comm[final]  # NetworkX keeps the last level, however small its gain
@@ -417,7 +421,7 @@ def _modularity(B, comm, sigma, resolution, total):
 SETTLED = 1e-3
 
 
-def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
+def _local_moves(B, k, resolution, total, rng, max_sweeps, threshold, mod):
     """Louvain's first phase on ``B`` from its vertices as communities (modularity ``mod``):
     colour class by colour class, each vertex to its best neighbouring community.  It stops
     when a sweep raises the modularity by no more than ``threshold`` or than
@@ -426,9 +430,9 @@ def _local_moves(B, resolution, total, rng, max_sweeps, threshold, mod):
     modularity is undone.  The weight inside communities is kept from the moves themselves
     (the movers of a class are not neighbours: each adds twice its weight to its new
     community and takes off twice that to its old one), so a sweep's modularity costs no
-    pass over the entries.  Returns the communities and their modularity."""
+    pass over the entries.  ``k``: the row sums of ``B``.  Returns the communities and their
+    modularity."""
     xp, n = B.xp, B.n
-    k = _row_sums(B)
     comm = xp.arange(n, dtype=np.int64)
     sigma = k.copy()  # total degree of each community (indexed by community id < n)
     inside = mod * total + resolution * float((sigma * sigma).sum()) / total
