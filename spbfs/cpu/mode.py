@@ -297,7 +297,7 @@ def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, ta
             stay = w_own - scale * (sigma[own] - k[r])
             if top > stay + 1e-12 and best != own:
                 target[q] = best
-                gains[q] = top + scale * sigma[U(best)] - w_own
+                gains[q] = top + scale * sigma[best] - w_own
             for m in range(nmet):  # stamps of this row: a later row is another
                 seen[U(met[m])] = NO_ROW
         for q in range(lo, hi):

@@ -69,7 +69,8 @@ def row_overlap(aptr, aidx, bptr, bidx):
     n = len(aptr) - 1
     out = np.empty(n, np.int64)
     work = aidx.size + bidx.size
-    ranges = split(n, get_num_threads() if work >= PARALLEL_ENTRIES else 1, aptr + bptr)
+    threads = get_num_threads() if work >= PARALLEL_ENTRIES else 1
+    ranges = split(n, threads, aptr + bptr if threads > 1 else None)
     columns = max(int(aidx.max(initial=-1)), int(bidx.max(initial=-1))) + 1
     marks = np.zeros((len(ranges), (columns + 63) // 64), np.uint64)
     run_kernel(_overlap, [(lo, hi, r) for r, (lo, hi) in enumerate(ranges)], aptr, aidx,
