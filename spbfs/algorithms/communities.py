@@ -46,7 +46,7 @@ from ._shared import by_masks, check_undirected, prepare
 from .degree import degrees
 
 __all__ = ["color_classes", "doubled_loops", "label_propagation", "largest_first", "louvain",
-           "louvain_doubled", "modularity", "modularity_of"]
+           "louvain_doubled", "modularity", "quotient_modularity"]
 
 
 def _rng(seed):
@@ -372,8 +372,8 @@ def louvain_doubled(B, resolution=1.0, threshold=1e-7, max_level=None, seed=None
     level = 0
     while True:
         k = _row_sums(B)  # each vertex's degree, read by the moves too
-        if mod is None:  # the singletons': the weight inside them is the diagonal's
-            mod = _score(float(reduce(select(B, "diag"), monoids.plus)), k, resolution, total)
+        if mod is None:  # the singletons'
+            mod = quotient_modularity(B, resolution, total, k)
         comm, new_mod = _local_moves(B, k, resolution, total, rng, max_sweeps, threshold,
                                      mod)
         uniq, comm = xp.unique(comm, return_inverse=True)
@@ -388,30 +388,26 @@ def louvain_doubled(B, resolution=1.0, threshold=1e-7, max_level=None, seed=None
         B = quotient(B, comm, int(uniq.size))
 
 
-def modularity_of(B, comm, resolution, total):
-    """Modularity of ``comm`` on the doubled-loop matrix ``B`` (``total = sum(B)``).
+def quotient_modularity(Q, resolution, total, k=None):
+    """Modularity of a partition from its quotient ``Q`` of a doubled-loop matrix
+    (:func:`spbfs.semiring.quotient`: the weight inside each community on its diagonal,
+    its total degree as its row's sum, or ``k`` where given); ``total`` is the sum of
+    ``Q``.  A matrix is its own quotient by the partition into singletons.
 
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
     >>> from spbfs.semiring import Matrix
-    >>> B = Matrix.from_any(sp.csr_array(np.array([[0, 1.0], [1.0, 0]])))
-    >>> modularity_of(B, np.array([0, 0]), 1.0, 2.0)
+    >>> quotient_modularity(Matrix.from_any(sp.csr_array(np.array([[2.0]]))), 1.0, 2.0)
     0.0
     """
-    sigma = B.xp.bincount(comm, weights=_row_sums(B), minlength=int(comm.max()) + 1)
-    return _modularity(B, comm, sigma, resolution, total)
+    k = _row_sums(Q) if k is None else k
+    return _score(float(reduce(select(Q, "diag"), monoids.plus)), k, resolution, total)
 
 
 def _score(inside, sigma, resolution, total):
     """Modularity from the weight inside communities and each community's total degree."""
     return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
-
-
-def _modularity(B, comm, sigma, resolution, total):
-    """:func:`modularity_of` given each community's total degree ``sigma``."""
-    inside = float(B.data[comm[B.entry_rows] == comm[B.indices]].sum())
-    return _score(inside, sigma, resolution, total)
 
 
 #: A level's sweeps end once one raises the modularity by no more than this share of what

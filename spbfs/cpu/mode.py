@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .kept import KeptPool
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, run_ranges, split
 
 __all__ = ["mode_sweeps", "modularity_sweep", "row_mode"]
 
@@ -22,6 +23,9 @@ DENSE_RANGE = 1 << 24
 #: small classes on 16 threads took 1.31-1.54 s with parts of 2**14 entries, against
 #: 1.07-1.18 s on the VM's two).
 PART_ENTRIES = 1 << 17
+#: The fewest entries a thread's part of a class holds in a modularity sweep (its parts are
+#: called without the GIL, so a part pays for itself from far fewer entries).
+SWEEP_PART_ENTRIES = 1 << 13
 
 
 @kernel
@@ -261,62 +265,101 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
 
 
 @kernel
-def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, tally, met,
-                      target, gains):
-    """:func:`modularity_sweep`'s pass: per class, every row scores the communities of its
-    columns (``tally`` per community, ``seen`` its row stamp), then the movers move in row
-    order.  Returns ``(moved, gain)``.  Ids are read unsigned (no negative-index test on
-    each of the three scattered reads an entry makes)."""
+def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met, target,
+           gains):  # pragma: no cover - compiled
+    """Rows ``order[lo:hi]`` of one class score the communities of their columns (``tally``
+    per community, ``seen`` its row stamp, row ``part`` of each scratch array): a row that
+    gains by moving gets its best community in ``target`` and the gain in ``gains``, else
+    ``target`` is -1.  Reads ``comm`` and ``sigma`` only, so parts of a class score side by
+    side.  Ids are read unsigned (no negative-index test on each of the three scattered
+    reads an entry makes)."""
+    seen, tally, met = seen[part], tally[part], met[part]
+    for q in range(lo, hi):
+        target[q] = -1
+        r = U(order[q])
+        p0, p1 = U(ip[r]), U(ip[r + ONE])
+        if p1 == p0:
+            continue
+        nmet = 0
+        for p in range(p0, p1):
+            cid = U(comm[U(ix[p])])
+            if seen[cid] != r:
+                seen[cid] = r
+                tally[cid] = 0.0
+                met[nmet] = cid
+                nmet += 1
+            tally[cid] += w[p]
+        scale = factor * k[r]
+        best, top = U(met[0]), -np.inf
+        for m in range(nmet):
+            cid = U(met[m])
+            s = tally[cid] - scale * sigma[cid]
+            if s > top or (s == top and cid > best):
+                best, top = cid, s
+        own = U(comm[r])
+        w_own = tally[own] if seen[own] == r else 0.0
+        stay = w_own - scale * (sigma[own] - k[r])
+        if top > stay + 1e-12 and best != own:
+            target[q] = best
+            gains[q] = top + scale * sigma[best] - w_own
+        for m in range(nmet):  # stamps of this row: a later row is another
+            seen[U(met[m])] = NO_ROW
+    return 0
+
+
+@kernel
+def _apply(lo, hi, order, comm, k, sigma, target, gains):  # pragma: no cover - compiled
+    """The scored rows ``order[lo:hi]`` with a ``target`` move there, in row order.
+    Returns ``(moved, gain)``."""
     moved, gain = 0, 0.0
-    for c in range(bounds.size - 1):
-        lo, hi = bounds[c], bounds[c + 1]
-        for q in range(lo, hi):
-            target[q] = -1
-            r = U(order[q])
-            p0, p1 = U(ip[r]), U(ip[r + ONE])
-            if p1 == p0:
-                continue
-            nmet = 0
-            for p in range(p0, p1):
-                cid = U(comm[U(ix[p])])
-                if seen[cid] != r:
-                    seen[cid] = r
-                    tally[cid] = 0.0
-                    met[nmet] = cid
-                    nmet += 1
-                tally[cid] += w[p]
-            scale = factor * k[r]
-            best, top = U(met[0]), -np.inf
-            for m in range(nmet):
-                cid = U(met[m])
-                s = tally[cid] - scale * sigma[cid]
-                if s > top or (s == top and cid > best):
-                    best, top = cid, s
-            own = U(comm[r])
-            w_own = tally[own] if seen[own] == r else 0.0
-            stay = w_own - scale * (sigma[own] - k[r])
-            if top > stay + 1e-12 and best != own:
-                target[q] = best
-                gains[q] = top + scale * sigma[best] - w_own
-            for m in range(nmet):  # stamps of this row: a later row is another
-                seen[U(met[m])] = NO_ROW
-        for q in range(lo, hi):
-            to = target[q]
-            if to < 0:
-                continue
-            r = U(order[q])
-            gain += 2.0 * gains[q]
-            sigma[U(comm[r])] -= k[r]
-            comm[r] = to
-            sigma[U(to)] += k[r]
-            moved += 1
+    for q in range(lo, hi):
+        to = target[q]
+        if to < 0:
+            continue
+        r = U(order[q])
+        gain += 2.0 * gains[q]
+        sigma[U(comm[r])] -= k[r]
+        comm[r] = to
+        sigma[U(to)] += k[r]
+        moved += 1
     return moved, gain
 
 
+@kernel
+def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, tally, met,
+                      target, gains):  # pragma: no cover - compiled
+    """:func:`modularity_sweep`'s pass over the classes ``bounds`` on one thread: per
+    class, every row scores (:func:`_score`), then the movers move in row order.  Returns
+    ``(moved, gain)``."""
+    moved, gain = 0, 0.0
+    for c in range(bounds.size - 1):
+        lo, hi = bounds[c], bounds[c + 1]
+        _score(lo, hi, 0, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
+               target, gains)
+        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
+        moved += m
+        gain += g
+    return moved, gain
+
+
+#: Each thread's scratch of a threaded sweep (a stamp and a total per community, and the
+#: communities a row meets), kept between sweeps: made anew, the stamps' fill cost about
+#: what a sweep of a small level does.
+_sweep_scratch = KeptPool(lambda parts, size, widest: (
+    np.full((parts, size), NO_ROW, np.uintp), np.zeros((parts, size)),
+    np.empty((parts, widest), np.int64)), keep=2)
+
+
 def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, factor):
-    """:func:`spbfs.semiring.modularity_sweep` on CSR arrays in one kernel call (``order``:
-    the classes' rows one class after another, ``bounds``: where each starts, then
-    ``order.size``; ``comm``, ``sigma`` changed in place).  Returns ``(moved, gain)``.
+    """:func:`spbfs.semiring.modularity_sweep` on CSR arrays (``order``: the classes' rows
+    one class after another, ``bounds``: where each starts, then ``order.size``; ``comm``,
+    ``sigma`` changed in place).  Returns ``(moved, gain)``.
+
+    A class whose rows hold :data:`SWEEP_PART_ENTRIES` entries or more per thread scores over
+    the threads (each part with its own scratch arrays), then moves in row order; the runs
+    of smaller classes between such classes take one kernel call each.  Scoring reads
+    nothing a part writes, so the result is the same to the last bit on any number of
+    threads.
 
     Examples
     --------
@@ -328,10 +371,32 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     (2, 4.0)
     """
     n, size = comm.size, sigma.size
-    widest = int(np.diff(indptr).max()) if n else 0
-    seen = np.full(size, NO_ROW, np.uintp)
-    moved, gain = _modularity_sweep(indptr, indices, data, order, np.asarray(bounds, np.int64),
-                                    comm, k, sigma, float(factor), seen,
-                                    np.zeros(size), np.empty(max(widest, 1), np.int64),
-                                    np.empty(order.size, np.int64), np.empty(order.size))
+    bounds = np.asarray(bounds, np.int64)
+    widest = max(int(np.diff(indptr).max()) if n else 0, 1)
+    target, gains = np.empty(order.size, np.int64), np.empty(order.size)
+    args = (indptr, indices, data, order, comm, k, sigma, float(factor))
+    most = min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1))
+    reach = np.zeros(order.size + 1, np.int64)  # entries of order[:q]
+    if most > 1 and order.size:
+        np.cumsum(np.diff(indptr)[order], out=reach[1:])
+    wide = np.flatnonzero(np.diff(reach[bounds]) >= 2 * SWEEP_PART_ENTRIES).tolist()
+    parts = min(most, int(np.diff(reach[bounds]).max()) // SWEEP_PART_ENTRIES) if wide else 1
+    scratch = _sweep_scratch.checkout(parts, size, widest)
+    moved, gain = 0, 0.0
+    done = 0  # classes before it swept
+    for c in [*wide, bounds.size - 1]:
+        if c > done:
+            m, g = _modularity_sweep(*args[:4], bounds[done:c + 1], *args[4:], *scratch,
+                                     target, gains)
+            moved, gain = moved + m, gain + g
+        if c == bounds.size - 1:
+            break
+        lo, hi = int(bounds[c]), int(bounds[c + 1])
+        ranges = split(hi - lo, min(parts, int(reach[hi] - reach[lo]) // SWEEP_PART_ENTRIES),
+                       weights=reach[lo:hi + 1])
+        run_kernel(_score, [(lo + a, lo + b, t) for t, (a, b) in enumerate(ranges)], *args,
+                   *scratch, target, gains)
+        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
+        moved, gain, done = moved + m, gain + g, c + 1
+    _sweep_scratch.give_back(scratch, parts, size, widest)
     return int(moved), float(gain)

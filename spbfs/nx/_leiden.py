@@ -17,7 +17,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from ..algorithms.communities import doubled_loops, louvain_doubled, modularity_of
+from ..algorithms.communities import doubled_loops, louvain_doubled, quotient_modularity
 from ..algorithms.components import connected_components
 from ..semiring import Matrix, quotient
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
@@ -92,7 +92,7 @@ def _levels(G, weight, resolution, seed, max_level=None, M=None):
     # of this one by the labels (a doubled diagonal again), as Louvain takes it
     B = doubled_loops(M)
     total = float(B.data.sum())
-    mod = modularity_of(B, labels, resolution, total) if total else float("nan")
+    mod = quotient_modularity(B, resolution, total) if total else float("nan")
     A, level = B, 0
     while max_level is None or level < max_level:
         moved = louvain_doubled(A, resolution=resolution, max_level=1,
@@ -102,13 +102,13 @@ def _levels(G, weight, resolution, seed, max_level=None, M=None):
             return
         labels = _refined(M, moved[labels])
         c = int(labels.max()) + 1
-        new_mod = modularity_of(B, labels, resolution, total)
+        Q = quotient(B, labels.astype(np.int64), c)  # the next level's graph
+        new_mod = quotient_modularity(Q, resolution, total)
         yield labels
         level += 1
         if c == A.n or new_mod - mod <= 1e-7:
             return
-        mod = new_mod
-        A = quotient(B, labels.astype(np.int64), c)
+        mod, A = new_mod, Q
 
 
 @dispatched(can_run=_can_run, docs="Louvain (a colour class at a time, seeded) and the "

@@ -402,3 +402,40 @@ def test_modularity_sweep_matches_moving_row_by_row(device, generic, case, facto
     assert (to_host(got_comm).tolist(), moved) == (want_comm, want_moved)
     np.testing.assert_allclose(to_host(got_sigma), want_sigma, atol=1e-9)
     assert gain == pytest.approx(want_gain, abs=1e-9)
+
+
+def test_modularity_sweep_split_over_threads(monkeypatch):
+    """Classes scored over four threads (parts of 256 entries here), each with its own
+    scratch arrays, then moved in row order: the oracle's answer, twice (the kept scratch
+    arrays read again)."""
+    from spbfs.cpu import mode
+
+    monkeypatch.setattr(mode, "SWEEP_PART_ENTRIES", 1 << 8)
+    rng = np.random.default_rng(11)
+    n, m = 3000, 12000
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = r != c
+    w = rng.integers(1, 4, keep.sum()).astype(np.float64)
+    A = sp.csr_array((np.r_[w, w], (np.r_[r[keep], c[keep]], np.r_[c[keep], r[keep]])),
+                     shape=(n, n))
+    A.sum_duplicates()
+    colour = rng.integers(0, 5, n)
+    classes = [np.flatnonzero(colour == j) for j in range(5)]
+    k = np.asarray(A.sum(axis=1)).ravel()
+    comm = rng.integers(0, n // 4, n)
+    M = _device_matrix("numpy", A)
+    spbfs.set_num_threads(4)
+    try:
+        for _ in range(2):
+            sigma = np.bincount(comm, weights=k, minlength=n)
+            got_comm, got_sigma = comm.copy(), sigma.copy()
+            moved, gain = semiring.modularity_sweep(M, _given_classes("numpy", M, classes),
+                                                    got_comm, k, got_sigma, 1 / A.sum())
+            want = _louvain_oracle(A, classes, comm, k, sigma, 1 / A.sum())
+            assert (got_comm.tolist(), moved) == (want[0], want[2])
+            np.testing.assert_allclose(got_sigma, want[1], atol=1e-9)
+            assert gain == pytest.approx(want[3], abs=1e-9)
+            assert moved
+            comm = got_comm
+    finally:
+        spbfs.set_num_threads(None)
