@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._atomic import fetch_add
 from ._jit import kernel
+from ._spin import _load, _store, round_reads, spin_until_all, spin_while
 from .kept import KeptPool
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
 from .threads import get_num_threads, run_kernel, run_ranges, split
@@ -23,9 +25,19 @@ DENSE_RANGE = 1 << 24
 #: small classes on 16 threads took 1.31-1.54 s with parts of 2**14 entries, against
 #: 1.07-1.18 s on the VM's two).
 PART_ENTRIES = 1 << 17
-#: The fewest entries a thread's part of a class holds in a modularity sweep (its parts are
-#: called without the GIL, so a part pays for itself from far fewer entries).
-SWEEP_PART_ENTRIES = 1 << 13
+#: A modularity sweep over this many stored entries or more runs its classes in one
+#: parallel call: range 0 leads, opening a round for each class of at least
+#: :data:`ROUND_ENTRIES` entries, in which every thread present scores rows
+#: :data:`SWEEP_CHUNK` at a time; it scores a smaller class alone, and moves each class's
+#: movers itself.
+SWEEP_PARALLEL_ENTRIES = 1 << 16
+ROUND_ENTRIES = 1 << 12
+SWEEP_CHUNK = 32
+#: A sweep's control block (int64): the round's state (even: open, odd: closed,
+#: :data:`DONE`), the helpers inside it and the rows claimed, each on its own cache line;
+#: then the round's class as the leader publishes it.
+SEQ, ACTIVE, CLAIMED, P_LO, P_HI, SWEEP_CONTROL = 0, 8, 16, 24, 25, 32
+DONE = -1
 
 
 @kernel
@@ -342,6 +354,93 @@ def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, ta
     return moved, gain
 
 
+@kernel
+def _score_claims(part, lo, hi, claimed, ip, ix, w, order, comm, k, sigma, factor, seen,
+                  tally, met, target, gains):  # pragma: no cover - compiled
+    """Rows of ``order[lo:hi]`` scored (:func:`_score`) :data:`SWEEP_CHUNK` at a time, each
+    chunk taken by ``fetch_add`` on ``claimed[0]``, until none is left."""
+    while True:
+        q0 = lo + fetch_add(claimed, 0, SWEEP_CHUNK)
+        if q0 >= hi:
+            return 0
+        _score(q0, min(q0 + SWEEP_CHUNK, hi), part, ip, ix, w, order, comm, k, sigma, factor,
+               seen, tally, met, target, gains)
+
+
+@kernel
+def _sweep_rounds(part, ctl, reads, ip, ix, w, order, bounds, comm, k, sigma, factor, seen,
+                  tally, met, target, gains, gain):  # pragma: no cover - compiled
+    """A sweep's classes in one parallel call: range 0 leads (:func:`_sweep_lead`), the
+    others help (:func:`_sweep_help`).  Returns the rows moved (the leader's range)."""
+    claimed = ctl[CLAIMED:CLAIMED + 1]
+    if part == 0:
+        return _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k,
+                           sigma, factor, seen, tally, met, target, gains, gain)
+    return _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, factor,
+                       seen, tally, met, target, gains)
+
+
+@kernel
+def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, sigma, factor,
+                seen, tally, met, target, gains, gain):  # pragma: no cover - compiled
+    """The leading range: class by class, a class of :data:`ROUND_ENTRIES` entries or more
+    published (``ctl[SEQ]`` even: open), its share scored, the round closed (``ctl[SEQ]``
+    odd) and the helpers inside it waited for; a smaller class scored alone; then the
+    class's movers moved in row order.  ``gain[0]`` is the sweep's gain and ``ctl[SEQ]``
+    :data:`DONE` as it returns the rows moved."""
+    moved, total = 0, 0.0
+    seq = 0
+    for c in range(bounds.size - 1):
+        lo, hi = bounds[c], bounds[c + 1]
+        entries = 0
+        for q in range(lo, hi):
+            r = U(order[q])
+            entries += ip[r + ONE] - ip[r]
+        if entries < ROUND_ENTRIES:
+            _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
+                   target, gains)
+        else:
+            claimed[0] = 0  # no helper is inside a round: the last one's were waited for
+            ctl[P_LO] = lo
+            ctl[P_HI] = hi
+            seq += 2
+            _store(ctl, SEQ, seq)  # open: the published class is seen with it
+            _score_claims(part, lo, hi, claimed, ip, ix, w, order, comm, k, sigma, factor,
+                          seen, tally, met, target, gains)
+            fetch_add(ctl, SEQ, 1)  # closed (a full fence before ACTIVE is read)
+            while not spin_until_all(ctl, 1, 1, ACTIVE, 0, 1, reads):
+                pass
+        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
+        moved += m
+        total += g
+    gain[0] = total
+    _store(ctl, SEQ, DONE)
+    return moved
+
+
+@kernel
+def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, factor, seen,
+                tally, met, target, gains):  # pragma: no cover - compiled
+    """A helping range: it joins each open round it sees (``ctl[ACTIVE]`` raised, then
+    ``ctl[SEQ]`` read again: a round closed meanwhile is left), scores chunks of its class
+    and leaves, until ``ctl[SEQ]`` is :data:`DONE`.  A helper that starts late, or never,
+    only scores less: the leader waits for none but those inside a round."""
+    last = 0
+    while True:
+        seq = _load(ctl, SEQ)
+        if seq == DONE:
+            return 0
+        if seq & 1 or seq == last:  # closed, or already taken part in
+            spin_while(ctl, SEQ, seq, 1, reads)
+            continue
+        fetch_add(ctl, ACTIVE, 1)
+        if _load(ctl, SEQ) == seq:  # still open: the leader waits for this thread
+            _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ip, ix, w, order, comm, k,
+                          sigma, factor, seen, tally, met, target, gains)
+        fetch_add(ctl, ACTIVE, -1)
+        last = seq
+
+
 #: Each thread's scratch of a threaded sweep (a stamp and a total per community, and the
 #: communities a row meets), kept between sweeps: made anew, the stamps' fill cost about
 #: what a sweep of a small level does.
@@ -355,11 +454,10 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     one class after another, ``bounds``: where each starts, then ``order.size``; ``comm``,
     ``sigma`` changed in place).  Returns ``(moved, gain)``.
 
-    A class whose rows hold :data:`SWEEP_PART_ENTRIES` entries or more per thread scores over
-    the threads (each part with its own scratch arrays), then moves in row order; the runs
-    of smaller classes between such classes take one kernel call each.  Scoring reads
-    nothing a part writes, so the result is the same to the last bit on any number of
-    threads.
+    A sweep over :data:`SWEEP_PARALLEL_ENTRIES` entries or more runs its classes in one
+    parallel call (:func:`_sweep_rounds`), each thread with its own scratch arrays, others
+    in one kernel call.  Scoring reads nothing a thread writes and the movers move in row
+    order, so the result is the same to the last bit on any number of threads.
 
     Examples
     --------
@@ -374,29 +472,17 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     bounds = np.asarray(bounds, np.int64)
     widest = max(int(np.diff(indptr).max()) if n else 0, 1)
     target, gains = np.empty(order.size, np.int64), np.empty(order.size)
-    args = (indptr, indices, data, order, comm, k, sigma, float(factor))
-    most = min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1))
-    reach = np.zeros(order.size + 1, np.int64)  # entries of order[:q]
-    if most > 1 and order.size:
-        np.cumsum(np.diff(indptr)[order], out=reach[1:])
-    wide = np.flatnonzero(np.diff(reach[bounds]) >= 2 * SWEEP_PART_ENTRIES).tolist()
-    parts = min(most, int(np.diff(reach[bounds]).max()) // SWEEP_PART_ENTRIES) if wide else 1
-    scratch = _sweep_scratch.checkout(parts, size, widest)
-    moved, gain = 0, 0.0
-    done = 0  # classes before it swept
-    for c in [*wide, bounds.size - 1]:
-        if c > done:
-            m, g = _modularity_sweep(*args[:4], bounds[done:c + 1], *args[4:], *scratch,
-                                     target, gains)
-            moved, gain = moved + m, gain + g
-        if c == bounds.size - 1:
-            break
-        lo, hi = int(bounds[c]), int(bounds[c + 1])
-        ranges = split(hi - lo, min(parts, int(reach[hi] - reach[lo]) // SWEEP_PART_ENTRIES),
-                       weights=reach[lo:hi + 1])
-        run_kernel(_score, [(lo + a, lo + b, t) for t, (a, b) in enumerate(ranges)], *args,
-                   *scratch, target, gains)
-        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
-        moved, gain, done = moved + m, gain + g, c + 1
-    _sweep_scratch.give_back(scratch, parts, size, widest)
+    args = (indptr, indices, data, order, bounds, comm, k, sigma, float(factor))
+    parts = min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1))
+    if indices.size < SWEEP_PARALLEL_ENTRIES:
+        parts = 1
+    scratch = _sweep_scratch.checkout(max(parts, 1), size, widest)
+    if parts <= 1:
+        moved, gain = _modularity_sweep(*args, *scratch, target, gains)
+    else:
+        ctl, out = np.zeros(SWEEP_CONTROL, np.int64), np.zeros(1)
+        moved = run_kernel(_sweep_rounds, [(t,) for t in range(parts)], ctl, round_reads(),
+                           *args, *scratch, target, gains, out)[0]
+        gain = out[0]
+    _sweep_scratch.give_back(scratch, max(parts, 1), size, widest)
     return int(moved), float(gain)

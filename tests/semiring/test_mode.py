@@ -405,12 +405,12 @@ def test_modularity_sweep_matches_moving_row_by_row(device, generic, case, facto
 
 
 def test_modularity_sweep_split_over_threads(monkeypatch):
-    """Classes scored over four threads (parts of 256 entries here), each with its own
-    scratch arrays, then moved in row order: the oracle's answer, twice (the kept scratch
-    arrays read again)."""
+    """A sweep's classes (about 4,800 entries each: a round each) scored over four threads,
+    each with its own scratch arrays, then moved in row order: the oracle's answer, twice
+    (the kept scratch arrays read again)."""
     from spbfs.cpu import mode
 
-    monkeypatch.setattr(mode, "SWEEP_PART_ENTRIES", 1 << 8)
+    monkeypatch.setattr(mode, "SWEEP_PARALLEL_ENTRIES", 1 << 8)
     rng = np.random.default_rng(11)
     n, m = 3000, 12000
     r, c = rng.integers(0, n, m), rng.integers(0, n, m)
