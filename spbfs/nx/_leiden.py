@@ -22,7 +22,7 @@ from ..algorithms.components import connected_components
 from ..semiring import Matrix, quotient
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
 from ._graph import row_methods
-from ._registry import dispatched
+from ._registry import dispatched, gc_paused
 
 __all__ = []
 
@@ -191,9 +191,13 @@ def leiden_partitions(G, weight="weight", resolution=1, seed=None):
 
 
 def _partitions(G, weight, resolution, seed, M):
+    """Each level's node sets, made with the collector paused (a generator runs with it on
+    between its yields: its collections walked the caller's graph, 1.2 s of the VM's three
+    levels of 49,309 sets)."""
+    groups = gc_paused(_groups)
     produced = False
     for labels in _levels(G, weight, resolution, seed, M=M):
         produced = True
-        yield _groups(G, labels)
+        yield groups(G, labels)
     if not produced:  # no edges: the vertices alone
-        yield _groups(G, np.arange(len(G)))
+        yield groups(G, np.arange(len(G)))
