@@ -33,13 +33,38 @@ BATCH_ENTRIES = 1 << 22
 BLOCK_NODES = 1 << 11
 
 
-def _inverse_sorted(levels):
-    """``1 / d`` of the positive distances of each row, largest first (zeros elsewhere)."""
+def _level_counts(levels):
+    """How many entries of each row of ``levels`` lie at each positive distance: an
+    int64 array of the rows by the largest distance (column ``d - 1``: distance ``d``)."""
     levels = np.asarray(levels)
-    with np.errstate(divide="ignore"):
-        inv = np.where(levels > 0, 1.0 / np.maximum(levels, 1), 0.0)
-    inv = -np.sort(-inv, axis=1)
-    return inv
+    rows = levels.shape[0]
+    top = max(int(levels.max()), 0) if levels.size else 0
+    at = np.maximum(levels, 0).astype(np.int64)
+    at += (top + 1) * np.arange(rows)[:, None]
+    counts = np.bincount(at.ravel(), minlength=rows * (top + 1))
+    return counts.reshape(rows, top + 1)[:, 1:]
+
+
+def _inverse_run(levels):
+    """``1 / d`` of the positive distances of each row, largest first, the rows one after
+    another (the other pairs' zeros, which add nothing, left out): repeats of each row's
+    distance counts, where a sort of every pair took most of the call."""
+    counts = _level_counts(levels)
+    inverse = 1.0 / np.arange(1, counts.shape[1] + 1)
+    return np.repeat(np.tile(inverse, counts.shape[0]), counts.ravel())
+
+
+def _inverse_sorted(levels, width):
+    """``1 / d`` of the positive distances of each row, largest first, then zeros: the
+    first ``width`` columns, from each row's distance counts (a column's distance is the
+    number of distances whose running count it has reached, plus one)."""
+    counts = _level_counts(levels)
+    reached = np.cumsum(counts, axis=1)
+    column = np.arange(width)
+    rank = np.zeros((counts.shape[0], width), np.intp)
+    for d in range(counts.shape[1]):  # a pass per distance (a graph's diameter at most)
+        rank += column >= reached[:, d:d + 1]
+    return np.append(1.0 / np.arange(1, counts.shape[1] + 1), 0.0)[rank]
 
 
 @dispatched(docs="Two queue searches towards each other (a BFS's length).")
@@ -85,7 +110,7 @@ def global_efficiency(G):
     batch = max(1, BATCH_ENTRIES // n)
     for start in range(0, n, batch):  # batches of sources, in node order
         levels = to_numpy(bfs(M, np.arange(start, min(start + batch, n))))
-        total = np.cumsum(np.concatenate([total, _inverse_sorted(levels).ravel()]))[-1:]
+        total = np.cumsum(np.concatenate([total, _inverse_run(levels)]))[-1:]
     return float(total[0]) / denom
 
 
@@ -128,7 +153,7 @@ def _block_totals(M, keys, source_entry, vs):
                      shape=(m, m))
     levels = to_numpy(bfs(B, np.arange(m)))
     k = int(deg.max())
-    inv = _inverse_sorted(levels)[:, :k][local[source_entry[e]]]  # rows in source order
+    inv = _inverse_sorted(levels, k)[local[source_entry[e]]]  # rows in source order
     out = np.zeros((vs.size, k, k))
     out[block, np.arange(m) - (np.cumsum(deg) - deg)[block]] = inv
     return np.cumsum(out.reshape(vs.size, k * k), axis=1)[:, -1]
