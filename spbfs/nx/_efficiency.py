@@ -153,9 +153,14 @@ def _block_totals(M, keys, source_entry, vs):
                      shape=(m, m))
     levels = to_numpy(bfs(B, np.arange(m)))
     k = int(deg.max())
-    inv = _inverse_sorted(levels, k)[local[source_entry[e]]]  # rows in source order
+    # each source's own subgraph's columns alone (the others unreached), -1 past its end
+    first = (np.cumsum(deg) - deg)[block]
+    column = np.arange(k)
+    own = np.take_along_axis(levels, np.minimum(first[:, None] + column, m - 1), axis=1)
+    own[column >= deg[block][:, None]] = -1
+    inv = _inverse_sorted(own, k)[local[source_entry[e]]]  # rows in source order
     out = np.zeros((vs.size, k, k))
-    out[block, np.arange(m) - (np.cumsum(deg) - deg)[block]] = inv
+    out[block, np.arange(m) - first] = inv
     return np.cumsum(out.reshape(vs.size, k * k), axis=1)[:, -1]
 
 
