@@ -20,10 +20,12 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ._atomic import fetch_add
 from ._jit import kernel
 from ._thunks import call_address
 
-__all__ = ["SpinPool", "round_reads", "spin_until_all", "spin_while"]
+__all__ = ["ROUND_ACTIVE", "ROUND_DONE", "ROUND_SEQ", "SpinPool", "close_round", "enter_round",
+           "round_reads", "spin_until_all", "spin_while"]
 
 _HAS_SCHED_YIELD = hasattr(os, "sched_yield")
 
@@ -89,6 +91,41 @@ def spin_until_all(flags, stride, count, index, value, rounds, reads):
                 return True
         _yield()
     return False
+
+
+#: Rounds inside one parallel call, led by its first range: the control block's round state
+#: (even: open, odd: closed, :data:`ROUND_DONE` once the call's work is over) and the count
+#: of helping ranges inside the open round, each on its own cache line of an int64 array.
+ROUND_SEQ, ROUND_ACTIVE, ROUND_DONE = 0, 8, -1
+
+
+@kernel
+def enter_round(ctl, last, reads):
+    """A helping range's wait for a round to take part in: an open round other than
+    ``last`` (the one it took part in last), counted in ``ctl[ROUND_ACTIVE]`` and read open
+    again after that (a round closed meanwhile is left), whose number it returns; or
+    :data:`ROUND_DONE`.  The helper leaves the round by lowering ``ctl[ROUND_ACTIVE]``."""
+    while True:
+        seq = _load(ctl, ROUND_SEQ)
+        if seq == ROUND_DONE:
+            return seq
+        if seq & 1 or seq == last:  # closed, or already taken part in
+            spin_while(ctl, ROUND_SEQ, seq, 1, reads)
+            continue
+        fetch_add(ctl, ROUND_ACTIVE, 1)
+        if _load(ctl, ROUND_SEQ) == seq:  # still open: the leader waits for this range
+            return seq
+        fetch_add(ctl, ROUND_ACTIVE, -1)
+        last = seq
+
+
+@kernel
+def close_round(ctl, reads):
+    """The leader's end of a round: closed (``ctl[ROUND_SEQ]`` made odd, a full fence
+    before ``ctl[ROUND_ACTIVE]`` is read), then the helpers inside it waited for."""
+    fetch_add(ctl, ROUND_SEQ, 1)
+    while not spin_until_all(ctl, 1, 1, ROUND_ACTIVE, 0, 1, reads):
+        pass
 
 
 @kernel

@@ -39,7 +39,15 @@ import numpy as np
 
 from ._atomic import cas, fetch_add, float_bits
 from ._jit import kernel
-from ._spin import _load, _store, round_reads, spin_until_all, spin_while
+from ._spin import (
+    ROUND_ACTIVE,
+    ROUND_DONE,
+    ROUND_SEQ,
+    _store,
+    close_round,
+    enter_round,
+    round_reads,
+)
 from .kept import KeptPool
 from .threads import get_num_threads, run_kernel, run_ranges, split
 
@@ -78,11 +86,11 @@ NONE = -1
 #: threads on cache lines of their own: the round's state (even: open, odd: closed,
 #: :data:`DONE`), the helpers inside it, the chunks claimed, the vertices spilled; then the
 #: round the leader publishes, and the search's state in and out of the call.
-SEQ, ACTIVE, CLAIMED, LOST = 0, 8, 16, 24
+SEQ, ACTIVE, CLAIMED, LOST = ROUND_SEQ, ROUND_ACTIVE, 16, 24
 P_BUCKET, P_COUNT, P_STAMP = 32, 33, 34
 BUCKET, COUNT, STAMP, ROUNDS = 40, 41, 42, 43
 CONTROL = 48
-DONE = -1
+DONE = ROUND_DONE
 
 
 @kernel
@@ -280,9 +288,7 @@ def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
         lost += _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data,
                        dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
                        spilled)
-        fetch_add(ctl, SEQ, 1)  # closed (a full fence before ACTIVE is read)
-        while not spin_until_all(ctl, 1, 1, ACTIVE, 0, 1, reads):
-            pass
+        close_round(ctl, reads)
         if lost + ctl[LOST]:
             break
     ctl[BUCKET] = bucket
@@ -303,19 +309,14 @@ def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
     rounds: the leader waits for none but those inside a round."""
     last = 0
     while True:
-        seq = _load(ctl, SEQ)
+        seq = enter_round(ctl, last, reads)
         if seq == DONE:
             return 0
-        if seq & 1 or seq == last:  # closed, or already taken part in
-            spin_while(ctl, SEQ, seq, 1, reads)
-            continue
-        fetch_add(ctl, ACTIVE, 1)
-        if _load(ctl, SEQ) == seq:  # still open: the leader waits for this thread
-            lost = _round(t, ctl[P_BUCKET], ctl[P_STAMP], taken_blocks, ctl[P_COUNT],
-                          claimed, indptr, indices, data, dist, bits, per, mask, taken, heads,
-                          fill, blk_v, blk_next, free, used, spilled)
-            if lost:
-                fetch_add(ctl, LOST, lost)
+        lost = _round(t, ctl[P_BUCKET], ctl[P_STAMP], taken_blocks, ctl[P_COUNT], claimed,
+                      indptr, indices, data, dist, bits, per, mask, taken, heads, fill, blk_v,
+                      blk_next, free, used, spilled)
+        if lost:
+            fetch_add(ctl, LOST, lost)
         fetch_add(ctl, ACTIVE, -1)
         last = seq
 

@@ -10,7 +10,15 @@ import numpy as np
 
 from ._atomic import fetch_add
 from ._jit import kernel
-from ._spin import _load, _store, round_reads, spin_until_all, spin_while
+from ._spin import (
+    ROUND_ACTIVE,
+    ROUND_DONE,
+    ROUND_SEQ,
+    _store,
+    close_round,
+    enter_round,
+    round_reads,
+)
 from .kept import KeptPool
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
 from .threads import get_num_threads, run_kernel, run_ranges, split
@@ -33,11 +41,10 @@ PART_ENTRIES = 1 << 17
 SWEEP_PARALLEL_ENTRIES = 1 << 16
 ROUND_ENTRIES = 1 << 12
 SWEEP_CHUNK = 32
-#: A sweep's control block (int64): the round's state (even: open, odd: closed,
-#: :data:`DONE`), the helpers inside it and the rows claimed, each on its own cache line;
-#: then the round's class as the leader publishes it.
-SEQ, ACTIVE, CLAIMED, P_LO, P_HI, SWEEP_CONTROL = 0, 8, 16, 24, 25, 32
-DONE = -1
+#: A sweep's control block (int64): the round's state and the helpers inside it
+#: (:data:`spbfs.cpu._spin.ROUND_SEQ`, ``ROUND_ACTIVE``), the rows claimed, each on its own
+#: cache line; then the round's class as the leader publishes it.
+CLAIMED, P_LO, P_HI, SWEEP_CONTROL = 16, 24, 25, 32
 
 
 @kernel
@@ -384,10 +391,10 @@ def _sweep_rounds(part, ctl, reads, ip, ix, w, order, bounds, comm, k, sigma, fa
 def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, sigma, factor,
                 seen, tally, met, target, gains, gain):  # pragma: no cover - compiled
     """The leading range: class by class, a class of :data:`ROUND_ENTRIES` entries or more
-    published (``ctl[SEQ]`` even: open), its share scored, the round closed (``ctl[SEQ]``
-    odd) and the helpers inside it waited for; a smaller class scored alone; then the
-    class's movers moved in row order.  ``gain[0]`` is the sweep's gain and ``ctl[SEQ]``
-    :data:`DONE` as it returns the rows moved."""
+    published (a round opened), its share scored, the round closed and the helpers inside
+    it waited for (:func:`spbfs.cpu._spin.close_round`); a smaller class scored alone;
+    then the class's movers moved in row order.  ``gain[0]`` is the sweep's gain and the
+    rounds are over (``ROUND_DONE``) as it returns the rows moved."""
     moved, total = 0, 0.0
     seq = 0
     for c in range(bounds.size - 1):
@@ -404,40 +411,33 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
             ctl[P_LO] = lo
             ctl[P_HI] = hi
             seq += 2
-            _store(ctl, SEQ, seq)  # open: the published class is seen with it
+            _store(ctl, ROUND_SEQ, seq)  # open: the published class is seen with it
             _score_claims(part, lo, hi, claimed, ip, ix, w, order, comm, k, sigma, factor,
                           seen, tally, met, target, gains)
-            fetch_add(ctl, SEQ, 1)  # closed (a full fence before ACTIVE is read)
-            while not spin_until_all(ctl, 1, 1, ACTIVE, 0, 1, reads):
-                pass
+            close_round(ctl, reads)
         m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
         moved += m
         total += g
     gain[0] = total
-    _store(ctl, SEQ, DONE)
+    _store(ctl, ROUND_SEQ, ROUND_DONE)
     return moved
 
 
 @kernel
 def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, factor, seen,
                 tally, met, target, gains):  # pragma: no cover - compiled
-    """A helping range: it joins each open round it sees (``ctl[ACTIVE]`` raised, then
-    ``ctl[SEQ]`` read again: a round closed meanwhile is left), scores chunks of its class
-    and leaves, until ``ctl[SEQ]`` is :data:`DONE`.  A helper that starts late, or never,
-    only scores less: the leader waits for none but those inside a round."""
+    """A helping range: it joins each open round it sees
+    (:func:`spbfs.cpu._spin.enter_round`), scores chunks of its class and leaves, until the
+    rounds are over.  A helper that starts late, or never, only scores less: the leader
+    waits for none but those inside a round."""
     last = 0
     while True:
-        seq = _load(ctl, SEQ)
-        if seq == DONE:
+        seq = enter_round(ctl, last, reads)
+        if seq == ROUND_DONE:
             return 0
-        if seq & 1 or seq == last:  # closed, or already taken part in
-            spin_while(ctl, SEQ, seq, 1, reads)
-            continue
-        fetch_add(ctl, ACTIVE, 1)
-        if _load(ctl, SEQ) == seq:  # still open: the leader waits for this thread
-            _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ip, ix, w, order, comm, k,
-                          sigma, factor, seen, tally, met, target, gains)
-        fetch_add(ctl, ACTIVE, -1)
+        _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ip, ix, w, order, comm, k, sigma,
+                      factor, seen, tally, met, target, gains)
+        fetch_add(ctl, ROUND_ACTIVE, -1)
         last = seq
 
 
