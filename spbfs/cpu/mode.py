@@ -44,7 +44,7 @@ SWEEP_CHUNK = 32
 #: A sweep's control block (int64): the round's state and the helpers inside it
 #: (:data:`spbfs.cpu._spin.ROUND_SEQ`, ``ROUND_ACTIVE``), the rows claimed, each on its own
 #: cache line; then the round's class as the leader publishes it.
-CLAIMED, P_LO, P_HI, SWEEP_CONTROL = 16, 24, 25, 32
+CLAIMED, P_LO, P_HI, P_PHASE, SWEEP_CONTROL = 16, 24, 25, 26, 32
 
 
 @kernel
@@ -219,15 +219,83 @@ def _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo):
     return 0
 
 
+@kernel
+def _mode_claims(part, phase, lo, hi, claimed, ip, ix, order, x, marked, counts, mets, chosen,
+                 class_of, todo):  # pragma: no cover - compiled
+    """Rows of ``order[lo:hi]`` taken :data:`SWEEP_CHUNK` at a time by ``fetch_add`` on
+    ``claimed[0]`` until none is left: each chunk chooses (``phase`` 0, :func:`_choose`,
+    row ``part`` of the scratch arrays) or moves (``phase`` 1, :func:`_move`)."""
+    while True:
+        q0 = lo + fetch_add(claimed, 0, SWEEP_CHUNK)
+        if q0 >= hi:
+            return 0
+        q1 = min(q0 + SWEEP_CHUNK, hi)
+        if phase == 0:
+            _choose(q0, q1, ip, ix, order, x, marked, counts[part], mets[part], chosen)
+        else:
+            _move(q0, q1, ip, ix, order, x, chosen, marked, class_of, todo)
+
+
+@kernel
+def _mode_rounds(part, ctl, reads, ip, ix, order, bounds, reach, x, marked, counts, mets,
+                 chosen, class_of, todo, max_sweeps):  # pragma: no cover - compiled
+    """:func:`mode_sweeps`' sweeps in one parallel call.  Range 0 leads: class by class of
+    every sweep (those marked to do), a class of :data:`ROUND_ENTRIES` entries or more
+    chooses in one round and moves in another (its rows published with the phase; the
+    threads present take chunks), a smaller one chooses and moves alone.  The others help
+    (:func:`spbfs.cpu._spin.enter_round`).  Returns 1 when settled (the leader's range)."""
+    claimed = ctl[CLAIMED:CLAIMED + 1]
+    if part != 0:
+        last = 0
+        while True:
+            seq = enter_round(ctl, last, reads)
+            if seq == ROUND_DONE:
+                return 0
+            _mode_claims(part, ctl[P_PHASE], ctl[P_LO], ctl[P_HI], claimed, ip, ix, order, x,
+                         marked, counts, mets, chosen, class_of, todo)
+            fetch_add(ctl, ROUND_ACTIVE, -1)
+            last = seq
+    seq = 0
+    settled = 0
+    for sweep in range(max_sweeps + 1):
+        settled = 1
+        for c in range(todo.size):
+            if todo[c]:
+                settled = 0
+                break
+        if settled or sweep == max_sweeps:
+            break
+        for c in range(todo.size):
+            if not todo[c]:
+                continue
+            todo[c] = False
+            lo, hi = bounds[c], bounds[c + 1]
+            if reach[hi] - reach[lo] < ROUND_ENTRIES:
+                _choose(lo, hi, ip, ix, order, x, marked, counts[0], mets[0], chosen)
+                _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo)
+                continue
+            for phase in range(2):
+                claimed[0] = 0  # no helper is inside a round: the last one's were waited for
+                ctl[P_LO] = lo
+                ctl[P_HI] = hi
+                ctl[P_PHASE] = phase
+                seq += 2
+                _store(ctl, ROUND_SEQ, seq)  # open: the published rows are seen with it
+                _mode_claims(part, phase, lo, hi, claimed, ip, ix, order, x, marked, counts,
+                             mets, chosen, class_of, todo)
+                close_round(ctl, reads)
+    _store(ctl, ROUND_SEQ, ROUND_DONE)
+    return settled
+
+
 def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     """:func:`spbfs.semiring.mode_sweeps` on CSR arrays (``x``: int64, updated in place;
     ``order``: the classes' rows one class after another, ``bounds``: where each class
-    starts, then ``order.size``): a class's rows choose in one kernel call, then move in
-    another, each split over the threads when the class's rows hold :data:`PART_ENTRIES`
-    entries or more, its values counted in a dense int32 array per thread (a count is at
-    most a row's length).  Returns True when
-    settled, False when ``max_sweeps`` ran out, None (``x`` untouched: the generic path)
-    at a value outside ``0 .. n-1``.
+    starts, then ``order.size``): every sweep in one call (:func:`_mode_rounds`), parallel
+    from :data:`SWEEP_PARALLEL_ENTRIES` entries, a class's rows choosing (then moving)
+    together, values counted in a dense int32 array per thread (a count is at most a
+    row's length).  Returns True when settled, False when ``max_sweeps`` ran out, None
+    (``x`` untouched: the generic path) at a value outside ``0 .. n-1``.
 
     Examples
     --------
@@ -243,44 +311,25 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     wide = x
     # values below 2**31 in 4 bytes: half the cache lines that the counting reads at random
     x = x.astype(np.int32) if n < 2**31 else x
-    bounds = np.asarray(bounds).tolist()
-    classes = len(bounds) - 1
+    bounds = np.asarray(bounds, np.int64)
+    classes = bounds.size - 1
     class_of = np.full(n, -1, np.int32 if classes < 2**31 else np.int64)
-    for c in range(classes):
-        class_of[order[bounds[c]:bounds[c + 1]]] = c
+    class_of[order] = np.repeat(np.arange(classes, dtype=class_of.dtype), np.diff(bounds))
     degree = np.diff(indptr)[order]
     reach = np.zeros(order.size + 1, np.int64)  # entries of order[:k]
     np.cumsum(degree, out=reach[1:])
-    marked = np.ones(n, bool)
-    todo = np.ones(classes, bool)
-    chosen = np.empty(order.size, x.dtype)
-    most = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(n, 1)))
-    counts = [np.zeros(n, np.int32) for _ in range(most)]
-    widest = int(degree.max()) if degree.size else 0
-    mets = [np.empty(widest, x.dtype) for _ in range(most)]
-    for _ in range(max_sweeps):
-        if not todo.any():
-            wide[:] = x
-            return True
-        for c in range(classes):
-            if not todo[c]:
-                continue
-            todo[c] = False
-            lo, hi = bounds[c], bounds[c + 1]
-            parts = min(most, int(reach[hi] - reach[lo]) // PART_ENTRIES)
-            if parts <= 1:  # most classes: two calls, no pool
-                _choose(lo, hi, indptr, indices, order, x, marked, counts[0], mets[0], chosen)
-                _move(lo, hi, indptr, indices, order, x, chosen, marked, class_of, todo)
-                continue
-            ranges = [(lo + a, lo + b) for a, b in split(hi - lo, parts,
-                                                         weights=reach[lo:hi + 1])]
-            run_ranges(lambda a, b, count, met: _choose(a, b, indptr, indices, order, x,
-                                                        marked, count, met, chosen),
-                       [(a, b, counts[t], mets[t]) for t, (a, b) in enumerate(ranges)])
-            run_ranges(lambda a, b: _move(a, b, indptr, indices, order, x, chosen, marked,
-                                          class_of, todo), ranges)
+    parts = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(n, 1)))
+    if indices.size < SWEEP_PARALLEL_ENTRIES:
+        parts = 1
+    widest = max(int(degree.max()) if degree.size else 0, 1)
+    ctl = np.zeros(SWEEP_CONTROL, np.int64)
+    settled = run_kernel(_mode_rounds, [(t,) for t in range(parts)], ctl, round_reads(),
+                         indptr, indices, order, bounds, reach, x, np.ones(n, bool),
+                         np.zeros((parts, n), np.int32), np.empty((parts, widest), x.dtype),
+                         np.empty(order.size, x.dtype), class_of, np.ones(classes, bool),
+                         int(max_sweeps))[0]
     wide[:] = x
-    return not todo.any()
+    return bool(settled)
 
 
 @kernel

@@ -309,11 +309,11 @@ def test_mode_sweeps_match_sweeping_every_row(device, generic, case):
 
 
 def test_mode_sweeps_split_over_threads(monkeypatch):
-    """Classes split over four threads (parts of 256 entries here), each counting in its
-    own array: the oracle's answer."""
+    """Sweeps over four threads (classes of about 4,800 entries: a round each to choose
+    and one to move), each counting in its own array: the oracle's answer."""
     from spbfs.cpu import mode
 
-    monkeypatch.setattr(mode, "PART_ENTRIES", 1 << 8)
+    monkeypatch.setattr(mode, "SWEEP_PARALLEL_ENTRIES", 1 << 8)
     rng = np.random.default_rng(5)
     n, m = 3000, 12000
     r, c = rng.integers(0, n, m), rng.integers(0, n, m)
