@@ -43,8 +43,9 @@ ROUND_ENTRIES = 1 << 12
 SWEEP_CHUNK = 32
 #: A sweep's control block (int64): the round's state and the helpers inside it
 #: (:data:`spbfs.cpu._spin.ROUND_SEQ`, ``ROUND_ACTIVE``), the rows claimed, each on its own
-#: cache line; then the round's class as the leader publishes it.
-CLAIMED, P_LO, P_HI, P_PHASE, SWEEP_CONTROL = 16, 24, 25, 26, 32
+#: cache line; then the round's rows (and phase) as the leader publishes them, and the
+#: call's :data:`ROUND_ENTRIES` and :data:`SWEEP_CHUNK` (read when called: a test sets them).
+CLAIMED, P_LO, P_HI, P_PHASE, P_ROUND, P_CHUNK, SWEEP_CONTROL = 16, 24, 25, 26, 27, 28, 32
 
 
 @kernel
@@ -219,17 +220,24 @@ def _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo):
     return 0
 
 
+def _control():
+    """A sweep call's control block (:data:`SWEEP_CONTROL`), its round size and chunk set."""
+    ctl = np.zeros(SWEEP_CONTROL, np.int64)
+    ctl[P_ROUND], ctl[P_CHUNK] = ROUND_ENTRIES, SWEEP_CHUNK
+    return ctl
+
+
 @kernel
-def _mode_claims(part, phase, lo, hi, claimed, ip, ix, order, x, marked, counts, mets, chosen,
-                 class_of, todo):  # pragma: no cover - compiled
-    """Rows of ``order[lo:hi]`` taken :data:`SWEEP_CHUNK` at a time by ``fetch_add`` on
+def _mode_claims(part, phase, lo, hi, claimed, chunk, ip, ix, order, x, marked, counts, mets,
+                 chosen, class_of, todo):  # pragma: no cover - compiled
+    """Rows of ``order[lo:hi]`` taken ``chunk`` at a time by ``fetch_add`` on
     ``claimed[0]`` until none is left: each chunk chooses (``phase`` 0, :func:`_choose`,
     row ``part`` of the scratch arrays) or moves (``phase`` 1, :func:`_move`)."""
     while True:
-        q0 = lo + fetch_add(claimed, 0, SWEEP_CHUNK)
+        q0 = lo + fetch_add(claimed, 0, chunk)
         if q0 >= hi:
             return 0
-        q1 = min(q0 + SWEEP_CHUNK, hi)
+        q1 = min(q0 + chunk, hi)
         if phase == 0:
             _choose(q0, q1, ip, ix, order, x, marked, counts[part], mets[part], chosen)
         else:
@@ -251,8 +259,8 @@ def _mode_rounds(part, ctl, reads, ip, ix, order, bounds, reach, x, marked, coun
             seq = enter_round(ctl, last, reads)
             if seq == ROUND_DONE:
                 return 0
-            _mode_claims(part, ctl[P_PHASE], ctl[P_LO], ctl[P_HI], claimed, ip, ix, order, x,
-                         marked, counts, mets, chosen, class_of, todo)
+            _mode_claims(part, ctl[P_PHASE], ctl[P_LO], ctl[P_HI], claimed, ctl[P_CHUNK], ip,
+                         ix, order, x, marked, counts, mets, chosen, class_of, todo)
             fetch_add(ctl, ROUND_ACTIVE, -1)
             last = seq
     seq = 0
@@ -270,7 +278,7 @@ def _mode_rounds(part, ctl, reads, ip, ix, order, bounds, reach, x, marked, coun
                 continue
             todo[c] = False
             lo, hi = bounds[c], bounds[c + 1]
-            if reach[hi] - reach[lo] < ROUND_ENTRIES:
+            if reach[hi] - reach[lo] < ctl[P_ROUND]:
                 _choose(lo, hi, ip, ix, order, x, marked, counts[0], mets[0], chosen)
                 _move(lo, hi, ip, ix, order, x, chosen, marked, class_of, todo)
                 continue
@@ -281,8 +289,8 @@ def _mode_rounds(part, ctl, reads, ip, ix, order, bounds, reach, x, marked, coun
                 ctl[P_PHASE] = phase
                 seq += 2
                 _store(ctl, ROUND_SEQ, seq)  # open: the published rows are seen with it
-                _mode_claims(part, phase, lo, hi, claimed, ip, ix, order, x, marked, counts,
-                             mets, chosen, class_of, todo)
+                _mode_claims(part, phase, lo, hi, claimed, ctl[P_CHUNK], ip, ix, order, x,
+                             marked, counts, mets, chosen, class_of, todo)
                 close_round(ctl, reads)
     _store(ctl, ROUND_SEQ, ROUND_DONE)
     return settled
@@ -322,7 +330,7 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
     if indices.size < SWEEP_PARALLEL_ENTRIES:
         parts = 1
     widest = max(int(degree.max()) if degree.size else 0, 1)
-    ctl = np.zeros(SWEEP_CONTROL, np.int64)
+    ctl = _control()
     settled = run_kernel(_mode_rounds, [(t,) for t in range(parts)], ctl, round_reads(),
                          indptr, indices, order, bounds, reach, x, np.ones(n, bool),
                          np.zeros((parts, n), np.int32), np.empty((parts, widest), x.dtype),
@@ -411,15 +419,15 @@ def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, ta
 
 
 @kernel
-def _score_claims(part, lo, hi, claimed, ip, ix, w, order, comm, k, sigma, factor, seen,
-                  tally, met, target, gains):  # pragma: no cover - compiled
-    """Rows of ``order[lo:hi]`` scored (:func:`_score`) :data:`SWEEP_CHUNK` at a time, each
-    chunk taken by ``fetch_add`` on ``claimed[0]``, until none is left."""
+def _score_claims(part, lo, hi, claimed, chunk, ip, ix, w, order, comm, k, sigma, factor,
+                  seen, tally, met, target, gains):  # pragma: no cover - compiled
+    """Rows of ``order[lo:hi]`` scored (:func:`_score`) ``chunk`` at a time, each chunk
+    taken by ``fetch_add`` on ``claimed[0]``, until none is left."""
     while True:
-        q0 = lo + fetch_add(claimed, 0, SWEEP_CHUNK)
+        q0 = lo + fetch_add(claimed, 0, chunk)
         if q0 >= hi:
             return 0
-        _score(q0, min(q0 + SWEEP_CHUNK, hi), part, ip, ix, w, order, comm, k, sigma, factor,
+        _score(q0, min(q0 + chunk, hi), part, ip, ix, w, order, comm, k, sigma, factor,
                seen, tally, met, target, gains)
 
 
@@ -452,7 +460,7 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
         for q in range(lo, hi):
             r = U(order[q])
             entries += ip[r + ONE] - ip[r]
-        if entries < ROUND_ENTRIES:
+        if entries < ctl[P_ROUND]:
             _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
                    target, gains)
         else:
@@ -461,8 +469,8 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
             ctl[P_HI] = hi
             seq += 2
             _store(ctl, ROUND_SEQ, seq)  # open: the published class is seen with it
-            _score_claims(part, lo, hi, claimed, ip, ix, w, order, comm, k, sigma, factor,
-                          seen, tally, met, target, gains)
+            _score_claims(part, lo, hi, claimed, ctl[P_CHUNK], ip, ix, w, order, comm, k,
+                          sigma, factor, seen, tally, met, target, gains)
             close_round(ctl, reads)
         m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
         moved += m
@@ -484,8 +492,8 @@ def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, fac
         seq = enter_round(ctl, last, reads)
         if seq == ROUND_DONE:
             return 0
-        _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ip, ix, w, order, comm, k, sigma,
-                      factor, seen, tally, met, target, gains)
+        _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ctl[P_CHUNK], ip, ix, w, order,
+                      comm, k, sigma, factor, seen, tally, met, target, gains)
         fetch_add(ctl, ROUND_ACTIVE, -1)
         last = seq
 
@@ -529,7 +537,7 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     if parts <= 1:
         moved, gain = _modularity_sweep(*args, *scratch, target, gains)
     else:
-        ctl, out = np.zeros(SWEEP_CONTROL, np.int64), np.zeros(1)
+        ctl, out = _control(), np.zeros(1)
         moved = run_kernel(_sweep_rounds, [(t,) for t in range(parts)], ctl, round_reads(),
                            *args, *scratch, target, gains, out)[0]
         gain = out[0]

@@ -5,6 +5,7 @@ cost per value the totals and scores a plain sum gives."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections import Counter
 
@@ -439,3 +440,41 @@ def test_modularity_sweep_split_over_threads(monkeypatch):
             comm = got_comm
     finally:
         spbfs.set_num_threads(None)
+
+
+@contextlib.contextmanager
+def _every_class_in_rounds():
+    """The CPU's sweeps run as rounds whatever the size: every class of any entries a
+    round, a row at a time, over four threads."""
+    from spbfs.cpu import mode
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mode, "SWEEP_PARALLEL_ENTRIES", 0)
+        patch.setattr(mode, "ROUND_ENTRIES", 1)
+        patch.setattr(mode, "SWEEP_CHUNK", 1)
+        spbfs.set_num_threads(4)
+        try:
+            yield
+        finally:
+            spbfs.set_num_threads(None)
+
+
+@given(case=graphs_and_classes())
+def test_mode_sweeps_in_rounds_match_sweeping_every_row(case):
+    A, classes, x, max_sweeps = case
+    with _every_class_in_rounds():
+        got = _mode_sweeps("numpy", False, A, classes, x, max_sweeps)
+    assert got == _sweeps_oracle(A, classes, x, max_sweeps)
+
+
+@given(case=weighted_graphs_and_classes(), factor=st.sampled_from([0.0, 0.01, 0.1, 1.0]))
+def test_modularity_sweep_in_rounds_matches_moving_row_by_row(case, factor):
+    A, classes, comm, k, sigma = case
+    got_comm, got_sigma = comm.copy(), sigma.copy()
+    with _every_class_in_rounds():
+        moved, gain = semiring.modularity_sweep(A, classes, got_comm, k, got_sigma, factor)
+    want_comm, want_sigma, want_moved, want_gain = _louvain_oracle(A, classes, comm, k, sigma,
+                                                                   factor)
+    assert (got_comm.tolist(), moved) == (want_comm, want_moved)
+    np.testing.assert_allclose(got_sigma, want_sigma, atol=1e-9)
+    assert gain == pytest.approx(want_gain, abs=1e-9)
