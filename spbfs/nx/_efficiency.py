@@ -30,7 +30,7 @@ __all__ = []
 BATCH_ENTRIES = 1 << 22
 #: Neighbourhood-subgraph nodes searched together by local efficiency (their distances make
 #: a square array of this side).
-BLOCK_NODES = 1 << 11
+BLOCK_NODES = 1 << 10
 
 
 def _level_counts(levels):

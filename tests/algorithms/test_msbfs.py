@@ -72,6 +72,25 @@ def test_many_words(device, k, directed):
     _check(A, sources, levels, parents, directed)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("wide", [0, msbfs.WIDE_ENTRIES])
+@pytest.mark.parametrize("directed", [True, False])
+def test_many_words_levels_alone(device, wide, directed):
+    """The levels alone of sources filling three words: every group in one wide search
+    (``WIDE_ENTRIES`` as it is) or the groups one after another (0), scipy's either way."""
+    rng = np.random.default_rng(3)
+    n, m = 300, 700
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))),
+                     shape=(n, n))
+    sources = rng.integers(0, n, 260)
+    assert np.unique(sources).size > 2 * WORD
+    with (mock.patch.object(msbfs, "WIDE_ENTRIES", wide),
+          mock.patch.object(msbfs, "_wide_levels", wraps=msbfs._wide_levels) as spy):
+        levels = bfs_many(on_device(device, A), sources, directed=directed)
+    assert spy.called == (wide > 0)
+    np.testing.assert_array_equal(to_host(levels), _expected(A, sources, directed))
+
+
 @pytest.mark.parametrize("direction", DIRECTIONS)
 def test_larger_graph_all_directions(direction):
     rng = np.random.default_rng(7)
