@@ -402,23 +402,6 @@ def _apply(lo, hi, order, comm, k, sigma, target, gains):  # pragma: no cover - 
 
 
 @kernel
-def _modularity_sweep(ip, ix, w, order, bounds, comm, k, sigma, factor, seen, tally, met,
-                      target, gains):  # pragma: no cover - compiled
-    """:func:`modularity_sweep`'s pass over the classes ``bounds`` on one thread: per
-    class, every row scores (:func:`_score`), then the movers move in row order.  Returns
-    ``(moved, gain)``."""
-    moved, gain = 0, 0.0
-    for c in range(bounds.size - 1):
-        lo, hi = bounds[c], bounds[c + 1]
-        _score(lo, hi, 0, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
-               target, gains)
-        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
-        moved += m
-        gain += g
-    return moved, gain
-
-
-@kernel
 def _score_claims(part, lo, hi, claimed, chunk, ip, ix, w, order, comm, k, sigma, factor,
                   seen, tally, met, target, gains):  # pragma: no cover - compiled
     """Rows of ``order[lo:hi]`` scored (:func:`_score`) ``chunk`` at a time, each chunk
@@ -511,10 +494,10 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     one class after another, ``bounds``: where each starts, then ``order.size``; ``comm``,
     ``sigma`` changed in place).  Returns ``(moved, gain)``.
 
-    A sweep over :data:`SWEEP_PARALLEL_ENTRIES` entries or more runs its classes in one
-    parallel call (:func:`_sweep_rounds`), each thread with its own scratch arrays, others
-    in one kernel call.  Scoring reads nothing a thread writes and the movers move in row
-    order, so the result is the same to the last bit on any number of threads.
+    The whole sweep is one call (:func:`_sweep_rounds`), parallel from
+    :data:`SWEEP_PARALLEL_ENTRIES` entries, each thread with its own scratch arrays.
+    Scoring reads nothing a thread writes and the movers move in row order, so the result
+    is the same to the last bit on any number of threads.
 
     Examples
     --------
@@ -530,16 +513,12 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     widest = max(int(np.diff(indptr).max()) if n else 0, 1)
     target, gains = np.empty(order.size, np.int64), np.empty(order.size)
     args = (indptr, indices, data, order, bounds, comm, k, sigma, float(factor))
-    parts = min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1))
+    parts = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1)))
     if indices.size < SWEEP_PARALLEL_ENTRIES:
         parts = 1
-    scratch = _sweep_scratch.checkout(max(parts, 1), size, widest)
-    if parts <= 1:
-        moved, gain = _modularity_sweep(*args, *scratch, target, gains)
-    else:
-        ctl, out = _control(), np.zeros(1)
-        moved = run_kernel(_sweep_rounds, [(t,) for t in range(parts)], ctl, round_reads(),
-                           *args, *scratch, target, gains, out)[0]
-        gain = out[0]
-    _sweep_scratch.give_back(scratch, max(parts, 1), size, widest)
-    return int(moved), float(gain)
+    scratch = _sweep_scratch.checkout(parts, size, widest)
+    out = np.zeros(1)
+    moved = run_kernel(_sweep_rounds, [(t,) for t in range(parts)], _control(), round_reads(),
+                       *args, *scratch, target, gains, out)[0]
+    _sweep_scratch.give_back(scratch, parts, size, widest)
+    return int(moved), float(out[0])
