@@ -108,3 +108,31 @@ def test_gpu_searches_on_two_streams_do_not_race():
     with ThreadPoolExecutor(2) as pool:
         wrong = sum(pool.map(on_stream, [0, 1]), [])
     assert not wrong
+
+
+def test_cpu_threads_share_the_sweeps_and_the_wide_search(monkeypatch):
+    """Louvain's and label propagation's sweeps (rounds over four threads each, every class a
+    round) and the wide many-source search, called from THREADS threads at once: each call
+    returns what it returns alone (a call finding the pool held runs its rounds on the
+    sleeping threads)."""
+    from spbfs.algorithms import communities
+    from spbfs.algorithms.msbfs import bfs_many
+    from spbfs.cpu import mode
+
+    monkeypatch.setattr(mode, "SWEEP_PARALLEL_ENTRIES", 0)
+    monkeypatch.setattr(mode, "ROUND_ENTRIES", 1)
+    A = _graph(n=2000, seed=5)
+    A = (A + A.T).tocsr()
+    sources = np.arange(200)
+    calls = [lambda: communities.louvain(A, seed=1), lambda: communities.label_propagation(A),
+             lambda: bfs_many(A, sources, directed=False)]
+    spbfs.set_num_threads(4)
+    try:
+        alone = [np.asarray(call()) for call in calls]
+        with ThreadPoolExecutor(THREADS) as pool:
+            results = list(pool.map(lambda i: (i, np.asarray(calls[i]())),
+                                    [i for _ in range(4) for i in range(len(calls))]))
+    finally:
+        spbfs.set_num_threads(None)
+    wrong = [i for i, got in results if not np.array_equal(got, alone[i])]
+    assert not wrong, f"concurrent calls differ from a call alone: {wrong}"
