@@ -21,6 +21,7 @@ from ._spin import (
 )
 from .kept import KeptPool
 from .products import KEPT_SCRATCH_ENTRIES, _scratch
+from .quotient import tally_labels
 from .threads import get_num_threads, run_kernel, run_ranges, split
 
 __all__ = ["mode_sweeps", "modularity_sweep", "row_mode"]
@@ -347,8 +348,7 @@ def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, 
     per community, ``seen`` its row stamp, row ``part`` of each scratch array): a row that
     gains by moving gets its best community in ``target`` and the gain in ``gains``, else
     ``target`` is -1.  Reads ``comm`` and ``sigma`` only, so parts of a class score side by
-    side.  Ids are read unsigned (no negative-index test on each of the three scattered
-    reads an entry makes)."""
+    side.  Ids are read unsigned (:func:`spbfs.cpu.quotient.tally_labels`)."""
     seen, tally, met = seen[part], tally[part], met[part]
     for q in range(lo, hi):
         target[q] = -1
@@ -356,15 +356,7 @@ def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, 
         p0, p1 = U(ip[r]), U(ip[r + ONE])
         if p1 == p0:
             continue
-        nmet = 0
-        for p in range(p0, p1):
-            cid = U(comm[U(ix[p])])
-            if seen[cid] != r:
-                seen[cid] = r
-                tally[cid] = 0.0
-                met[nmet] = cid
-                nmet += 1
-            tally[cid] += w[p]
+        nmet = tally_labels(p0, p1, ix, comm, w, r, seen, tally, met, 0)
         scale = factor * k[r]
         best, top = U(met[0]), -np.inf
         for m in range(nmet):

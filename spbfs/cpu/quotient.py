@@ -11,13 +11,31 @@ from ..core.arrays import stable_order
 from ._jit import kernel
 from .threads import get_num_threads, run_ranges, split
 
-__all__ = ["quotient"]
+__all__ = ["quotient", "tally_labels"]
 
 U = np.uintp
 ONE = U(1)
 
 #: Entries from which the labels are split over the threads.
 PARALLEL_ENTRIES = 1 << 18
+
+
+@kernel(inline="always")
+def tally_labels(p0, p1, ix, labels, data, stamp, seen, tally, found, count):
+    """Entries ``p0..p1``: each column's label ``b`` totals the entry's weight in
+    ``tally[b]``, reset where ``seen[b]`` is not ``stamp`` (then set, and ``b`` listed in
+    ``found`` from ``count`` on); returns the labels listed so far.  Ids are read unsigned
+    (no negative-index test on each of the scattered reads).  Inlined where it is called
+    (the quotient's merge, Louvain's scoring)."""
+    for p in range(p0, p1):
+        b = U(labels[U(ix[p])])
+        if seen[b] != stamp:
+            seen[b] = stamp
+            tally[b] = 0.0
+            found[count] = b
+            count += 1
+        tally[b] += data[p]
+    return count
 
 
 @kernel
@@ -30,15 +48,9 @@ def _merge(a0, a1, pos, ip, ix, data, labels, order, starts, seen, tally, out_pt
         out_ptr[a] = pos
         begin = pos
         for t in range(starts[a], starts[a + 1]):
-            i = U(order[t])  # ids read unsigned: no negative-index test a read
-            for p in range(U(ip[i]), U(ip[i + ONE])):
-                b = U(labels[U(ix[p])])
-                if seen[b] != a:
-                    seen[b] = a
-                    tally[b] = 0.0
-                    out_ix[pos] = b
-                    pos += 1
-                tally[b] += data[p]
+            i = U(order[t])
+            pos = tally_labels(U(ip[i]), U(ip[i + ONE]), ix, labels, data, a, seen, tally,
+                               out_ix, pos)
         out_ix[begin:pos].sort()
         for q in range(begin, pos):
             out_val[q] = tally[U(out_ix[q])]
