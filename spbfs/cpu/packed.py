@@ -9,12 +9,15 @@ writing the same place write valid ids: whichever lands is a witness).
 * pull: each wanted column scans its in-edges and stops once its bits are covered
   (clearing them from its wanted word), over ranges of the wanted columns.
 
-:func:`unpack_bitplanes` (the dense form of codes stored as bit-planes) goes 8 rows of
-the output at a time by table look-ups that spread 8 bits of a plane into the 8 byte
-lanes of a ``uint64`` (wider lanes for codes of more than 7 bits).
+:func:`unpack_bitplanes` (the dense form of codes stored as bit-planes) is a compiled
+pass over the columns that goes 8 rows of the output at a time by table look-ups that
+spread 8 bits of a plane into the 8 byte lanes of a ``uint64`` (wider lanes for codes of
+more than 7 bits).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -123,23 +126,66 @@ def packed_pull(tindptr, tindices, tdata, x_words, want_idx, want_val, out):
 _WORD_BITS = 64
 
 
-def _lane_tables(lanes):
-    """``spread[x]``: bit ``i`` of ``x`` moved to the lowest bit of lane ``i`` of a uint64
-    split in ``lanes`` lanes; ``lane_ones``: the same with the whole lane set."""
+@functools.cache
+def _lane_tables(lanes, depth):
+    """``shifted[b, x]``: bit ``i`` of ``x`` moved to bit ``b`` of lane ``i`` of a uint64
+    split in ``lanes`` lanes, for the ``depth`` bits of a code; ``lane_ones[x]``: ``x``'s
+    lanes all ones (made once: read-only)."""
     width = _WORD_BITS // lanes
     x = np.arange(1 << lanes, dtype=np.uint64)[:, None]
     i = np.arange(lanes, dtype=np.uint64)[None, :]
     on = (x >> i) & np.uint64(1)
     spread = np.bitwise_or.reduce(on << (i * np.uint64(width)), axis=1)
     lane = np.uint64((1 << width) - 1) if width < _WORD_BITS else np.uint64(2**64 - 1)
-    return spread, spread * lane
+    shifted = np.array([spread << np.uint64(b) for b in range(depth)], np.uint64).reshape(
+        depth, spread.size)
+    lane_ones = spread * lane
+    shifted.flags.writeable = lane_ones.flags.writeable = False
+    return shifted, lane_ones
 
 
-def _field(word, first, lanes):
-    """Bits ``first .. first + lanes - 1`` of every word, as table indices."""
-    if lanes == 8:  # a byte: a strided view, no arithmetic
-        return word.view(np.uint8).reshape(-1, 8)[:, first // 8]
-    return (word >> word.dtype.type(first)) & word.dtype.type((1 << lanes) - 1)
+@kernel
+def _unpack(lo, hi, planes, present, out, shifted, lane_ones, lanes):  # pragma: no cover
+    k, depth = out.shape[0], planes.shape[0]
+    width = _WORD_BITS // lanes
+    field = np.uint64((1 << lanes) - 1)
+    lane_mask = np.uint64(2**64 - 1) if width == _WORD_BITS else np.uint64((1 << width) - 1)
+    for v in range(lo, hi):
+        absent = ~present[v]
+        for first in range(0, k, lanes):
+            at = np.uint64(first)
+            code = lane_ones[(absent >> at) & field]
+            for b in range(depth):
+                code |= shifted[b, (planes[b, v] >> at) & field]
+            for i in range(min(lanes, k - first)):
+                lane = (code >> np.uint64(i * width)) & lane_mask
+                # all ones: absent (a code has fewer bits than its lane)
+                out[first + i, v] = -1 if lane == lane_mask else np.int64(lane)
+    return 0
+
+
+def _unpack_columns(planes, present, out):
+    """:func:`unpack_bitplanes` of every column: the codes of ``lanes`` rows at a time
+    built in the lanes of one ``uint64`` per column by table look-ups, over ranges of
+    the columns."""
+    k, n = out.shape
+    depth = len(planes)  # code bits
+    lanes = 8 if depth <= 7 else 4 if depth <= 15 else 2 if depth <= 31 else 1
+    shifted, lane_ones = _lane_tables(lanes, depth)
+    stacked = np.empty((depth, n), np.uint64)
+    for b, plane in enumerate(planes):
+        stacked[b] = plane
+    target = out if out.flags.c_contiguous else np.empty((k, n), out.dtype)
+    threads = get_num_threads() if k * n >= PARALLEL_WORK else 1
+    run_kernel(_unpack, split(n, threads), stacked, np.ascontiguousarray(present), target,
+               shifted, lane_ones, lanes)
+    if target is not out:
+        out[...] = target
+
+
+#: The share of the columns holding codes under which :func:`unpack_bitplanes` fills
+#: ``out`` with -1 and unpacks those columns alone.
+SPARSE_COLUMNS = 0.5
 
 
 def unpack_bitplanes(planes, present, out):
@@ -147,9 +193,11 @@ def unpack_bitplanes(planes, present, out):
     where bit ``s`` of ``present[v]`` is clear (checked by
     :func:`spbfs.semiring.unpack_bitplanes`).
 
-    Each pass builds the codes of ``lanes`` rows in the lanes of one ``uint64`` per
-    column (bytes for codes of up to 7 bits, then 2-, 4- and 8-byte lanes), the absent ones all
-    ones, and copies the lanes' transpose into ``out``.
+    A compiled pass over the columns builds the codes of 8 rows at a time in the byte
+    lanes of a ``uint64`` (2-, 4- and 8-byte lanes for codes of more than 7 bits) by table
+    look-ups, the absent ones all ones.  Where under :data:`SPARSE_COLUMNS` of the columns
+    hold a code (searches that each reach a few vertices, as local efficiency's of small
+    subgraphs), ``out`` is filled with -1 and those columns alone are unpacked.
 
     Examples
     --------
@@ -159,16 +207,13 @@ def unpack_bitplanes(planes, present, out):
     >>> out.tolist()
     [[1, -1, -1], [0, 1, -1]]
     """
-    k, n = out.shape
-    depth = len(planes)  # code bits
-    lanes = 8 if depth <= 7 else 4 if depth <= 15 else 2 if depth <= 31 else 1
-    spread, lane_ones = _lane_tables(lanes)
-    shifted = [spread << np.uint64(b) for b in range(len(planes))]
-    lane_dtype = np.dtype(f"<i{_WORD_BITS // lanes // 8}")
-    absent = ~present
-    for first in range(0, k, lanes):
-        code = lane_ones[_field(absent, first, lanes)]  # absent codes: all ones
-        for table, plane in zip(shifted, planes, strict=True):
-            code |= table[_field(plane, first, lanes)]
-        rows = min(lanes, k - first)
-        out[first:first + rows] = code.view(lane_dtype).reshape(n, lanes)[:, :rows].T
+    n = out.shape[1]
+    held = np.flatnonzero(present)
+    if held.size < SPARSE_COLUMNS * n:
+        out.fill(-1)
+        if held.size:
+            codes = np.empty((out.shape[0], held.size), out.dtype)
+            _unpack_columns([plane[held] for plane in planes], present[held], codes)
+            out[:, held] = codes
+        return
+    _unpack_columns(planes, present, out)

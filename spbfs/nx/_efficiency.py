@@ -2,10 +2,10 @@
 BFS (:func:`spbfs.bfs` with a list of sources).
 
 NetworkX adds ``1 / d`` over the pairs in its own order (sources in node order, each
-source's targets in BFS order, so by distance): the distances of a batch of sources are
-turned into ``1 / d``, sorted in each row from the nearest, and added one at a time in
-that order (``cumsum``; the zeros of unreachable pairs add nothing), so totals equal
-NetworkX's float for float.  Local efficiency runs the searches of every node's
+source's targets in BFS order, so by distance): each source's distances are counted and
+``1 / d`` added that many times from the nearest, one at a time
+(:func:`spbfs.cpu.efficiency.inverse_distance_sums`, on the host's copy of the levels),
+so totals equal NetworkX's float for float.  Local efficiency runs the searches of every node's
 neighbourhood subgraph at once, on one block-diagonal graph whose nodes are the stored
 entries ``(v, x)`` (``x`` a neighbour of ``v``), ``(v, x) -> (v, y)`` where ``x -> y``.
 """
@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from ..algorithms.bfs import bfs
 from ..core.arrays import to_numpy
 from ..core.csr import expand
+from ..cpu.efficiency import inverse_distance_sums
 from ._dense import ALL_PAIRS_GPU_MIN_ENTRIES
 from ._registry import dispatched
 from ._traversal import bidirectional_rows
@@ -31,40 +32,9 @@ BATCH_ENTRIES = 1 << 22
 #: Neighbourhood-subgraph nodes searched together by local efficiency (their distances make
 #: a square array of this side).
 BLOCK_NODES = 1 << 10
-
-
-def _level_counts(levels):
-    """How many entries of each row of ``levels`` lie at each positive distance: an
-    int64 array of the rows by the largest distance (column ``d - 1``: distance ``d``)."""
-    levels = np.asarray(levels)
-    rows = levels.shape[0]
-    top = max(int(levels.max()), 0) if levels.size else 0
-    at = np.maximum(levels, 0).astype(np.int64)
-    at += (top + 1) * np.arange(rows)[:, None]
-    counts = np.bincount(at.ravel(), minlength=rows * (top + 1))
-    return counts.reshape(rows, top + 1)[:, 1:]
-
-
-def _inverse_run(levels):
-    """``1 / d`` of the positive distances of each row, largest first, the rows one after
-    another (the other pairs' zeros, which add nothing, left out): repeats of each row's
-    distance counts, where a sort of every pair took most of the call."""
-    counts = _level_counts(levels)
-    inverse = 1.0 / np.arange(1, counts.shape[1] + 1)
-    return np.repeat(np.tile(inverse, counts.shape[0]), counts.ravel())
-
-
-def _inverse_sorted(levels, width):
-    """``1 / d`` of the positive distances of each row, largest first, then zeros: the
-    first ``width`` columns, from each row's distance counts (a column's distance is the
-    number of distances whose running count it has reached, plus one)."""
-    counts = _level_counts(levels)
-    reached = np.cumsum(counts, axis=1)
-    column = np.arange(width)
-    rank = np.zeros((counts.shape[0], width), np.intp)
-    for d in range(counts.shape[1]):  # a pass per distance (a graph's diameter at most)
-        rank += column >= reached[:, d:d + 1]
-    return np.append(1.0 / np.arange(1, counts.shape[1] + 1), 0.0)[rank]
+#: Nodes up to which local efficiency finds stored entries in a table of every position
+#: (int32: 16 MB at most).
+TABLE_NODES = 1 << 11
 
 
 @dispatched(docs="Two queue searches towards each other (a BFS's length).")
@@ -109,8 +79,10 @@ def global_efficiency(G):
     total = np.zeros(1)
     batch = max(1, BATCH_ENTRIES // n)
     for start in range(0, n, batch):  # batches of sources, in node order
-        levels = to_numpy(bfs(M, np.arange(start, min(start + batch, n))))
-        total = np.cumsum(np.concatenate([total, _inverse_run(levels)]))[-1:]
+        rows = np.arange(min(batch, n - start))
+        levels = to_numpy(bfs(M, start + rows))
+        inverse_distance_sums(levels, np.zeros(1, np.int64), np.array([n]), rows,
+                              np.array([0, rows.size]), total)
     return float(total[0]) / denom
 
 
@@ -133,7 +105,23 @@ def _source_order(G, M):
     return np.where(small[owner], by_set, by_node)
 
 
-def _block_totals(M, keys, source_entry, vs):
+def _entry_finder(keys, n):
+    """The stored entry of each key ``row * n + column`` (-1 where none), from the sorted
+    ``keys`` of the entries: a table of every position for up to :data:`TABLE_NODES`
+    nodes, else a binary search (on the VM, 18 of local efficiency's 87 ms at 1,024 nodes
+    were binary searches)."""
+    if n <= TABLE_NODES:
+        table = np.full(n * n, -1, np.int32)
+        table[keys] = np.arange(keys.size, dtype=np.int32)
+        return table.__getitem__
+
+    def search(probe):
+        at = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
+        return np.where(keys[at] == probe, at, -1)
+    return search
+
+
+def _block_totals(M, find, source_entry, vs):
     """The sum of ``1 / d`` over each node of ``vs``'s neighbourhood subgraph, in NetworkX's
     order: one many-source BFS on the block-diagonal graph of those subgraphs."""
     n = M.n
@@ -147,21 +135,17 @@ def _block_totals(M, keys, source_entry, vs):
     local[e] = np.arange(m)
     at, which = expand(indptr, indices[e])  # x -> y for each (v, x)
     probe = vs[block[which]] * n + indices[at]
-    f = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
-    found = keys[f] == probe  # (v, y) is an entry: y is in v's subgraph too
+    f = find(probe)
+    found = f >= 0  # (v, y) is an entry: y is in v's subgraph too
     B = sp.csr_array((np.ones(int(found.sum()), bool), (which[found], local[f[found]])),
                      shape=(m, m))
     levels = to_numpy(bfs(B, np.arange(m)))
-    k = int(deg.max())
-    # each source's own subgraph's columns alone (the others unreached), -1 past its end
-    first = (np.cumsum(deg) - deg)[block]
-    column = np.arange(k)
-    own = np.take_along_axis(levels, np.minimum(first[:, None] + column, m - 1), axis=1)
-    own[column >= deg[block][:, None]] = -1
-    inv = _inverse_sorted(own, k)[local[source_entry[e]]]  # rows in source order
-    out = np.zeros((vs.size, k, k))
-    out[block, np.arange(m) - first] = inv
-    return np.cumsum(out.reshape(vs.size, k * k), axis=1)[:, -1]
+    # each subgraph's sources in NetworkX's order, over their own subgraph's columns
+    ends = np.cumsum(deg)
+    totals = np.zeros(vs.size)
+    inverse_distance_sums(levels, ends - deg, deg, local[source_entry[e]],
+                          np.append(0, ends), totals)
+    return totals
 
 
 @dispatched(docs="The neighbourhood subgraphs of nodes of similar degree searched together "
@@ -183,9 +167,9 @@ def local_efficiency(G):
     M = G.csr(False)
     indptr = to_numpy(M.indptr).astype(np.int64)
     deg = np.diff(indptr)
-    keys = to_numpy(M.entry_rows).astype(np.int64) * n + to_numpy(M.indices)
-    source_entry = np.searchsorted(keys, to_numpy(M.entry_rows).astype(np.int64) * n
-                                   + _source_order(G, M))
+    rows = to_numpy(M.entry_rows).astype(np.int64) * n
+    find = _entry_finder(rows + to_numpy(M.indices), n)
+    source_entry = find(rows + _source_order(G, M))
     totals = np.zeros(n)
     order = np.argsort(deg, kind="stable")  # nodes of similar degree share a batch
     cum = np.cumsum(deg[order])  # a batch of m entries has m x m distances
@@ -194,7 +178,7 @@ def local_efficiency(G):
         stop = max(start + 1, int(np.searchsorted(cum, (cum[start - 1] if start else 0)
                                                   + BLOCK_NODES, side="right")))
         vs = order[start:stop]
-        totals[vs] = _block_totals(M, keys, source_entry, vs)
+        totals[vs] = _block_totals(M, find, source_entry, vs)
         start = stop
     denom = (deg * (deg - 1)).astype(np.float64)
     eff = np.divide(totals, denom, out=np.zeros(n), where=denom > 0)

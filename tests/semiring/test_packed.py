@@ -158,16 +158,33 @@ def _codes_reference(planes, present, k):
 @pytest.mark.parametrize("device", DEVICES)
 @given(data=st.data(), k=st.sampled_from([1, 7, 8, 9, 33, 64]), n=st.integers(0, 40),
        nplanes=st.sampled_from([0, 1, 3, 7, 8, 9, 15, 16, 31]), int32=st.booleans(),
-       column_major=st.booleans())
-def test_unpack_bitplanes_matches_the_bits(device, data, k, n, nplanes, int32, column_major):
+       column_major=st.booleans(), few_held=st.booleans())
+def test_unpack_bitplanes_matches_the_bits(device, data, k, n, nplanes, int32, column_major,
+                                           few_held):
     """Every lane width (codes of up to 7, 15, 31 bits), row counts that are not a
-    multiple of the lanes, and both memory orders of the output."""
+    multiple of the lanes, both memory orders of the output, and codes in few columns
+    (the CPU unpacks those alone)."""
     planes = [_words(data.draw, n, 64) for _ in range(nplanes)]
     present = _words(data.draw, n, k)
+    if few_held:  # about a quarter of the columns hold codes
+        held = data.draw(st.lists(st.sampled_from([False, False, False, True]),
+                                  min_size=n, max_size=n))
+        present[~np.array(held, bool).reshape(n)] = 0
     dtype = np.int32 if int32 else np.int64
     out = _on(device, np.zeros((n, k), dtype).T if column_major else np.zeros((k, n), dtype))
     unpack_bitplanes([_on(device, p) for p in planes], _on(device, present), out)
     np.testing.assert_array_equal(to_host(out), _codes_reference(planes, present, k))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("held", [[3, 0, 1, 0, 0], [3, 1, 2, 1, 1]])
+def test_unpack_bitplanes_without_planes(device, held):
+    """No planes: every present code is 0 (a search that found nothing past its sources),
+    in few columns and in most."""
+    present = np.array(held, np.uint64)
+    out = _on(device, np.zeros((2, 5), np.int32))
+    unpack_bitplanes([], _on(device, present), out)
+    np.testing.assert_array_equal(to_host(out), _codes_reference([], present, 2))
 
 
 @pytest.mark.parametrize("device", DEVICES)
