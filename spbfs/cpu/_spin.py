@@ -149,8 +149,13 @@ def serve(flags, base, calls, results, w, seen, rounds, reads):
 
 
 #: How long a worker spins for its next task before it sleeps, and how long the caller
-#: spins for the workers' ranges before it polls with sleeps (seconds).
-WORKER_SPIN = 300e-6
+#: spins for the workers' ranges before it polls with sleeps (seconds).  A call that finds
+#: its workers asleep waits for them to be scheduled again: on the 16 cores of a lent H200
+#: machine a call of 16 ranges after 0.2 ms of Python took 767 us with workers that spun
+#: 0.3 ms (they slept), 48-65 us with 3-10 ms, where back-to-back calls take 35 us; local
+#: efficiency's 1,024-node row 180-201 ms against 120-148, Louvain 429-448 against
+#: 352-360 (docs/benchmarks.md).  OpenMP runtimes spin longer still (Intel's 200 ms).
+WORKER_SPIN = 5e-3
 CALLER_SPIN = 2e-3
 _ROUND = 10e-6  # a spinning thread yields its core between rounds of this length
 _STRIDE = 16  # int64 per worker: 128 bytes, its own cache lines
