@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .pysum import COMPENSATED, add, finish
 from .threads import get_num_threads, run_ranges, split
 
 __all__ = ["block_edges", "boundary_entries", "boundary_total", "mark_neighbours"]
@@ -80,10 +81,10 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
 
 @kernel
 def _boundary(indptr, indices, rows, pos1, member2, has2, undirected, at, owner, collect,
-              weights, weighted, start):  # pragma: no cover - compiled
+              weights, weighted, start, correction, compensated):  # pragma: no cover
     """The entries kept (see :func:`boundary_entries`): written to ``at`` / ``owner`` where
-    ``collect``; their number, and ``start`` plus their weights (or plus one each where not
-    ``weighted``) added one after another in their order."""
+    ``collect``; their number, and the state ``(start, correction)`` of Python's ``sum``
+    after their weights (or one each where not ``weighted``), in their order."""
     k = 0
     total = start
     for i in range(rows.size):
@@ -103,11 +104,11 @@ def _boundary(indptr, indices, rows, pos1, member2, has2, undirected, at, owner,
                     at[k] = e
                     owner[k] = i
                 if weighted:
-                    total += weights[e]
+                    total, correction = add(total, correction, weights[e], compensated)
                 else:
                     total += 1
                 k += 1
-    return k, total
+    return k, total, correction
 
 
 def _boundary_args(indptr, rows, n, member2):
@@ -121,10 +122,10 @@ def _boundary_args(indptr, rows, n, member2):
 
 
 def boundary_total(indptr, indices, rows, n, member2=None, undirected=True, weights=None,
-                   start=0):
+                   start=0, correction=0.0, partial=False):
     """``start`` plus the weights of the entries :func:`boundary_entries` lists (or plus
-    their number, without ``weights``), added one after another in NetworkX's order, as
-    Python's ``sum`` over ``edge_boundary(..., data=weight)`` adds them; no array of the
+    their number, without ``weights``), added in NetworkX's order as Python's ``sum`` over
+    ``edge_boundary(..., data=weight)`` adds them (:mod:`spbfs.cpu.pysum`); no array of the
     entries is made.
 
     Parameters
@@ -133,12 +134,15 @@ def boundary_total(indptr, indices, rows, n, member2=None, undirected=True, weig
         As :func:`boundary_entries`.
     weights : numpy.ndarray, optional
         int64 or float64, one per stored entry.
-    start : int or float
-        The total so far (a second boundary continuing a first one's sum).
+    start, correction : int or float, float
+        The sum so far and its correction (a second boundary continuing a first one's
+        sum, from its ``partial`` result).
+    partial : bool
+        Return the state ``(total, correction)`` of a sum that goes on.
 
     Returns
     -------
-    int or float
+    int or float, or (int or float, float) where ``partial``
 
     Examples
     --------
@@ -158,11 +162,18 @@ def boundary_total(indptr, indices, rows, n, member2=None, undirected=True, weig
     else:
         w, start = np.zeros(0, np.int64), np.int64(start)
     empty = np.zeros(0, np.int64)
-    k, total = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), empty,
-                         empty, False, w, weighted, start)
+    k, total, correction = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected),
+                                     empty, empty, False, w, weighted, start,
+                                     float(correction), COMPENSATED and w.dtype.kind == "f")
     if not k:  # Python's sum of nothing: the start as given (NetworkX's int 0)
-        return given
-    return float(total) if w.dtype.kind == "f" else int(total)
+        total = given
+    elif w.dtype.kind == "f":
+        total = float(total)
+    else:
+        total = int(total)
+    if partial:
+        return total, float(correction)
+    return float(finish(total, correction)) if isinstance(total, float) else total
 
 
 def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
@@ -203,8 +214,8 @@ def boundary_entries(indptr, indices, rows, n, member2=None, undirected=True):
     size = int((indptr[rows + 1].astype(np.int64) - indptr[rows]).sum()) if rows.size else 0
     at = np.empty(size, np.int64)
     owner = np.empty(size, np.int64)
-    k, _ = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), at, owner, True,
-                     np.zeros(0, np.int64), False, np.int64(0))
+    k, _, _ = _boundary(indptr, indices, rows, pos1, m2, has2, bool(undirected), at, owner,
+                        True, np.zeros(0, np.int64), False, np.int64(0), 0.0, False)
     return at[:k], owner[:k]
 
 

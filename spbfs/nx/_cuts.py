@@ -20,6 +20,7 @@ import numpy as np
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..cpu.nodesets import NEXT, boundary_entries, boundary_total, mark_neighbours
+from ..cpu.pysum import python_sum, row_sums
 from ._graph import row_methods
 from ._recognition import int_items, no_multigraph, present_rows, raw_weights
 from ._registry import dispatched
@@ -120,16 +121,17 @@ def _sum_in_order(values):
     if not values.size:
         return 0
     if values.dtype.kind == "f":
-        return float(np.cumsum(values)[-1])  # cumsum adds one at a time: Python's order
+        return python_sum(values)
     return int(values.sum())
 
 
-def _boundary_sum(G, rows, member2, w, start=0):
+def _boundary_sum(G, rows, member2, w, start=0, correction=0.0, partial=False):
     """Python's ``sum`` of the weights ``w`` (None: 1 each) of the entries
     :func:`_boundary_entries` lists for ``rows`` and the second set's row mask ``member2``,
-    continuing from ``start``: one compiled pass, no array of the entries."""
+    continuing from ``start`` and its ``correction`` (``partial``: the state of a sum that
+    goes on): one compiled pass, no array of the entries."""
     return boundary_total(G._indptr, G._indices, rows, len(G), member2, not G.is_directed(),
-                          w, start)
+                          w, start, correction, partial)
 
 
 def _cut(G, S, T, weight):
@@ -138,15 +140,17 @@ def _cut(G, S, T, weight):
     rows_s = set_rows(G, S)
     # T's rows in its order where they start the sum's second part (directed)
     rows_t = None if T is None else set_rows(G, T, ordered=G.is_directed())
-    total = _boundary_sum(G, rows_s, None if T is None else _member(G, rows_t), w)
-    if G.is_directed():  # the edges from T to S continue the sum, in T's order
-        total = _boundary_sum(G, rows_t, _member(G, rows_s), w, total)
-    return total
+    member_t = None if T is None else _member(G, rows_t)
+    if not G.is_directed():
+        return _boundary_sum(G, rows_s, member_t, w)
+    # the edges from T to S continue the sum (and its correction), in T's order
+    total, correction = _boundary_sum(G, rows_s, member_t, w, partial=True)
+    return _boundary_sum(G, rows_t, _member(G, rows_s), w, total, correction)
 
 
 def _row_sums_in_order(indptr, values, rows):
-    """Each row's ``sum(values of its entries)`` left to right, for ``rows``: a row position
-    at a time over all the rows together (a float sum in another order could differ)."""
+    """Each row's ``sum(values of its entries)`` left to right, for ``rows``, as Python adds
+    them (:func:`spbfs.cpu.pysum.row_sums` for floats)."""
     starts = indptr[rows].astype(np.int64)
     counts = indptr[rows + 1].astype(np.int64) - starts
     if values.dtype.kind != "f":
@@ -154,17 +158,7 @@ def _row_sums_in_order(indptr, values, rows):
         at, owner = expand(indptr, rows)
         np.add.at(out, owner, values[at])
         return out
-    order = np.argsort(-counts, kind="stable")
-    starts, counts = starts[order], counts[order]
-    acc = np.zeros(rows.size, np.float64)
-    longest = int(counts[0]) if counts.size else 0
-    live = np.searchsorted(-counts, -np.arange(longest), side="left")  # rows longer than k
-    for k in range(longest):  # over row positions, not rows or entries
-        m = live[k]
-        acc[:m] += values[starts[:m] + k]
-    out = np.empty_like(acc)
-    out[order] = acc
-    return out
+    return row_sums(values, starts, counts)
 
 
 def _volume(G, S, weight):

@@ -21,6 +21,7 @@ from ..algorithms.bfs import bfs
 from ..core.arrays import to_numpy
 from ..core.csr import expand
 from ..cpu.efficiency import inverse_distance_sums
+from ..cpu.pysum import python_sum
 from ._dense import ALL_PAIRS_GPU_MIN_ENTRIES
 from ._registry import dispatched
 from ._traversal import bidirectional_rows
@@ -182,4 +183,4 @@ def local_efficiency(G):
         start = stop
     denom = (deg * (deg - 1)).astype(np.float64)
     eff = np.divide(totals, denom, out=np.zeros(n), where=denom > 0)
-    return float(np.cumsum(eff)[-1]) / n
+    return python_sum(eff) / n  # NetworkX's sum() of the nodes' efficiencies
