@@ -92,7 +92,7 @@ def _run_positions(keys):
     return np.arange(keys.size) - np.repeat(start, np.diff(np.append(start, keys.size)))
 
 
-def dijkstra_order(indptr, indices, w, d, source, reached, by_distance=None):
+def dijkstra_order(indptr, indices, w, d, source, reached):
     """The vertices of ``reached`` in the order NetworkX's Dijkstra pops them.
 
     Parameters
@@ -107,9 +107,6 @@ def dijkstra_order(indptr, indices, w, d, source, reached, by_distance=None):
         The source, or the sources in the order NetworkX pushes them (all at distance 0).
     reached : ndarray of bool
         The vertices NetworkX returns (within the cutoff); includes the sources.
-    by_distance : ndarray of int, optional
-        Every vertex, by ``d`` in any order among equals, where the caller has it (a GPU's
-        sort of the distances it found); else ``reached``'s vertices are sorted here.
 
     Returns
     -------
@@ -130,12 +127,9 @@ def dijkstra_order(indptr, indices, w, d, source, reached, by_distance=None):
     sources = np.atleast_1d(np.asarray(source, np.int64))
     is_source = np.zeros(n, bool)
     is_source[sources] = True
+    verts = np.flatnonzero(reached)
     # no stable sort needed: the order inside a group of equal distances is decided below
-    if by_distance is None:
-        verts = np.flatnonzero(reached)
-        by_d = verts[np.argsort(d[verts])]
-    else:
-        by_d = by_distance[reached[by_distance]].astype(np.int64, copy=False)
+    by_d = verts[np.argsort(d[verts])]
     ds = d[by_d]
     gstart = np.flatnonzero(np.concatenate(([True], ds[1:] != ds[:-1])))
     gsize = np.diff(np.append(gstart, by_d.size))
@@ -268,7 +262,6 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     values, kind = G.weights(weight)
     M = G.weighted_csr(weight)
     rows = np.asarray(rows, np.int64)
-    by_distance = None
     if (G._indptr[rows + 1] == G._indptr[rows]).all():  # no arcs out: the sources alone
         d = np.full(len(G), np.inf)
         d[rows] = 0.0
@@ -276,15 +269,13 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     else:
         dist = sssp(M, M.xp.asarray(rows), min_only=True)
         d = to_numpy(dist)
-        if M.xp is not np:  # the device sorts them (the host took 2 of 40 ms at 131K rows)
-            by_distance = to_numpy(M.xp.argsort(dist))
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
     if target is not None and reached[target]:
         reached &= d <= d[target]
     reached[rows] = True
-    order = dijkstra_order(G._indptr, G._indices, values, d, rows, reached, by_distance)
+    order = dijkstra_order(G._indptr, G._indices, values, d, rows, reached)
     if target is not None and reached[target]:
         order = order[:int(np.flatnonzero(order == target)[0]) + 1]
     if not parents:

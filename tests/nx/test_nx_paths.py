@@ -77,27 +77,6 @@ def test_bellman_ford_and_floyd_warshall_values_match_networkx(G, data):
     same(lambda b: nx.floyd_warshall_numpy(G, backend=b).tolist())
 
 
-@given(G=nx_graphs(weights=("int", "float", "zero")), data=st.data())
-def test_dijkstra_order_from_a_given_sort(G, data):
-    """NetworkX's pop order from the caller's sort of the distances (what a GPU search
-    hands over), its ties in any order, equals the order sorted here."""
-    import numpy as np
-
-    from spbfs.nx import convert_from_nx
-    from spbfs.nx._shortest import dijkstra_order, dijkstra_search
-
-    g = convert_from_nx(G, edge_attrs={"weight": 1})
-    s, _ = pick(G, data)
-    rows = np.array([g.index[s]])
-    order, d, _, _ = dijkstra_search(g, rows, "weight", parents=False)
-    shuffled = np.random.default_rng(data.draw(st.integers(0, 99))).permutation(d.size)
-    by_distance = shuffled[np.argsort(d[shuffled], kind="stable")]  # ties shuffled
-    values, _ = g.weights("weight")
-    again = dijkstra_order(g._indptr, g._indices, values, d, rows, np.isfinite(d),
-                           by_distance)
-    assert again.tolist() == order.tolist()
-
-
 def test_multi_source_ties_follow_push_order():
     G = nx.path_graph(5)
     for backend in (None, "spbfs"):
