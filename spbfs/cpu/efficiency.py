@@ -77,10 +77,9 @@ def inverse_distance_sums(levels, starts, widths, rows, bounds, totals):
     >>> totals.tolist()
     [3.0]
     """
-    levels = np.ascontiguousarray(levels)
-    width = int(widths.max()) if widths.size else 0
-    if _sums(levels, np.asarray(starts, np.int64), np.asarray(widths, np.int64),
-          np.asarray(rows, np.int64), np.asarray(bounds, np.int64), totals,
-             np.zeros(width + 1, np.int64)) < 0:
+    widths = np.asarray(widths, np.int64)
+    counts = np.zeros((int(widths.max()) if widths.size else 0) + 1, np.int64)
+    if _sums(np.ascontiguousarray(levels), np.asarray(starts, np.int64), widths,
+             np.asarray(rows, np.int64), np.asarray(bounds, np.int64), totals, counts) < 0:
         raise ValueError("levels must be below their group's width (a BFS's levels within "
                          "the columns it reaches)")
