@@ -2112,12 +2112,16 @@ def reconstruct_path(csgraph, predecessors, directed=True):
         if xp is not np and not is_cupy(G):
             G = _device_graph(G)
         return _tree(G, xp.asarray(predecessors), directed)
+    predecessors = np.asarray(predecessors)
+    if predecessors.dtype.kind == "f":  # integral (checked): scipy from 1.18.1 takes ints only
+        predecessors = predecessors.astype(np.intp)
     return _scipy_tools.reconstruct_path(csgraph, predecessors, directed=directed)
 
 
 def _check_integral(predecessors):
     """ValueError unless every predecessor is an integer (an integral float included), as
-    scipy 1.18's ``reconstruct_path``."""
+    scipy's ``reconstruct_path`` checks them (gh-23577); scipy 1.18.1 takes integer dtypes
+    only, so the host path hands it integral floats as ints."""
     dtype = getattr(predecessors, "dtype", None)
     if dtype is None:
         predecessors = np.asarray(predecessors)
