@@ -165,20 +165,17 @@ def _unpack(lo, hi, planes, present, out, shifted, lane_ones, lanes):  # pragma:
 
 
 def _unpack_columns(planes, present, out):
-    """:func:`unpack_bitplanes` of every column: the codes of ``lanes`` rows at a time
-    built in the lanes of one ``uint64`` per column by table look-ups, over ranges of
-    the columns."""
+    """:func:`unpack_bitplanes` of every column from the ``(depth, n)`` array ``planes``:
+    the codes of ``lanes`` rows at a time built in the lanes of one ``uint64`` per column by
+    table look-ups, over ranges of the columns."""
     k, n = out.shape
-    depth = len(planes)  # code bits
+    depth = planes.shape[0]  # code bits
     lanes = 8 if depth <= 7 else 4 if depth <= 15 else 2 if depth <= 31 else 1
     shifted, lane_ones = _lane_tables(lanes, depth)
-    stacked = np.empty((depth, n), np.uint64)
-    for b, plane in enumerate(planes):
-        stacked[b] = plane
     target = out if out.flags.c_contiguous else np.empty((k, n), out.dtype)
     threads = get_num_threads() if k * n >= PARALLEL_WORK else 1
-    run_kernel(_unpack, split(n, threads), stacked, np.ascontiguousarray(present), target,
-               shifted, lane_ones, lanes)
+    run_kernel(_unpack, split(n, threads), np.ascontiguousarray(planes),
+               np.ascontiguousarray(present), target, shifted, lane_ones, lanes)
     if target is not out:
         out[...] = target
 
@@ -208,12 +205,15 @@ def unpack_bitplanes(planes, present, out):
     [[1, -1, -1], [0, 1, -1]]
     """
     n = out.shape[1]
-    held = np.flatnonzero(present)
-    if held.size < SPARSE_COLUMNS * n:
+    stacked = np.empty((len(planes), n), np.uint64)  # (depth, n): the kernel's planes
+    for b, plane in enumerate(planes):
+        stacked[b] = plane
+    if np.count_nonzero(present) < SPARSE_COLUMNS * n:
         out.fill(-1)
+        held = np.flatnonzero(present)
         if held.size:
             codes = np.empty((out.shape[0], held.size), out.dtype)
-            _unpack_columns([plane[held] for plane in planes], present[held], codes)
+            _unpack_columns(stacked[:, held], present[held], codes)
             out[:, held] = codes
         return
-    _unpack_columns(planes, present, out)
+    _unpack_columns(stacked, present, out)

@@ -5,8 +5,8 @@ NetworkX adds ``1 / d`` over the pairs in its own order (sources in node order, 
 source's targets in BFS order, so by distance): each source's distances are counted and
 ``1 / d`` added that many times from the nearest, one at a time
 (:func:`spbfs.cpu.efficiency.inverse_distance_sums`, on the host's copy of the levels),
-so totals equal NetworkX's float for float.  Local efficiency runs the searches of every node's
-neighbourhood subgraph at once, on one block-diagonal graph whose nodes are the stored
+so totals equal NetworkX's float for float.  Local efficiency runs the searches of every
+node's neighbourhood subgraph at once, on one block-diagonal graph whose nodes are the stored
 entries ``(v, x)`` (``x`` a neighbour of ``v``), ``(v, x) -> (v, y)`` where ``x -> y``.
 """
 
@@ -122,18 +122,18 @@ def _entry_finder(keys, n):
     return search
 
 
-def _block_totals(M, find, source_entry, vs):
+def _block_totals(indptr, indices, find, source_entry, local, vs):
     """The sum of ``1 / d`` over each node of ``vs``'s neighbourhood subgraph, in NetworkX's
-    order: one many-source BFS on the block-diagonal graph of those subgraphs."""
-    n = M.n
-    indptr, indices = to_numpy(M.indptr), to_numpy(M.indices).astype(np.int64)
+    order: one many-source BFS on the block-diagonal graph of those subgraphs (the host's
+    int64 CSR ``indptr``, ``indices``; ``local``: scratch of one int64 per entry, read only
+    where this block writes it)."""
+    n = indptr.size - 1
     e, block = expand(indptr, vs)  # the subgraphs' nodes: the entries (v, x)
     m = e.size
     deg = indptr[vs + 1] - indptr[vs]
     if m == 0:
         return np.zeros(vs.size)
-    local = np.full(indices.size, -1, np.int64)
-    local[e] = np.arange(m)
+    local[e] = np.arange(m)  # the entries of vs's rows: all that the block reads
     at, which = expand(indptr, indices[e])  # x -> y for each (v, x)
     probe = vs[block[which]] * n + indices[at]
     f = find(probe)
@@ -167,6 +167,8 @@ def local_efficiency(G):
         raise ZeroDivisionError("division by zero")  # NetworkX's mean over no nodes
     M = G.csr(False)
     indptr = to_numpy(M.indptr).astype(np.int64)
+    indices = to_numpy(M.indices).astype(np.int64)
+    local = np.empty(indices.size, np.int64)
     deg = np.diff(indptr)
     rows = to_numpy(M.entry_rows).astype(np.int64) * n
     find = _entry_finder(rows + to_numpy(M.indices), n)
@@ -179,7 +181,7 @@ def local_efficiency(G):
         stop = max(start + 1, int(np.searchsorted(cum, (cum[start - 1] if start else 0)
                                                   + BLOCK_NODES, side="right")))
         vs = order[start:stop]
-        totals[vs] = _block_totals(M, find, source_entry, vs)
+        totals[vs] = _block_totals(indptr, indices, find, source_entry, local, vs)
         start = stop
     denom = (deg * (deg - 1)).astype(np.float64)
     eff = np.divide(totals, denom, out=np.zeros(n), where=denom > 0)
