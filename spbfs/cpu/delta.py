@@ -9,15 +9,19 @@ improvement lists its vertex in the bin of its new bucket, in the bins of the th
 made it: one linked list of blocks per bucket (taken modulo ``C``, a power of two above the
 buckets a pending distance can span, ``max weight / delta + 3``), blocks from the thread's
 own pool and free list.  As in GAP, a vertex stays listed where it was when it improves
-again; a listing is taken only while the vertex's distance is still in that bucket.  A
-round:
+again.  A listing holds the vertex and a tag, a hash of its distance's pattern as
+listed: it is relaxed only while the vertex's distance still has that tag, so each
+improvement is relaxed at most once and a stale listing is skipped without an array of
+marks per vertex (8 bytes a vertex less than round stamps, in the same time on GAP's
+scale-18 graph).  Two distances with one tag cost a relaxation more, never a wrong
+distance: a relaxation from a vertex's current distance is always safe.  A round:
 
 1. the leading range (thread 0, :func:`_advance`) gives the last round's blocks back to
    their threads' free lists, finds the lowest bucket whose bins hold a listing, detaches
    its blocks, every thread's, into one list, and opens the round;
 2. every range in the round takes chunks of that list by ``fetch_add`` and relaxes the
-   out-edges of each listed vertex still in the bucket, once (a stamp per round), listing
-   each improvement in its own bins: the work is shared whichever thread listed it;
+   out-edges of each listing whose vertex still has its distance, listing each
+   improvement in its own bins: the work is shared whichever thread listed it;
 3. each range relaxes the vertices it listed in the current bucket itself while they fill
    at most :data:`FUSE_BLOCKS` blocks (GAP's bucket fusion: no round for a bucket's tail);
 4. the leader closes the round and waits for the helping ranges inside it.
@@ -81,14 +85,16 @@ WIDER_FROM_THREADS = 8
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
 U = np.uintp
+#: 2**64 over the golden ratio, odd: a distance's pattern times it, top bits kept, is its tag.
+HASH = np.uint64(0x9E3779B97F4A7C15)
 NONE = -1
 #: The rounds' control block (:func:`_search`), int64 entries; those written by several
 #: threads on cache lines of their own: the round's state (even: open, odd: closed,
 #: :data:`DONE`), the helpers inside it, the chunks claimed, the vertices spilled; then the
 #: round the leader publishes, and the search's state in and out of the call.
 SEQ, ACTIVE, CLAIMED, LOST = ROUND_SEQ, ROUND_ACTIVE, 16, 24
-P_BUCKET, P_COUNT, P_STAMP = 32, 33, 34
-BUCKET, COUNT, STAMP, ROUNDS = 40, 41, 42, 43
+P_BUCKET, P_COUNT = 32, 33
+BUCKET, COUNT, ROUNDS = 40, 41, 42
 CONTROL = 48
 DONE = ROUND_DONE
 
@@ -152,8 +158,15 @@ def _advance(bucket, mask, heads, fill, blk_next, free, taken_blocks, count, cla
 
 
 @kernel(inline="always")
-def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, blk_v,
-               blk_next, free, used, spilled):
+def _tag(pattern, tag_bits):
+    """A distance's tag: the top ``tag_bits`` bits of its pattern times an odd constant
+    (Fibonacci hashing: a whole number's low bits are all zero)."""
+    return np.int64((np.uint64(pattern) * HASH) >> np.uint64(64 - tag_bits))
+
+
+@kernel(inline="always")
+def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, tag_bits, heads, fill,
+               blk_v, blk_next, free, used, spilled):
     """``u``'s out-edges relaxed by thread ``t``, each improvement listed in ``t``'s bin of
     its new bucket (:func:`_insert` written out: a call per improvement cost a quarter of
     the time); the number of vertices spilled.  Inlined where it is called."""
@@ -184,7 +197,7 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
                     blk_next[t, kb] = heads[t, slot]
                     heads[t, slot] = kb
                     i = 0
-                blk_v[t, kb * BLOCK + i] = v
+                blk_v[t, kb * BLOCK + i] = (np.int64(v) << tag_bits) | _tag(nb, tag_bits)
                 fill[t, slot] = i + 1
                 break
             ob = bits[v]
@@ -192,16 +205,16 @@ def _relax_one(u, t, indptr, indices, data, dist, bits, per, mask, heads, fill, 
 
 
 @kernel
-def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data, dist,
-           bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled):
+def _round(t, bucket, taken_blocks, count, claimed, indptr, indices, data, dist, bits, per,
+           mask, tag_bits, heads, fill, blk_v, blk_next, free, used, spilled):
     """Thread ``t``'s share of a round: chunks of the bucket's blocks
     (``taken_blocks[:count]``, any thread's) taken by ``fetch_add`` on ``claimed[0]``, each
-    listed vertex whose distance is still in ``bucket`` relaxed once (``taken``: the
-    round's stamp; two threads taking one vertex at once both relax it, a repeat of work
-    only), every improvement listed in the bins of thread ``t``; then (bucket fusion,
-    GAP's) the vertices it listed in the current bucket itself while they are few.  Returns
-    the vertices spilled."""
+    listing whose vertex still has the distance it was listed with relaxed (its tag: see
+    :func:`delta_stepping`), every improvement listed in the bins of thread ``t``; then
+    (bucket fusion, GAP's) the vertices it listed in the current bucket itself while they
+    are few.  Returns the vertices spilled."""
     threads = heads.shape[0]
+    tag_mask = (np.int64(1) << tag_bits) - 1
     lost = 0
     while True:
         q0 = fetch_add(claimed, 0, CHUNK_BLOCKS)
@@ -213,11 +226,12 @@ def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data
             owner = g % threads
             base = (g // threads) * BLOCK
             for i in range(filled):
-                v = blk_v[owner, base + i]
-                if taken[v] != stamp and np.int64(dist[v] * per) == bucket:
-                    taken[v] = stamp
+                listing = blk_v[owner, base + i]
+                v = listing >> tag_bits
+                if _tag(bits[v], tag_bits) == listing & tag_mask:
                     lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
-                                       heads, fill, blk_v, blk_next, free, used, spilled)
+                                       tag_bits, heads, fill, blk_v, blk_next, free, used,
+                                       spilled)
     slot = bucket & mask
     while True:
         kb = heads[t, slot]
@@ -234,10 +248,12 @@ def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data
         while kb != NONE:
             base = kb * BLOCK
             for i in range(filled):
-                v = blk_v[t, base + i]
-                if np.int64(dist[v] * per) == bucket:
+                listing = blk_v[t, base + i]
+                v = listing >> tag_bits
+                if _tag(bits[v], tag_bits) == listing & tag_mask:
                     lost += _relax_one(v, t, indptr, indices, data, dist, bits, per, mask,
-                                       heads, fill, blk_v, blk_next, free, used, spilled)
+                                       tag_bits, heads, fill, blk_v, blk_next, free, used,
+                                       spilled)
             after = blk_next[t, kb]
             blk_next[t, kb] = free[t]  # its own thread's list: no other thread's at once
             free[t] = kb
@@ -247,21 +263,21 @@ def _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data
 
 
 @kernel
-def _search(r, ctl, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask, taken,
-            heads, fill, blk_v, blk_next, free, used, spilled):
+def _search(r, ctl, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
+            tag_bits, heads, fill, blk_v, blk_next, free, used, spilled):
     """The bucket rounds in one parallel call (GAP's one parallel region): range 0 leads,
     the others help (see :func:`_lead`, :func:`_help`).  Returns the vertices spilled."""
     claimed = ctl[CLAIMED:CLAIMED + 1]
     if r == 0:  # r, not a literal 0: one compiled _round for both
         return _lead(r, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits,
-                     per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
+                     per, mask, tag_bits, heads, fill, blk_v, blk_next, free, used, spilled)
     return _help(r, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits,
-                 per, mask, taken, heads, fill, blk_v, blk_next, free, used, spilled)
+                 per, mask, tag_bits, heads, fill, blk_v, blk_next, free, used, spilled)
 
 
 @kernel
 def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
-          taken, heads, fill, blk_v, blk_next, free, used, spilled):
+          tag_bits, heads, fill, blk_v, blk_next, free, used, spilled):
     """The leading range, thread ``t`` (0): from ``(ctl[BUCKET], ctl[COUNT])`` on, each round's
     bucket found (:func:`_advance`) and published (``ctl[SEQ]`` set even: open), its share
     taken, the round closed (``ctl[SEQ]`` odd) and the helpers inside it waited for; until
@@ -269,7 +285,6 @@ def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
     in ``ctl`` for the caller).  ``ctl[SEQ]`` is :data:`DONE` as it returns."""
     bucket = ctl[BUCKET]
     count = ctl[COUNT]
-    stamp = ctl[STAMP]
     rounds = 0
     lost = 0
     seq = 0
@@ -279,21 +294,18 @@ def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
         if bucket < 0:
             break
         rounds += 1
-        stamp += 1  # the round's mark in taken (kept between calls: never cleared)
         ctl[P_BUCKET] = bucket
         ctl[P_COUNT] = count
-        ctl[P_STAMP] = stamp
         seq += 2
         _store(ctl, SEQ, seq)  # open: the published round is seen with it
-        lost += _round(t, bucket, stamp, taken_blocks, count, claimed, indptr, indices, data,
-                       dist, bits, per, mask, taken, heads, fill, blk_v, blk_next, free, used,
+        lost += _round(t, bucket, taken_blocks, count, claimed, indptr, indices, data, dist,
+                       bits, per, mask, tag_bits, heads, fill, blk_v, blk_next, free, used,
                        spilled)
         close_round(ctl, reads)
         if lost + ctl[LOST]:
             break
     ctl[BUCKET] = bucket
     ctl[COUNT] = count
-    ctl[STAMP] = stamp
     ctl[ROUNDS] = rounds
     _store(ctl, SEQ, DONE)
     return lost
@@ -301,7 +313,7 @@ def _lead(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
 
 @kernel
 def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bits, per, mask,
-          taken, heads, fill, blk_v, blk_next, free, used, spilled):
+          tag_bits, heads, fill, blk_v, blk_next, free, used, spilled):
     """A helping range, thread ``t``: it joins each open round it sees (``ctl[ACTIVE]``
     raised, then ``ctl[SEQ]`` read again: a round closed meanwhile is left), takes its
     share and leaves, until ``ctl[SEQ]`` is :data:`DONE`.  A helper that starts late, or
@@ -312,9 +324,9 @@ def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
         seq = enter_round(ctl, last, reads)
         if seq == DONE:
             return 0
-        lost = _round(t, ctl[P_BUCKET], ctl[P_STAMP], taken_blocks, ctl[P_COUNT], claimed,
-                      indptr, indices, data, dist, bits, per, mask, taken, heads, fill, blk_v,
-                      blk_next, free, used, spilled)
+        lost = _round(t, ctl[P_BUCKET], taken_blocks, ctl[P_COUNT], claimed, indptr, indices,
+                      data, dist, bits, per, mask, tag_bits, heads, fill, blk_v, blk_next, free,
+                      used, spilled)
         if lost:
             fetch_add(ctl, LOST, lost)
         fetch_add(ctl, ACTIVE, -1)
@@ -322,10 +334,13 @@ def _help(t, ctl, claimed, reads, taken_blocks, indptr, indices, data, dist, bit
 
 
 @kernel
-def _list(vertices, dist, per, mask, heads, fill, blk_v, blk_next, free, used):
-    """List ``vertices`` in thread 0's bins of their distances (pools grown first)."""
+def _list(vertices, dist, bits, per, mask, tag_bits, heads, fill, blk_v, blk_next, free, used):
+    """List ``vertices`` in thread 0's bins of their distances, tagged with them (pools grown
+    first)."""
     for v in vertices:
-        _insert(0, np.int64(dist[v] * per) & mask, v, heads, fill, blk_v, blk_next, free, used)
+        _insert(0, np.int64(dist[v] * per) & mask,
+                (np.int64(v) << tag_bits) | _tag(bits[v], tag_bits), heads, fill, blk_v,
+                blk_next, free, used)
 
 
 def _pool_blocks(n, threads, sources, span):
@@ -439,24 +454,23 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     ws = _workspaces.checkout(n, threads)
     heads, fill, blk_v, blk_next, taken_blocks = ws.bins(
         span, _pool_blocks(n, threads, sources.size, span))
-    taken, spilled = ws.taken, ws.spilled
+    spilled = ws.spilled
+    tag_bits = 63 - max(n - 1, 1).bit_length()  # a listing: (v << tag_bits) | tag
     free = np.full(threads, NONE, np.int64)
     used = np.zeros(threads, np.int64)
     run_ranges(lambda lo, hi: dist[lo:hi].__setitem__(slice(None), np.inf),
                split(n, threads if n >= PARALLEL_MAX else 1))  # numpy's fill frees the GIL
     bits = dist.view(np.int64)
     dist[sources] = 0.0  # the sources: distance 0, listed in bucket 0 of thread 0's bins
-    _list(sources, dist, per, span - 1, heads, fill, blk_v, blk_next, free, used)
     mask = span - 1
+    _list(sources, dist, bits, per, mask, tag_bits, heads, fill, blk_v, blk_next, free, used)
     ctl = np.zeros(CONTROL, np.int64)
-    ctl[STAMP] = ws.stamp
     rounds = 0
     while True:
         ctl[SEQ] = ctl[ACTIVE] = ctl[LOST] = 0
         lost = run_kernel(_search, [(r,) for r in range(threads)], ctl, round_reads(),
-                          taken_blocks, indptr, indices, data, dist, bits, per, mask, taken,
-                          heads, fill, blk_v, blk_next, free, used, spilled)
-        ws.stamp = int(ctl[STAMP])  # the rounds' marks in taken (kept: never cleared)
+                          taken_blocks, indptr, indices, data, dist, bits, per, mask,
+                          tag_bits, heads, fill, blk_v, blk_next, free, used, spilled)
         rounds += int(ctl[ROUNDS])
         if ctl[BUCKET] < 0:
             break
@@ -465,7 +479,8 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
             blk_v, blk_next = _grown(blk_v, blk_next)  # listed again, then on
         listed = np.flatnonzero(spilled)
         spilled[listed] = False
-        _list(listed, dist, per, mask, heads, fill, blk_v, blk_next, free, used)
+        _list(listed, dist, bits, per, mask, tag_bits, heads, fill, blk_v, blk_next, free,
+              used)
         blk_v, blk_next = _grown(blk_v, blk_next)  # room for the next rounds
         if taken_blocks.size < blk_next.size:
             taken_blocks = np.concatenate([taken_blocks, np.empty(
@@ -477,14 +492,12 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
 
 class _Workspace:
     """A search's arrays kept between calls (:class:`~spbfs.cpu.kept.KeptPool`): the
-    round stamps of ``n`` vertices and their last stamp, the spilled flags (clear between
-    searches), and per thread the bins (every one empty between searches: a search ends
-    when they are) and the pools of blocks."""
+    spilled flags of ``n`` vertices (clear between searches), and per thread the bins
+    (every one empty between searches: a search ends when they are) and the pools of
+    blocks."""
 
     def __init__(self, n, threads):
         self.threads = threads
-        self.taken = np.zeros(n, np.int64)
-        self.stamp = 0
         self.spilled = np.zeros(n, bool)
         self.heads = self.fill = None
         self.blk_v = self.blk_next = self.taken_blocks = None

@@ -210,6 +210,11 @@ def core_number(G):
     >>> nx.core_number(nx.complete_graph(3), backend="spbfs")
     {0: 2, 1: 2, 2: 2}
     """
+    return G.node_dict(_core_numbers(G).tolist())
+
+
+def _core_numbers(G):
+    """The core number of each row, a host array (NetworkX's error for a self-loop)."""
     import networkx as nx
 
     M = G.csr(G.on_gpu(PEELING_GPU_MIN_ENTRIES))
@@ -217,20 +222,17 @@ def core_number(G):
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; Consider using "
             "G.remove_edges_from(nx.selfloop_edges(G)).")
-    core = to_numpy(_core_number(M, directed=G.is_directed())).tolist()
-    return G.node_dict(core)
-
-
-def _core_array(G, core):
-    """Core numbers per row: computed, or read from a given ``core_number`` dict."""
-    if core is None:
-        return core_number(G)
-    return core
+    return to_numpy(_core_number(M, directed=G.is_directed())).astype(np.int64, copy=False)
 
 
 def _core_subgraph(G, keep, k, core, offset=0):
-    """NetworkX's ``_core_subgraph``: the subgraph of ``G`` on the nodes ``keep`` accepts."""
-    core = _core_array(G, core)
+    """NetworkX's ``_core_subgraph``: the subgraph of ``G`` on the nodes ``keep`` accepts
+    (core numbers computed as an array, not read back from their dict, unless given)."""
+    if core is None:
+        numbers = _core_numbers(G)
+        if k is None:  # max() of no core numbers raises as NetworkX's does
+            k = (int(numbers.max()) if numbers.size else max(numbers.tolist())) + offset
+        return subgraph_copy(G, np.flatnonzero(keep(numbers, k)))
     if k is None:
         k = max(core.values()) + offset
     chosen = keep(np.fromiter(core.values(), np.int64, count=len(core)), k)

@@ -286,6 +286,19 @@ def test_delta_stepping_bucket_numbers_past_two_to_the_53(width):
 
 # -- the CPU's delta-stepping kernels (spbfs/cpu/delta.py) ---------------------------------
 
+@pytest.mark.parametrize("n", [2, 1 << 18, 1 << 40])
+def test_delta_stepping_tags_tell_whole_distances_apart(n):
+    """A listing's tag is a hash of its distance's pattern, not its low bits (all zero for
+    whole numbers, which would make every stale listing look current)."""
+    from spbfs.cpu.delta import _tag
+
+    tag_bits = 63 - max(n - 1, 1).bit_length()
+    values = np.unique(np.r_[np.arange(1.0, 2001.0), np.arange(1, 2001) / 7, [0.0, 2.0**60]])
+    tags = {_tag(int(b), tag_bits) for b in values.view(np.int64)}
+    assert len(tags) == values.size
+    assert all(0 <= t < 1 << tag_bits for t in tags)
+
+
 @pytest.fixture
 def crowded(monkeypatch):
     """Every search shared by 3 threads, pools of one block (spills every round)."""
