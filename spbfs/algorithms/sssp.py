@@ -179,7 +179,8 @@ def _bucket_width(M):
     mean = float(M.data[::step].mean()) if M.nnz else 0.0
     if not (mean > 0 and math.isfinite(mean)):
         return 1.0
-    return BUCKET_DEGREES * mean / max(M.nnz / max(M.n, 1), 1.0)
+    width = BUCKET_DEGREES * (mean / max(M.nnz / max(M.n, 1), 1.0))
+    return width if math.isfinite(width) else mean  # weights near the largest float
 
 
 def _predecessors(M, dist, source):

@@ -86,6 +86,8 @@ WIDE_SHARE = 0.5
 WIDER_FROM_THREADS = 8
 #: Most buckets a pending distance may span (``delta`` is raised to keep within them).
 MAX_SPAN = 1 << 16
+#: The narrowest bucket: its inverse is a finite float (subnormal weights made it infinite).
+MIN_WIDTH = 2.0 ** -1000
 U = np.uintp
 #: 2**64 over the golden ratio, odd: a distance's pattern times it, top bits kept, is its tag.
 HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -447,9 +449,9 @@ def delta_stepping(indptr, indices, data, sources, delta, dist):
     threads = max(1, get_num_threads()) if data.size >= PARALLEL_ENTRIES else 1
     if not (delta > 0 and np.isfinite(delta)):
         delta = 1.0
-    delta *= WIDE_SHARE if threads >= WIDER_FROM_THREADS else WIDTH_SHARE
-    if w_max / delta > MAX_SPAN - 3:
-        delta = w_max / (MAX_SPAN - 3)
+    share = WIDE_SHARE if threads >= WIDER_FROM_THREADS else WIDTH_SHARE
+    # within MAX_SPAN buckets of the largest weight, and wide enough that 1 / delta is finite
+    delta = max(delta * share, w_max / (MAX_SPAN - 3), MIN_WIDTH)
     per = 1.0 / delta  # bucket of d: floor(d * per), the one rule throughout
     span = 1 << max(int(w_max * per) + 3, 2).bit_length()  # a power of two: slot = b & mask
     sources = np.unique(np.asarray(sources, np.int64))

@@ -49,9 +49,9 @@ def _merge(indptr, indices, data, s, e, diag, scaled, scale, out_ptr, out_idx,
                 p += ONE
             else:
                 break
-            if scaled:
+            if scaled:  # scipy's products leave out L's zeros and those of the scale
                 w = scale[i] * (v * scale[U(col)])
-                if w != 0:
+                if w != 0 and v != 0 and scale[i] != 0 and scale[U(col)] != 0:
                     out_idx[k] = col
                     out_val[k] = w
                     k += ONE
@@ -68,7 +68,9 @@ def shifted_diagonal(indptr, indices, data, s, e, diag, scale=None):
     each column once, in ascending order; ``s``, ``e`` and ``diag`` of ``data``'s dtype.
     With ``scale`` (float64, one a row), each entry is then scaled as NetworkX's normalised
     Laplacian ``DH @ (L @ DH)`` rounds it, ``scale[i] * (v * scale[j])``, into float64
-    values, zeros again left out.
+    values, zeros again left out, and so is every entry where ``v`` or either scale is 0
+    (scipy's products hold no term for them: a NaN scale, a negative degree's, gives NaN
+    only where both are stored).
 
     Returns
     -------

@@ -27,6 +27,9 @@ __all__ = ["SpbfsGraph", "convert_from_nx", "convert_to_nx", "row_methods"]
 #: A graph labelled by its row numbers hands out fewer labels than one in FEW_LABELS of its
 #: nodes as new ints, rather than make its table of node objects for them.
 FEW_LABELS = 8
+#: Weights summing to more than this run in NetworkX: a path's length could overflow to
+#: inf, where NetworkX keeps the node (at inf) and a search here finds it unreached.
+FLOAT_SUMS = np.finfo(np.float64).max / 2
 
 _values = methodcaller("values")
 
@@ -673,8 +676,11 @@ def _check_weights(attr, values, kind):
                                           "values")
         if values.min() < 0:
             raise NotImplementedError(f"edge attribute {attr!r} has negative values")
-        if kind == "int" and float(values.sum(dtype=np.float64)) >= 2.0 ** 53:
+        total = float(values.sum(dtype=np.float64))
+        if kind == "int" and total >= 2.0 ** 53:
             raise NotImplementedError(f"sums of edge attribute {attr!r} may exceed 2**53")
+        if total > FLOAT_SUMS:
+            raise NotImplementedError(f"sums of edge attribute {attr!r} may overflow float64")
     return values, kind
 
 

@@ -304,8 +304,10 @@ def _shifted(A, s, e, d, scale=None):
         return X
     X = X.tocsr()
     rows = np.repeat(np.arange(n), np.diff(X.indptr))
-    X = sp.csr_array((scale[rows] * (X.data * scale[X.indices]), X.indices, X.indptr),
-                     shape=X.shape)
+    held = (scale[rows] != 0) & (scale[X.indices] != 0)  # the products' terms
+    with np.errstate(invalid="ignore"):
+        values = np.where(held, scale[rows] * (X.data * scale[X.indices]), 0)
+    X = sp.csr_array((values, X.indices, X.indptr), shape=X.shape)
     X.eliminate_zeros()
     return X
 

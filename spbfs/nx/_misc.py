@@ -23,7 +23,7 @@ from ..semiring import extract, mxm, plus_pair, select
 from ._recognition import edge_position, no_multigraph, present_rows, raw_weights
 from ._registry import dispatched, not_supported
 from ._shortest import single_source_shortest_path_length
-from ._subgraph import _build
+from ._subgraph import _build, plain_graph
 from ._traversal import bfs_edges
 
 __all__ = []
@@ -302,9 +302,7 @@ def ego_graph(G, n, radius=1, center=True, undirected=False, distance=None):
     """
     ball = single_source_shortest_path_length(G, n, cutoff=radius)
     orig = G.networkx_graph()
-    import networkx as nx
-
-    if type(orig) not in (nx.Graph, nx.DiGraph):
+    if not plain_graph(orig):
         H = orig.subgraph(ball).copy()
     else:
         index = G.index

@@ -17,6 +17,7 @@ from ..cpu.distinct import first_equal
 from ..cpu.overlap import row_overlap
 from ..cpu.toposort import generations
 from ._cluster import select_nodes
+from ._recognition import no_multigraph
 from ._registry import dispatched
 from ._subgraph import copy_keeping, subgraph_copy
 
@@ -58,8 +59,14 @@ def number_of_isolates(G):
     return int(_isolate_rows(G).size)
 
 
-@dispatched(can_run=lambda a: True if a["G"].is_directed() or a.get("nodes") is None else
-            "an undirected graph's nodes run in NetworkX (its own answer: an error)",
+def _reciprocity_can_run(arguments):
+    if arguments["G"].is_multigraph():
+        return no_multigraph(arguments)
+    return (True if arguments["G"].is_directed() or arguments.get("nodes") is None else
+            "an undirected graph's nodes run in NetworkX (its own answer: an error)")
+
+
+@dispatched(can_run=_reciprocity_can_run,
             docs="Multigraphs run in NetworkX; a node without edges raises NetworkXError "
             "as in NetworkX. On the CPU each node's successors and predecessors are merged "
             "from the sorted pattern and its transpose in one compiled pass.")
@@ -118,8 +125,9 @@ def _reciprocity_values(G):
         return np.where(total > 0, 2.0 * both / np.where(total > 0, total, 1), np.nan)
 
 
-@dispatched(docs="Counted from the pattern and its transpose; 0.0 for an undirected graph, "
-            "as NetworkX.")
+@dispatched(can_run=no_multigraph, docs="Counted from the pattern and its transpose; 0.0 for "
+            "an undirected graph, as NetworkX. Multigraphs (whose parallel edges NetworkX "
+            "counts) run in NetworkX.")
 def overall_reciprocity(G):
     """NetworkX's ``overall_reciprocity`` (directed graphs).
 

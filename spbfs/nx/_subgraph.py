@@ -16,15 +16,26 @@ from ..core.csr import expand
 from ..cpu.subgraph import undirected_copy
 from ._graph import row_methods
 
-__all__ = ["copy_keeping", "subgraph_copy"]
+__all__ = ["copy_keeping", "plain_graph", "subgraph_copy"]
 
 
-def _plain(graph) -> bool:
-    """A ``Graph`` or ``DiGraph`` itself: its dicts are plain dicts that can be filled
-    directly (a subclass may make them otherwise)."""
+def plain_graph(graph) -> bool:
+    """A ``Graph`` or ``DiGraph`` itself, not a view of one: its dicts are plain dicts that
+    can be filled directly (a subclass may make them otherwise).  A view's own ``subgraph``
+    is made on the graph under it (its node order follows that graph's size and order),
+    and an undirected view of a directed graph holds an edge's two arcs' dicts, which
+    NetworkX's ``copy`` merges: views are copied by NetworkX itself.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(3)
+    >>> plain_graph(G), plain_graph(G.subgraph([0, 1]))
+    (True, False)
+    """
     import networkx as nx
 
-    return type(graph) in (nx.Graph, nx.DiGraph)
+    return type(graph) in (nx.Graph, nx.DiGraph) and not hasattr(graph, "_graph")
 
 
 def subgraph_copy(G, rows):
@@ -41,7 +52,7 @@ def subgraph_copy(G, rows):
     """
     orig = G.networkx_graph()
     nodes = G.labels(rows)
-    if not _plain(orig):
+    if not plain_graph(orig):
         return orig.subgraph(nodes).copy()
     if 2 * len(nodes) < len(G):
         # NetworkX's filtered views then list the nodes in the order of their set
@@ -66,7 +77,7 @@ def copy_keeping(G, entries, rows):
     [(0, 1)]
     """
     orig = G.networkx_graph()
-    if not _plain(orig):
+    if not plain_graph(orig):
         return None
     return _build(G, orig, np.asarray(rows, np.int64), G.labels(rows), entries)
 
