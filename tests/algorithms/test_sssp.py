@@ -284,6 +284,17 @@ def test_delta_stepping_bucket_numbers_past_two_to_the_53(width):
     np.testing.assert_allclose(dist, csgraph.dijkstra(A, indices=0), rtol=1e-14)
 
 
+@pytest.mark.parametrize("weight", [1e308, 1.7e308, 5e307, 1e-308, 1e-310, 5e-324])
+def test_weights_near_the_float_limits(weight):
+    """A bucket width that overflowed (``delta must be positive``) or whose inverse did
+    (subnormal weights: OverflowError, ZeroDivisionError): scipy's distances, inf where a
+    length overflows."""
+    A = sp.csr_array(([weight] * 3, ([0, 1, 2], [1, 2, 3])), shape=(5, 5))
+    for source in (0, 2):
+        np.testing.assert_array_equal(spbfs.sssp(A, source),
+                                      csgraph.dijkstra(A, indices=source))
+
+
 # -- the CPU's delta-stepping kernels (spbfs/cpu/delta.py) ---------------------------------
 
 @pytest.mark.parametrize("n", [2, 1 << 18, 1 << 40])
