@@ -42,12 +42,24 @@ def _as_read(G, attr, values, dtype):
 
 def _cast_checked(values, dtype):
     """``values``, raising as NumPy's conversion of NetworkX's lists does where an integer
-    ``dtype`` meets a NaN or infinite weight (``astype`` would make garbage of it)."""
-    if (dtype is not None and np.dtype(dtype).kind in "iu" and values.dtype.kind == "f"
-            and not np.isfinite(values).all()):
-        if np.isnan(values).any():
-            raise ValueError("cannot convert float NaN to integer")
-        raise OverflowError("cannot convert float infinity to integer")
+    ``dtype`` meets a NaN or infinite weight, or one (truncated) outside its range
+    (``astype`` would wrap it silently)."""
+    if dtype is None or np.dtype(dtype).kind not in "iu" or values.dtype.kind not in "iuf":
+        return values
+    dtype = np.dtype(dtype)
+    if values.dtype.kind == "f":
+        if not np.isfinite(values).all():
+            if np.isnan(values).any():
+                raise ValueError("cannot convert float NaN to integer")
+            raise OverflowError("cannot convert float infinity to integer")
+        values = np.trunc(values)
+    info = np.iinfo(dtype)
+    outside = (values < info.min) | (values >= float(info.max) + 1)
+    if outside.any():
+        first = values[np.flatnonzero(outside)[0]]
+        if values.dtype.kind == "f" and not -2.0 ** 63 <= first < 2.0 ** 64:
+            raise OverflowError("Python int too large to convert to C long")
+        raise OverflowError(f"Python integer {int(first)} out of bounds for {dtype}")
     return values
 
 

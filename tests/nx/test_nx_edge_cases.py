@@ -170,6 +170,20 @@ def test_normalized_laplacian_with_negative_degrees(weights, directed):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("weight, dtype", [
+    (1e16, "int8"), (1.7e308, "int64"), (300, "int8"), (2.7, "int8"), (-1.5, "uint8"),
+    (-1, "uint8"), (2**40, "int32"), (-2.5, "int16"),
+])
+@pytest.mark.parametrize("func", [nx.adjacency_matrix, nx.to_scipy_sparse_array,
+                                  nx.to_numpy_array])
+def test_integer_dtypes_raise_for_weights_outside_them(func, weight, dtype):
+    """NumPy's conversion of NetworkX's list raises for a weight outside the dtype (it was
+    wrapped silently: 1e16 as int8 gave 0) and truncates one inside it."""
+    G = nx.Graph([(0, 1, {"weight": weight}), (1, 2, {"weight": type(weight)(3)})])
+    assert _answer(func, G, dtype=dtype, backend="spbfs") == _networkx_answer(
+        func, G, dtype=dtype)
+
+
 @pytest.mark.parametrize("func, args, kwargs", [
     (nx.overall_reciprocity, (nx.Graph([(0, 1)]),), {}),
     (nx.reciprocity, (nx.Graph([(0, 1)]),), {}),
