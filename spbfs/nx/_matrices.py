@@ -343,7 +343,7 @@ def dense(G, nodelist=None, dtype=None, order=None, weight="weight", nonedge=0.0
             np.arange(nlen)
     # NetworkX's np.full: without a dtype the nonedge value's (an int one's is int64)
     if (nlen and isinstance(nonedge, (int, float, np.integer, np.floating))
-            and np.asarray(nonedge, dtype=dtype).dtype == np.float64 and order in (None, "C")):
+            and np.full((), nonedge, dtype=dtype).dtype == np.float64 and order in (None, "C")):
         # NetworkX's default array: each row filled and scattered while cached
         return dense_rows(G._indptr, G._indices, pos, _weights(G, weight), nonedge, nlen)
     A = np.full((nlen, nlen), fill_value=nonedge, dtype=dtype, order=order)

@@ -184,6 +184,17 @@ def test_integer_dtypes_raise_for_weights_outside_them(func, weight, dtype):
         func, G, dtype=dtype)
 
 
+@pytest.mark.parametrize("nonedge", [np.inf, -np.inf, np.nan])
+def test_to_numpy_array_fills_an_integer_dtype_as_numpy_full(nonedge):
+    """NetworkX fills by ``numpy.full``, which casts a non-finite nonedge value into an
+    integer dtype without raising (it raised here)."""
+    G = nx.Graph([(0, 1), (1, 2)])
+    with np.errstate(invalid="ignore"):
+        got = nx.to_numpy_array(G, dtype="int64", nonedge=nonedge, backend="spbfs")
+        want = nx.to_numpy_array(G, dtype="int64", nonedge=nonedge, backend="networkx")
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("func, args, kwargs", [
     (nx.overall_reciprocity, (nx.Graph([(0, 1)]),), {}),
     (nx.reciprocity, (nx.Graph([(0, 1)]),), {}),
