@@ -32,11 +32,13 @@ def _weights(G, attr):
     return raw_weights(G, attr, from_source=True)
 
 
-def _as_read(G, attr, values, dtype):
+def _as_read(G, attr, values, dtype, loops):
     """``values`` of edge attribute ``attr`` as bools where every one was a bool and no
-    ``dtype`` is asked for (NumPy makes NetworkX's list of them a bool array)."""
+    ``dtype`` is asked for (NumPy makes NetworkX's list of them a bool array), unless
+    ``loops``: an undirected graph's list holds each of its self-loops' negated weight
+    too, an int."""
     if dtype is None and attr in G._bool_attrs:
-        return values.astype(bool)
+        return values.astype(np.int64 if loops else bool)
     return values
 
 
@@ -115,7 +117,8 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         # the sorted pattern is NetworkX's matrix already (its coordinates, an undirected
         # graph's mirrored, summed by scipy into sorted rows): only the values are placed
         M = G.csr(False)
-        w = _cast_checked(_as_read(G, weight, _weights(G, weight), dtype), dtype)
+        loops = not G.is_directed() and G.self_loop_count() > 0
+        w = _cast_checked(_as_read(G, weight, _weights(G, weight), dtype, loops), dtype)
         data = np.empty(M.nnz, w.dtype)
         data[G.csr_positions()] = w
         n = len(G)
@@ -127,7 +130,8 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
         A.has_canonical_format = True  # the pattern's rows: sorted, each column once
         return A if format == "csr" else A.tocsc()
     data, rows, cols, nlen = _coordinates(G, nodelist, weight)
-    data = _cast_checked(_as_read(G, weight, data, dtype), dtype)
+    loops = not G.is_directed() and bool((rows == cols).any())
+    data = _cast_checked(_as_read(G, weight, data, dtype, loops), dtype)
     if not data.size:  # NetworkX's empty lists: float64
         data = data.astype(np.float64)
     A = sp.coo_array((data, (rows, cols)), shape=(nlen, nlen), dtype=dtype)

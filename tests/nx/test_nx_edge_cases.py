@@ -330,15 +330,20 @@ def test_floyd_warshall_dicts_in_networkx_key_order(seed):
     (nx.adjacency_matrix, {}), (nx.to_scipy_sparse_array, {"dtype": np.int64}),
     (nx.laplacian_matrix, {}), (nx.to_numpy_array, {}),
 ], ids=lambda x: getattr(x, "__name__", None))
-def test_bool_weights_make_bool_matrices(func, kwargs, directed, automatic):
+@pytest.mark.parametrize("loop", [False, True])
+def test_bool_weights_make_bool_matrices(func, kwargs, directed, loop, automatic):
     """All-bool weights: NumPy makes NetworkX's list of them a bool array (they were int64
-    here); arithmetic on them stays NetworkX's (ints)."""
+    here); arithmetic on them stays NetworkX's (ints), and an undirected graph's list with
+    a self-loop holds its negated weight (an int: int64, it was bool here)."""
     G = (nx.DiGraph if directed else nx.Graph)(
         [(0, 1, {"w": True}), (1, 2, {"w": False}), (2, 0, {"w": True})])
+    if loop:
+        G.add_edge(1, 1, w=True)
     got = _answer(func, G, backend=None, weight="w", **kwargs)
-    assert got == _answer(func, G, backend="networkx", weight="w", **kwargs)
+    assert got == _networkx_answer(func, G, weight="w", **kwargs)
     if func is nx.to_scipy_sparse_array and not kwargs:
-        assert func(G, weight="w", backend="spbfs").dtype == bool
+        want = np.int64 if loop and not directed else bool
+        assert func(G, weight="w", backend="spbfs").dtype == want
 
 
 def test_hits_converges_where_networkx_s_arpack_does():
