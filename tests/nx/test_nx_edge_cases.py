@@ -164,7 +164,7 @@ def test_normalized_laplacian_with_negative_degrees(weights, directed):
     other scale is 0, so those entries are 0, not NaN."""
     edges = [(0, 1), (1, 2), (2, 0), (2, 2)][:len(weights)] if len(weights) > 1 else [(0, 0)]
     G = (nx.DiGraph if directed else nx.Graph)()
-    G.add_weighted_edges_from((u, v, w) for (u, v), w in zip(edges, weights))
+    G.add_weighted_edges_from((u, v, w) for (u, v), w in zip(edges, weights, strict=True))
     got = nx.normalized_laplacian_matrix(G, backend="spbfs").toarray()
     want = nx.normalized_laplacian_matrix(G, backend="networkx").toarray()
     np.testing.assert_array_equal(got, want)
