@@ -56,7 +56,10 @@ def _cast_checked(values, dtype):
             raise OverflowError("cannot convert float infinity to integer")
         values = np.trunc(values)
     info = np.iinfo(dtype)
-    outside = (values < info.min) | (values >= float(info.max) + 1)
+    if values.dtype.kind == "f":  # float(info.max) may round up to the first value past it
+        outside = (values < info.min) | (values >= float(info.max) + 1)
+    else:
+        outside = (values < info.min) | (values > info.max)
     if outside.any():
         first = values[np.flatnonzero(outside)[0]]
         if values.dtype.kind == "f" and not -2.0 ** 63 <= first < 2.0 ** 64:

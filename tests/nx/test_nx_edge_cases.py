@@ -172,7 +172,7 @@ def test_normalized_laplacian_with_negative_degrees(weights, directed):
 
 @pytest.mark.parametrize("weight, dtype", [
     (1e16, "int8"), (1.7e308, "int64"), (300, "int8"), (2.7, "int8"), (-1.5, "uint8"),
-    (-1, "uint8"), (2**40, "int32"), (-2.5, "int16"),
+    (-1, "uint8"), (2**40, "int32"), (-2.5, "int16"), (2**63 - 1, "int64"), (-1, "uint64"),
 ])
 @pytest.mark.parametrize("func", [nx.adjacency_matrix, nx.to_scipy_sparse_array,
                                   nx.to_numpy_array])
