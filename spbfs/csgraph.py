@@ -1231,6 +1231,23 @@ _PATTERN_DTYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int32
                    np.dtype(np.int64))
 
 
+def _first_rows_checked(graph):
+    """A non-square CSR/CSC ``graph`` read as scipy's ``symmetric_mode`` reads it: its first
+    ``shape[0]`` slices, whose neighbours must be below ``shape[0]`` (scipy's kernel raises
+    IndexError where they are not, or where the slices are fewer; the compiled search here
+    would write past its arrays)."""
+    if getattr(graph, "format", None) not in ("csr", "csc"):
+        return graph  # refused below
+    n = graph.shape[0]
+    ip = _host(graph.indptr)
+    if ip.size < n + 1:
+        raise IndexError("Out of bounds on buffer access (axis 0)")
+    held = _host(graph.indices[int(ip[0]):int(ip[n])])
+    if held.size and (int(held.min()) < 0 or int(held.max()) >= n):
+        raise IndexError("Out of bounds on buffer access (axis 0)")
+    return graph
+
+
 def reverse_cuthill_mckee(graph, symmetric_mode=False):
     """The reverse Cuthill-McKee order, as ``scipy.sparse.csgraph.reverse_cuthill_mckee``.
 
@@ -1271,7 +1288,9 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     from .cpu.ordering import cuthill_mckee, degrees, symmetric_pattern
     from .semiring import ewise_add
 
-    if _is_sparse_input(graph) and is_cupy(graph):
+    if symmetric_mode and _is_sparse_input(graph) and graph.shape[0] != graph.shape[1]:
+        graph = _first_rows_checked(graph)
+    if _is_sparse_input(graph) and is_cupy(graph) and graph.shape[0] == graph.shape[1]:
         perm = _reverse_cuthill_mckee_device(graph, symmetric_mode)
         if perm is not None:
             return perm
@@ -1283,7 +1302,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     n = graph.shape[0]
     degree = None
     if symmetric_mode:
-        ip, ix = np.asarray(graph.indptr), np.asarray(graph.indices)
+        ip, ix = np.asarray(graph.indptr)[:n + 1], np.asarray(graph.indices)
         idt = ix.dtype
     elif (graph.format == "csr" and graph.dtype in _PATTERN_DTYPES
           and graph.shape[0] == graph.shape[1] and graph.has_canonical_format):

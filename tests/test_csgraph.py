@@ -713,3 +713,21 @@ def test_shortest_paths_with_zero_inf_and_nan_weights_match_scipy(data, method, 
     expected = csgraph.shortest_path(G, method, directed, unweighted=unweighted)
     got = spbfs.csgraph.shortest_path(G, method, directed, unweighted=unweighted)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("entry, shape", [
+    ((0, 3), (2, 4)), ((0, 1), (2, 4)), ((3, 1), (4, 2)), ((0, 10**6), (2, 10**6 + 1)),
+])
+def test_reverse_cuthill_mckee_symmetric_mode_of_a_non_square_matrix(fmt, entry, shape):
+    """scipy reads the first ``shape[0]`` slices and raises IndexError for a neighbour past
+    them (found by a fuzz: the compiled search wrote past its arrays, and crashed)."""
+    G = sp.csr_array((np.ones(1), ([entry[0]], [entry[1]])), shape=shape).asformat(fmt)
+
+    def order(module):
+        try:
+            return module.reverse_cuthill_mckee(G, symmetric_mode=True).tolist()
+        except IndexError:
+            return IndexError
+
+    assert order(spbfs.csgraph) == order(csgraph)
