@@ -89,21 +89,42 @@ _SCIPY_TARJAN_ZWICK = tuple(int(x) for x in scipy.__version__.split(".")[:2]) >=
 
 
 # ----------------------------------------------------------------------------- input
-def _matrix(csgraph, directed, *, dtype_kept=False):
+def _matrix(csgraph, directed, *, dtype_kept=False, duplicates="sum"):
     """The checked square Matrix of ``csgraph`` (symmetrised unless ``directed``), as
-    scipy's ``validate_graph`` sees it: a sparse input that is COO or (unless
-    ``dtype_kept``, as scipy 1.18's ``connected_components``) not float64 is converted
-    with ``tocsr().astype(float64)``, which sorts its indices and sums its duplicates; a
-    float64 CSR/CSC input keeps both (each duplicate is an edge of its own, the shortest
-    counts)."""
-    G = as_graph(csgraph)
+    scipy's ``validate_graph`` sees it (:func:`_graph`).  A COO input is converted with
+    ``tocsr()``, which sorts its indices and sums its duplicates in its own dtype; the
+    values are then cast to float64 (unless ``dtype_kept``, as scipy 1.18's
+    ``connected_components``), and scipy's ``astype`` sums the duplicates of a CSR/CSC
+    input that was not float64 after the cast.  ``duplicates="min"`` (scipy's dense
+    Floyd-Warshall) keeps them.  A float64 CSR/CSC input keeps its duplicates: each is an
+    edge of its own, the shortest counts."""
+    G = _graph(csgraph)
     M = Matrix.from_any(G, name="csgraph")
     if M.nrows != M.ncols:
         raise ValueError(f"csgraph must be square, got shape {M.shape}")
-    if _is_sparse_input(G) and (G.format == "coo" or (G.dtype != np.float64
-                                                      and not dtype_kept)):
-        M = M.canonical()
+    if _is_sparse_input(G):
+        if G.format == "coo":
+            M = M.canonical()
+        if not dtype_kept and M.dtype != np.float64:
+            M = M.astype(np.float64)
+            if duplicates == "sum":
+                M = M.canonical()
     return M if directed else M.symmetrized()
+
+
+def _graph(csgraph):
+    """``csgraph`` as scipy's ``validate_graph`` reads it, in a form
+    :meth:`Matrix.from_any` takes (:func:`as_graph` first).  A dense array becomes the
+    CSR matrix of scipy's masked reading (``csgraph_from_dense``: a float entry within
+    ``1e-8`` of zero, NaN and inf are no edge; a complex one compared exactly, then its
+    real part kept); a sparse matrix of complex values is cast to float64 (scipy's
+    ``astype``, which warns and sums duplicates).  Anything else is returned as it is."""
+    G = as_graph(csgraph)
+    if _is_sparse_input(G):
+        return G.astype(np.float64) if G.dtype.kind == "c" else G
+    if isinstance(G, np.ndarray) or is_cupy(G):
+        return _from_dense_arrays(G, 0, True, True)
+    return G
 
 
 def _is_sparse_input(G):
@@ -138,7 +159,8 @@ def _source_indices(indices, n, min_only):
         return flat, ((n,) if min_only else (n, n))
     arr = np.asarray(to_numpy(indices) if is_cupy(indices) else indices)
     if arr.dtype.kind not in "iu":
-        if arr.size:
+        integral = arr.dtype.kind in "bf" and bool(np.all(np.mod(arr, 1) == 0))
+        if arr.size and not integral:  # scipy would truncate 1.5 to 1 without a word
             raise TypeError(f"indices must be integer vertex ids, got dtype {arr.dtype}")
         arr = arr.astype(np.int64)
     shape = (n,) if min_only else arr.shape + (n,)
@@ -147,6 +169,14 @@ def _source_indices(indices, n, min_only):
     if flat.size and (flat.min() < 0 or flat.max() >= n):
         raise ValueError("indices out of range 0...N")
     return flat, shape
+
+
+def _vertex(value):
+    """A vertex id as scipy reads it (its compiled ``int``): an integral float or a bool
+    stands for an int too; anything else is left to :func:`check_source`."""
+    if isinstance(value, (bool, np.bool_, float, np.floating)) and float(value).is_integer():
+        return int(value)
+    return value
 
 
 def _limit(limit):
@@ -197,28 +227,39 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     >>> csgraph.breadth_first_order(A, 3, directed=False, return_predecessors=False).tolist()
     [3, 1, 2, 0]
     """
-    G = as_graph(csgraph)
+    G = _graph(csgraph)
     M = _matrix(G, True)
-    source = check_source(i_start, M.n, "i_start")
-    order, pred = queue_order(_scan_matrix(M, directed, getattr(G, "format", None) == "csc"),
-                              source, null=SCIPY_NULL, dtype=np.int32)
+    source = check_source(_vertex(i_start), M.n, "i_start")
+    order, pred = queue_order(_scan_matrix(G, M, directed), source, null=SCIPY_NULL,
+                              dtype=np.int32)
     node_array = order.astype(np.int32)
     return (node_array, pred) if return_predecessors else node_array
 
 
-def _scan_matrix(M, directed, from_csc):
+def _scan_matrix(G, M, directed):
     """The arcs in scipy's scan order: ``M`` itself when directed; undirected, row ``p`` is
-    row ``p`` of A then row ``p`` of A.T (A.T first for CSC input, which scipy transposes
-    in place), built once per input pattern (it reads no values)."""
+    row ``p`` of A then row ``p`` of A.T (:func:`_scan_pair`), built once per input
+    pattern (it reads no values)."""
     if directed:
         return M
-    return M.pattern.derived(("csgraph scan order", bool(from_csc)),
-                             lambda: _build_scan_matrix(M, from_csc))
+    return M.pattern.derived(("csgraph scan order", _is_csc(G)),
+                             lambda: _build_scan_matrix(*_scan_pair(G, M)))
 
 
-def _build_scan_matrix(M, from_csc):
-    xp, n, nnz = M.xp, M.n, M.nnz
-    first, second = (M.T, M) if from_csc else (M, M.T)
+def _is_csc(G):
+    return getattr(G, "format", None) == "csc"
+
+
+def _scan_pair(G, M):
+    """The two matrices whose rows scipy's undirected searches scan, a row of the first
+    then the same row of the second: ``(A, A.T)``, or for CSC input, which scipy
+    transposes in place, its own arrays read as rows (their stored order kept) and then
+    ``A`` in CSR form."""
+    return (_matrix(G.T, True), M) if _is_csc(G) else (M, M.T)
+
+
+def _build_scan_matrix(first, second):
+    xp, n, nnz = first.xp, first.n, first.nnz
     indptr = first.indptr.astype(np.int64) + second.indptr.astype(np.int64)
     indices = xp.empty(2 * nnz, dtype=index_dtype(n, 2 * nnz))
     rows = first.pattern.rows()
@@ -262,7 +303,7 @@ def breadth_first_tree(csgraph, i_start, directed=True):
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
-    G = as_graph(csgraph)
+    G = _graph(csgraph)
     _, pred = breadth_first_order(G, i_start, directed, True)
     return _tree(G, pred, directed)
 
@@ -330,6 +371,8 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     """
     if directed and isinstance(connection, str) and connection.lower() == "strong":
         csgraph = _matrix(csgraph, True, dtype_kept=_SCIPY_TARJAN_ZWICK)
+    else:
+        csgraph = _graph(csgraph)
     return _connected_components(
         csgraph, directed=directed, connection=connection, return_labels=return_labels,
         strong_numbering="finish" if _SCIPY_TARJAN_ZWICK else "finish-reversed")
@@ -584,7 +627,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         raise ValueError(f"unrecognized method '{method}'")
     if method == "auto" and indices is None:
         G = as_graph(csgraph)
-        n = int(G.shape[0]) if getattr(G, "ndim", 2) == 2 else 0
+        n = int(G.shape[0]) if getattr(G, "ndim", None) == 2 else 0
         if _stored_edges(G) >= n * n / 4:  # scipy's 'auto' picks Floyd-Warshall
             method = "FW"
     if method == "FW":
@@ -735,14 +778,27 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
            [    2,     0, -9999,     2],
            [    1,     3,     3, -9999]], dtype=int32)
     """
-    return _run(csgraph, directed, None, return_predecessors, unweighted, self_loops=False)
+    G = as_graph(csgraph)
+    if np.ma.isMaskedArray(csgraph) or not _is_sparse_input(G):
+        G = _graph(G)  # a dense input's zeros are no edges (unmasked, or cast from complex)
+        if _is_sparse_input(G):
+            G.eliminate_zeros()
+    else:  # scipy reads a dense copy: the smallest of repeated entries
+        if G.format not in ("csr", "csc", "lil"):
+            raise ValueError("csgraph must be lil, csr, or csc format")
+        G = G.tocsr() if G.format == "lil" else G
+        if G.dtype.kind == "c":  # each entry cast alone (numpy's ComplexWarning)
+            G = type(G)((G.data.astype(np.float64), G.indices, G.indptr), shape=G.shape)
+    return _run(G, directed, None, return_predecessors, unweighted, self_loops=False,
+                duplicates="min")
 
 
 def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=np.inf,
-         min_only=False, warn_negative=False, self_loops=True, any_cycle=False):
+         min_only=False, warn_negative=False, self_loops=True, any_cycle=False,
+         duplicates="sum"):
     """The shared front end: check, then batched searches; shapes and sentinels as scipy.
     ``any_cycle`` (Johnson's rule): a negative cycle no source reaches raises too."""
-    M = _matrix(csgraph, directed)
+    M = _matrix(csgraph, directed, duplicates=duplicates)
     xp, n = M.xp, M.n
     if not self_loops and unweighted and M.nnz:  # scipy's Floyd-Warshall reads a dense copy,
         data = M.data.astype(np.float64, copy=False)  # where stored inf and NaN are no edge
@@ -876,7 +932,8 @@ class _Search:
 
     def _bellman_ford(self, K, roots, dist, sources):
         xp, N, n = K.xp, K.n, self.n
-        prune = not self.negative and self.limit < np.inf
+        bounded = not self.limit >= np.inf  # a NaN limit (scipy's) keeps only the roots
+        prune = not self.negative and bounded
         frontier = Vector(N, "sparse", indices=roots, values=xp.zeros(roots.size))
         rounds = 0
         while frontier.indices.size:
@@ -891,8 +948,10 @@ class _Search:
             idx, val = y.indices[better], y.values[better]
             dist[idx] = val
             frontier = Vector(N, "sparse", indices=idx, values=val)
-        if self.limit < np.inf and not prune:
-            dist[dist > self.limit] = np.inf
+        if bounded and not prune:
+            far = ~(dist <= self.limit)
+            far[roots] = False
+            dist[far] = np.inf
 
     def _undirected_negative(self, K, roots, sources):
         """Undirected, a reachable negative edge is a negative cycle (there and back)."""
@@ -910,11 +969,14 @@ class _Search:
             raise NegativeCycleError(
                 f"Negative cycle detected on node {_node(rows[bad[0]], self.n, sources)}")
 
-    def _parents(self, K, roots, dist):
+    def _parents(self, K, roots, dist, *, slack=False):
         """Per vertex, the parent scipy's Dijkstra picks: among the tight in-edges (on a
         shortest path), the source vertex nearest to the root, ties to the largest id.
         Zero-weight ties and negative weights also require the parent one level up in a
-        BFS of the tight edges, which keeps the tree acyclic."""
+        BFS of the tight edges, which keeps the tree acyclic.  A vertex the tight edges do
+        not reach (rounding can close a cycle of weight zero a little below zero) takes
+        its parent from the edges tight to within rounding (``slack``), so every reached
+        vertex has one and the tree stays acyclic."""
         xp, N = K.xp, K.n
         rows = xp.repeat(xp.arange(N, dtype=np.int64), K.out_degree)
         cols = K.indices.astype(np.int64)
@@ -923,13 +985,16 @@ class _Search:
         reached = xp.isfinite(du) & xp.isfinite(dv)
         is_root = xp.zeros(N, bool)
         is_root[roots] = True
-        tight = reached & (xp.where(reached, du, 0.0) + w == dv) & ~is_root[cols] & (
-            rows != cols)
-        levelled = self.negative or (self.zero and bool((tight & (w == 0)).any()))
+        gap = xp.where(reached, du, 0.0) + w - xp.where(reached, dv, 0.0)
+        within = (xp.abs(gap) <= 4 * np.finfo(np.float64).eps * (
+            xp.abs(xp.where(reached, du, 0.0)) + xp.abs(w) + xp.abs(xp.where(reached, dv, 0.0)))
+                  if slack else gap == 0)
+        tight = reached & within & ~is_root[cols] & (rows != cols)
+        levelled = slack or self.negative or (self.zero and bool((tight & (w == 0)).any()))
         if levelled:
             level = _levels(_subgraph(K, rows, tight), roots)
             one_up = level[rows] == level[cols] - 1
-        base = tight & one_up if self.negative else tight
+        base = tight & one_up if self.negative or slack else tight
         everywhere = xp.ones(N, bool)
         y = vxm(Vector(N, "bitmap", present=everywhere, values=dist), _subgraph(K, rows, base),
                 _min_first)
@@ -939,7 +1004,11 @@ class _Search:
             choice &= (nearest[cols] < dv) | one_up
         y = vxm(Vector(N, "bitmap", present=everywhere, values=everywhere),
                 _subgraph(K, rows, choice), _max_secondi)
-        return xp.where(y.present, y.values, -1)
+        parent = xp.where(y.present, y.values, -1)
+        if not slack and bool(
+                ((parent < 0) & xp.isfinite(dist) & ~is_root).any()):
+            parent = xp.where(parent >= 0, parent, self._parents(K, roots, dist, slack=True))
+        return parent
 
 
 def _step(frontier, K, push_semiring, pull_semiring, mask, complement):
@@ -1058,16 +1127,11 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     """
     from .cpu.dfs import depth_first
 
-    G = as_graph(csgraph)
+    G = _graph(csgraph)
     M = _matrix(G, True)
-    source = check_source(i_start, M.n, "i_start")
+    source = check_source(_vertex(i_start), M.n, "i_start")
     n = M.n
-    if directed:
-        first = second = M
-    elif getattr(G, "format", None) == "csc":
-        first, second = M.T, M
-    else:
-        first, second = M, M.T
+    first, second = (M, M) if directed else _scan_pair(G, M)
     order = np.full(n, SCIPY_NULL, np.int32)
     pred = np.full(n, SCIPY_NULL, np.int32)
     count = depth_first(_host(first.indptr), _host(first.indices), _host(second.indptr),
@@ -1094,7 +1158,7 @@ def depth_first_tree(csgraph, i_start, directed=True):
            [0, 0, 0, 6],
            [0, 0, 0, 0]])
     """
-    G = as_graph(csgraph)
+    G = _graph(csgraph)
     _, pred = depth_first_order(G, i_start, directed, True)
     return _tree(G, pred, directed)
 
@@ -1129,7 +1193,7 @@ def minimum_spanning_tree(csgraph, overwrite=False):
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
-    G = as_graph(csgraph)
+    G = _graph(csgraph)
     M = _matrix(G, True)
     n = M.n
     if M.on_gpu:
@@ -1137,7 +1201,7 @@ def minimum_spanning_tree(csgraph, overwrite=False):
         ix = M.indices
         w = M.data.astype(np.float64, copy=False)
         rows = M.pattern.rows()
-        keep = _boruvka_rounds(xp, n, rows, ix, w) & (w != 0)
+        keep = _boruvka_rounds(xp, n, rows, ix, _orderable(xp, w)) & (w != 0)
         indptr = xp.zeros(n + 1, np.int32)
         if n:
             xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
@@ -1148,12 +1212,24 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     w = _host(M.data).astype(np.float64, copy=False)
     rows = np.repeat(np.arange(n, dtype=ix.dtype), np.diff(ip))
     keep = np.zeros(ix.size, np.bool_)
-    boruvka(n, rows, ix, w, keep)
+    boruvka(n, rows, ix, _orderable(np, w), keep)
     keep &= w != 0
     indptr = np.zeros(n + 1, np.int32)
     np.cumsum(np.bincount(rows[keep], minlength=n), out=indptr[1:])
     arrays = (w[keep], ix[keep].astype(np.int32), indptr)
-    return _csr_out(G, arrays, (n, n), M.on_gpu)
+    if isinstance(csgraph, np.matrix):  # scipy's tree of a dense matrix is a matrix too
+        return sp.csr_matrix(arrays, shape=(n, n))
+    return _csr_out(G, arrays, (n, n))
+
+
+def _orderable(xp, w):
+    """``w``, or with a NaN among them each weight's rank in a stable sort, NaN last (the
+    order scipy's Kruskal takes the edges in; a NaN compares as nothing)."""
+    if not bool(xp.isnan(w).any()):
+        return w
+    rank = xp.empty(w.size, np.float64)
+    rank[xp.argsort(w, kind="stable")] = xp.arange(w.size, dtype=np.float64)
+    return rank
 
 
 def _scatter_min(xp, out, index, values):
@@ -1301,15 +1377,24 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
         raise TypeError("Input must be in CSC or CSR sparse format.")
     n = graph.shape[0]
     degree = None
+    wide = _sum_is_wide(graph)
     if symmetric_mode:
         ip, ix = np.asarray(graph.indptr)[:n + 1], np.asarray(graph.indices)
         idt = ix.dtype
+    elif isinstance(graph, sp.spmatrix) and np.int64 in (graph.indices.dtype,
+                                                         graph.indptr.dtype):
+        S = graph + graph.transpose()  # its index dtype follows the sum's contents
+        ip, ix = S.indptr, S.indices
+        idt = ix.dtype
+    elif not graph.has_canonical_format:
+        ip, ix = _general_sum_pattern(graph)
+        idt = np.dtype(np.int64) if wide else index_dtype(n, ix.size)
     elif (graph.format == "csr" and graph.dtype in _PATTERN_DTYPES
           and graph.shape[0] == graph.shape[1] and graph.has_canonical_format):
         data = graph.data
         ip, ix, degree = symmetric_pattern(graph.indptr, graph.indices, data,
                                            bool(data.size == 0 or data.min() > 0))
-        idt = np.int32 if max(n, ix.size) < 2 ** 31 else np.int64
+        idt = np.dtype(np.int64) if wide else index_dtype(n, ix.size)
     else:
         A = graph.tocsr() if graph.format == "csc" else graph
         M = Matrix.from_any(A, name="graph")
@@ -1321,7 +1406,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
             ip = np.zeros(n + 1, np.int64)
             np.cumsum(np.bincount(rows[nonzero], minlength=n), out=ip[1:])
             ix = ix[nonzero]
-        idt = np.int32 if max(n, ix.size) < 2 ** 31 else np.int64
+        idt = np.dtype(np.int64) if wide else index_dtype(n, ix.size)
     if degree is None:
         degree = np.empty(n, idt)
         degrees(ip, ix, degree)     # a row holding its diagonal counts it once more
@@ -1338,19 +1423,57 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     return perm
 
 
+def _sum_is_wide(graph):
+    """Whether scipy's ``graph + graph.T`` keeps int64 indices however small: a sparse
+    array holding an int64 index array does (a sparse matrix's sum picks a dtype from its
+    contents; :func:`reverse_cuthill_mckee` then asks scipy for the sum)."""
+    return (not isinstance(graph, sp.spmatrix)
+            and np.int64 in (graph.indices.dtype, graph.indptr.dtype))
+
+
+def _general_sum_pattern(graph):
+    """The pattern of scipy's ``graph + graph.T`` for arrays that are not canonical, read
+    as rows of the compressed axis: scipy's general merge lists each row's columns in the
+    reverse order of their first appearance (the row as stored, then the transpose's row,
+    sorted), and drops those whose values sum to zero."""
+    n = graph.shape[0]
+    ip, ix = np.asarray(graph.indptr, np.int64), np.asarray(graph.indices, np.int64)
+    data = np.asarray(graph.data)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(ip))
+    by_column = np.argsort(ix, kind="stable")          # the transpose's rows, each sorted
+    r = np.concatenate([rows, ix[by_column]])
+    c = np.concatenate([ix, rows[by_column]])
+    v = np.concatenate([data, data[by_column]])
+    seq = np.argsort(r, kind="stable")                 # row by row: stored, then transposed
+    key = r[seq] * n + c[seq]
+    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    total = np.zeros(unique.size, data.dtype)
+    np.add.at(total, inverse, v[seq])
+    kept = total != 0
+    unique, first = unique[kept], first[kept]
+    order = np.lexsort((-first, unique // max(n, 1)))
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(unique // max(n, 1), minlength=n), out=indptr[1:])
+    return indptr, unique[order] % max(n, 1)
+
+
 def _reverse_cuthill_mckee_device(graph, symmetric_mode):
     """:func:`reverse_cuthill_mckee` of a cupyx CSR/CSC matrix on the device; None where it
-    takes the host copy (``symmetric_mode`` with a pattern that is not symmetric)."""
+    takes the host copy (``symmetric_mode`` with a pattern that is not symmetric, or
+    arrays that are not canonical: scipy's sum orders their rows its own way)."""
     from .semiring import ewise_add
 
     if graph.format not in ("csc", "csr"):
         raise TypeError("Input must be in CSC or CSR sparse format.")
+    if not symmetric_mode and not graph.has_canonical_format:
+        return None
     n = graph.shape[0]
     M = Matrix.from_any(graph.tocsr() if graph.format == "csc" else graph, name="graph")
     xp = M.xp
+    wide = _sum_is_wide(graph)
     if symmetric_mode:
         ip, ix = M.indptr, M.indices
-        idt = graph.indices.dtype
+        wide = graph.indices.dtype == np.int64
         keys = M.pattern.keys()
         rows = M.pattern.rows()
         mirrored = ix.astype(np.int64) * n + rows
@@ -1365,7 +1488,7 @@ def _reverse_cuthill_mckee_device(graph, symmetric_mode):
             ip = xp.zeros(n + 1, np.int64)
             xp.cumsum(xp.bincount(rows[nonzero], minlength=n), out=ip[1:])
             ix = ix[nonzero]
-        idt = index_dtype(n, int(ix.size))
+    idt = np.dtype(np.int64) if wide else index_dtype(n, int(ix.size))
     order = _cuthill_mckee_levels(xp, ip, ix, n)
     return order[::-1].astype(idt)
 
@@ -1998,7 +2121,7 @@ def _insert(candidates, capacity, total, prev, spur_path, spur):
 def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """A CSR graph from a dense array, as ``scipy.sparse.csgraph.csgraph_from_dense``
     (scipy's own conversion on the CPU; a cupy array gives a cupyx ``csr_matrix``, built
-    on the device by :func:`_from_dense_device`).
+    on the device by :func:`_from_dense_arrays`).
 
     Examples
     --------
@@ -2009,7 +2132,7 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
            [0., 0.]])
     """
     if is_cupy(graph):
-        return _from_dense_device(graph, null_value, nan_null, infinity_null)
+        return _from_dense_arrays(graph, null_value, nan_null, infinity_null)
     return _scipy_tools.csgraph_from_dense(graph, null_value=null_value, nan_null=nan_null,
                                            infinity_null=infinity_null)
 
@@ -2126,7 +2249,7 @@ def reconstruct_path(csgraph, predecessors, directed=True):
     """
     _check_integral(predecessors)
     if is_cupy(predecessors) or is_cupy(csgraph):
-        G = as_graph(csgraph)
+        G = _graph(csgraph)
         xp = array_module(G, predecessors)
         if xp is not np and not is_cupy(G):
             G = _device_graph(G)
@@ -2167,7 +2290,7 @@ def _device_graph(G):
     return cupy.asarray(G)
 
 
-def _from_dense_device(graph, null_value, nan_null, infinity_null):
+def _from_dense_arrays(graph, null_value, nan_null, infinity_null):
     """:func:`csgraph_from_dense` by array operations (cupy, or numpy alike): the entries
     scipy's masked conversion keeps (``null_value`` within ``isclose`` for floats, as
     ``numpy.ma.masked_values``; NaN and infinities as flagged), a CSR matrix of float64

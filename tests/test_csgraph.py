@@ -13,18 +13,18 @@ from scipy.sparse.csgraph import NegativeCycleError
 
 import spbfs.csgraph
 
-FORMATS = ["csr", "unsorted", "csc", "coo", "dense", "list"]
+FORMATS = ["csr", "unsorted", "csc", "unsorted csc", "coo", "dense", "list"]
 
 
 def _as(A, fmt, rng_seed=0):
     """A in another input form scipy reads as the same graph (dense: zeros are no edge)."""
     if fmt == "csr":
         return A
-    if fmt == "unsorted":  # reverse every row: unsorted indices, same entries
-        A = A.tocsr()
+    if fmt in ("unsorted", "unsorted csc"):  # reverse every row (column): same entries
+        A = A.tocsr() if fmt == "unsorted" else A.tocsc()
         order = np.concatenate([np.arange(A.indptr[i + 1] - 1, A.indptr[i] - 1, -1)
                                 for i in range(A.shape[0])]).astype(np.int64)
-        B = sp.csr_array((A.data[order], A.indices[order], A.indptr), shape=A.shape)
+        B = type(A)((A.data[order], A.indices[order], A.indptr), shape=A.shape)
         B.has_sorted_indices = False
         return B
     if fmt in ("dense", "list"):
@@ -588,12 +588,13 @@ def test_device_cuthill_mckee_equals_scipy(A, symmetric, fmt):
     G = ((A + A.T) if symmetric else A).asformat(fmt)
     for mode in (False, True):
         got = spbfs.csgraph._reverse_cuthill_mckee_device(G, mode)
-        if got is None:                  # symmetric_mode on an asymmetric pattern
-            assert mode and not symmetric
+        if got is None:  # symmetric_mode on an asymmetric pattern, or arrays not canonical
+            assert (mode and not symmetric) or not (mode or G.has_canonical_format)
             continue
-        np.testing.assert_array_equal(got, csgraph.reverse_cuthill_mckee(G, mode))
-        # the CPU path's dtype (scipy's, except int64-index input, where scipy keeps int64)
-        assert got.dtype == spbfs.csgraph.reverse_cuthill_mckee(G, mode).dtype
+        want = csgraph.reverse_cuthill_mckee(G, mode)
+        np.testing.assert_array_equal(got, want)
+        if G.indices.dtype == np.int32:  # as cupyx holds them
+            assert got.dtype == want.dtype
 
 
 @given(graphs(), st.integers(0, 3))
@@ -666,7 +667,7 @@ def test_device_conversions_and_dist_matrix_equal_scipy(A, directed):
     dense = A.toarray()
     dense[dense == 1] = np.inf
     want = csgraph.csgraph_from_dense(dense)
-    got = spbfs.csgraph._from_dense_device(dense, 0, True, True)
+    got = spbfs.csgraph._from_dense_arrays(dense, 0, True, True)
     assert got.nnz == want.nnz and (got != want).nnz == 0
     for null in (0, np.inf):
         np.testing.assert_array_equal(spbfs.csgraph._to_dense_device(A, null),
@@ -731,3 +732,190 @@ def test_reverse_cuthill_mckee_symmetric_mode_of_a_non_square_matrix(fmt, entry,
             return IndexError
 
     assert order(spbfs.csgraph) == order(csgraph)
+
+
+# ----------------------------------------------------------------------------- scipy's reading
+def _both(call):
+    """``call`` of scipy's module and of spbfs's, each an answer or its exception's type."""
+    out = []
+    for module in (csgraph, spbfs.csgraph):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = call(module)
+            out.append(got.toarray() if sp.issparse(got) else got)
+        except Exception as error:  # the type must match too
+            out.append(type(error))
+    return out
+
+
+def _assert_same(call):
+    want, got = _both(call)
+    if isinstance(want, type):
+        assert got is want
+    else:
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,), strict=True):
+            np.testing.assert_array_equal(g, w)
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+
+
+READERS = {
+    "dijkstra": lambda m, G: m.dijkstra(G, indices=0),
+    "bellman_ford": lambda m, G: m.bellman_ford(G, indices=0, directed=False),
+    "johnson": lambda m, G: m.johnson(G, indices=0),
+    "floyd_warshall": lambda m, G: m.floyd_warshall(G),
+    "minimum_spanning_tree": lambda m, G: m.minimum_spanning_tree(G),
+    "breadth_first_tree": lambda m, G: m.breadth_first_tree(G, 0),
+    "undirected breadth_first_tree": lambda m, G: m.breadth_first_tree(G, 0, directed=False),
+    "depth_first_tree": lambda m, G: m.depth_first_tree(G, 0),
+    "connected_components": lambda m, G: m.connected_components(G),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize("dtype", [np.int8, np.bool_, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("fmt", ["coo", "csr", "csc"])
+def test_repeated_entries_read_as_scipy_reads_them(reader, dtype, fmt):
+    """Found by a fuzz.  scipy casts to float64 before summing the repeated entries of a
+    CSR/CSC input (int8 100 + 100 is 200, two True are 2), sums a COO input's in its own
+    dtype, and Floyd-Warshall takes their minimum (COO refused); complex values are
+    cast."""
+    values = np.array([100, 100, 1]).astype(dtype)
+    rows, cols = np.array([0, 0, 1]), np.array([1, 1, 2])
+    if fmt == "coo":
+        G = sp.coo_array((values, (rows, cols)), shape=(3, 3))
+    elif fmt == "csr":
+        G = sp.csr_array((values, cols, np.array([0, 2, 3, 3])), shape=(3, 3))
+    else:
+        G = sp.csc_array((values, rows, np.array([0, 0, 2, 3])), shape=(3, 3))
+    _assert_same(lambda m: READERS[reader](m, G))
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize("dense", [
+    np.array([[0, 5e-9, 0], [0, 0, 1e-8], [2e-8, 0, 0]]),      # within 1e-8 of zero: none
+    np.array([[0, 2j, 0], [0, 0, 1e-9 + 1j], [0, 0, 0]]),      # complex: compared exactly
+    np.ma.masked_array([[0.0, 0.0, 1], [0, 0, 0], [0, 0, 0]],  # an unmasked zero
+                       mask=[[True, False, False], [True, True, True], [True, True, True]]),
+])
+def test_dense_input_read_as_scipy_reads_it(reader, dense):
+    """Found by a fuzz: a float entry within 1e-8 of zero is no edge (scipy's
+    ``masked_values``), complex input is read (not refused), and Floyd-Warshall reads a
+    masked array's unmasked zero as no edge, the other functions as an edge of weight 0."""
+    _assert_same(lambda m: READERS[reader](m, dense))
+
+
+def test_floyd_warshall_refuses_what_scipy_refuses():
+    G = sp.coo_array(np.array([[0, 1.0], [1.0, 0]]))
+    with pytest.raises(ValueError, match="lil, csr, or csc"):
+        spbfs.csgraph.floyd_warshall(G)
+    _assert_same(lambda m: m.shortest_path(G.tolil(), method="FW"))
+
+
+def test_minimum_spanning_tree_takes_nan_weights_last():
+    """Found by a fuzz: scipy's Kruskal sorts NaN after inf; spbfs picked the NaN edge."""
+    G = sp.csr_array((np.array([np.nan, np.inf, 1.0]), (np.array([0, 2, 0]),
+                                                         np.array([1, 1, 2]))), shape=(3, 3))
+    _assert_same(lambda m: m.minimum_spanning_tree(G))
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        n, m = int(rng.integers(2, 7)), int(rng.integers(1, 14))
+        w = rng.choice([np.nan, np.inf, 1.0, 2.0, 0.5, -1.0], size=m)
+        G = sp.csr_array((w, (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
+        want, got = _both(lambda mod, G=G: mod.minimum_spanning_tree(G))
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_minimum_spanning_tree_of_a_numpy_matrix_is_a_csr_matrix():
+    want, got = (type(m.minimum_spanning_tree(np.matrix([[0, 1.0], [1.0, 0]])))
+                 for m in (csgraph, spbfs.csgraph))
+    assert got is want is sp.csr_matrix
+
+
+@pytest.mark.parametrize("unweighted", [False, True])
+def test_dijkstra_with_a_nan_limit_reaches_only_the_sources(unweighted):
+    """Found by a fuzz: scipy's ``d <= limit`` is false for NaN; spbfs ignored the limit."""
+    G = sp.csr_array(np.array([[0, 1.0, 0], [0, 0, 2.0], [0, 0, 0]]))
+    _assert_same(lambda m: m.dijkstra(G, indices=[0, 1], limit=np.nan, unweighted=unweighted))
+
+
+def test_every_reached_vertex_has_a_predecessor_when_rounding_closes_a_cycle():
+    """Found by a fuzz: -1e-9 + 1e-9 rounds a cycle of weight zero a little below zero, so
+    no edge into it was exactly tight and two reached vertices got -9999.  They now hang
+    off the edges tight to within rounding: a tree from the source (scipy's own answer
+    here is a cycle, 3 <-> 4)."""
+    G = sp.csr_array((np.array([1e-9, -1e-9, -1e-9, -1e-9]),
+                      (np.array([4, 5, 3, 6]), np.array([3, 3, 4, 5]))), shape=(7, 7))
+    dist, pred = spbfs.csgraph.bellman_ford(G, indices=6, return_predecessors=True)
+    np.testing.assert_array_equal(dist, csgraph.bellman_ford(G, indices=6))
+    assert pred.tolist() == [-9999, -9999, -9999, 5, 3, 6, -9999]
+
+
+@pytest.mark.parametrize("search", ["breadth_first_order", "depth_first_order"])
+def test_undirected_search_of_an_unsorted_csc_follows_its_stored_order(search):
+    """Found by a fuzz: scipy scans a CSC input's columns as stored (it transposes the
+    input in place); spbfs scanned them sorted."""
+    G = sp.csc_array((np.ones(2), np.array([2, 1]), np.array([0, 2, 2, 2])), shape=(3, 3))
+    _assert_same(lambda m: getattr(m, search)(G, 0, directed=False))
+
+
+@given(st.integers(1, 8), st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7),
+                                             st.sampled_from([1, 2, -1])), max_size=20),
+       st.sampled_from([sp.csr_array, sp.csc_array, sp.csr_matrix]),
+       st.sampled_from([np.int32, np.int64]), st.booleans())
+def test_reverse_cuthill_mckee_of_arrays_as_stored(n, entries, cls, index, symmetric_mode):
+    """Found by a fuzz: for indices not canonical (unsorted, repeated) scipy's ``A + A.T``
+    lists each row in its own order, which breaks ties of degree; and an int64-indexed
+    sparse array gives int64."""
+    entries = [(r % n, c % n, v) for r, c, v in entries]
+    entries.sort(key=lambda e: e[0])                 # rows grouped, columns as drawn
+    counts = np.bincount([r for r, _, _ in entries], minlength=n)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(index)
+    indices = np.array([c for _, c, _ in entries], dtype=index)
+    G = cls((np.array([v for _, _, v in entries], float), indices, indptr), shape=(n, n))
+    _assert_same(lambda m: m.reverse_cuthill_mckee(G, symmetric_mode))
+
+
+def test_integral_float_and_bool_vertex_ids_are_read_as_scipy():
+    """scipy converts vertex ids with ``int``; spbfs takes the integral ones (a fraction
+    still raises rather than being cut)."""
+    G = np.array([[0, 1.0], [1.0, 0]])
+    _assert_same(lambda m: m.dijkstra(G, indices=1.0))
+    _assert_same(lambda m: m.dijkstra(G, indices=np.array([True, False])))
+    _assert_same(lambda m: m.breadth_first_order(G, np.float64(1.0)))
+    with pytest.raises(TypeError, match="indices"):
+        spbfs.csgraph.dijkstra(G, indices=0.5)
+
+
+def _host_answer(answer):
+    """A device answer (cupy array, cupyx matrix, tuple of them) on the host."""
+    if isinstance(answer, tuple):
+        return tuple(_host_answer(a) for a in answer)
+    answer = answer.get() if hasattr(answer, "get") else answer
+    return answer.toarray() if sp.issparse(answer) else np.asarray(answer)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_gpu_reads_input_as_scipy(reader):
+    """The reading above with device input: dense arrays with entries within 1e-8 of zero
+    and complex ones, and NaN weights for the spanning tree."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    nan_graph = sp.csr_array((np.array([np.nan, np.inf, 1.0]), (np.array([0, 2, 0]),
+                                                                np.array([1, 1, 2]))),
+                             shape=(3, 3))
+    for host, device in [
+            (d, cupy.asarray(d)) for d in (np.array([[0, 5e-9, 0], [0, 0, 1e-8], [2e-8, 0, 3.0]]),
+                                           np.array([[0, 2j, 0], [0, 0, 1e-9 + 1j], [0, 0, 0]]))
+    ] + [(nan_graph, csp.csr_matrix(nan_graph))]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = _host_answer(READERS[reader](csgraph, host))
+            got = _host_answer(READERS[reader](spbfs.csgraph, device))
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,), strict=True):
+            np.testing.assert_array_equal(g, w)
