@@ -154,10 +154,29 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     return _ordered(G, x, keys)
 
 
-@dispatched(can_run=_simple, docs="Restarted Lanczos on ``A.T @ A`` with NetworkX's "
+def _hits_can_run(arguments):
+    """NetworkX's ``svds`` raises for one node (``k`` must be below ``n``) and for an
+    ``nstart`` that is not ``n`` floats (its values, in their order, are the start
+    vector): those calls run in NetworkX, as multigraphs do."""
+    reason = _simple(arguments)
+    if reason is not True:
+        return reason
+    n, nstart = len(arguments["G"]), arguments.get("nstart")
+    if n == 1:
+        return "a graph of one node: NetworkX's svds raises"
+    if nstart is not None:
+        start = np.array(list(nstart.values()))
+        if start.dtype.kind not in "fc" or start.shape != (n,):
+            return "an nstart that is not a float per node: NetworkX's svds raises"
+    return True
+
+
+@dispatched(can_run=_hits_can_run, docs="Restarted Lanczos on ``A.T @ A`` with NetworkX's "
             "``svds`` settings (20 vectors a restart, ``max_iter`` restarts, ``tol`` on the "
             "singular value): equal to about ``tol``; where the two largest singular values "
-            "tie, the vectors are not unique and may differ from NetworkX's.")
+            "tie, the vectors are not unique and may differ from NetworkX's. Multigraphs, "
+            "and the calls where NetworkX's ARPACK raises (one node, no edge of nonzero "
+            "weight, an ``nstart`` that is not a float per node), run in NetworkX.")
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     """NetworkX's ``hits``: ``(hubs, authorities)``.
 
@@ -172,6 +191,9 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
 
     if len(G) == 0:
         return {}, {}
+    if max_iter > 0 and not G.weights("weight")[0].any():
+        raise NotImplementedError("no edge of nonzero weight: NetworkX's ARPACK raises "
+                                  "(its start vector is zero)")
     x0 = None if nstart is None else node_values(G, nstart, "nstart")
     try:
         h, a = _hits(G.weighted_csr("weight"), max_iter=max_iter, tol=tol,

@@ -26,6 +26,8 @@ _DOCS = ("Non-negative all-int or all-float weights (others run in NetworkX). Di
          "are sums along the path from its start (NetworkX's Floyd-Warshall adds in another "
          "order, so float sums may differ in the last bit); a missing weight counts as the "
          "int 1 where NetworkX's Floyd-Warshall uses 1.0.")
+_DICT_DOCS = _DOCS + (" Bool weights run in NetworkX (its distance of an edge is the edge's "
+                      "bool where no path is shorter).")
 
 
 #: Stored entries from which all-pairs searches (these distances, ``global_efficiency``) run
@@ -47,19 +49,40 @@ def _all_distances(G, weight):
     return D.reshape(n, n), kind
 
 
-def _dist_dicts(G, D, kind):
-    """NetworkX's ``{u: defaultdict(inf, {v: distance})}`` of the distance matrix ``D``,
-    every node in each dict (its loop reads each pair: inf where unreachable), keyed in
-    NetworkX's order (:func:`_key_orders`)."""
+def _dict_weights(G, weight):
+    """``G.weights(weight)`` for the distance dicts, declining bools: NetworkX's distance of
+    an edge is the edge's own weight where no path is shorter, a bool there."""
+    values, kind = G.weights(weight)
+    if weight in G._some_bools:
+        raise NotImplementedError(f"edge attribute {weight!r} has bools: NetworkX's "
+                                  "distance of such an edge is the bool")
+    return values, kind
+
+
+def _dist_dicts(G, D, values, kind):
+    """NetworkX's ``{u: defaultdict(inf, {v: distance})}`` of the distance matrix ``D``
+    (edge weights ``values`` of ``kind``), every node in each dict (its loop reads each
+    pair: inf where unreachable), keyed in NetworkX's order (:func:`_key_orders`);
+    ``dist[u][u]`` is NetworkX's ``min(w, 0)`` of a self-loop's weight ``w``: that weight
+    where it is a zero (``0.0``), else the int 0."""
     inf = float("inf")
     labels = G.node_objects()
     if kind == "int":
         finite = np.isfinite(D)
-        values = np.where(finite, D, 0).astype(np.int64).astype(object)
-        values[~finite] = inf
-    else:
-        values = D
-    return {u: defaultdict(lambda: inf, zip(labels[order].tolist(), values[i, order].tolist(),
+        D = np.where(finite, D, 0).astype(np.int64).astype(object)
+        D[~finite] = inf
+    rows = G.entry_rows()
+    zero_loop = (rows == G._indices) & (values == 0)
+    diagonal = np.zeros(len(G), object)  # int zeros
+    diagonal[rows[zero_loop]] = values[zero_loop].tolist()
+    diagonal = diagonal.tolist()
+
+    def row(i, order):  # order[0] is node i itself
+        out = D[i, order].tolist()
+        out[0] = diagonal[i]
+        return out
+
+    return {u: defaultdict(lambda: inf, zip(labels[order].tolist(), row(i, order),
                                             strict=True))
             for i, (u, order) in enumerate(zip(G, _key_orders(G), strict=True))}
 
@@ -83,7 +106,7 @@ def _key_orders(G):
         yield np.concatenate([head, np.flatnonzero(rest)])
 
 
-@dispatched(can_run=_weight_is_name, docs=_DOCS)
+@dispatched(can_run=_weight_is_name, docs=_DICT_DOCS)
 def floyd_warshall(G, weight="weight"):
     """NetworkX's ``floyd_warshall``: ``{u: defaultdict(inf, {v: distance})}``.
 
@@ -94,8 +117,9 @@ def floyd_warshall(G, weight="weight"):
     >>> dict(d[0]), d[0][2]
     ({0: 0, 1: 1, 2: 2}, 2)
     """
-    D, kind = _all_distances(G, weight)
-    return _dist_dicts(G, D, kind)
+    values, kind = _dict_weights(G, weight)
+    D, _ = _all_distances(G, weight)
+    return _dist_dicts(G, D, values, kind)
 
 
 @dispatched(can_run=_weight_is_name, docs=_DOCS)
@@ -127,7 +151,7 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     return np.ascontiguousarray(D, dtype=np.float64)
 
 
-@dispatched(can_run=_weight_is_name, docs=_DOCS + " Among equally short paths ``pred`` "
+@dispatched(can_run=_weight_is_name, docs=_DICT_DOCS + " Among equally short paths ``pred`` "
             "follows Dijkstra's choice, not Floyd-Warshall's, and its dicts list their "
             "targets in another order (``dist`` keeps NetworkX's).")
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
@@ -144,11 +168,11 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     # every source's search in one compiled call on the host copy, the GPU configured or
     # not (one device search per source cost 1.3 s for 200 nodes on an H200, NetworkX 1.6
     # s), its distances with its parents: sums along each path from its start, as sssp's
-    values, kind = G.weights(weight)
+    values, kind = _dict_weights(G, weight)
     parents, D = dijkstra_parents(G._indptr, G._indices, values.astype(np.float64),
                                   np.arange(len(G)), distances=True) if len(G) else (
         None, np.zeros((0, 0)))
-    dist = _dist_dicts(G, D, kind)
+    dist = _dist_dicts(G, D, values, kind)
     loops = _self_loops(G)
     pred = defaultdict(dict)
     for i, u in enumerate(G):

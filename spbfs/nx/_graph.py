@@ -136,6 +136,7 @@ class SpbfsGraph:
         # direction's arc: its values are checked before use)
         self._shared_edge_data = True
         self._bool_attrs: set = set()  # edge attributes whose values were all bools
+        self._some_bools: set = set()  # edge attributes with a bool among their values
 
     def _share_structure(self) -> SpbfsGraph:
         """A new graph on the same nodes and pattern, without weights."""
@@ -145,7 +146,7 @@ class SpbfsGraph:
         g._index, g._nodes_obj = self._index, self._nodes_obj
         # what depends on the pattern alone (weights, and the transpose holding them, are new)
         g._derived = {k: v for k, v in self._derived.items()
-                      if k[0] in ("matrix", "order", "maxdeg", "csr")}
+                      if k[0] in ("matrix", "order", "maxdeg", "csr", "label types")}
         g._reverse_rows = self._reverse_rows
         g._source = self._source
         return g
@@ -495,13 +496,17 @@ class SpbfsGraph:
         return self._once(("symmetric values", attr), lambda: self._symmetric(attr, entry))
 
     def _kept(self, attr, entry):
-        """``entry`` of :func:`_edge_values` as the graph keeps it: all-bool values as ints
-        (NetworkX's arithmetic on them), the attribute noted in ``_bool_attrs`` (its
-        matrices are bool, as NetworkX's)."""
+        """``entry`` of :func:`_edge_values` as the graph keeps it: bools as ints (NetworkX's
+        arithmetic on them), the attribute noted in ``_some_bools`` (functions that hand
+        back a weight itself, where NetworkX's would be the bool, decline it) and, where
+        all its values are bools, in ``_bool_attrs`` (its matrices are bool, as
+        NetworkX's)."""
         values, kind = entry
-        if kind != "bool":
+        if kind not in ("bool", "int+bool"):
             return entry
-        self._bool_attrs.add(attr)
+        self._some_bools.add(attr)
+        if kind == "bool":
+            self._bool_attrs.add(attr)
         return values, "int"
 
     def _symmetric(self, attr, entry):
@@ -556,6 +561,7 @@ class SpbfsGraph:
             g._weights = {a: (v if v is None else v[A.data], k)
                           for a, (v, k) in self._weights.items()}
             g._bool_attrs = set(self._bool_attrs)
+            g._some_bools = set(self._some_bools)
         else:
             rows = self._reverse_rows()
             indptr, indices = _adjacency(rows, self.index, self._identity, self._n)
@@ -619,8 +625,9 @@ def _adjacency(rows, index, identity, n):
 
 
 def _typed(attr, values):
-    """``(array, kind)`` for all-int (kind "int"; "bool" where every value is a bool, an
-    int64 array too) or all-float values, else ``(None, why)``."""
+    """``(array, kind)`` for all-int (kind "int"; "bool" where every value is a bool,
+    "int+bool" where some are, an int64 array too) or all-float values, else
+    ``(None, why)``."""
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "iub":
             return values.astype(np.int64), "int"
@@ -630,7 +637,7 @@ def _typed(attr, values):
         return np.array(values, dtype=np.int64), "bool"
     if types <= {int, bool}:
         try:
-            return np.array(values, dtype=np.int64), "int"
+            return np.array(values, dtype=np.int64), "int+bool" if bool in types else "int"
         except OverflowError:
             return None, f"edge attribute {attr!r} has ints beyond int64"
     if types == {float}:

@@ -68,6 +68,20 @@ def _cast_checked(values, dtype):
     return values
 
 
+def _loops_overflow(G, w, dtype):
+    """Whether a self-loop's weight (of the weights ``w``) doubled leaves the float range of
+    the matrix's ``dtype``: NetworkX's coordinate list holds an undirected loop's weight
+    twice and its negation once, which scipy adds in the order its sort of the row leaves
+    them (``w + w - w`` is inf, or ``w`` in another order; NaN for an infinite weight), so
+    the matrix is then made from that list as NetworkX makes it."""
+    kind = np.dtype(dtype if dtype is not None else w.dtype)
+    if kind.kind not in "fc":
+        return False
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = w[G.entry_rows() == G._indices].astype(kind)
+        return not np.isfinite(x + x).all()
+
+
 def _positions(G, nodelist):
     """NetworkX's checks of ``nodelist`` and the position of each row in it (-1: left out)."""
     import networkx as nx
@@ -116,11 +130,12 @@ def adjacency(G, nodelist=None, dtype=None, weight="weight", format="csr"):
     import networkx as nx
     import scipy.sparse as sp
 
-    if nodelist is None and format in ("csr", "csc") and len(G) and G.nnz:
+    loops = not G.is_directed() and len(G) > 0 and G.self_loop_count() > 0
+    if (nodelist is None and format in ("csr", "csc") and len(G) and G.nnz
+            and not (loops and _loops_overflow(G, _weights(G, weight), dtype))):
         # the sorted pattern is NetworkX's matrix already (its coordinates, an undirected
         # graph's mirrored, summed by scipy into sorted rows): only the values are placed
         M = G.csr(False)
-        loops = not G.is_directed() and G.self_loop_count() > 0
         w = _cast_checked(_as_read(G, weight, _weights(G, weight), dtype, loops), dtype)
         data = np.empty(M.nnz, w.dtype)
         data[G.csr_positions()] = w
@@ -161,7 +176,10 @@ _BUILT = ("A whole graph's CSR/CSC matrix is the converted sorted pattern with i
           "placed, other node lists NetworkX's coordinate list made from the converted "
           "arrays by array operations; then NetworkX's formulas with its element-wise steps "
           "(compiled passes on the host: the Laplacians' diagonal merged into the rows, "
-          "dense results row by row in the one n x n array); multigraphs run in NetworkX.")
+          "dense results row by row in the one n x n array); an undirected self-loop whose "
+          "weight doubled overflows the dtype: NetworkX's coordinate list (scipy adds its "
+          "two entries and negation as for NetworkX: inf, NaN or the weight); multigraphs "
+          "run in NetworkX.")
 
 
 @dispatched(can_run=_sparse_can_run, docs=_BUILT)
@@ -369,11 +387,14 @@ def _dense_can_run(arguments):
     dtype = arguments.get("dtype")
     if dtype is not None and np.dtype(dtype).names:
         return "structured dtypes run in NetworkX"
+    if dtype is not None and np.dtype(dtype).kind == "O":
+        return ("dtype=object runs in NetworkX: its array holds the weights' own objects "
+                "(bools, 1.0 for a missing weight), spbfs's their int64 or float64 values")
     return True
 
 
 @dispatched(can_run=_dense_can_run, docs="The converted arrays scattered into the dense "
-            "array; multigraphs and structured dtypes run in NetworkX.")
+            "array; multigraphs, structured dtypes and ``dtype=object`` run in NetworkX.")
 def to_numpy_array(G, nodelist=None, dtype=None, order=None, multigraph_weight=sum,
                    weight="weight", nonedge=0.0):
     """NetworkX's ``to_numpy_array``.

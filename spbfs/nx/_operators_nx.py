@@ -71,6 +71,47 @@ def build_graph(cls, nodes, node_dicts, pu, pv, datas=None, graph=None):
     return H
 
 
+def _types(make):
+    """The types of the labels ``make()`` iterates and, recursively, of the items of those
+    that are tuples."""
+    types = set(map(type, make()))
+    if tuple in types:
+        types |= _types(lambda: chain.from_iterable(x for x in make() if type(x) is tuple))
+    return types
+
+
+def _label_types(G):
+    """The types of ``G``'s node labels and of the keys of the adjacency rows of the graph
+    it was converted from (the labels its ``edges()`` hands out: ``add_edge(0, 1.0)`` on
+    a graph with a node ``1`` keys row ``0`` by ``1.0``), made once per converted graph."""
+    def build():
+        source = G._source() if G._source is not None else None
+        adj = {} if source is None else source._succ if G.is_directed() else source._adj
+        return _types(lambda: chain(G.nodes, chain.from_iterable(adj.values())))
+    return G._once(("label types",), build)
+
+
+def _check_labels(*graphs):
+    """NotImplementedError (NetworkX runs the call) where the graphs' labels may compare
+    equal while of different types (``0``, ``0.0``, ``False``; a type and its subclass):
+    NetworkX's result then holds the label objects of its ``add_edge`` calls (a neighbour
+    keyed by ``1.0`` under a node ``1``, an ``H``'s ``0.0`` for ``G``'s ``0``), the
+    converted graphs only their nodes."""
+    import numbers
+
+    types = set().union(*map(_label_types, graphs))
+    numeric = [t for t in types if issubclass(t, numbers.Number)]
+    if len(numeric) > 1 or any(a is not b and issubclass(a, b) for a in types for b in types):
+        raise NotImplementedError("labels of types that compare equal (such as 0, 0.0 and "
+                                  "False): NetworkX's result keeps the label objects of "
+                                  "its add_edge calls")
+
+
+#: The caveat of the operators that decline such labels (:func:`_check_labels`).
+_LABELS = (" Labels of types that compare equal (``0``, ``0.0``, ``False``) run in "
+           "NetworkX (its result keeps the objects of its ``add_edge`` calls).")
+
+
 def _no_multigraph(arguments):
     # (an empty graph is falsy: `is not None`, so an empty multigraph is one too)
     graphs = (arguments.get("G"), arguments.get("H"))
@@ -104,7 +145,7 @@ def complement(G):
 @dispatched(can_run=lambda a: True if a.get("copy", True) else
             "copy=False returns NetworkX's reverse view", docs="The transpose, each row in "
             "the order NetworkX's ``add_edges_from`` of the reversed edges fills it; "
-            "attributes deep-copied as NetworkX copies them.")
+            "attributes deep-copied as NetworkX copies them." + _LABELS)
 def reverse(G, copy=True):
     """NetworkX's ``reverse`` with ``copy=True``.
 
@@ -118,6 +159,7 @@ def reverse(G, copy=True):
 
     if not G.is_directed():
         raise nx.NetworkXError("Cannot reverse an undirected graph.")
+    _check_labels(G)
     orig = G.networkx_graph()
     n = len(G)
     # NetworkX adds (v, u) for G's edges (u, v) in G's order: build_graph's stable sorts
@@ -181,7 +223,7 @@ def _missing_in(G, H, rows, cols):
 
 @dispatched(can_run=_no_multigraph, docs="``G``'s entries looked up in ``H``'s sorted keys; "
             "the result built as NetworkX's ``add_edge`` calls build it; multigraphs run in "
-            "NetworkX.")
+            "NetworkX." + _LABELS)
 def difference(G, H):
     """NetworkX's ``difference``: the edges of ``G`` not in ``H`` (same node sets).
 
@@ -197,6 +239,7 @@ def difference(G, H):
         raise nx.NetworkXError("G and H must both be graphs or multigraphs.")
     if set(G.nodes) != set(H.nodes):
         raise nx.NetworkXError("Node sets of graphs not equal")
+    _check_labels(G, H)
     rows, cols = G.entry_rows(), G._indices.astype(np.int64)
     keep = _missing_in(G, H, rows, cols)
     if not G.is_directed():  # NetworkX's G.edges() has each edge once, from its first end
@@ -306,6 +349,9 @@ def _union_parts(G, H, labels):
     _same_kind(G, H)
     nodes = [G.nodes if labels[0] is None else labels[0],
              H.nodes if labels[1] is None else labels[1]]
+    for g, names in zip((G, H), labels, strict=True):
+        if names is None:  # labels kept (each graph's edges join its own nodes only)
+            _check_labels(g)
     for g, names in zip((G, H), nodes, strict=True):
         if len(set(names)) != len(g):
             raise NotImplementedError("the renamed labels coincide: NetworkX merges them")
@@ -355,7 +401,7 @@ def _plain_classes():
 @dispatched(can_run=_binary_can_run, docs="The two graphs' nodes and edges concatenated on "
             "arrays; the graph built as NetworkX's ``add_nodes_from`` and ``add_edges_from`` "
             "build it (adjacency orders, copied attributes); multigraphs and Graph "
-            "subclasses run in NetworkX.")
+            "subclasses run in NetworkX." + _LABELS)
 def union(G, H, rename=()):
     """NetworkX's ``union``: ``G`` and ``H`` (disjoint node sets) side by side.
 
@@ -413,7 +459,7 @@ def disjoint_union(G, H):
 
 @dispatched(can_run=_binary_can_run, docs="``union`` and the edges between the two node "
             "sets (both ways when directed), made in NetworkX's order; multigraphs and "
-            "Graph subclasses run in NetworkX.")
+            "Graph subclasses run in NetworkX." + _LABELS)
 def full_join(G, H, rename=(None, None)):
     """NetworkX's ``full_join``: the union of ``G`` and ``H`` with every edge between them.
 
@@ -454,7 +500,7 @@ def full_join(G, H, rename=(None, None)):
 @dispatched(can_run=_binary_can_run, docs="``H``'s nodes placed by a lookup in ``G``'s; "
             "``H``'s edges searched in ``G``'s sorted keys; the graph built as NetworkX's "
             "``add_nodes_from`` and ``add_edges_from`` build it (``H``'s attributes updating "
-            "``G``'s); multigraphs and Graph subclasses run in NetworkX.")
+            "``G``'s); multigraphs and Graph subclasses run in NetworkX." + _LABELS)
 def compose(G, H):
     """NetworkX's ``compose``: the nodes and edges of both, ``H``'s attributes taking
     precedence.
@@ -476,6 +522,7 @@ def compose(G, H):
     [(0, 1), (0, 2), (1, 2), (1, 3)]
     """
     _same_kind(G, H)
+    _check_labels(G, H)
     directed = G.is_directed()
     gorig, horig = G.networkx_graph(), H.networkx_graph()
     graph = dict(gorig.graph)
@@ -581,7 +628,7 @@ def _walked_edges(W, other):
             "(the smaller one's table, CPython's hashing and probing simulated) and its "
             "intersection's table, from the arrays; membership by one pass over both "
             "graphs' rows; the node set intersected by C loops; multigraphs and Graph "
-            "subclasses run in NetworkX.")
+            "subclasses run in NetworkX." + _LABELS)
 def intersection(G, H):
     """NetworkX's ``intersection``: the nodes and edges in both graphs, without attributes.
 
@@ -603,6 +650,7 @@ def intersection(G, H):
     """
     from ..cpu.pysets import model_holds, set_order
 
+    _check_labels(G, H)
     if not model_holds():
         return _intersection_by_sets(G, H)
     _same_kind(G, H)
@@ -657,7 +705,7 @@ def _sym_can_run(arguments):
 
 @dispatched(can_run=_sym_can_run, docs="Each graph's entries searched in the other's sorted "
             "keys; the graph built as NetworkX's ``add_edge`` calls build it; multigraphs, "
-            "Graph subclasses and graphs of two kinds run in NetworkX.")
+            "Graph subclasses and graphs of two kinds run in NetworkX." + _LABELS)
 def symmetric_difference(G, H):
     """NetworkX's ``symmetric_difference``: the edges in exactly one of ``G`` and ``H``
     (same node sets).
@@ -683,6 +731,7 @@ def symmetric_difference(G, H):
 
     if set(G.nodes) != set(H.nodes):
         raise nx.NetworkXError("Node sets of graphs not equal")
+    _check_labels(G, H)
     gu, gv = _graph_edges(G)
     hu, hv = _graph_edges(H)
     gkeep = _missing_in(G, H, gu, gv)

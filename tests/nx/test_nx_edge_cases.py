@@ -30,12 +30,13 @@ def _answer(func, *args, backend, **kwargs):
 def _networkx_answer(func, *args, **kwargs):
     """NetworkX's own answer with no backend given priority: its functions call other
     dispatched ones, which a priority would send to spbfs."""
-    algos = nx.config.backend_priority.algos
-    nx.config.backend_priority.algos = []
+    priority = nx.config.backend_priority
+    saved = priority.algos, priority.generators
+    priority.algos = priority.generators = []
     try:
         return _answer(func, *args, backend="networkx", **kwargs)
     finally:
-        nx.config.backend_priority.algos = algos
+        priority.algos, priority.generators = saved
 
 
 @pytest.fixture
@@ -358,3 +359,174 @@ def test_hits_converges_where_networkx_s_arpack_does():
         assert list(got_a) == list(want_a)
         np.testing.assert_allclose(list(got_a.values()), list(want_a.values()), atol=1e-7)
         np.testing.assert_allclose(list(got_h.values()), list(want_h.values()), atol=1e-7)
+
+
+def _edgeless_hits_graphs():
+    zero = nx.DiGraph([(0, 1, {"weight": 0}), (1, 2, {"weight": 0})])
+    return [nx.empty_graph(3), nx.empty_graph(2, create_using=nx.DiGraph), zero,
+            nx.empty_graph(1), nx.Graph([(0, 0)])]
+
+
+@pytest.mark.parametrize("G", _edgeless_hits_graphs(),
+                         ids=["edgeless", "edgeless_directed", "zero_weights", "one_node",
+                              "one_node_loop"])
+@pytest.mark.parametrize("kwargs", [{}, {"normalized": False}, {"max_iter": 0}])
+def test_hits_where_networkx_s_arpack_raises(G, kwargs, automatic):
+    """No edge of nonzero weight (ARPACK's start vector is zero: ArpackError) or one node
+    (svds' ``k`` must be below ``n``: ValueError): NetworkX raises, where spbfs returned
+    zeros (or ones); such calls run in NetworkX."""
+    assert _answer(nx.hits, G, backend=None, **kwargs) == _networkx_answer(nx.hits, G,
+                                                                           **kwargs)
+
+
+@pytest.mark.parametrize("nstart", [{0: 1, 1: 1, 2: 1}, {0: 1.0, 2: 2.0},
+                                    {0: True, 1: False, 2: True}])
+def test_hits_with_an_nstart_networkx_s_svds_rejects(nstart, automatic):
+    """NetworkX's start vector is ``nstart``'s values: ints (or bools), or fewer than the
+    nodes, raise in its ``svds`` (ValueError); they were read by node here."""
+    G = nx.DiGraph([(0, 1), (2, 1), (1, 2)])
+    want = _networkx_answer(nx.hits, G, nstart=nstart)
+    assert want is ValueError
+    assert _answer(nx.hits, G, backend=None, nstart=nstart) == want
+
+
+def _floyd_answers(G, backend):
+    """The Floyd-Warshall functions' distance dicts as text (their values' types kept:
+    ``True`` is not ``1``, ``0`` not ``0.0``; their key order) and predecessors."""
+    def text(dist):
+        return repr([(u, list(d.items())) for u, d in dist.items()])
+
+    pred, dist = nx.floyd_warshall_predecessor_and_distance(G, weight="w", backend=backend)
+    return text(nx.floyd_warshall(G, weight="w", backend=backend)), text(dist), pred
+
+
+@pytest.mark.parametrize("weights", [(True, False, True), (True, 2, 3), (False, 1, 1)])
+@pytest.mark.parametrize("directed", [False, True])
+def test_floyd_warshall_with_bool_weights(weights, directed, automatic):
+    """NetworkX's distance of an edge is the edge's own weight where no path is shorter:
+    a bool (ints here); such weights run in NetworkX (``floyd_warshall_numpy``'s floats
+    in spbfs)."""
+    G = (nx.DiGraph if directed else nx.Graph)(
+        [(0, 1, {"w": weights[0]}), (1, 2, {"w": weights[1]}), (2, 3, {"w": weights[2]})])
+    G.add_edge(3, 3, w=weights[1])
+    assert _networkx_answer(_floyd_answers, G) == (_floyd_answers(G, None), tuple)
+    got = nx.floyd_warshall_numpy(G, weight="w", backend="spbfs")
+    np.testing.assert_array_equal(got, nx.floyd_warshall_numpy(G, weight="w",
+                                                               backend="networkx"))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_floyd_warshall_distance_of_a_node_to_itself(directed):
+    """NetworkX's ``dist[u][u]`` is the int 0, or ``min(w, 0)`` of a self-loop's weight:
+    the loop's own ``0.0`` (or ``-0.0``) where it weighs a zero (0.0 everywhere here)."""
+    G = (nx.DiGraph if directed else nx.Graph)(
+        [(0, 1, {"w": 1.5}), (1, 2, {"w": 2.5}), (2, 2, {"w": 0.0}), (1, 1, {"w": 1.0}),
+         (3, 3, {"w": -0.0})])
+    assert _floyd_answers(G, "spbfs")[:2] == _floyd_answers(G, "networkx")[:2]
+
+
+@pytest.mark.parametrize("G", [
+    nx.Graph([(0, 1, {"w": True}), (1, 2, {"w": False}), (2, 2, {"w": True})]),
+    nx.DiGraph([(0, 1, {"w": True}), (1, 2, {"w": 2}), (2, 0, {"w": 3})]),
+    nx.Graph([(0, 1), (1, 2)]),
+], ids=["bools", "bools_and_ints", "no_weights"])
+@pytest.mark.parametrize("weight", ["w", None])
+def test_to_numpy_array_of_dtype_object(G, weight, automatic):
+    """An object array holds NetworkX's own weights: bools, the float 1.0 of a missing
+    weight (ints here); ``dtype=object`` runs in NetworkX."""
+    got = _answer(nx.to_numpy_array, G, backend=None, dtype=object, weight=weight)
+    assert got == _networkx_answer(nx.to_numpy_array, G, dtype=object, weight=weight)
+
+
+def _hub_with_a_loop(weight, leaves=1):
+    G = nx.Graph([(0, 1, {"weight": 1.0}), (1, 2, {"weight": 2.0})])
+    G.add_edges_from((1, k, {"weight": 1.0}) for k in range(3, 3 + leaves))
+    G.add_edge(1, 1, weight=weight)
+    return G
+
+
+@pytest.mark.parametrize("weight", [1.7e308, -1.7e308, 9e307, float("inf"), -float("inf"),
+                                    float("nan")])
+@pytest.mark.parametrize("leaves", [1, 40])
+@pytest.mark.parametrize("func, kwargs", [
+    (nx.to_scipy_sparse_array, {}), (nx.to_scipy_sparse_array, {"format": "csc"}),
+    (nx.to_scipy_sparse_array, {"dtype": np.float32}), (nx.adjacency_matrix, {}),
+    (nx.laplacian_matrix, {}), (nx.normalized_laplacian_matrix, {}),
+    (nx.bethe_hessian_matrix, {}), (nx.modularity_matrix, {"weight": "weight"}),
+], ids=lambda x: getattr(x, "__name__", None))
+def test_matrices_with_a_self_loop_whose_doubled_weight_overflows(func, kwargs, leaves,
+                                                                   weight):
+    """NetworkX's coordinate list holds an undirected loop's weight twice and its negation,
+    which scipy adds: ``w + w - w`` overflows to inf (NaN for an infinite weight), or is
+    ``w`` where scipy's sort of a long row puts the negation before the second entry; the
+    weight was placed as it is here."""
+    G = _hub_with_a_loop(weight, leaves)
+    with np.errstate(all="ignore"):
+        got = _answer(func, G, backend="spbfs", **kwargs)
+        assert got == _answer(func, G, backend="networkx", **kwargs)
+
+
+def _label_cases():
+    """Graphs whose labels compare equal across types, each with an operator's arguments."""
+    G = nx.Graph()
+    G.add_nodes_from([0.0, 2.0])
+    H = nx.Graph([(0, True), (0, 0), (0, 2), (2, 2.0)])  # row 2 keyed by 2.0 (node 2)
+    A = nx.Graph()
+    A.add_nodes_from([0, True, 2])
+    A.add_edges_from([(0, 2), (0, 1)])  # row 0 (read first) keyed by 1 (node True)
+    B = nx.Graph()
+    B.add_nodes_from([2, 1, False])
+    B.add_edges_from([(2, 2), (2, True), (2, False)])  # no edge 0 - 1: A's is kept
+    D = nx.DiGraph()
+    D.add_nodes_from([True, 0, 2])
+    D.add_edges_from([(0, 2), (0, 1)])
+    U = nx.Graph()
+    U.add_nodes_from([1.0, 2.0, False])
+    U.add_edge(False, 0.0)  # row False keyed by 0.0
+    S = nx.Graph([("a", "b")])
+    return [(nx.compose, (G, H)), (nx.intersection, (A, B)), (nx.difference, (A, B)),
+            (nx.symmetric_difference, (A, B)), (nx.reverse, (D,)), (nx.union, (S, U)),
+            (nx.full_join, (S, U)), (nx.compose, (H, G))]
+
+
+def _graph_text(func, *args, backend):
+    """``func``'s graph as text: its nodes and each adjacency row (predecessors too) with
+    its keys' own objects (``1`` is not ``True``), in order; or its exception's type."""
+    try:
+        R = func(*args, backend=backend)
+    except Exception as err:  # noqa: BLE001 - the exception's type is the answer
+        return (type(err).__name__,)
+    rows = [R._adj, R._pred] if R.is_directed() else [R._adj]
+    return repr(list(R.nodes(data=True))), *(repr([(u, list(r.items())) for u, r in
+                                                    adj.items()]) for adj in rows)
+
+
+@pytest.fixture
+def automatic_graphs(automatic):
+    """Functions that return graphs dispatched to spbfs first too (NetworkX's priority
+    for them is ``backend_priority.generators``)."""
+    saved = nx.config.backend_priority.generators
+    nx.config.backend_priority.generators = ["spbfs"]
+    yield
+    nx.config.backend_priority.generators = saved
+
+
+@pytest.mark.parametrize("func, args", _label_cases(),
+                         ids=lambda x: getattr(x, "__name__", None))
+def test_operators_with_labels_equal_across_types(func, args, automatic_graphs):
+    """NetworkX's result keeps the label objects of its ``add_edge`` calls (a neighbour
+    keyed ``1`` under the node ``True``, ``H``'s ``0`` for ``G``'s ``0.0``), where spbfs's
+    held the converted nodes: such labels run in NetworkX."""
+    got = _graph_text(func, *args, backend=None)
+    assert _networkx_answer(_graph_text, func, *args) == (got, tuple)
+
+
+def test_operators_with_labels_that_cannot_compare_equal_run_in_spbfs():
+    G = nx.Graph([(0, "a"), ("a", (1, "t")), ((1, "t"), 2)])
+    H = nx.Graph([(0, "a"), (2, (3, "t"))])
+    for func in (nx.compose, nx.intersection):
+        assert _graph_text(func, G, H, backend="spbfs") == _graph_text(func, G, H,
+                                                                         backend="networkx")
+    H = nx.Graph([(0, "a"), (2, (3.0, "t"))])  # a tuple's items: 3.0 beside ints
+    with pytest.raises(NotImplementedError):
+        nx.compose(G, H, backend="spbfs")
