@@ -453,8 +453,7 @@ def _laplacian_device(csgraph, normed, return_diag, use_out_degree, copy, form, 
                                    (xp.concatenate([row, col]).astype(idt),
                                     xp.concatenate([col, row]).astype(idt))),
                                   shape=(n, n)).tocsr()
-            both.eliminate_zeros()
-            both = both.tocoo()
+            both = _without_zeros(both).tocoo()
             row, col, data = both.row.astype(np.int64), both.col.astype(np.int64), both.data
 
         def sums(ax):
@@ -782,7 +781,7 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     if np.ma.isMaskedArray(csgraph) or not _is_sparse_input(G):
         G = _graph(G)  # a dense input's zeros are no edges (unmasked, or cast from complex)
         if _is_sparse_input(G):
-            G.eliminate_zeros()
+            G = _without_zeros(G)
     else:  # scipy reads a dense copy: the smallest of repeated entries
         if G.format not in ("csr", "csc", "lil"):
             raise ValueError("csgraph must be lil, csr, or csc format")
@@ -791,6 +790,18 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
             G = type(G)((G.data.astype(np.float64), G.indices, G.indptr), shape=G.shape)
     return _run(G, directed, None, return_predecessors, unweighted, self_loops=False,
                 duplicates="min")
+
+
+def _without_zeros(G):
+    """A CSR matrix ``G`` (scipy's or cupyx's) without its stored zeros, by array operations
+    (cupyx's ``eliminate_zeros`` moved a negative value's column onto a zero's)."""
+    xp = array_module(G.data)
+    n = G.shape[0]
+    keep = G.data != 0
+    rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(G.indptr.astype(np.int64)))
+    indptr = xp.zeros(n + 1, G.indptr.dtype)
+    xp.cumsum(xp.bincount(rows[keep], minlength=n), out=indptr[1:])
+    return type(G)((G.data[keep], G.indices[keep], indptr), shape=G.shape)
 
 
 def _run(csgraph, directed, indices, return_predecessors, unweighted, *, limit=np.inf,

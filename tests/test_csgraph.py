@@ -919,3 +919,21 @@ def test_gpu_reads_input_as_scipy(reader):
         for w, g in zip(want if isinstance(want, tuple) else (want,),
                         got if isinstance(got, tuple) else (got,), strict=True):
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.gpu
+def test_gpu_drops_stored_zeros_beside_negative_weights():
+    """cupyx's ``eliminate_zeros`` moved a negative value's column onto a zero's (one H200,
+    cupy 14.2): Floyd-Warshall of a dense device array with a negative weight lost the
+    edge, and the symmetrised Laplacian read the same way."""
+    import cupy
+
+    G = np.array([[0, -1.0, 0], [0, 0, 2.0], [0, 0, 0]])
+    np.testing.assert_array_equal(spbfs.csgraph.floyd_warshall(cupy.asarray(G)).get(),
+                                  csgraph.floyd_warshall(G))
+    A = sp.csr_array(np.array([[0, -1.0, 3.0], [1.0, 0, 2.0], [0, -2.0, 0]]))
+    import cupyx.scipy.sparse as csp
+
+    got = spbfs.csgraph.laplacian(csp.csr_matrix(A), symmetrized=True)
+    np.testing.assert_array_equal(got.get().toarray(),
+                                  csgraph.laplacian(A, symmetrized=True).toarray())
