@@ -1318,13 +1318,12 @@ _PATTERN_DTYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int32
                    np.dtype(np.int64))
 
 
-def _first_rows_checked(graph):
-    """A non-square CSR/CSC ``graph`` read as scipy's ``symmetric_mode`` reads it: its first
-    ``shape[0]`` slices, whose neighbours must be below ``shape[0]`` (scipy's kernel raises
-    IndexError where they are not, or where the slices are fewer; the compiled search here
-    would write past its arrays)."""
+def _check_first_rows(graph):
+    """IndexError where scipy's ``symmetric_mode`` search would raise it for a non-square
+    CSR/CSC ``graph``: it reads the first ``shape[0]`` slices, whose neighbours must be
+    below ``shape[0]`` (the compiled search here would write past its arrays)."""
     if getattr(graph, "format", None) not in ("csr", "csc"):
-        return graph  # refused below
+        return  # refused below
     n = graph.shape[0]
     ip = _host(graph.indptr)
     if ip.size < n + 1:
@@ -1332,7 +1331,6 @@ def _first_rows_checked(graph):
     held = _host(graph.indices[int(ip[0]):int(ip[n])])
     if held.size and (int(held.min()) < 0 or int(held.max()) >= n):
         raise IndexError("Out of bounds on buffer access (axis 0)")
-    return graph
 
 
 def reverse_cuthill_mckee(graph, symmetric_mode=False):
@@ -1376,7 +1374,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     from .semiring import ewise_add
 
     if symmetric_mode and _is_sparse_input(graph) and graph.shape[0] != graph.shape[1]:
-        graph = _first_rows_checked(graph)
+        _check_first_rows(graph)
     if _is_sparse_input(graph) and is_cupy(graph) and graph.shape[0] == graph.shape[1]:
         perm = _reverse_cuthill_mckee_device(graph, symmetric_mode)
         if perm is not None:
