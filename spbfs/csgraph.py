@@ -254,8 +254,10 @@ def _scan_pair(G, M):
     """The two matrices whose rows scipy's undirected searches scan, a row of the first
     then the same row of the second: ``(A, A.T)``, or for CSC input, which scipy
     transposes in place, its own arrays read as rows (their stored order kept) and then
-    ``A`` in CSR form."""
-    return (_matrix(G.T, True), M) if _is_csc(G) else (M, M.T)
+    ``A`` in CSR form (the first read once per input pattern: only its pattern is used)."""
+    if not _is_csc(G):
+        return M, M.T
+    return M.pattern.derived("csc rows as stored", lambda: _matrix(G.T, True)), M
 
 
 def _build_scan_matrix(first, second):
