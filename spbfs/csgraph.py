@@ -1733,7 +1733,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     augmenting paths in a kernel (:func:`spbfs.cpu.matching.min_weight_full`: a
     Dijkstra search over reduced costs from each row; sequential by nature, so GPU
     input runs on a host copy).  As scipy: explicit zeros warn and, like infinite
-    weights, are not edges.
+    weights, are not edges; a weight of -inf (inf with ``maximize``) raises ValueError,
+    where scipy's answer is arbitrary.
 
     Returns
     -------
@@ -1770,6 +1771,9 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     # finite weights: the kernel's searches fail exactly when no full matching exists, so
     # no maximum matching is needed first
     finite = bool(np.isfinite(T.data).all())
+    if not finite and bool(np.isneginf(T.data).any()):  # scipy's answer is then arbitrary
+        raise ValueError("biadjacency holds -inf weights (inf with maximize=True): every "
+                         "full matching using one weighs -inf, so none is least")
     if not finite:
         x, _ = _matching(T.indptr, T.indices, nrows, ncols)
         if np.sum(x != -1) != min(i, j):

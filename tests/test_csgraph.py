@@ -937,3 +937,14 @@ def test_gpu_drops_stored_zeros_beside_negative_weights():
     got = spbfs.csgraph.laplacian(csp.csr_matrix(A), symmetrized=True)
     np.testing.assert_array_equal(got.get().toarray(),
                                   csgraph.laplacian(A, symmetrized=True).toarray())
+
+
+@pytest.mark.parametrize("maximize", [False, True])
+def test_min_weight_matching_refuses_infinite_gains(maximize):
+    """Found by a fuzz: with a -inf weight spbfs said no full matching exists, where one
+    does (scipy's answer there is arbitrary: it says the same for some such graphs and
+    returns a matching for others)."""
+    weight = np.inf if maximize else -np.inf
+    A = sp.csr_array(np.array([[weight, 1.0], [0, 1.0]]))
+    with pytest.raises(ValueError, match="-inf weights"):
+        spbfs.csgraph.min_weight_full_bipartite_matching(A, maximize=maximize)
