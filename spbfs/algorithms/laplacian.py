@@ -89,9 +89,12 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
 
 def _sums(m, axis):
     """Row (axis 1) or column (axis 0) sums of a sparse matrix as a dense host array: a
-    ``plus`` reduce where the kernels hold the dtype."""
+    ``plus`` reduce where the kernels hold the dtype; scipy's own ``sum`` for integer or
+    bool values with repeated entries (it widens each before adding: two True count 2,
+    where the matrix's own value, their sum in its dtype, is True)."""
     dt = m.dtype
-    if dt.kind in "iub" or dt in (np.float32, np.float64):
+    repeated = dt.kind in "iub" and not getattr(m, "has_canonical_format", True)
+    if not repeated and (dt.kind in "iub" or dt in (np.float32, np.float64)):
         acc = np.result_type(dt, np.int_) if dt.kind in "iub" else dt
         M = Matrix.from_any(m.tocsr() if m.format != "csr" else m)
         if axis == 0:  # column sums: ones pushed through the rows (no transpose built)
