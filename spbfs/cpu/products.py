@@ -476,6 +476,7 @@ def _scratch(ncols, dtype, nparts, stamps, masked):
 
 #: Monoids whose sum of equal values is that value.
 _IDEMPOTENT = ("any", "min", "max", "lor", "land")
+_TRUTH = ("lor", "land")
 #: The structure of a product: ``any_pair`` (the monoid keeps any product, each product 1).
 _ANY_PAIR = types.SimpleNamespace(
     name="any_pair", monoid=types.SimpleNamespace(name="any", c_expr="a"),
@@ -500,7 +501,10 @@ def _iso_value(A, B, semiring, dtype):
     if "a" in mul.uses and not bool((b == b[0]).all()):
         return None
     one = np.zeros(1, np.int64)
-    return binary(mul, a[:1], b[:1], one, one, dtype)[0]
+    value = binary(mul, a[:1], b[:1], one, one, dtype)[0]
+    if semiring.monoid.name in _TRUTH and value not in (0, 1):
+        return None  # lor(9, 9) is 1, not 9: idempotent on truths alone
+    return value
 
 
 def _flops(A, B) -> int:

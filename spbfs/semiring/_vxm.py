@@ -84,6 +84,10 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         hold the semiring's own result type (int32 from float values) has the values the
         multiply reads cast to it first, so products and sums are taken in it, as numpy's
         ``dtype=`` of a reduction does; a wider one (int64 counts of bools) casts nothing.
+        A multiply whose products of such values do not fit (``div`` of ints) raises
+        TypeError.  Narrow integers are multiplied and added in 64 bits, and wrap only where
+        the result is stored (numpy wraps each int8 product: ``126 + 4`` is -126 there, 130
+        here).
 
     Returns
     -------
@@ -156,9 +160,16 @@ def _narrowed(v, M, semiring, natural, dtype):
     ``natural``: the values the multiply reads cast to ``dtype`` first, so that every
     backend multiplies and adds in ``dtype`` (the named operators' numpy form; a compiled
     kernel would otherwise truncate its partial sums instead of its operands).  A wider
-    ``dtype`` (a count of bools in int64) leaves them as they are."""
+    ``dtype`` (a count of bools in int64) leaves them as they are.  A multiply whose
+    products of ``dtype`` values do not fit it (``div`` of ints) raises TypeError: its
+    partial sums would be cut in an order the backend picks."""
     if not np.can_cast(natural, dtype, "safe"):
         uses = semiring.multiply.uses
+        products = semiring.result_dtype(dtype if "x" in uses else v.dtype,
+                                         dtype if "a" in uses else M.dtype)
+        if not np.can_cast(products, dtype, "safe"):
+            raise TypeError(f"dtype {dtype} cannot hold the {semiring.multiply.name} products "
+                            f"of {dtype} values ({products}): give a dtype that can")
         if "x" in uses and v.dtype != dtype:
             v = Vector(v.size, v.format, indices=v.indices, values=v.values.astype(dtype),
                        present=v.present, absent=v.absent)

@@ -937,3 +937,28 @@ def test_select_on_a_vector():
                                   [0, 0, -2, 0, 0])
     np.testing.assert_array_equal(
         sr.select(x, "valuegt", 0, mask=mask, complement=True).to_dense(0), [1, 0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_mxm_over_a_truth_monoid_of_one_repeated_product(device):
+    """Found by a fuzz: where every product was the same (iso-valued operands) mxm took
+    ``lor`` as idempotent, so ``lor(9, 9)`` gave 9, where two different products gave 1."""
+    lor_times = sr.Semiring(sr.monoids.lor, sr.ops.times)
+    A = _on(device, np.array([[3, 3]]))
+    for B in (np.array([[3], [3]]), np.array([[3], [5]])):
+        assert _host(sr.mxm(A, _on(device, B), lor_times).data).tolist() == [1]
+    # products that are truths already keep the shortcut
+    C = sr.mxm(_on(device, np.array([[1, 1]])), _on(device, np.array([[1], [1]])), lor_times)
+    assert _host(C.data).tolist() == [1]
+
+
+@pytest.mark.parametrize("direction", ["push", "pull"])
+def test_vxm_refuses_a_dtype_its_products_do_not_fit(direction):
+    """Found by a fuzz: ``div`` of int64 values with ``dtype=int64`` cut its float partial
+    sums in the order the kernel added them (0 where the products' truncations sum to -1)."""
+    plus_div = sr.Semiring(sr.monoids.plus, sr.ops.div)
+    A = sp.csr_array(np.array([[4], [-3], [5]]))
+    with pytest.raises(TypeError, match="dtype int64 cannot hold the div products"):
+        sr.vxm(np.array([-2, 5, 2]), A, plus_div, dtype=np.int64, direction=direction)
+    y = sr.vxm(np.array([-2, 5, 2]), A, plus_div, dtype=np.float64, direction=direction)
+    np.testing.assert_allclose(y.to_dense(), [-2 / 4 + 5 / -3 + 2 / 5])
