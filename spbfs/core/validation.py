@@ -258,6 +258,8 @@ def check_compressed(indptr, indices, data, n_major: int, n_minor: int, name: st
         ...
     ValueError: A.indices has an entry 9 outside [0, 2)
     """
+    if n_major < 0 or n_minor < 0:
+        raise ValueError(f"{name} must have a non-negative shape, got ({n_major}, {n_minor})")
     _check_index_dtype(indptr, f"{name}.indptr")
     _check_index_dtype(indices, f"{name}.indices")
     if getattr(data, "ndim", None) != 1:

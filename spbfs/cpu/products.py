@@ -95,7 +95,8 @@ def _terminal(monoid, dtype):
         return 0, dtype.type(0)
     if term == ANY_TERMINAL:
         return 2, dtype.type(0)
-    return 1, dtype.type(term(dtype))
+    value = dtype.type(term(dtype))
+    return (0, dtype.type(0)) if value != value else (1, value)  # NaN: nothing stops early
 
 
 # ----------------------------------------------------------------------------- SpGEMM

@@ -9,7 +9,7 @@ import numpy as np
 from ..core.arrays import array_module, index_dtype, is_cupy
 from ..core.csr import csr_keep
 from ._backend import backend_for
-from ._matrix import Matrix
+from ._matrix import Matrix, _is_sparse
 from ._pattern import Pattern
 from ._vector import Vector
 
@@ -46,6 +46,14 @@ class _Coords:
     @property
     def dtype(self):
         return self.values.dtype
+
+
+def dense_mask(mask, wanted):
+    """``mask`` unless it is a sparse matrix (whose ``asarray`` is a 0-D object array, which
+    would be reported as a shape it does not have): ``wanted`` names what it must be."""
+    if _is_sparse(mask):
+        raise TypeError(f"mask must be {wanted}, got a sparse {type(mask).__name__}")
+    return mask
 
 
 def _as_matrix(A, name) -> Matrix:

@@ -36,8 +36,8 @@ ops = SimpleNamespace(
     pair=BinaryOp("pair", _pair, "1", "j", lambda xd, ad: xd),
     plus=BinaryOp("plus", _in_dtype(operator.add), "(x + a)", "xa", _common),
     times=BinaryOp("times", _in_dtype(operator.mul), "(x * a)", "xa", _common),
-    min=BinaryOp("min", _in_dtype(np.minimum), "(x < a ? x : a)", "xa", _common),
-    max=BinaryOp("max", _in_dtype(np.maximum), "(x > a ? x : a)", "xa", _common),
+    min=BinaryOp("min", _in_dtype(np.minimum), "((a < x || a != a) ? a : x)", "xa", _common),
+    max=BinaryOp("max", _in_dtype(np.maximum), "((a > x || a != a) ? a : x)", "xa", _common),
     land=BinaryOp("land", lambda x, a, i, j, dt: (x.astype(bool) & a.astype(bool)).astype(dt),
                   "((x != 0) && (a != 0))", "xa", lambda xd, ad: np.dtype(np.bool_)),
     minus=BinaryOp("minus", _in_dtype(operator.sub), "(x - a)", "xa", _common),
@@ -99,14 +99,24 @@ select_ops = SimpleNamespace(
     valuene=IndexUnaryOp("valuene", lambda v, i, j, t, dt: v != t, "(v != thunk)", _boolean),
 )
 
+def _absorbing(dtype, value):
+    """A monoid's terminal value for ``dtype``: ``value`` for integers and bools; NaN for
+    floats, where NaN (which numpy's ``minimum``, ``maximum`` and ``multiply`` propagate)
+    alone absorbs everything: ``0 * inf`` is NaN, ``minimum(-inf, NaN)`` NaN.  A search
+    never stops early at NaN (it equals nothing), so a float reduction reads every value."""
+    return np.nan if np.dtype(dtype).kind in "fc" else value
+
+
 monoids = SimpleNamespace(
     any=Monoid("any", None, lambda dt: 0, "a", ANY_TERMINAL),
     lor=Monoid("lor", np.logical_or, lambda dt: False, "(a || b)", lambda dt: True),
     land=Monoid("land", np.logical_and, lambda dt: True, "(a && b)", lambda dt: False),
     plus=Monoid("plus", np.add, lambda dt: 0, "(a + b)"),
-    times=Monoid("times", np.multiply, lambda dt: 1, "(a * b)", lambda dt: 0),
-    min=Monoid("min", np.minimum, _highest, "(b < a ? b : a)", _lowest),
-    max=Monoid("max", np.maximum, _lowest, "(b > a ? b : a)", _highest),
+    times=Monoid("times", np.multiply, lambda dt: 1, "(a * b)", lambda dt: _absorbing(dt, 0)),
+    min=Monoid("min", np.minimum, _highest, "((b < a || b != b) ? b : a)",
+               lambda dt: _absorbing(dt, _lowest(dt))),
+    max=Monoid("max", np.maximum, _lowest, "((b > a || b != b) ? b : a)",
+               lambda dt: _absorbing(dt, _highest(dt))),
 )
 
 any_pair = Semiring(monoids.any, ops.pair)

@@ -46,6 +46,7 @@ from ._masks import (
     _finish_csr,
     _mask_of,
     _reduce_by_key,
+    dense_mask,
 )
 from ._matrix import Matrix
 from ._optypes import Semiring
@@ -279,7 +280,7 @@ def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
     shape = (A.nrows, B.shape[1])
     allowed = None
     if mask is not None:
-        allowed = xp.asarray(mask)
+        allowed = xp.asarray(dense_mask(mask, "a 2-D bool array for a dense B"))
         if allowed.shape != shape:
             raise ValueError(f"mask has shape {allowed.shape}, the result has shape {shape}")
         if allowed.dtype != np.bool_:

@@ -9,6 +9,7 @@ from ..core.seam import optional_primitive
 from ..core.validation import check_choice
 from ._backend import backend_for
 from ._dispatch import distributed
+from ._masks import dense_mask
 from ._matrix import Matrix
 from ._named import monoids
 from ._optypes import Semiring
@@ -29,9 +30,22 @@ def as_vector(x, size, name="x") -> Vector:
         v = Vector.full(arr)
     else:
         raise TypeError(f"{name} must be a Vector or a 1-D array, got {type(x).__name__}")
+    if v.values.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must have a numeric dtype, got {v.values.dtype}")
     if v.size != size:
         raise ValueError(f"{name} has size {v.size}, the matrix needs {size}")
     return v
+
+
+def numeric_dtype(dtype, name="dtype"):
+    """``dtype`` as a numpy dtype of numbers (bool, integer or float), or TypeError."""
+    try:
+        out = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{name} must be a numeric dtype, got {dtype!r}") from None
+    if out.kind not in "biuf":
+        raise TypeError(f"{name} must be a numeric dtype, got {out}")
+    return out
 
 
 def as_mask(mask, size, xp):
@@ -41,7 +55,7 @@ def as_mask(mask, size, xp):
     if isinstance(mask, Vector):
         m = mask.to_bitmap().present
     else:
-        m = xp.asarray(mask)
+        m = xp.asarray(dense_mask(mask, "a Vector or a 1-D bool array"))
         if m.ndim != 1:
             raise ValueError(f"mask must be 1-D, got {m.ndim}-D")
         if m.dtype != bool:
@@ -124,7 +138,7 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         raise TypeError("x must live on the same device as A")
     out_dtype = semiring.result_dtype(v.dtype, M.dtype)
     if dtype is not None:
-        v, M, out_dtype = _narrowed(v, M, semiring, out_dtype, np.dtype(dtype))
+        v, M, out_dtype = _narrowed(v, M, semiring, out_dtype, numeric_dtype(dtype))
     if direction == "auto":
         if not isinstance(x, Vector) and _push_full(M, semiring, m):
             return _push_dense(M, v, semiring, out_dtype)

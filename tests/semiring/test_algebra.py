@@ -962,3 +962,49 @@ def test_vxm_refuses_a_dtype_its_products_do_not_fit(direction):
         sr.vxm(np.array([-2, 5, 2]), A, plus_div, dtype=np.int64, direction=direction)
     y = sr.vxm(np.array([-2, 5, 2]), A, plus_div, dtype=np.float64, direction=direction)
     np.testing.assert_allclose(y.to_dense(), [-2 / 4 + 5 / -3 + 2 / 5])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("direction", ["push", "pull"])
+def test_nan_and_inf_against_early_exits_and_order(device, direction):
+    """Found by a fuzz: a pull stopped at ``times``' terminal 0 where a later inf makes
+    NaN (the push gave NaN), and ``min``/``max`` kept or dropped a NaN by its position
+    (``[1, NaN]`` gave 1, ``[NaN, 1]`` NaN).  Every form now follows numpy's ``multiply``,
+    ``minimum`` and ``maximum``: NaN wins wherever it is."""
+    xp = _xp(device)
+    times_second = sr.Semiring(sr.monoids.times, sr.ops.second)
+    A = Matrix(xp.asarray([0, 1, 2]), xp.asarray([0, 0]), xp.asarray([0.0, np.inf]), 2,
+               ncols=1)  # a stored 0, then inf
+    y = sr.vxm(xp.ones(2), A, times_second, direction=direction)
+    assert np.isnan(_host(y.to_dense())).all()
+    for column in ([1.0, np.nan], [np.nan, 1.0]):
+        B = _on(device, np.array([[v] for v in column]))
+        for semiring in (sr.min_plus, sr.max_plus):
+            y = sr.vxm(xp.zeros(2), B, semiring, direction=direction)
+            assert np.isnan(_host(y.to_dense())).all(), (column, semiring.name)
+        for op in (sr.ops.min, sr.ops.max):
+            z = sr.ewise_add(Vector.full(xp.asarray(column)),
+                             Vector.full(xp.asarray(column[::-1])), op)
+            assert np.isnan(_host(z.to_dense())).all(), (column, op.name)
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda A: sr.vxm(np.array(["a", "b", "c"]), A, sr.plus_times), "x must have a numeric"),
+    (lambda A: sr.vxm(np.array([1, None, 2], dtype=object), A, sr.plus_times),
+     "x must have a numeric"),
+    (lambda A: sr.vxm(np.ones(3), A, sr.plus_times, dtype="str"), "dtype must be a numeric"),
+    (lambda A: sr.vxm(np.ones(3), A, sr.plus_times, mask=sp.csr_array(np.ones((1, 3)))),
+     "mask must be a Vector or a 1-D bool array"),
+    (lambda A: sr.mxm(A, np.ones((3, 2)), sr.plus_times, mask=sp.csr_array(np.ones((3, 2)))),
+     "mask must be a 2-D bool array"),
+])
+def test_bad_operands_named(call, word):
+    """Found by a fuzz: these reached numba's typing (an internal error) or were reported as
+    a shape they do not have (a sparse mask read as a 0-D array)."""
+    with pytest.raises(TypeError, match=word):
+        call(sp.csr_array(np.eye(3)))
+
+
+def test_matrix_of_a_negative_shape_is_refused():
+    with pytest.raises(ValueError, match="non-negative shape"):
+        Matrix(np.array([0]), np.array([], int), np.ones(0), 0, ncols=-1)
