@@ -998,10 +998,13 @@ class _Search:
         reached = xp.isfinite(du) & xp.isfinite(dv)
         is_root = xp.zeros(N, bool)
         is_root[roots] = True
-        gap = xp.where(reached, du, 0.0) + w - xp.where(reached, dv, 0.0)
-        within = (xp.abs(gap) <= 4 * np.finfo(np.float64).eps * (
-            xp.abs(xp.where(reached, du, 0.0)) + xp.abs(w) + xp.abs(xp.where(reached, dv, 0.0)))
-                  if slack else gap == 0)
+        du0, dv0 = xp.where(reached, du, 0.0), xp.where(reached, dv, 0.0)
+        gap = du0 + w - dv0
+        if slack:  # within a few roundings of the three terms
+            within = xp.abs(gap) <= 4 * np.finfo(np.float64).eps * (
+                xp.abs(du0) + xp.abs(w) + xp.abs(dv0))
+        else:
+            within = gap == 0
         tight = reached & within & ~is_root[cols] & (rows != cols)
         levelled = slack or self.negative or (self.zero and bool((tight & (w == 0)).any()))
         if levelled:
@@ -1018,8 +1021,7 @@ class _Search:
         y = vxm(Vector(N, "bitmap", present=everywhere, values=everywhere),
                 _subgraph(K, rows, choice), _max_secondi)
         parent = xp.where(y.present, y.values, -1)
-        if not slack and bool(
-                ((parent < 0) & xp.isfinite(dist) & ~is_root).any()):
+        if not slack and bool(((parent < 0) & xp.isfinite(dist) & ~is_root).any()):
             parent = xp.where(parent >= 0, parent, self._parents(K, roots, dist, slack=True))
         return parent
 
