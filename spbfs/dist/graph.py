@@ -600,13 +600,19 @@ class DistGraph:
     def summed(self):
         """The graph with parallel arcs merged into one holding the sum of their weights
         (itself without weights or parallel arcs; made on first use and kept).  Parallel
-        arcs always lie on the same rank, so each rank merges its own."""
+        arcs always lie on the same rank, so each rank merges its own; whether the graph
+        changes is agreed over the ranks (collective then), since its new layout's ghosts
+        are made collectively (a rank whose arcs were all single kept its layout, and with
+        it its ghosts, while the others built theirs: a hang)."""
         if not self.weighted:
             return self
         if "summed" not in self._cache:
             lay = self.layout
             L, R = lay.local.canonical(), None if lay.remote is None else lay.remote.canonical()
-            if L is lay.local and R is lay.remote:
+            same = L is lay.local and R is lay.remote
+            if self.P > 1:
+                same = not self.comm.allreduce(int(not same), "max")
+            if same:
                 self._cache["summed"] = self
             else:
                 G = copy.copy(self)

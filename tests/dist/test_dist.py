@@ -248,6 +248,13 @@ def test_every_algorithm_on_a_distributed_graph_is_the_single_device_twin(P):
     _ok(_launch(P, "check_twin.py", "twin", timeout=300), "twin", P)
 
 
+@pytest.mark.parametrize("P", [2, 3])
+def test_weighted_parallel_arcs_on_some_ranks_only(P):
+    """Found by a fuzz: strong components of a weighted graph whose parallel arcs lay on
+    some ranks' rows only hung (``tests/mpi/check_twin.py``, mode ``parallel``)."""
+    _ok(_launch(P, "check_twin.py", "parallel", timeout=120), "parallel", P)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("P,plane", [(2, "mpi"), (2, "nccl"), (4, "nccl"), (4, "mpi")])
 def test_every_algorithm_on_gpu_ranks_is_the_single_device_twin(P, plane):

@@ -210,6 +210,35 @@ def mode_twin():
         run(U2, V2, 1024, directed, (("random", 0), ("balanced", 10**9)))
 
 
+def mode_parallel():
+    """Weighted parallel arcs on some ranks' rows only (found by a fuzz: the ranks without
+    any kept their layout when the graph's arcs were summed, the others made a new one,
+    whose ghosts are made collectively: strong components hung), against the single
+    device: a ring of 40 with two chords, one of them twice (rows 0 and 12 only)."""
+    n = 40
+    k = np.arange(n)
+    U, V = np.r_[k, 0, 6, 0], np.r_[(k + 1) % n, 12, 12, 12]
+    W = np.arange(1, U.size + 1, dtype=float) % 5 + 1
+    for directed in (False, True):
+        r, c, w = (U, V, W) if directed else (np.r_[U, V], np.r_[V, U], np.r_[W, W])
+        order = np.lexsort((c, r))   # a CSR keeping its repeated entries, as the graph does
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))])
+        A = sp.csr_array((w[order], c[order], indptr), shape=(n, n))
+        for how, th in (("balanced", 1), ("balanced", 100), ("rank0", 2), ("random", 0)):
+            s0, s1 = split(U.size, how)
+            G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n,
+                                          weights=xp.asarray(W[s0:s1]), threshold=th,
+                                          directed=directed, comm=C)
+            for name, call in (("strong", lambda X: spbfs.connected_components(
+                                    X, connection="strong")[1]),
+                               ("sssp", lambda X: spbfs.sssp(X, 0))):
+                got = whole(G, call(G))
+                if rank == 0:
+                    compare(name, G, A, got, whole(None, call(A)),
+                            "partition" if name == "strong" else "close",
+                            (directed, how, th))
+
+
 def main():
     global comm, rank, P, device, C, xp
     comm, rank, P, mode, device, C, xp = world()
