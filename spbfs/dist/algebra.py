@@ -25,7 +25,7 @@ import re
 
 import numpy as np
 
-from ..semiring import Vector
+from ..semiring import Vector, select_ops
 from ..semiring import mxm as _mxm
 from ..semiring import reduce as _reduce
 from ..semiring import unpack_bitplanes as _unpack
@@ -277,7 +277,7 @@ def _product(G, v, semiring, allowed, complement, dtype):
     return Vector(G.n, "bitmap", present=DistArray(G, op, dp), values=DistArray(G, ov, dv))
 
 
-def mxm(A, B, semiring, mask=None, *, complement=False):
+def mxm(A, B, semiring, mask=None, *, complement=False, structural=False):
     """``C[i, :] = add_k mul(A[i, k], B[k, :])`` for a distributed ``A`` and a block ``B``
     (a DistArray of shape ``(n, w)``): a dense block, the monoid's identity where nothing
     lands or the mask forbids.  It pushes ``B`` through the transposed graph: each rank's
@@ -296,6 +296,8 @@ def mxm(A, B, semiring, mask=None, *, complement=False):
     """
     _check_semiring(semiring)
     if _is_matrix(B):
+        if mask is not None and not structural:  # a valued mask: its zeros mask out
+            mask = select(mask, select_ops.nonzero)
         return _sparse_mxm(A, B, semiring, mask, complement)
     if semiring.monoid.ufunc is None:
         raise NotImplementedError("a distributed block product needs a monoid with a "

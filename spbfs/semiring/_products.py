@@ -102,7 +102,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
     _check_semiring(semiring)
     algebra = distributed(A, B)
     if algebra is not None:
-        C = algebra.mxm(A, B, semiring, mask, complement=complement)
+        C = algebra.mxm(A, B, semiring, mask, complement=complement, structural=structural)
         return C if out is None else _dense_into(out, C, mask, complement, replace)
     if _is_dense(B):
         return _spmm(A, B, semiring, mask, complement, replace, out)

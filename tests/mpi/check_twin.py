@@ -237,6 +237,22 @@ def mode_parallel():
                     compare(name, G, A, got, whole(None, call(A)),
                             "partition" if name == "strong" else "close",
                             (directed, how, th))
+    # a valued mask: an edge of weight 0 masks its entry out (the distributed product read
+    # every mask entry as its structure; found by the same fuzz)
+    U3, V3, W3 = np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([0.0, 1.0, 1.0])
+    A3 = sp.csr_array((np.r_[W3, W3], (np.r_[U3, V3], np.r_[V3, U3])), shape=(3, 3))
+    s0, s1 = split(U3.size, "rank0")
+    G3 = dist.DistGraph.from_edges(xp.asarray(U3[s0:s1]), xp.asarray(V3[s0:s1]), 3,
+                                   weights=xp.asarray(W3[s0:s1]), comm=C)
+    for structural in (False, True):
+        got = whole(G3, semiring.mxm(G3, G3, semiring.plus_times, mask=G3,
+                                     structural=structural))
+        if rank == 0:
+            ref = semiring.mxm(A3, A3, semiring.plus_times, mask=A3,
+                               structural=structural).to_scipy()
+            stored = [sorted(zip(sp.coo_array(M).row.tolist(), sp.coo_array(M).col.tolist(),
+                                 strict=True)) for M in (got, ref)]
+            assert stored[0] == stored[1], (structural, stored)
 
 
 def main():
