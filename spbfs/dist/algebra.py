@@ -296,9 +296,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False):
     """
     _check_semiring(semiring)
     if _is_matrix(B):
-        if mask is not None and not structural:  # a valued mask: its zeros mask out
-            mask = select(mask, select_ops.nonzero)
-        return _sparse_mxm(A, B, semiring, mask, complement)
+        return _sparse_mxm(A, B, semiring, _valued(mask, structural), complement)
     if semiring.monoid.ufunc is None:
         raise NotImplementedError("a distributed block product needs a monoid with a "
                                   "numpy ufunc (not any)")
@@ -577,7 +575,7 @@ def _binary(op, a, b, dtype):
     return backend_for(xp).binary(op, a, b, None, j, dtype)
 
 
-def ewise_add(u, v, op, mask=None, complement=False) -> Vector:
+def ewise_add(u, v, op, mask=None, complement=False, structural=False) -> Vector:
     """Union of two distributed vectors, ``op`` where both are stored.
 
     Examples
@@ -591,24 +589,26 @@ def ewise_add(u, v, op, mask=None, complement=False) -> Vector:
     [10, 11, 12]
     """
     if _is_matrix(u) or _is_matrix(v):
-        return _matrix_ewise(u, v, op, True, mask, complement)
+        return _matrix_ewise(u, v, op, True, _valued(mask, structural), complement)
     return _ewise(u, v, op, True, mask, complement)
 
 
-def ewise_union(u, v, op, a_fill, b_fill, mask=None, complement=False) -> Vector:
+def ewise_union(u, v, op, a_fill, b_fill, mask=None, complement=False,
+                structural=False) -> Vector:
     """Union of two distributed vectors (or matrices: a distributed matrix), ``op`` where
     both are stored and with the other's fill value where one is
     (:func:`spbfs.semiring.ewise_union`)."""
     if _is_matrix(u) or _is_matrix(v):
-        return _matrix_ewise(u, v, op, True, mask, complement, (a_fill, b_fill))
+        return _matrix_ewise(u, v, op, True, _valued(mask, structural), complement,
+                             (a_fill, b_fill))
     return _ewise(u, v, op, True, mask, complement, (a_fill, b_fill))
 
 
-def ewise_mult(u, v, op, mask=None, complement=False) -> Vector:
+def ewise_mult(u, v, op, mask=None, complement=False, structural=False) -> Vector:
     """Intersection of two distributed vectors (or matrices: a distributed matrix) with
     ``op``."""
     if _is_matrix(u) or _is_matrix(v):
-        return _matrix_ewise(u, v, op, False, mask, complement)
+        return _matrix_ewise(u, v, op, False, _valued(mask, structural), complement)
     return _ewise(u, v, op, False, mask, complement)
 
 
@@ -703,6 +703,12 @@ def _local_mask(mask):
         raise TypeError("a sparse product on distributed matrices takes a distributed "
                         f"matrix as its mask, not {type(mask).__name__}")
     return row_block(mask)
+
+
+def _valued(mask, structural):
+    """A matrix mask as the operations read it: its stored zeros mask out unless it is
+    ``structural`` (as on one device)."""
+    return mask if mask is None or structural else select(mask, select_ops.nonzero)
 
 
 def _matrix_ewise(A, B, op, union, mask, complement, fills=None):

@@ -106,7 +106,8 @@ def ewise_add(A, B, op, mask=None, *, complement=False, structural=False, replac
     """
     algebra = distributed(A, B)
     if algebra is not None:
-        return algebra.ewise_add(A, B, op, mask=mask, complement=complement)
+        return algebra.ewise_add(A, B, op, mask=mask, complement=complement,
+                                 structural=structural)
     return _ewise(A, B, op, True, mask, complement, structural, replace, out)
 
 
@@ -165,7 +166,8 @@ def ewise_union(A, B, op, a_fill, b_fill, mask=None, *, complement=False, struct
     """
     algebra = distributed(A, B)
     if algebra is not None:
-        return algebra.ewise_union(A, B, op, a_fill, b_fill, mask=mask, complement=complement)
+        return algebra.ewise_union(A, B, op, a_fill, b_fill, mask=mask,
+                                   complement=complement, structural=structural)
     return _ewise(A, B, op, True, mask, complement, structural, replace, out, (a_fill, b_fill))
 
 
@@ -185,7 +187,8 @@ def ewise_mult(A, B, op, mask=None, *, complement=False, structural=False, repla
     """
     algebra = distributed(A, B)
     if algebra is not None:
-        return algebra.ewise_mult(A, B, op, mask=mask, complement=complement)
+        return algebra.ewise_mult(A, B, op, mask=mask, complement=complement,
+                                  structural=structural)
     return _ewise(A, B, op, False, mask, complement, structural, replace, out)
 
 

@@ -10,6 +10,7 @@ community detection within 1 % of the single-device modularity.  ``SPBFS_TWIN_ON
 runs only the named checks.  Rank 0 prints ``OK twin P=<P>`` at the end.
 """
 
+import itertools
 import os
 import time
 
@@ -244,15 +245,19 @@ def mode_parallel():
     s0, s1 = split(U3.size, "rank0")
     G3 = dist.DistGraph.from_edges(xp.asarray(U3[s0:s1]), xp.asarray(V3[s0:s1]), 3,
                                    weights=xp.asarray(W3[s0:s1]), comm=C)
-    for structural in (False, True):
-        got = whole(G3, semiring.mxm(G3, G3, semiring.plus_times, mask=G3,
-                                     structural=structural))
+    calls = {"mxm": lambda X, s: semiring.mxm(X, X, semiring.plus_times, mask=X,
+                                             structural=s),
+             "ewise_add": lambda X, s: semiring.ewise_add(X, X, semiring.ops.plus, mask=X,
+                                                          structural=s),
+             "ewise_mult": lambda X, s: semiring.ewise_mult(X, X, semiring.ops.times,
+                                                            mask=X, structural=s)}
+    for (name, call), structural in itertools.product(calls.items(), (False, True)):
+        got = whole(G3, call(G3, structural))
         if rank == 0:
-            ref = semiring.mxm(A3, A3, semiring.plus_times, mask=A3,
-                               structural=structural).to_scipy()
+            ref = call(A3, structural).to_scipy()
             stored = [sorted(zip(sp.coo_array(M).row.tolist(), sp.coo_array(M).col.tolist(),
                                  strict=True)) for M in (got, ref)]
-            assert stored[0] == stored[1], (structural, stored)
+            assert stored[0] == stored[1], (name, structural, stored)
 
 
 def main():
