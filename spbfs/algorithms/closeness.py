@@ -117,6 +117,8 @@ def _reach_sums_by_blocks(M, src, weight, keep):
     keep = xp.ones(n, bool) if keep is None else xp.asarray(to_numpy(keep).astype(bool))
     into = [xp.zeros(n) for _ in range(3)]
     out = [np.zeros(src.size) for _ in range(3)]
+    if weight:   # parallel arcs: the lightest counts, as in the searches of one device
+        M = M.canonical(monoids.min)
     if weight and M.nnz and float(reduce(M, monoids.min)) < 0:
         raise ValueError("A has negative weights; distances need non-negative ones")
     for lo in range(0, src.size, BATCH):

@@ -16,7 +16,6 @@ from ..semiring import (
     monoids,
     mxm,
     pull_cheaper,
-    reduce,
     relax_buckets,
     vxm,
 )
@@ -242,7 +241,7 @@ def _sssp_many(A, sources, directed, return_predecessors):
         src = check_sources(sources, n, np, name="source")
         return _rows(xp, [sssp(M, s) for s in src.tolist()], n)
     src = check_sources(sources, n, xp, name="source")
-    M = _shortest_duplicates(checked_weights(M))
+    M = checked_weights(M).canonical(monoids.min)  # parallel edges: the lightest
     host = to_numpy(src)
     uniq, inverse = np.unique(host, return_inverse=True)  # sorted: the first changed set
     rows = xp.asarray(uniq)
@@ -269,26 +268,6 @@ def _sssp_many(A, sources, directed, return_predecessors):
         dist = dist[take]
         pred = pred[take] if return_predecessors else None
     return (dist, pred) if return_predecessors else dist
-
-
-def _shortest_duplicates(M):
-    """``M`` in canonical form (sorted, no duplicates), duplicate edges keeping their
-    smallest weight (``semiring.reduce`` with ``min`` over each group of duplicates)."""
-    found = M.pattern.canonical()
-    if found is None:
-        return M
-    xp = M.xp
-    pattern, order, starts = found
-    values = M.data[order]
-    size = values.size
-    group = xp.searchsorted(starts, xp.arange(size), side="right") - 1
-    within = xp.arange(size) - starts[group]  # position inside the group: sorted columns
-    idt = pattern.indices.dtype
-    indptr = xp.concatenate([starts, xp.asarray([size])]).astype(np.int64)
-    groups = Matrix(indptr, within.astype(idt), values, starts.size,
-                    ncols=max(int(within.max()) + 1, 1), check=False)
-    smallest = reduce(groups, monoids.min, axis=1)  # every group is non-empty
-    return Matrix(pattern.indptr, pattern.indices, smallest.values, M.n, check=False)
 
 
 def _predecessors_many(M, dist, sources):

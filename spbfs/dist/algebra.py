@@ -496,7 +496,7 @@ def reduce(A, monoid, axis=None, *, dtype=None):
         if axis not in (None, 0):
             raise ValueError("a Vector has one axis: axis must be None or 0")
         return reduce_vector(A, monoid, dtype)
-    A = matrix(A)
+    A = matrix(A).canonical()   # parallel arcs summed first, as on one device
     if axis == 0:
         return reduce(A.T, monoid, 1, dtype=dtype)
     G = A.graph
@@ -522,8 +522,8 @@ def reduce(A, monoid, axis=None, *, dtype=None):
 
 
 def _row_reduce(M, monoid, dtype) -> Vector:
-    """Each non-empty row of a rank's matrix reduced with ``monoid`` (duplicates included:
-    no canonical form needed), as a sparse Vector."""
+    """Each non-empty row of a rank's matrix reduced with ``monoid``, as a sparse
+    Vector."""
     xp = M.xp
     rows = xp.flatnonzero(xp.diff(M.indptr)).astype(np.int64)
     starts = M.indptr[:-1][rows].astype(np.int64)

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ..semiring import Matrix
+from ..semiring import Matrix, monoids
 from . import _local, layout
 from .arrays import DistRows
 from .comm import Communicator, PhaseClock, device_conflict, shared_communicator
@@ -277,11 +277,11 @@ class DistGraph:
             See :class:`~spbfs.dist.Communicator`.
         weights : array of numbers, optional
             This rank's edge weights (same length as ``u``).  A weighted graph keeps every
-            input edge, duplicates included, so each operation combines parallel edges
-            with its own monoid as the single-device functions do: the smallest weight
-            counts for shortest paths (``min_plus``), the sum for pagerank
-            (``plus_times``).  Without weights the graph is a pattern: duplicates are
-            stored once.
+            input edge, duplicates included, and reads parallel edges as a single-device
+            matrix reads duplicates: the products ``vxm`` and ``mxv`` take each copy (a
+            ``min_plus`` product its smallest weight), the other operations their sum
+            (``Matrix.canonical``), and the shortest-path algorithms the smallest
+            weight.  Without weights the graph is a pattern: duplicates are stored once.
         directed : bool
             False (default): each pair is an undirected edge, stored both ways (Graph500).
             True: each pair is an arc ``u -> v``; the graph keeps the arcs as given, and
@@ -589,7 +589,7 @@ class DistGraph:
         """
         key = ("unit", np.dtype(dtype).str)
         if key not in self._cache:
-            base = self.summed()
+            base = self.merged()
             G = copy.copy(base)
             G._cache = {key: G}
             G.weighted, G.value_dtype = False, np.dtype(dtype)
@@ -597,30 +597,45 @@ class DistGraph:
             self._cache[key] = G
         return self._cache[key]
 
-    def summed(self):
-        """The graph with parallel arcs merged into one holding the sum of their weights
-        (itself without weights or parallel arcs; made on first use and kept).  Parallel
-        arcs always lie on the same rank, so each rank merges its own; whether the graph
-        changes is agreed over the ranks (collective then), since its new layout's ghosts
-        are made collectively (a rank whose arcs were all single kept its layout, and with
-        it its ghosts, while the others built theirs: a hang)."""
+    def merged(self, monoid=None):
+        """The graph with parallel arcs merged into one holding their weights combined with
+        ``monoid`` (default ``plus``: summed, as ``Matrix.canonical``; ``min`` for the
+        shortest paths).  Itself without weights or parallel arcs; made on first use and
+        kept.  Parallel arcs always lie on the same rank, so each rank merges its own;
+        whether the graph changes is agreed over the ranks (collective then), since its
+        new layout's ghosts are made collectively (a rank whose arcs were all single kept
+        its layout, and with it its ghosts, while the others built theirs: a hang).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist, semiring
+        >>> G = dist.DistGraph.from_edges(np.array([0, 0]), np.array([1, 1]), 2,
+        ...                               weights=np.array([2.0, 5.0]))
+        >>> [semiring.reduce(G.merged(m), semiring.monoids.max)
+        ...  for m in (None, semiring.monoids.min)]
+        [7.0, 2.0]
+        """
         if not self.weighted:
             return self
-        if "summed" not in self._cache:
+        monoid = monoid or monoids.plus
+        key = ("merged", monoid)
+        if key not in self._cache:
             lay = self.layout
-            L, R = lay.local.canonical(), None if lay.remote is None else lay.remote.canonical()
+            L = lay.local.canonical(monoid)
+            R = None if lay.remote is None else lay.remote.canonical(monoid)
             same = L is lay.local and R is lay.remote
             if self.P > 1:
                 same = not self.comm.allreduce(int(not same), "max")
             if same:
-                self._cache["summed"] = self
+                self._cache[key] = self
             else:
                 G = copy.copy(self)
-                G._cache = {"summed": G}
+                G._cache = {key: G}
                 G.layout = layout.Layout(L, R, lay.n_pad, lay.d_words * 32)
                 G._transpose = None if self.directed else G
-                self._cache["summed"] = G
-        return self._cache["summed"]
+                self._cache[key] = G
+        return self._cache[key]
 
     def ghosts(self):
         """The :class:`~spbfs.dist.ghosts.Ghosts` of this rank's ``remote`` matrix (None on

@@ -89,9 +89,10 @@ class DistMatrix:
     def T(self):
         return self if self.symmetric else DistMatrix(self.graph.T)
 
-    def canonical(self):
-        """Parallel arcs merged, their weights summed (as ``Matrix.canonical``)."""
-        G = self.graph.summed()
+    def canonical(self, monoid=None):
+        """Parallel arcs merged, their weights summed, or combined with ``monoid`` (as
+        ``Matrix.canonical``)."""
+        G = self.graph.merged(monoid)
         return self if G is self.graph else DistMatrix(G)
 
     def unit(self, dtype=np.float64):

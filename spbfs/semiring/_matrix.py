@@ -228,9 +228,25 @@ class Matrix:
         t = self._transpose
         return self._self_transpose or (t is not None and t.values_at_hand)
 
-    def canonical(self) -> Matrix:
-        """This matrix with sorted column indices and no duplicates (duplicates summed, as
-        scipy's ``sum_duplicates``); itself when it already is canonical."""
+    def canonical(self, monoid=None) -> Matrix:
+        """This matrix with sorted column indices and no duplicates; itself when it already
+        is canonical.
+
+        Parameters
+        ----------
+        monoid : Monoid, optional
+            How the values of a duplicated position combine: summed by default, as scipy's
+            ``sum_duplicates``; ``monoids.min`` keeps the lightest of parallel edges, as
+            the shortest-path searches read them.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.semiring import monoids
+        >>> M = Matrix(np.array([0, 2, 2]), np.array([1, 1]), np.array([2.0, 5.0]), 2)
+        >>> M.canonical().data.tolist(), M.canonical(monoids.min).data.tolist()
+        ([7.0], [2.0])
+        """
         found = self._pattern.canonical()
         if found is None:
             return self
@@ -238,8 +254,8 @@ class Matrix:
         from ._backend import backend_for
         from ._named import monoids
 
-        data = backend_for(self.xp).segment_reduce(monoids.plus, self.data[order], starts,
-                                                   self._dtype)
+        data = backend_for(self.xp).segment_reduce(monoid or monoids.plus, self.data[order],
+                                                   starts, self._dtype)
         return Matrix._from_pattern(pattern, data, values_symmetric=self._self_transpose)
 
     def astype(self, dtype) -> Matrix:

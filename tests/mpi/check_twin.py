@@ -211,6 +211,22 @@ def mode_twin():
         run(U2, V2, 1024, directed, (("random", 0), ("balanced", 10**9)))
 
 
+#: what reads parallel weighted arcs, each as the single device reads duplicates: the
+#: shortest paths (closeness and harmonic too: found summed by a fuzz) their lightest,
+#: ``reduce`` their sum (the distributed one combined them with its own monoid)
+PARALLEL_CALLS = {
+    "strong": lambda X: spbfs.connected_components(X, connection="strong")[1],
+    "sssp": lambda X: spbfs.sssp(X, 0),
+    "closeness": lambda X: spbfs.closeness_centrality(X, weight=True),
+    "harmonic": lambda X: spbfs.harmonic_centrality(X, weight=True),
+    "reduce max": lambda X: semiring.reduce(X, semiring.monoids.max),
+    "reduce min rows": lambda X: semiring.reduce(X, semiring.monoids.min, axis=1
+                                                 ).to_dense(-1.0),
+    "reduce max columns": lambda X: semiring.reduce(X, semiring.monoids.max, axis=0
+                                                    ).to_dense(-1.0),
+}
+
+
 def mode_parallel():
     """Weighted parallel arcs on some ranks' rows only (found by a fuzz: the ranks without
     any kept their layout when the graph's arcs were summed, the others made a new one,
@@ -230,9 +246,7 @@ def mode_parallel():
             G = dist.DistGraph.from_edges(xp.asarray(U[s0:s1]), xp.asarray(V[s0:s1]), n,
                                           weights=xp.asarray(W[s0:s1]), threshold=th,
                                           directed=directed, comm=C)
-            for name, call in (("strong", lambda X: spbfs.connected_components(
-                                    X, connection="strong")[1]),
-                               ("sssp", lambda X: spbfs.sssp(X, 0))):
+            for name, call in PARALLEL_CALLS.items():
                 got = whole(G, call(G))
                 if rank == 0:
                     compare(name, G, A, got, whole(None, call(A)),
