@@ -37,8 +37,18 @@ def _times(M, x):
 
 
 def _norm(x, xp):
-    """The L2 norm of a vector, a float (every array module's and a distributed graph's)."""
-    return float(xp.sqrt((x * x).sum()))
+    """The L2 norm of a vector, a float (every array module's and a distributed graph's);
+    a sum of squares that overflows or underflows is taken again over ``x`` divided by its
+    largest magnitude, as ``math.hypot`` (NetworkX's norm) scales."""
+    with np.errstate(over="ignore", under="ignore"):
+        squares = float((x * x).sum())
+    if 0.0 < squares < math.inf or squares != squares:
+        return math.sqrt(squares)
+    largest = float(abs(x).max()) if x.size else 0.0
+    if not 0.0 < largest < math.inf:
+        return math.sqrt(squares) if largest == 0.0 else largest
+    y = x / largest
+    return largest * math.sqrt(float((y * y).sum()))
 
 
 def _check_iterations(max_iter, tol):

@@ -124,8 +124,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     xp, n = M.xp, M.n
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
-    if M.dtype == np.bool_:
-        weight = False  # every stored edge weighs 1 either way
+    if M.dtype == np.bool_ and bool(M.data.all()):
+        weight = False  # every stored edge weighs 1 either way (a stored False weighs 0)
     if weight:
         # float64 weights are used as they are, so the transpose cached on M keeps its values
         M = M.astype(np.float64)

@@ -248,3 +248,21 @@ def test_hits_matches_networkx_on_both_devices(device, directed):
     h, a = spbfs.hits(on_device(device, A), normalized=False)
     assert float(np.linalg.norm(to_host(a))) == pytest.approx(1.0)
     np.testing.assert_allclose(to_host(h), A @ to_host(a), atol=1e-12)
+
+
+def test_spectral_norms_of_huge_and_tiny_weights():
+    """The final L2 norm is taken without overflow or underflow, as NetworkX's
+    ``math.hypot`` (found by a fuzz: weights of 1e200 gave all zeros)."""
+    from spbfs.algorithms.centrality_spectral import eigenvector_centrality, katz_centrality
+
+    for scale in (1e200, 1e-200):
+        A = sp.csr_array(np.array([[0, scale, 0], [scale, 0, 0], [0, 0, 0]]))
+        H = nx.from_scipy_sparse_array(A, create_using=nx.DiGraph)
+        np.testing.assert_allclose(eigenvector_centrality(A, weight=True),
+                                   list(nx.eigenvector_centrality(H, weight="weight").values()),
+                                   rtol=1e-12)
+    B = sp.csr_array(([1e300], ([1], [2])), shape=(3, 3))
+    HB = nx.from_scipy_sparse_array(B, create_using=nx.DiGraph)
+    np.testing.assert_allclose(katz_centrality(B, alpha=0.3, weight=True),
+                               list(nx.katz_centrality(HB, alpha=0.3, weight="weight").values()),
+                               rtol=1e-12)

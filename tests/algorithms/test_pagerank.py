@@ -109,6 +109,16 @@ def test_explicit_zero_weight_edge_is_dangling():
                                atol=1e-12)
 
 
+def test_a_stored_false_weighs_zero():
+    # 1 -> 2 stored as False: an edge of weight 0, so 1 is dangling (found by a fuzz: a
+    # bool matrix was read as every edge weighing 1)
+    A = sp.csr_array((np.array([True, False]), ([0, 1], [1, 2])), shape=(3, 3))
+    np.testing.assert_allclose(pagerank(A), _nx_pagerank(A.astype(float)), atol=1e-12)
+    np.testing.assert_allclose(pagerank(A), pagerank(A.astype(np.int8)), atol=1e-15)
+    np.testing.assert_allclose(pagerank(A, weight=False), _nx_pagerank(A, weight=False),
+                               atol=1e-12)
+
+
 def test_duplicates_sum_and_unweighted_count_once():
     A = sp.coo_array((np.array([1.0, 2.0, 1.0]), (np.array([0, 0, 0]), np.array([1, 1, 2]))),
                      shape=(3, 3)).tocsr()
