@@ -216,7 +216,7 @@ def harmonic_centrality(A, sources=None, weight=False):
     ----------
     A : scipy.sparse / cupyx.scipy.sparse matrix or array, 2-D array, or Matrix
     sources : 1-D array of int, optional
-        Default every vertex.
+        Default every vertex; a repeated one counts once (NetworkX takes their set).
     weight : bool
         True: distances are sums of the stored (non-negative) values; an edge stored more
         than once (duplicate entries of a CSR) counts with its smallest value, as in
@@ -236,5 +236,7 @@ def harmonic_centrality(A, sources=None, weight=False):
     >>> harmonic_centrality(sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])))
     array([1.5, 2. , 1.5])
     """
+    if sources is not None and np.ndim(sources) == 1:   # a set of sources, as NetworkX's
+        sources = np.unique(to_numpy(sources))
     (_, _, inverse), _ = reach_sums(A, sources, weight=weight)
     return inverse

@@ -20,6 +20,7 @@ the greedy one in an order of priorities (:func:`spbfs.semiring.greedy_colors`).
 
 from __future__ import annotations
 
+import math
 import numbers
 from itertools import pairwise
 
@@ -368,6 +369,7 @@ def louvain_doubled(B, resolution=1.0, threshold=1e-7, max_level=None, seed=None
     total = float(B.data.sum()) if B.nnz else 0.0
     if total == 0:
         return final
+    B, total = _moderate(B, total)
     mod = None
     level = 0
     while True:
@@ -405,9 +407,24 @@ def quotient_modularity(Q, resolution, total, k=None):
     return _score(float(reduce(select(Q, "diag"), monoids.plus)), k, resolution, total)
 
 
+def _moderate(B, total):
+    """``(B, total)`` scaled by a power of two bringing the largest weight near 1 when it
+    lies outside ``[2**-20, 2**40]``: modularity and the moves are scale-free, but the
+    moves' margin (``1e-12``, in weight units) swallowed every gain of tiny weights, and
+    products of huge degrees overflowed.  A power of two scales exactly, so a graph inside
+    that range is left as it is."""
+    top = float(B.data.max())
+    if 2.0 ** -20 <= top <= 2.0 ** 40:
+        return B, total
+    scale = 2.0 ** -math.frexp(top)[1]
+    return B.with_values(B.data * scale), float((B.data * scale).sum())
+
+
 def _score(inside, sigma, resolution, total):
-    """Modularity from the weight inside communities and each community's total degree."""
-    return inside / total - resolution * float((sigma * sigma).sum()) / total ** 2
+    """Modularity from the weight inside communities and each community's total degree
+    (the degrees' shares squared: huge weights do not overflow)."""
+    share = sigma / total
+    return inside / total - resolution * float((share * share).sum())
 
 
 #: A level's sweeps end once one raises the modularity by no more than this share of what

@@ -65,3 +65,15 @@ def test_a_negative_duplicate_is_refused():
                      shape=(2, 2))
     with pytest.raises(ValueError, match="negative"):
         spbfs.closeness_centrality(A, weight=True)
+
+
+def test_harmonic_sources_are_a_set():
+    """A repeated source counts once, as NetworkX's ``set(sources)`` (found by a fuzz)."""
+    import networkx as nx
+
+    A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]))
+    H = nx.from_scipy_sparse_array(A)
+    for sources in ([0, 0], [0, 0, 1]):
+        ref = nx.harmonic_centrality(H, sources=sources)
+        np.testing.assert_allclose(spbfs.harmonic_centrality(A, sources=np.array(sources)),
+                                   [ref[v] for v in range(3)])
