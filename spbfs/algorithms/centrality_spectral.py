@@ -203,7 +203,9 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     tol : float
         Relative accuracy of the leading singular value (ARPACK's ``tol``).
     nstart : 1-D array of n floats, optional
-        Starting authorities (default uniform).
+        Starting authorities (default uniform), not all zero.  A start with nothing
+        along the leading vector goes on from a fresh vector once its Krylov space
+        closes, as ARPACK does.
     normalized : bool
         Scale both to sum 1; else ``a`` has unit L2 norm and ``h = A @ a``.
     weight : bool
@@ -236,6 +238,8 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     if max_iter <= 0:
         raise PowerIterationFailedConvergence(max_iter)
     a = _vector(nstart, n, "nstart", xp, 1.0)
+    if _norm(a, xp) == 0:   # NetworkX's ARPACK raises too
+        raise ValueError("nstart must have a nonzero entry")
     MT = M.T
     for _ in range(max_iter):
         a, converged = _lanczos_restart(lambda x: _times(MT, _times(M, x)), a, tol, xp)
@@ -257,17 +261,32 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     return h, a
 
 
+def _fresh_orthogonal(V, n, xp):
+    """``(w, |w|)``: a fixed spread vector made orthogonal to the orthonormal ``V`` (twice,
+    for rounding), or ``(None, 0.0)`` where nothing of it is left."""
+    k = xp.arange(n).astype(np.float64)
+    w = (k * 0.6180339887498949 + 0.3819660112501051 * len(V)) % 1.0 - 0.5
+    for _ in range(2):
+        for c, u in [((u * w).sum(), u) for u in V]:
+            w = w - c * u
+    beta = _norm(w, xp)
+    return (w, beta) if beta > 1e-8 * math.sqrt(n) else (None, 0.0)
+
+
 def _lanczos_restart(B, v, tol, xp):
     """One restart of Lanczos on the symmetric positive semi-definite map ``B`` from ``v``:
     orthonormal vectors (a list of arrays: a distributed graph's arrays are one vector
     each) until the leading Ritz value's residual ``|beta_j s_j|`` is at most ``tol``
     times it or ``min(n, LANCZOS_VECTORS)`` are built; returns the leading Ritz vector
     (unit L2 norm) and whether it converged.  A Krylov space that closes (``beta``
-    vanishing) is exact; so is ``B v = 0`` (the zero vector, as a power iteration's)."""
+    vanishing) goes on from a fresh vector orthogonal to it, as ARPACK restarts (a start
+    with nothing along the leading vector found a smaller one); the whole space spanned,
+    the answer is exact.  ``B = 0`` on it gives the zero vector, as a power iteration's."""
     norm = _norm(v, xp)
     if norm == 0:
         return v, True
-    steps = min(int(v.shape[0]), LANCZOS_VECTORS)
+    n = int(v.shape[0])
+    steps = min(n, LANCZOS_VECTORS)
     V = [v / norm]
     alphas, betas = [], []
     while True:
@@ -285,11 +304,16 @@ def _lanczos_restart(B, v, tol, xp):
         T = np.diag(alphas) + np.diag(betas, 1) + np.diag(betas, -1)
         values, vectors = np.linalg.eigh(T)
         theta, s = float(values[-1]), vectors[:, -1]
-        converged = (beta <= 1e-14 * max(abs(theta), abs(alphas[0]), 1e-300)  # it closed
-                     or abs(beta * float(s[-1])) <= tol * theta)
+        closed = beta <= 1e-14 * max(abs(theta), abs(alphas[0]), 1e-300)
+        fresh = False
+        if closed and m < steps:   # a new block of T, its coupling zero
+            w, beta = _fresh_orthogonal(V, n, xp)
+            fresh = w is not None
+            closed = not fresh   # V spans the whole space
+        converged = closed or (not fresh and abs(beta * float(s[-1])) <= tol * theta)
         if converged or m == steps:
             break
-        betas.append(beta)
+        betas.append(0.0 if fresh else beta)
         V.append(w / beta)
     if theta <= 0:   # B is zero on the space spanned: the power iteration's zero vector
         return xp.zeros_like(v), True

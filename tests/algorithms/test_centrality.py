@@ -266,3 +266,18 @@ def test_spectral_norms_of_huge_and_tiny_weights():
     np.testing.assert_allclose(katz_centrality(B, alpha=0.3, weight=True),
                                list(nx.katz_centrality(HB, alpha=0.3, weight="weight").values()),
                                rtol=1e-12)
+
+
+def test_hits_from_a_start_without_the_leading_vector():
+    """A start with nothing along the leading singular vector: its Krylov space closes
+    on a smaller one, and Lanczos goes on from a fresh vector, as ARPACK restarts (found
+    by a fuzz: hubs of singular value 1 came back where the leading one is 3)."""
+    import spbfs
+
+    A = sp.csr_array(np.array([[0, 3.0, 0, 0], [0, 0, 1.0, 0], [0, 0, 0, 1.0], [0, 0, 0, 0]]))
+    for start in ([0, 0, 1.0, 1.0], [1.0, 0, 0, 0]):
+        h, a = spbfs.hits(A, nstart=np.array(start))
+        np.testing.assert_allclose(h, [1, 0, 0, 0], atol=1e-12)
+        np.testing.assert_allclose(a, [0, 1, 0, 0], atol=1e-12)
+    with pytest.raises(ValueError, match="nstart"):
+        spbfs.hits(A, nstart=np.zeros(4))
