@@ -91,8 +91,18 @@ def prepare(A, directed: bool = True, *, values: bool = True) -> Matrix:
 
 #: Relative difference up to which :func:`check_undirected` takes a weight and its
 #: transpose's as equal: sums of the same weights in another order (``P.T @ B @ P`` of a
-#: symmetric ``B``) differ in their last bits.
+#: symmetric ``B``) differ in their last bits.  For float64; narrower floats allow 16 of
+#: their own rounding steps (:func:`_symmetry_rtol`).
 SYMMETRY_RTOL = 1e-9
+
+
+def _symmetry_rtol(dtype) -> float:
+    """:data:`SYMMETRY_RTOL`, or 16 rounding steps of a float narrower than float64 (a
+    float32 matrix's duplicates summed in another order differ by about 1e-7)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f" and dtype.itemsize < 8:
+        return max(SYMMETRY_RTOL, 16 * float(np.finfo(dtype).eps))
+    return SYMMETRY_RTOL
 
 
 def check_undirected(M, name: str = "A", *, values: bool = False):
@@ -134,7 +144,7 @@ pattern of A.T; pass A + A.T for the undirected version of a directed graph
 
 def _values_symmetric(M) -> bool:
     """Whether the values of ``M`` (canonical, its pattern symmetric) equal their
-    transpose's to a relative :data:`SYMMETRY_RTOL` (a NaN never does)."""
+    transpose's to a relative :func:`_symmetry_rtol` of its dtype (a NaN never does)."""
     if by_masks(M):   # the patterns are equal: every entry has its transposed partner
         if M.symmetric:   # an undirected distributed graph stores each edge's one weight
             return True
@@ -147,9 +157,10 @@ def _values_symmetric(M) -> bool:
     if T is M:  # known symmetric (values included): nothing to compare
         return True
     xp = M.xp
+    rtol = _symmetry_rtol(M.dtype)
     a = M.data.astype(np.float64, copy=False)
     b = T.canonical().data.astype(np.float64, copy=False)  # the same pattern: M's order
-    close = xp.abs(a - b) <= SYMMETRY_RTOL * xp.maximum(xp.abs(a), xp.abs(b))
+    close = xp.abs(a - b) <= rtol * xp.maximum(xp.abs(a), xp.abs(b))
     return bool(((a == b) | close).all())
 
 
