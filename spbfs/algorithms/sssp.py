@@ -179,7 +179,8 @@ def _bucket_width(M):
     if not (mean > 0 and math.isfinite(mean)):
         return 1.0
     width = BUCKET_DEGREES * (mean / max(M.nnz / max(M.n, 1), 1.0))
-    return width if math.isfinite(width) else mean  # weights near the largest float
+    # weights near the largest float overflow the width, subnormal ones underflow it
+    return width if 0.0 < width < math.inf else mean
 
 
 def _predecessors(M, dist, source):

@@ -293,6 +293,9 @@ def test_weights_near_the_float_limits(weight):
     for source in (0, 2):
         np.testing.assert_array_equal(spbfs.sssp(A, source),
                                       csgraph.dijkstra(A, indices=source))
+    # a mean out-degree of 2 divides the width again: it underflowed to 0 (a fuzz's find)
+    B = sp.csr_array(np.full((2, 2), weight))
+    np.testing.assert_array_equal(spbfs.sssp(B, 0), csgraph.dijkstra(B, indices=0))
 
 
 # -- the CPU's delta-stepping kernels (spbfs/cpu/delta.py) ---------------------------------
