@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from ..core.validation import check_integer
+from ..core.validation import check_integer, check_number
 from ..semiring import monoids, mxv, plus_times, reduce
 from ._shared import prepare
 from .pagerank import PowerIterationFailedConvergence
@@ -59,8 +59,12 @@ def _check_iterations(max_iter, tol):
 
 def _vector(v, n, name, xp, default):
     if v is None:
-        return xp.full(n, float(default))
-    arr = xp.asarray(v, dtype=np.float64)
+        return xp.full(n, check_number(default, name))
+    try:
+        arr = xp.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or a 1-D array of {n} numbers, got "
+                        f"{type(v).__name__}") from None
     if arr.shape != (n,):
         raise ValueError(f"{name} must be a 1-D array of {n} values, got shape {arr.shape}")
     return arr

@@ -27,6 +27,7 @@ from itertools import pairwise
 import numpy as np
 
 from ..core.arrays import array_module, stable_order
+from ..core.validation import check_number
 from ..semiring import (
     Vector,
     ewise_add,
@@ -52,6 +53,8 @@ __all__ = ["color_classes", "doubled_loops", "label_propagation", "largest_first
 
 def _rng(seed):
     if seed is None or isinstance(seed, numbers.Integral):
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be non-negative, got {seed}")
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
@@ -250,9 +253,10 @@ def modularity(A, labels, resolution=1.0):
     >>> round(modularity(A, np.array([0, 0, 0, 1, 1, 1])), 4)
     0.5
     """
+    _check_resolution(resolution)
     B = doubled_loops(A)
     xp = B.xp
-    labels = xp.asarray(labels, dtype=np.int64)
+    labels = _community_labels(labels, B.n, xp)
     if by_masks(B):
         return _modularity_by_masks(B, labels, resolution)
     total = float(B.data.sum())
@@ -263,6 +267,27 @@ def modularity(A, labels, resolution=1.0):
     inside = float(B.data[labels[B.entry_rows] == labels[B.indices]].sum())
     sigma = xp.bincount(labels, weights=k, minlength=c)
     return _score(inside, sigma, resolution, total)
+
+
+def _check_resolution(resolution):
+    if not math.isfinite(check_number(resolution, "resolution")):
+        raise ValueError(f"resolution must be finite, got {resolution}")
+
+
+def _community_labels(labels, n, xp):
+    """``labels`` checked (``n`` integers) as int64, numbered ``0 ..`` when they lie outside
+    ``[0, n)`` (any integers name communities; a distributed graph's must lie inside)."""
+    arr = xp.asarray(labels)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"labels must hold one community per vertex ({n}), got shape "
+                         f"{arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"labels must be integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    if (not getattr(xp, "distributed", False) and arr.size
+            and (int(arr.min()) < 0 or int(arr.max()) >= n)):
+        arr = xp.unique(arr, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    return arr
 
 
 def _modularity_by_masks(B, labels, resolution):
@@ -339,6 +364,7 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     """
     if max_level is not None and max_level <= 0:
         raise ValueError("max_level argument must be a positive integer or None")
+    _check_resolution(resolution)
     M = prepare(A)
     if by_masks(M):   # the documented fallback: the whole graph on every rank, one seed
         whole = M.canonical().whole()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.validation import check_number
 from ..semiring import (
     Vector,
     ewise_add,
@@ -154,18 +155,18 @@ def k_truss(A, k):
            [1., 1., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    need = check_number(k, "k") - 2.0
     M = prepare(A).canonical()
     xp = M.xp
     if M.nnz and _has_loops(M):
         raise ValueError("A has self-loops; the k-truss is defined without them")
     P = M.unit(np.float64)
     if by_masks(M):
-        return _truss_by_masks(M, P, float(k) - 2.0)
+        return _truss_by_masks(M, P, need)
     PT = P.T.canonical()
     if not (P.nnz == PT.nnz and bool(xp.array_equal(P.indptr, PT.indptr))
             and bool(xp.array_equal(P.indices, PT.indices))):
         raise ValueError("A must be symmetric (an undirected graph)")
-    need = float(k) - 2.0
     while P.nnz:
         support = ewise_add(P.with_values(xp.zeros(P.nnz)),
                             mxm(P, P, plus_pair, P, structural=True), ops.plus).canonical()

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core.validation import check_choice
 from ..semiring import monoids, reduce, select
-from ._shared import prepare
+from ._shared import check_undirected, prepare
 
 __all__ = ["centrality_of_degrees", "degree_centrality", "degrees", "isolates"]
 
@@ -34,7 +34,7 @@ def degrees(A, directed=True, kind="total"):
     Raises
     ------
     ValueError
-        ``A`` not square, or an unknown ``kind``.
+        ``A`` not square, not symmetric with ``directed=False``, or an unknown ``kind``.
 
     Examples
     --------
@@ -48,6 +48,7 @@ def degrees(A, directed=True, kind="total"):
     M = prepare(A).canonical()
     out = M.out_degree.astype(np.int64)
     if not directed:  # the self-loops per row, counted once per pattern where kept
+        check_undirected(M)   # (its answer kept with the pattern too)
         pattern = getattr(M, "pattern", None)  # a distributed matrix keeps none
         return out + (_loops(M) if pattern is None
                       else pattern.derived("self-loops per row", lambda: _loops(M)))

@@ -135,3 +135,31 @@ def test_float32_symmetry_to_its_own_rounding():
     with pytest.raises(ValueError, match="values differ"):   # a real difference still counts
         spbfs.modularity(sp.csr_array(np.array([[0, 1, 0], [1.001, 0, 0], [0, 0, 0]],
                                                np.float32)), np.array([0, 0, 1]))
+
+
+def test_community_and_truss_arguments_named():
+    """Bad arguments raise errors naming them (found by a fuzz: an IndexError, a 7 TiB
+    allocation, a float() message, numpy's seed message, a silent NaN, a directed
+    matrix's degrees read as undirected)."""
+    S = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], float))
+    for labels in ([0, 0], [0, 0, 1, 1]):
+        with pytest.raises(ValueError, match="labels"):
+            spbfs.modularity(S, np.array(labels))
+    with pytest.raises(TypeError, match="labels"):
+        spbfs.modularity(S, np.array([0, 1, 2.5]))
+    # any integers name communities
+    assert spbfs.modularity(S, np.array([10**12, 0, 0])) == pytest.approx(
+        spbfs.modularity(S, np.array([1, 0, 0])))
+    assert spbfs.modularity(S, np.array([-1, 0, 0])) == pytest.approx(
+        spbfs.modularity(S, np.array([1, 0, 0])))
+    for k in ("3", None):
+        with pytest.raises(TypeError, match="k must be"):
+            spbfs.k_truss(S, k)
+    with pytest.raises(ValueError, match="seed"):
+        spbfs.louvain(S, seed=-1)
+    with pytest.raises(ValueError, match="resolution"):
+        spbfs.louvain(S, resolution=float("nan"))
+    with pytest.raises(TypeError, match="beta"):
+        spbfs.katz_centrality(S, beta={0: 1})
+    with pytest.raises(ValueError, match="symmetric"):
+        spbfs.degrees(sp.csr_array(np.roll(np.eye(3), 1, axis=1)), directed=False)
