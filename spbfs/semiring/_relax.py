@@ -109,11 +109,14 @@ def checked_weights(M):
     if M.dtype.kind not in "biuf":
         raise TypeError(f"A must have numeric weights, got {M.dtype}")
     if M.nnz:
-        low = float(reduce(M, monoids.min, dtype=np.float64))
+        # every stored weight counts: reduce reads duplicates summed, which hid a negative
+        # copy beside a larger one (the searches read each copy)
+        each = M.canonical(monoids.min)
+        low = float(reduce(each, monoids.min, dtype=np.float64))
         if low < 0:
             raise ValueError(NEGATIVE)
         if math.isnan(low) or (M.xp is not np and math.isnan(
-                float(reduce(M, monoids.plus, dtype=np.float64)))):
+                float(reduce(each, monoids.plus, dtype=np.float64)))):
             raise ValueError(NAN)
     return M.astype(np.float64)
 

@@ -229,6 +229,18 @@ def test_many_sources_bad_weights():
         spbfs.sssp(sp.csr_array(np.array([[0, -1.0], [0, 0]])), [0, 1])
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("bad", [-1.0, np.nan])
+def test_a_bad_duplicate_beside_a_good_one_is_refused(device, bad):
+    """Edge 0 -> 1 stored as ``bad`` and 3: the check read their sum (2), the searches
+    each copy (found while fixing the distributed reduce: many sources gave -1)."""
+    A = sp.csr_array((np.array([bad, 3.0, 1.0]), np.array([1, 1, 2]), np.array([0, 2, 3, 3])),
+                     shape=(3, 3))
+    for sources in (0, [0, 1]):
+        with pytest.raises(ValueError, match="negative" if bad < 0 else "NaN"):
+            spbfs.sssp(on_device(device, A), sources)
+
+
 @given(A=graphs(weights="quarters"), data=st.data(), directed=st.booleans(),
        width=st.sampled_from([1e-6, 1e-3, 0.25, 1.0, 4.0, 1e9]))
 def test_delta_stepping_any_bucket_width_matches_dijkstra(A, data, directed, width):

@@ -252,6 +252,21 @@ def mode_parallel():
                     compare(name, G, A, got, whole(None, call(A)),
                             "partition" if name == "strong" else "close",
                             (directed, how, th))
+    # a negative parallel arc beside a positive one: refused, as on one device (the weight
+    # check read reductions, which take parallel arcs summed)
+    s0, s1 = split(3, "rank0")
+    G4 = dist.DistGraph.from_edges(xp.asarray(np.array([0, 0, 1])[s0:s1]),
+                                   xp.asarray(np.array([1, 1, 2])[s0:s1]), 3,
+                                   weights=xp.asarray(np.array([-1.0, 3.0, 1.0])[s0:s1]),
+                                   comm=C)
+    for call in (lambda: spbfs.sssp(G4, 0),
+                 lambda: spbfs.closeness_centrality(G4, weight=True)):
+        try:
+            call()
+        except ValueError as e:
+            assert "negative" in str(e), e
+        else:
+            raise AssertionError("a negative parallel arc was taken")
     # a valued mask: an edge of weight 0 masks its entry out (the distributed product read
     # every mask entry as its structure; found by the same fuzz)
     U3, V3, W3 = np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([0.0, 1.0, 1.0])
