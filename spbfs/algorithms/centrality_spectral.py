@@ -284,8 +284,10 @@ def _lanczos_restart(B, v, tol, xp):
     times it or ``min(n, LANCZOS_VECTORS)`` are built; returns the leading Ritz vector
     (unit L2 norm) and whether it converged.  A Krylov space that closes (``beta``
     vanishing) goes on from a fresh vector orthogonal to it, as ARPACK restarts (a start
-    with nothing along the leading vector found a smaller one); the whole space spanned,
-    the answer is exact.  ``B = 0`` on it gives the zero vector, as a power iteration's."""
+    with nothing along the leading vector found a smaller one), and then fills its basis
+    before it takes a Ritz pair (the closed block's exact pair passed the residual test);
+    the whole space spanned, the answer is exact.  ``B = 0`` on it gives the zero vector,
+    as a power iteration's."""
     norm = _norm(v, xp)
     if norm == 0:
         return v, True
@@ -293,6 +295,7 @@ def _lanczos_restart(B, v, tol, xp):
     steps = min(n, LANCZOS_VECTORS)
     V = [v / norm]
     alphas, betas = [], []
+    deflated = False   # a block closed: every vector is built before a Ritz pair is taken
     while True:
         w = B(V[-1])
         alphas.append(float((V[-1] * w).sum()))
@@ -314,7 +317,9 @@ def _lanczos_restart(B, v, tol, xp):
             w, beta = _fresh_orthogonal(V, n, xp)
             fresh = w is not None
             closed = not fresh   # V spans the whole space
-        converged = closed or (not fresh and abs(beta * float(s[-1])) <= tol * theta)
+            deflated = deflated or fresh
+        small = abs(beta * float(s[-1])) <= tol * theta
+        converged = closed or (small and not fresh and (not deflated or m == steps))
         if converged or m == steps:
             break
         betas.append(0.0 if fresh else beta)

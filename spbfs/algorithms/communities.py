@@ -442,8 +442,8 @@ def _moderate(B, total):
     top = float(B.data.max())
     if 2.0 ** -20 <= top <= 2.0 ** 40:
         return B, total
-    scale = 2.0 ** -math.frexp(top)[1]
-    return B.with_values(B.data * scale), float((B.data * scale).sum())
+    data = B.xp.ldexp(B.data, -math.frexp(top)[1])   # no 2**1074 of subnormal weights
+    return B.with_values(data), float(data.sum())
 
 
 def _score(inside, sigma, resolution, total):

@@ -281,3 +281,9 @@ def test_hits_from_a_start_without_the_leading_vector():
         np.testing.assert_allclose(a, [0, 1, 0, 0], atol=1e-12)
     with pytest.raises(ValueError, match="nstart"):
         spbfs.hits(A, nstart=np.zeros(4))
+    # a start that is itself a smaller singular vector: its block's exact pair passed the
+    # residual test at once (the same fuzz, after the first fix)
+    B = sp.csr_array(np.array([[0, 1.0, 0], [1.0, 0, 0], [1.0, 0, 0]]))
+    h, a = spbfs.hits(B, nstart=np.array([0, 1.0, 0]))
+    np.testing.assert_allclose(a, [1, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(h, [0, 0.5, 0.5], atol=1e-12)
