@@ -270,11 +270,16 @@ def _fresh_orthogonal(V, n, xp):
     for rounding), or ``(None, 0.0)`` where nothing of it is left."""
     k = xp.arange(n).astype(np.float64)
     w = (k * 0.6180339887498949 + 0.3819660112501051 * len(V)) % 1.0 - 0.5
-    for _ in range(2):
-        for c, u in [((u * w).sum(), u) for u in V]:
-            w = w - c * u
+    w = _orthogonalised(_orthogonalised(w, V), V)
     beta = _norm(w, xp)
     return (w, beta) if beta > 1e-8 * math.sqrt(n) else (None, 0.0)
+
+
+def _orthogonalised(w, V):
+    """``w`` less its parts along the orthonormal vectors ``V`` (one Gram-Schmidt pass)."""
+    for c, u in [((u * w).sum(), u) for u in V]:
+        w = w - c * u
+    return w
 
 
 def _lanczos_restart(B, v, tol, xp):
@@ -301,8 +306,7 @@ def _lanczos_restart(B, v, tol, xp):
         alphas.append(float((V[-1] * w).sum()))
         before = _norm(w, xp)
         for _ in range(2):   # full reorthogonalisation, again where it cancelled (DGKS)
-            for c, u in [((u * w).sum(), u) for u in V]:
-                w = w - c * u
+            w = _orthogonalised(w, V)
             beta = _norm(w, xp)
             if beta > 0.7071 * before:
                 break

@@ -119,8 +119,8 @@ def _reach_sums_by_blocks(M, src, weight, keep):
     out = [np.zeros(src.size) for _ in range(3)]
     if weight:   # parallel arcs: the lightest counts, as in the searches of one device
         M = M.canonical(monoids.min)
-    if weight and M.nnz and float(reduce(M, monoids.min)) < 0:
-        raise ValueError("A has negative weights; distances need non-negative ones")
+        if M.nnz and float(reduce(M, monoids.min)) < 0:
+            raise ValueError("A has negative weights; distances need non-negative ones")
     for lo in range(0, src.size, BATCH):
         block = src[lo:lo + BATCH]
         if weight:
