@@ -13,9 +13,10 @@ the greedy one in an order of priorities (:func:`spbfs.semiring.greedy_colors`).
   weighted degrees ``k`` and ``sum(B) = 2m``), a vertex ``v`` of a class moves to the
   neighbouring community ``C`` maximising ``w(v, C) - resolution * k_v * Sigma_C / 2m``
   (a weighted ``row_mode`` of the class's rows with ``Sigma`` as the cost) when that
-  beats staying.  When no move helps, the communities become the vertices of ``P.T @ B @ P``
-  (two products) and the next level starts; it stops when a level raises the modularity by
-  no more than ``threshold``.
+  beats staying, and when its gain survives the class's other moves into its community
+  and out of its own (:func:`spbfs.semiring.modularity_sweep`).  When no move helps, the
+  communities become the vertices of ``P.T @ B @ P`` (two products) and the next level
+  starts; it stops when a level raises the modularity by no more than ``threshold``.
 """
 
 from __future__ import annotations
@@ -326,7 +327,8 @@ def louvain(A, resolution=1.0, threshold=1e-7, max_level=None, seed=None, max_sw
     threshold : float
         A level must raise the modularity by more than this to continue; so must a sweep
         of a level's moves, and by more than :data:`SETTLED` of what the level has gained
-        so far (a sweep that lowers it is undone, and the level's moves end).
+        so far (a sweep that lowers it, which only rounding can do, is undone and the
+        level's moves end).
     max_level : int, optional
         Most levels.
     seed : int or numpy Generator, optional
@@ -464,9 +466,10 @@ def _local_moves(B, k, resolution, total, rng, max_sweeps, threshold, mod):
     """Louvain's first phase on ``B`` from its vertices as communities (modularity ``mod``):
     colour class by colour class, each vertex to its best neighbouring community.  It stops
     when a sweep raises the modularity by no more than ``threshold`` or than
-    :data:`SETTLED` of the level's gain so far: vertices of a class that join one community
-    together can undo each other's gain, so sweeps need not settle; one that lowers the
-    modularity is undone.  The weight inside communities is kept from the moves themselves
+    :data:`SETTLED` of the level's gain so far.  A class's moves together raise the
+    modularity (:func:`spbfs.semiring.modularity_sweep` keeps a move only where the
+    class's other moves leave it a gain), so a sweep lowers it only by rounding, and such
+    a sweep is undone.  The weight inside communities is kept from the moves themselves
     (the movers of a class are not neighbours: each adds twice its weight to its new
     community and takes off twice that to its old one), so a sweep's modularity costs no
     pass over the entries.  ``k``: the row sums of ``B``.  Returns the communities and their

@@ -342,13 +342,14 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
 
 
 @kernel
-def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met, target,
-           gains):  # pragma: no cover - compiled
+def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
+           moves):  # pragma: no cover - compiled
     """Rows ``order[lo:hi]`` of one class score the communities of their columns (``tally``
     per community, ``seen`` its row stamp, row ``part`` of each scratch array): a row that
-    gains by moving gets its best community in ``target`` and the gain in ``gains``, else
-    ``target`` is -1.  Reads ``comm`` and ``sigma`` only, so parts of a class score side by
-    side.  Ids are read unsigned (:func:`spbfs.cpu.quotient.tally_labels`)."""
+    gains by moving proposes its best community (:func:`_proposals`), else its target is
+    -1.  Reads ``comm`` and ``sigma`` only, so parts of a class score side by side.  Ids
+    are read unsigned (:func:`spbfs.cpu.quotient.tally_labels`)."""
+    target, owns, gains, margins = moves
     seen, tally, met = seen[part], tally[part], met[part]
     for q in range(lo, hi):
         target[q] = -1
@@ -368,34 +369,56 @@ def _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, 
         w_own = tally[own] if seen[own] == r else 0.0
         stay = w_own - scale * (sigma[own] - k[r])
         if top > stay + 1e-12 and best != own:
-            target[q] = best
+            target[q], owns[q] = best, own
             gains[q] = top + scale * sigma[best] - w_own
+            margins[q] = top - stay
         for m in range(nmet):  # stamps of this row: a later row is another
             seen[U(met[m])] = NO_ROW
     return 0
 
 
 @kernel
-def _apply(lo, hi, order, comm, k, sigma, target, gains):  # pragma: no cover - compiled
-    """The scored rows ``order[lo:hi]`` with a ``target`` move there, in row order.
-    Returns ``(moved, gain)``."""
+def _apply(lo, hi, order, comm, k, sigma, factor, moves, claims,
+           firsts):  # pragma: no cover - compiled
+    """The proposals of rows ``order[lo:hi]`` (``moves``, :func:`_proposals`) that move
+    (:func:`spbfs.semiring.modularity_sweep`'s rule: the class's first proposer into its
+    target and out of its own community, or a margin that covers the others' claims on
+    both), moved in row order.  ``claims`` (the ``k`` proposed into and out of each
+    community) and ``firsts`` (each one's first proposer) are all 0 and -1 again on
+    return.  Returns ``(moved, gain)``."""
+    target, owns, gains, margins = moves
+    for q in range(lo, hi):
+        if target[q] < 0:
+            continue
+        to, own, kr = U(target[q]), U(owns[q]), k[U(order[q])]
+        claims[0, to] += kr
+        claims[1, own] += kr
+        if firsts[0, to] < 0:
+            firsts[0, to] = q
+        if firsts[1, own] < 0:
+            firsts[1, own] = q
     moved, gain = 0, 0.0
     for q in range(lo, hi):
-        to = target[q]
-        if to < 0:
+        if target[q] < 0:
             continue
-        r = U(order[q])
-        gain += 2.0 * gains[q]
-        sigma[U(comm[r])] -= k[r]
-        comm[r] = to
-        sigma[U(to)] += k[r]
-        moved += 1
+        r, to, own = U(order[q]), U(target[q]), U(owns[q])
+        first = firsts[0, to] == q and firsts[1, own] == q
+        if first or margins[q] > factor * k[r] * (claims[0, to] + claims[1, own] - 2 * k[r]):
+            gain += 2.0 * gains[q]
+            sigma[own] -= k[r]
+            comm[r] = to
+            sigma[to] += k[r]
+            moved += 1
+    for q in range(lo, hi):
+        if target[q] >= 0:
+            claims[0, U(target[q])] = claims[1, U(owns[q])] = 0.0
+            firsts[0, U(target[q])] = firsts[1, U(owns[q])] = -1
     return moved, gain
 
 
 @kernel
 def _score_claims(part, lo, hi, claimed, chunk, ip, ix, w, order, comm, k, sigma, factor,
-                  seen, tally, met, target, gains):  # pragma: no cover - compiled
+                  seen, tally, met, moves):  # pragma: no cover - compiled
     """Rows of ``order[lo:hi]`` scored (:func:`_score`) ``chunk`` at a time, each chunk
     taken by ``fetch_add`` on ``claimed[0]``, until none is left."""
     while True:
@@ -403,30 +426,32 @@ def _score_claims(part, lo, hi, claimed, chunk, ip, ix, w, order, comm, k, sigma
         if q0 >= hi:
             return 0
         _score(q0, min(q0 + chunk, hi), part, ip, ix, w, order, comm, k, sigma, factor,
-               seen, tally, met, target, gains)
+               seen, tally, met, moves)
 
 
 @kernel
 def _sweep_rounds(part, ctl, reads, ip, ix, w, order, bounds, comm, k, sigma, factor, seen,
-                  tally, met, target, gains, gain):  # pragma: no cover - compiled
+                  tally, met, target, owns, gains, margins, claims, firsts,
+                  gain):  # pragma: no cover - compiled
     """A sweep's classes in one parallel call: range 0 leads (:func:`_sweep_lead`), the
     others help (:func:`_sweep_help`).  Returns the rows moved (the leader's range)."""
     claimed = ctl[CLAIMED:CLAIMED + 1]
+    moves = (target, owns, gains, margins)
     if part == 0:
         return _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k,
-                           sigma, factor, seen, tally, met, target, gains, gain)
+                           sigma, factor, seen, tally, met, moves, claims, firsts, gain)
     return _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, factor,
-                       seen, tally, met, target, gains)
+                       seen, tally, met, moves)
 
 
 @kernel
 def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, sigma, factor,
-                seen, tally, met, target, gains, gain):  # pragma: no cover - compiled
+                seen, tally, met, moves, claims, firsts, gain):  # pragma: no cover - compiled
     """The leading range: class by class, a class of :data:`ROUND_ENTRIES` entries or more
     published (a round opened), its share scored, the round closed and the helpers inside
     it waited for (:func:`spbfs.cpu._spin.close_round`); a smaller class scored alone;
-    then the class's movers moved in row order.  ``gain[0]`` is the sweep's gain and the
-    rounds are over (``ROUND_DONE``) as it returns the rows moved."""
+    then the class's proposers moved in row order (:func:`_apply`).  ``gain[0]`` is the
+    sweep's gain and the rounds are over (``ROUND_DONE``) as it returns the rows moved."""
     moved, total = 0, 0.0
     seq = 0
     for c in range(bounds.size - 1):
@@ -437,7 +462,7 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
             entries += ip[r + ONE] - ip[r]
         if entries < ctl[P_ROUND]:
             _score(lo, hi, part, ip, ix, w, order, comm, k, sigma, factor, seen, tally, met,
-                   target, gains)
+                   moves)
         else:
             claimed[0] = 0  # no helper is inside a round: the last one's were waited for
             ctl[P_LO] = lo
@@ -445,9 +470,9 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
             seq += 2
             _store(ctl, ROUND_SEQ, seq)  # open: the published class is seen with it
             _score_claims(part, lo, hi, claimed, ctl[P_CHUNK], ip, ix, w, order, comm, k,
-                          sigma, factor, seen, tally, met, target, gains)
+                          sigma, factor, seen, tally, met, moves)
             close_round(ctl, reads)
-        m, g = _apply(lo, hi, order, comm, k, sigma, target, gains)
+        m, g = _apply(lo, hi, order, comm, k, sigma, factor, moves, claims, firsts)
         moved += m
         total += g
     gain[0] = total
@@ -457,7 +482,7 @@ def _sweep_lead(part, ctl, claimed, reads, ip, ix, w, order, bounds, comm, k, si
 
 @kernel
 def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, factor, seen,
-                tally, met, target, gains):  # pragma: no cover - compiled
+                tally, met, moves):  # pragma: no cover - compiled
     """A helping range: it joins each open round it sees
     (:func:`spbfs.cpu._spin.enter_round`), scores chunks of its class and leaves, until the
     rounds are over.  A helper that starts late, or never, only scores less: the leader
@@ -468,7 +493,7 @@ def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, fac
         if seq == ROUND_DONE:
             return 0
         _score_claims(part, ctl[P_LO], ctl[P_HI], claimed, ctl[P_CHUNK], ip, ix, w, order,
-                      comm, k, sigma, factor, seen, tally, met, target, gains)
+                      comm, k, sigma, factor, seen, tally, met, moves)
         fetch_add(ctl, ROUND_ACTIVE, -1)
         last = seq
 
@@ -479,6 +504,9 @@ def _sweep_help(part, ctl, claimed, reads, ip, ix, w, order, comm, k, sigma, fac
 _sweep_scratch = KeptPool(lambda parts, size, widest: (
     np.full((parts, size), NO_ROW, np.uintp), np.zeros((parts, size)),
     np.empty((parts, widest), np.int64)), keep=2)
+#: The leader's claims on each community, kept as :func:`_apply` leaves them (0 and -1).
+_claim_scratch = KeptPool(lambda size: (np.zeros((2, size)), np.full((2, size), -1, np.int64)),
+                          keep=2)
 
 
 def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, factor):
@@ -503,14 +531,16 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     n, size = comm.size, sigma.size
     bounds = np.asarray(bounds, np.int64)
     widest = max(int(np.diff(indptr).max()) if n else 0, 1)
-    target, gains = np.empty(order.size, np.int64), np.empty(order.size)
+    moves = (np.empty(order.size, np.int64), np.empty(order.size, np.int64),
+             np.empty(order.size), np.empty(order.size))   # target, owns, gains, margins
     args = (indptr, indices, data, order, bounds, comm, k, sigma, float(factor))
     parts = max(1, min(get_num_threads(), KEPT_SCRATCH_ENTRIES // max(size, 1)))
     if indices.size < SWEEP_PARALLEL_ENTRIES:
         parts = 1
-    scratch = _sweep_scratch.checkout(parts, size, widest)
+    scratch, claims = _sweep_scratch.checkout(parts, size, widest), _claim_scratch.checkout(size)
     out = np.zeros(1)
     moved = run_kernel(_sweep_rounds, [(t,) for t in range(parts)], _control(), round_reads(),
-                       *args, *scratch, target, gains, out)[0]
+                       *args, *scratch, *moves, *claims, out)[0]
     _sweep_scratch.give_back(scratch, parts, size, widest)
+    _claim_scratch.give_back(claims, size)
     return int(moved), float(out[0])

@@ -120,9 +120,10 @@ def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):
 def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, factor):
     """:func:`spbfs.semiring.modularity_sweep` on cupy CSR arrays (``comm``, ``sigma``
     changed in place): each class counted by ``row_mode``'s weighted, costed kernels over
-    its row list, then ``louvain_take`` and ``louvain_move`` (``sigma`` and the totals by
+    its row list, then ``louvain_take`` (the proposals and their claims),
+    ``louvain_move`` and ``louvain_clear`` (``sigma``, the claims and the totals by
     atomics: the last bits of ``sigma`` and ``gain`` depend on the order the adds land
-    in), four launches a class and one host read for the sweep.  Returns ``(moved,
+    in), five launches a class and one host read for the sweep.  Returns ``(moved,
     gain)``.
 
     Examples
@@ -137,19 +138,23 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
     """
     import cupy
 
-    size = int(order.size)
+    size, communities = int(order.size), int(sigma.size)
     order = order.astype(np.int64, copy=False)
     bounds = cupy.asnumpy(bounds).tolist()
     mod = kernels.mode_module(indices.dtype, indptr.dtype, np.float64, True, True, True)
     scale = float(factor) * k
-    value, score, own_total, gains = (cupy.empty(max(size, 1), t) for t in
-                                      (np.int64, np.float64, np.float64, np.float64))
-    target = cupy.empty(max(size, 1), np.int64)
+    value, score, own_total, gains, margins = (cupy.empty(max(size, 1), t) for t in (
+        np.int64, np.float64, np.float64, np.float64, np.float64))
+    target, owns = cupy.empty(max(size, 1), np.int64), cupy.empty(max(size, 1), np.int64)
+    claims = cupy.zeros(2 * communities, np.float64)
+    firsts = cupy.full(2 * communities, np.iinfo(np.uint64).max, np.uint64)
     moved, gain = cupy.zeros(1, np.uint64), cupy.zeros(1, np.float64)
     slots = 2 * int(indices.size)
     keys, totals = cupy.empty(slots, np.int64), cupy.empty(slots, np.float64)
-    take, move = mod.get_function("louvain_take"), mod.get_function("louvain_move")
+    take, move, clear = (mod.get_function(f"louvain_{step}") for step in ("take", "move",
+                                                                           "clear"))
     unmasked = cupy.zeros(1, bool)
+    span = np.int64(communities)
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
         if hi == lo:
             continue
@@ -159,8 +164,10 @@ def modularity_sweep(indptr, indices, data, order, bounds, comm, k, sigma, facto
         outs = (value[lo:hi], score[lo:hi], own_total[lo:hi])
         _count(mod, hi - lo, args, outs, keys, totals)
         grid = (kernels.blocks(hi - lo, threads=_THREADS),)
+        proposals = (target[lo:hi], owns[lo:hi], gains[lo:hi], margins[lo:hi])
         take(grid, (_THREADS,), (indptr, rows, count, comm, k, scale, sigma, *outs,
-                                 target[lo:hi], gains[lo:hi]))
-        move(grid, (_THREADS,), (rows, count, target[lo:hi], gains[lo:hi], k, comm, sigma,
-                                 moved, gain))
+                                 *proposals, claims, firsts, span))
+        move(grid, (_THREADS,), (rows, count, *proposals, claims, firsts, span, k, scale, comm,
+                                 sigma, moved, gain))
+        clear(grid, (_THREADS,), (count, target[lo:hi], owns[lo:hi], claims, firsts, span))
     return int(moved.get()[0]), float(gain.get()[0])

@@ -262,8 +262,11 @@ extern "C" __global__ void sweep_mark(const ptr_t* __restrict__ ip, const idx_t*
 
 // spbfs.semiring.modularity_sweep's class step after the weighted, costed count (ROW_LIST;
 // value: the best community, score: its w(v, C) - scale[v] sigma[C], own_total: w(v, own)):
-// row list[i] moves where the best beats staying by more than 1e-12 (target[i], else -1),
-// its gain read from sigma as the class found it.
+// row list[i] proposes the best where it beats staying by more than 1e-12 (target[i], else
+// -1; owns[i] its own community, gains[i] its gain read from sigma as the class found it,
+// margins[i] how far it beats staying), and claims its k into the target and out of its
+// own (claims: into, then out of, each of `size` communities; firsts: the first proposer of
+// each, the same way).
 extern "C" __global__ void louvain_take(const ptr_t* __restrict__ ip,
                                         const long long* __restrict__ list, long long nrows,
                                         const long long* __restrict__ comm,
@@ -273,7 +276,9 @@ extern "C" __global__ void louvain_take(const ptr_t* __restrict__ ip,
                                         const long long* __restrict__ value,
                                         const score_t* __restrict__ score,
                                         const score_t* __restrict__ own_total,
-                                        long long* target, double* gains) {
+                                        long long* target, long long* owns, double* gains,
+                                        double* margins, double* claims,
+                                        unsigned long long* firsts, long long size) {
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
          i += (long long)gridDim.x * blockDim.x) {
         long long r = list[i];
@@ -284,28 +289,58 @@ extern "C" __global__ void louvain_take(const ptr_t* __restrict__ ip,
         double stay = __dsub_rn(own_total[i], __dmul_rn(scale[r], sigma[own] - k[r]));
         if ((double)score[i] > stay + 1e-12 && best != own) {
             target[i] = best;
+            owns[i] = own;
             gains[i] = __dsub_rn(__dadd_rn((double)score[i], __dmul_rn(scale[r], sigma[best])),
                                  own_total[i]);
+            margins[i] = __dsub_rn((double)score[i], stay);
+            atomicAdd(claims + best, k[r]);
+            atomicAdd(claims + size + own, k[r]);
+            atomicMin(firsts + best, (unsigned long long)i);
+            atomicMin(firsts + size + own, (unsigned long long)i);
         }
     }
 }
 
-// then the movers move: sigma and the sweep's totals (moved, gain) by atomics
+// then the proposers that move (the first into their target and out of their own, or a
+// margin above scale times the other proposers' claims on both) move: sigma and the sweep's
+// totals (moved, gain) by atomics
 extern "C" __global__ void louvain_move(const long long* __restrict__ list, long long nrows,
                                         const long long* __restrict__ target,
+                                        const long long* __restrict__ owns,
                                         const double* __restrict__ gains,
-                                        const double* __restrict__ k, long long* comm,
+                                        const double* __restrict__ margins,
+                                        const double* __restrict__ claims,
+                                        const unsigned long long* __restrict__ firsts,
+                                        long long size, const double* __restrict__ k,
+                                        const double* __restrict__ scale, long long* comm,
                                         double* sigma, unsigned long long* moved,
                                         double* gain) {
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
          i += (long long)gridDim.x * blockDim.x) {
         long long to = target[i];
         if (to < 0) continue;
-        long long r = list[i];
-        atomicAdd(sigma + comm[r], -k[r]);
+        long long r = list[i], own = owns[i];
+        bool first = firsts[to] == (unsigned long long)i &&
+                     firsts[size + own] == (unsigned long long)i;
+        double others = __dsub_rn(__dadd_rn(claims[to], claims[size + own]), 2.0 * k[r]);
+        if (!first && !(margins[i] > __dmul_rn(scale[r], others))) continue;
+        atomicAdd(sigma + own, -k[r]);
         atomicAdd(sigma + to, k[r]);
         comm[r] = to;
         atomicAdd(moved, 1ULL);
         atomicAdd(gain, 2.0 * gains[i]);
+    }
+}
+
+// then the proposers' claims are cleared for the next class
+extern "C" __global__ void louvain_clear(long long nrows, const long long* __restrict__ target,
+                                         const long long* __restrict__ owns, double* claims,
+                                         unsigned long long* firsts, long long size) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nrows;
+         i += (long long)gridDim.x * blockDim.x) {
+        long long to = target[i];
+        if (to < 0) continue;
+        claims[to] = claims[size + owns[i]] = 0.0;
+        firsts[to] = firsts[size + owns[i]] = ~0ULL;
     }
 }

@@ -292,8 +292,13 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
     best (the largest id on a tie) where that beats staying, ``w(v, own) - factor k[v]
     (sigma[own] - k[v])``, by more than ``1e-12``.  A class's rows choose from the
     communities as they were before it moved (its rows should not be each other's
-    columns); then ``sigma`` takes each mover's ``k`` off its old community and adds it to
-    its new one.
+    columns).  Rows joining one community, or leaving one, together gain less than the sum
+    of their gains (``factor k[u] k[v]`` less a pair), so a proposer moves only where it is
+    the class's first proposer into its target and out of its own community, or where its
+    margin over staying exceeds ``factor k[v]`` times the other proposers' ``k`` into its
+    target plus out of its own: the class's moves together then raise the modularity, and
+    its first proposer always moves.  ``sigma`` takes each mover's ``k`` off its old
+    community and adds it to its new one.
 
     Parameters
     ----------
@@ -358,6 +363,8 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
                                          scale=scale)
         stay = w_own - scale * (sigma[own] - kv)  # v leaving its own
         go = xp.flatnonzero((best_col >= 0) & (best > stay + 1e-12) & (best_col != own))
+        go = go[_claimed(best_col[go], own[go], kv[go], scale[go], (best - stay)[go],
+                         sigma.size, xp)]
         if go.size:
             movers, to = r[go], best_col[go]
             gain += 2.0 * float((best[go] + scale[go] * sigma[to] - w_own[go]).sum())
@@ -366,6 +373,24 @@ def modularity_sweep(A, classes, comm, k, sigma, factor):
             _scatter_add(sigma, to, k[movers], xp)
             moved += int(movers.size)
     return moved, gain
+
+
+def _claimed(to, own, kv, scale, margin, size, xp):
+    """Which of a class's proposers (in class order) move: the first into its target and
+    out of its own community, or one whose ``margin`` covers ``scale`` times the other
+    proposers' ``kv`` into its target and out of its own (:func:`modularity_sweep`)."""
+    joining, leaving = xp.zeros(size), xp.zeros(size)
+    _scatter_add(joining, to, kv, xp)
+    _scatter_add(leaving, own, kv, xp)
+    others = (joining[to] - kv) + (leaving[own] - kv)
+    return (_first_of(to, xp) & _first_of(own, xp)) | (margin > scale * others)
+
+
+def _first_of(keys, xp):
+    """Whether each element is the first of its value in ``keys``."""
+    first = xp.zeros(keys.size, bool)
+    first[xp.unique(keys, return_index=True)[1]] = True
+    return first
 
 
 def _scatter_add(target, index, values, xp):

@@ -364,15 +364,22 @@ def test_layout_and_lowest_common_ancestors_on_the_gpu():
 
 
 @pytest.mark.parametrize("name", sorted(COMMUNITY_GRAPHS))
-@pytest.mark.parametrize("seed", [1, 7])
-def test_louvain_modularity_within_one_percent_of_networkx(name, seed):
+def test_louvain_modularity_against_networkx(name):
+    """Both are heuristics whose result turns on the seed: over eight seeds the mean
+    modularity is within 0.5 % of NetworkX's, and no seed's more than 2 % below
+    NetworkX's with that seed (on ``powerlaw``, 40 seeds: 2 below 1 %, the lowest 0.8 %
+    below the mean)."""
     G = COMMUNITY_GRAPHS[name]()
     modularity = nx.community.modularity
-    expected = modularity(G, nx.community.louvain_communities(G, seed=seed))
-    got = nx.community.louvain_communities(G, seed=seed, backend="spbfs")
-    assert sorted(map(len, got)) and set().union(*got) == set(G)
-    assert sum(map(len, got)) == len(G)
-    assert modularity(G, got) >= 0.99 * expected
+    ours, theirs = [], []
+    for seed in range(8):
+        got = nx.community.louvain_communities(G, seed=seed, backend="spbfs")
+        assert sorted(map(len, got)) and set().union(*got) == set(G)
+        assert sum(map(len, got)) == len(G)
+        ours.append(modularity(G, got))
+        theirs.append(modularity(G, nx.community.louvain_communities(G, seed=seed)))
+    assert np.mean(ours) >= 0.995 * np.mean(theirs)
+    assert min(np.subtract(ours, 0.98 * np.array(theirs))) >= 0
 
 
 def test_louvain_weights_and_resolution():

@@ -340,12 +340,15 @@ def test_mode_sweeps_values_outside_the_vertices_take_the_generic_path():
 # ------------------------------------------------------------------------- modularity_sweep
 def _louvain_oracle(A, classes, comm, k, sigma, factor):
     """Louvain's moves class by class with dicts: each row's best community by ``w(v, C) -
-    factor k_v sigma_C`` (the largest id on a tie), moving where it beats staying."""
+    factor k_v sigma_C`` (the largest id on a tie), proposed where it beats staying; a
+    proposer moves where it is the class's first into its target and out of its own, or
+    where its margin covers ``factor k_v`` times the other proposers' ``k`` into its target
+    and out of its own."""
     A = sp.csr_array(A)
     comm, sigma = comm.copy(), sigma.copy()
     moved, gain = 0, 0.0
     for rows in classes:
-        moves = []
+        proposed = []
         for r in rows.tolist():
             w = {}
             for p in range(A.indptr[r], A.indptr[r + 1]):
@@ -356,8 +359,21 @@ def _louvain_oracle(A, classes, comm, k, sigma, factor):
             scale = factor * k[r]
             best = max(w, key=lambda c: (w[c] - scale * sigma[c], c))
             top, own = w[best] - scale * sigma[best], int(comm[r])
-            if top > w.get(own, 0.0) - scale * (sigma[own] - k[r]) + 1e-12 and best != own:
-                moves.append((r, best, top + scale * sigma[best] - w.get(own, 0.0)))
+            stay = w.get(own, 0.0) - scale * (sigma[own] - k[r])
+            if top > stay + 1e-12 and best != own:
+                proposed.append((r, best, own, top - stay, top + scale * sigma[best]
+                                 - w.get(own, 0.0)))
+        into, out_of = {}, {}
+        for r, to, own, _, _ in proposed:
+            into.setdefault(to, []).append(r)
+            out_of.setdefault(own, []).append(r)
+        moves = []
+        for r, to, own, margin, g in proposed:
+            first = into[to][0] == r and out_of[own][0] == r
+            others = sum(k[j] for j in into[to] if j != r) + sum(k[j] for j in out_of[own]
+                                                                  if j != r)
+            if first or margin > factor * k[r] * others:
+                moves.append((r, to, g))
         for r, to, g in moves:
             gain += 2.0 * g
             sigma[comm[r]] -= k[r]
