@@ -25,6 +25,7 @@ user-defined semirings run on the GPU too.
 
 Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_order`` and
 ``queue_levels`` (the queue search, three kernels a level, :mod:`spbfs.gpu.queue`),
+``greedy_colors`` (Jones and Plassmann's rounds, a kernel a round, :mod:`spbfs.gpu.color`),
 ``row_mode`` (a warp or a block a row, :mod:`spbfs.gpu.mode`), ``mode_sweeps`` and
 ``modularity_sweep`` (those kernels over each colour class's row list, no host read inside
 a sweep), ``peel`` (a queue on the
@@ -54,13 +55,15 @@ import numpy as np
 from ..core.seam import ANY_TERMINAL
 from . import bfs, kernels
 from .build import csr_induced
+from .color import greedy_colors
 from .components import weak_components
 from .forest import forest_outputs, pruning_share
 from .mode import mode_sweeps, modularity_sweep, row_mode
 from .peel import peel
 from .queue import queue_levels, queue_order
 
-__all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "index_unary",
+__all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "greedy_colors",
+           "index_unary",
            "masked_dot", "packed_pull", "packed_push", "prefers_pull", "pruning_share",
            "mode_sweeps", "modularity_sweep", "peel", "queue_levels", "queue_order",
            "row_mode", "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes",

@@ -98,6 +98,12 @@ def peel_module(idx_dtype, ptr_dtype):
     return _module(head + _source("peel_kernels.cu"))
 
 
+def color_module(idx_dtype, ptr_dtype):
+    """The greedy colouring's kernels (``color_rank``, ``color_round``)."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("color_kernels.cu"))
+
+
 def components_module(idx_dtype, ptr_dtype):
     """The weak components' union-find kernels (``uf_init``, ``uf_hook``, ``uf_flatten``)."""
     head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"

@@ -41,11 +41,11 @@ _LPA_DOCS = ("NetworkX's greedy colouring (largest first, in Jones and Plassmann
              "graphs run on the host copy).")
 #: Louvain (and Leiden's moves) are thousands of small steps (one colour class each) and a
 #: contraction per level; below this many stored entries they run on the host copy even
-#: when the GPU is configured.  Measured on one H200 and its host's 16 cores (the sweeps as
-#: ``modularity_sweep``): 3.5 s on the GPU against 1.2-1.3 s on the host at 2.4M entries,
-#: 7.1 against 5.4-5.8 s at 9.9M (docs/benchmarks.md); the threshold lies above the largest
-#: graph measured.
-CLASS_STEPS_GPU_MIN_ENTRIES = 16 << 20
+#: when the GPU is configured.  Measured with ``spbfs.louvain`` on one H200 and its host's
+#: 16 cores (the colouring's rounds a kernel each): 0.60 s on the GPU against 0.39 s on the
+#: host at 2.4M entries, 1.25 against 1.03 s at 4.9M, 2.09 against 2.18 s at 9.9M
+#: (docs/benchmarks.md): about even at 10M.
+CLASS_STEPS_GPU_MIN_ENTRIES = 10 << 20
 #: Label propagation's sweeps (:func:`spbfs.semiring.mode_sweeps`) launch four kernels a
 #: class and read the host once a sweep on the GPU, so it pays there from fewer entries: on
 #: one H200 and its host's 16 cores, 40 ms on the GPU against 70-77 ms on the host at 2.4M
@@ -83,8 +83,8 @@ def _louvain_can_run(arguments):
 
 @dispatched(can_run=_louvain_can_run, docs="Parallel Louvain (a colour class moves at once, "
             "levels by ``P.T @ B @ P``), seeded; the partition differs from NetworkX's "
-            "sequential one, its modularity is close (tested within 1%). On a GPU only from "
-            "16M stored edges (smaller graphs run on the host copy). Directed graphs, "
+            "sequential one, its modularity is close (tested within 1% over seeds). On a GPU only "
+            "from 10M stored edges (smaller graphs run on the host copy). Directed graphs, "
             "multigraphs and negative weights run in NetworkX.")
 def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None,
                         seed=None):

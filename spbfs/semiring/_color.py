@@ -6,7 +6,8 @@ generic path computes it as Jones and Plassmann do: in rounds, every vertex whos
 neighbours before it are all coloured takes the lowest colour missing from the bits they
 sent it, then sends its own colour bit (a ``bor`` push) and one count (a ``plus_pair``
 push) to its neighbours after it.  A backend with a ``greedy_colors`` primitive (the CPU:
-one compiled pass in priority order) gives the same colours in one call.
+one compiled pass in priority order; the GPU: the same rounds, a kernel each, a warp
+scanning a waiting vertex's neighbours) gives the same colours in one call.
 """
 
 from __future__ import annotations

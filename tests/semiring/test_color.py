@@ -1,5 +1,5 @@
-"""spbfs.semiring.greedy_colors: the CPU's one pass and the generic rounds (Jones and
-Plassmann's, the GPU's path) against a direct greedy colouring."""
+"""spbfs.semiring.greedy_colors: the CPU's one pass, the GPU's rounds and the generic rounds
+(Jones and Plassmann's) against a direct greedy colouring."""
 
 from __future__ import annotations
 
@@ -12,6 +12,14 @@ from hypothesis import strategies as st
 
 from spbfs import semiring
 from spbfs.cpu import backend as cpu_backend
+
+
+def _backend(device):
+    if device == "numpy":
+        return cpu_backend
+    from spbfs.gpu import backend
+
+    return backend
 
 
 def _expected(A, priority):
@@ -55,8 +63,8 @@ def test_greedy_colors_is_the_greedy_colouring(device, generic, case):
 
         A, priority = csp.csr_matrix(A), cupy.asarray(priority)
     with pytest.MonkeyPatch.context() as patch:
-        if generic and device == "numpy":  # the rounds: the path of a backend without it
-            patch.delattr(cpu_backend, "greedy_colors")
+        if generic:  # the rounds: the path of a backend without it
+            patch.delattr(_backend(device), "greedy_colors")
         got = to_host(semiring.greedy_colors(A, priority)).tolist()
     assert got == _expected(to_host(A.toarray()) if device == "cupy" else A.toarray(),
                             to_host(priority))
@@ -70,6 +78,23 @@ def test_greedy_colors_past_the_first_word_of_colours():
         patch.delattr(cpu_backend, "greedy_colors")
         rounds = semiring.greedy_colors(A, priority).tolist()
     assert rounds == semiring.greedy_colors(A, priority).tolist() == list(range(70))
+
+
+@pytest.mark.gpu
+def test_gpu_greedy_colors_past_its_colour_bits():
+    """A vertex needing a colour past the GPU kernel's bits (one word here: a 70-clique)
+    leaves the colouring to the rounds, whose colours are the same."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    from spbfs.gpu import color
+
+    A = csp.csr_matrix(cupy.ones((70, 70)) - cupy.eye(70))
+    priority = cupy.arange(70)[::-1]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(color, "COLOUR_WORDS", 1)
+        assert semiring.greedy_colors(A, priority).tolist() == list(range(70))
+    assert semiring.greedy_colors(A, priority).tolist() == list(range(70))
 
 
 def test_greedy_colors_rejects_bad_arguments():
