@@ -63,11 +63,10 @@ from .peel import peel
 from .queue import queue_levels, queue_order
 
 __all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "greedy_colors",
-           "index_unary",
-           "masked_dot", "packed_pull", "packed_push", "prefers_pull", "pruning_share",
-           "mode_sweeps", "modularity_sweep", "peel", "queue_levels", "queue_order",
-           "row_mode", "segment_reduce", "spmm", "spmspv", "spmv", "unpack_bitplanes",
-           "weak_components"]
+           "index_unary", "masked_dot", "packed_pull", "packed_push", "prefers_pull",
+           "pruning_share", "mode_sweeps", "modularity_sweep", "peel", "queue_levels",
+           "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv", "spmv",
+           "unpack_bitplanes", "weak_components"]
 
 _THREADS = 256
 #: Rows of more entries than this get a block of warps each in ``spmm`` (one warp otherwise).

@@ -71,3 +71,6 @@ def greedy_colors(indptr, indices, order, colour):
             return False
         if not waiting:
             return True
+        if done > n + ROUNDS_PER_READ:  # a round colours at least the first waiting vertex
+            raise RuntimeError(f"greedy_colors: {waiting} vertices still waiting after "
+                               f"{done} rounds on {n} vertices")

@@ -382,7 +382,7 @@ def _claimed(to, own, kv, scale, margin, size, xp):
     joining, leaving = xp.zeros(size), xp.zeros(size)
     _scatter_add(joining, to, kv, xp)
     _scatter_add(leaving, own, kv, xp)
-    others = (joining[to] - kv) + (leaving[own] - kv)
+    others = joining[to] + leaving[own] - 2 * kv   # rounded as the backends round it
     return (_first_of(to, xp) & _first_of(own, xp)) | (margin > scale * others)
 
 
