@@ -9,8 +9,7 @@
 // lanes' values groups them; longer rows compare each entry's value with every tile of 32
 // (quadratic in the row, cheap up to `heavy`).  Both add in the row's order.
 // mode_heavy: a block per longer row, totalling in a hash table of 2 slots per entry (the
-// row's own region of `keys` / `totals`, cleared first), then one pass over the table; the
-// blocks take the rows in turn (row i to block i mod grid).
+// row's own region of `keys` / `totals`, cleared first), then one pass over the table.
 //
 // With ROW_LIST the kernels count rows list[0 .. nrows-1] of the matrix instead of its rows
 // 0 .. nrows-1: mask, own and scale are read at the row, value, score and own_total written
@@ -155,13 +154,11 @@ extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t*
     __shared__ long long warp_value[8];
     __shared__ int warp_has[8];
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    // block b looks at rows b, b + grid, b + 2 grid, ...: a run of long rows (a graph's
-    // hubs, often of neighbouring ids) is spread over the blocks, not left to one
-    const long long grid = gridDim.x;
-    for (long long base = 0; blockIdx.x + base * grid < nrows; base += blockDim.x) {
+    for (long long base = (long long)blockIdx.x * blockDim.x; base < nrows;
+         base += (long long)gridDim.x * blockDim.x) {
         if (tid == 0) nheavy = 0;
         __syncthreads();
-        long long i = blockIdx.x + (base + tid) * grid;
+        long long i = base + tid;
         long long r = i < nrows ? ROW_AT(i) : 0;
         if (i < nrows && (!has_mask || mask[r]) && (long long)(ip[r + 1] - ip[r]) > heavy) {
             int at = atomicAdd(&nheavy, 1);
