@@ -160,8 +160,11 @@ def _values_symmetric(M) -> bool:
     rtol = _symmetry_rtol(M.dtype)
     a = M.data.astype(np.float64, copy=False)
     b = T.canonical().data.astype(np.float64, copy=False)  # the same pattern: M's order
-    close = xp.abs(a - b) <= rtol * xp.maximum(xp.abs(a), xp.abs(b))
-    return bool(((a == b) | close).all())
+    differ = a != b   # most symmetric inputs are exactly so: the rest looked at alone
+    if not bool(differ.any()):
+        return True
+    a, b = a[differ], b[differ]
+    return bool((xp.abs(a - b) <= rtol * xp.maximum(xp.abs(a), xp.abs(b))).all())
 
 
 def by_masks(M) -> bool:

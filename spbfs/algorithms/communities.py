@@ -220,7 +220,8 @@ def doubled_loops(A):
     if M.nnz and (not bool(xp.isfinite(w).all()) or float(w.min()) < 0):
         raise ValueError("A must have finite non-negative weights")
     check_undirected(M, values=True)
-    return M.with_values(xp.where(M.entry_rows == M.indices, 2.0 * w, w))
+    w[xp.flatnonzero(M.entry_rows == M.indices)] *= 2.0   # w is a copy
+    return M.with_values(w)
 
 
 def modularity(A, labels, resolution=1.0):
