@@ -16,6 +16,8 @@ __all__ = ["HEAVY_ROW", "mode_sweeps", "modularity_sweep", "row_mode"]
 HEAVY_ROW = 256
 
 _THREADS = 256
+#: ``mode_heavy``'s block (the kernels' ``HEAVY_THREADS``).
+_HEAVY_THREADS = 1024
 
 
 def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own_total):
@@ -59,8 +61,8 @@ def _count(mod, nrows, args, outs, keys, totals):
     rows_per_block = _THREADS // 32
     mod.get_function("mode_rows")(((nrows + rows_per_block - 1) // rows_per_block,),
                                   (_THREADS,), args + outs)
-    grid = kernels.blocks(nrows, cap=4 * kernels.sm_count(), threads=_THREADS)
-    mod.get_function("mode_heavy")((grid,), (_THREADS,), args + (keys, totals) + outs)
+    grid = kernels.blocks(nrows, cap=kernels.sm_count(), threads=_HEAVY_THREADS)
+    mod.get_function("mode_heavy")((grid,), (_HEAVY_THREADS,), args + (keys, totals) + outs)
 
 
 def mode_sweeps(indptr, indices, order, bounds, x, max_sweeps):

@@ -137,22 +137,28 @@ __device__ __forceinline__ unsigned long long slot_of(long long v, unsigned long
     return (((unsigned long long)v * 0x9E3779B97F4A7C15ULL) >> 29) % size;
 }
 
-extern "C" __global__ void mode_heavy(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
-                                      const double* __restrict__ data,
-                                      const long long* __restrict__ x,
-                                      const long long* __restrict__ own, int has_own,
-                                      const bool* __restrict__ mask, int has_mask,
-                                      const double* __restrict__ cost,
-                                      const double* __restrict__ scale,
-                                      long long nrows, long long heavy,
-                                      const long long* __restrict__ list,
-                                      long long* keys, double* totals,
-                                      long long* value, score_t* score, score_t* own_total) {
-    __shared__ long long rows[256], spots[256];
+// mode_heavy's block: a long row's entries and table slots taken 1,024 at a time (its
+// atomics and table reads wait on memory: more threads keep more of them in flight)
+#define HEAVY_THREADS 1024
+#define HEAVY_WARPS (HEAVY_THREADS / 32)
+
+extern "C" __global__ void __launch_bounds__(HEAVY_THREADS)
+mode_heavy(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
+           const double* __restrict__ data,
+           const long long* __restrict__ x,
+           const long long* __restrict__ own, int has_own,
+           const bool* __restrict__ mask, int has_mask,
+           const double* __restrict__ cost,
+           const double* __restrict__ scale,
+           long long nrows, long long heavy,
+           const long long* __restrict__ list,
+           long long* keys, double* totals,
+           long long* value, score_t* score, score_t* own_total) {
+    __shared__ long long rows[HEAVY_THREADS], spots[HEAVY_THREADS];
     __shared__ int nheavy;
-    __shared__ double warp_score[8], warp_mine[8];
-    __shared__ long long warp_value[8];
-    __shared__ int warp_has[8];
+    __shared__ double warp_score[HEAVY_WARPS], warp_mine[HEAVY_WARPS];
+    __shared__ long long warp_value[HEAVY_WARPS];
+    __shared__ int warp_has[HEAVY_WARPS];
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     for (long long base = (long long)blockIdx.x * blockDim.x; base < nrows;
          base += (long long)gridDim.x * blockDim.x) {
