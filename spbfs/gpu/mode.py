@@ -56,8 +56,8 @@ def row_mode(indptr, indices, data, x, own, mask, cost, scale, value, score, own
 
 
 def _count(mod, nrows, args, outs, keys, totals):
-    """``mode_rows`` (a warp a row) and ``mode_heavy`` (a block a long row) over ``nrows``
-    rows."""
+    """``mode_rows`` (a warp a row) and ``mode_heavy`` (a block of ``_HEAVY_THREADS`` a long
+    row) over ``nrows`` rows."""
     rows_per_block = _THREADS // 32
     mod.get_function("mode_rows")(((nrows + rows_per_block - 1) // rows_per_block,),
                                   (_THREADS,), args + outs)

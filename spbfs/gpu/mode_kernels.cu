@@ -8,7 +8,7 @@
 // mode_rows: a warp per row of at most `heavy` entries.  Up to 32 entries, one match of the
 // lanes' values groups them; longer rows compare each entry's value with every tile of 32
 // (quadratic in the row, cheap up to `heavy`).  Both add in the row's order.
-// mode_heavy: a block per longer row, totalling in a hash table of 2 slots per entry (the
+// mode_heavy: a block (HEAVY_THREADS) per longer row, totalling in a hash table of 2 slots per entry (the
 // row's own region of `keys` / `totals`, cleared first), then one pass over the table.
 //
 // With ROW_LIST the kernels count rows list[0 .. nrows-1] of the matrix instead of its rows
