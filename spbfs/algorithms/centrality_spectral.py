@@ -245,17 +245,32 @@ def hits(A, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, weight=True)
     if _norm(a, xp) == 0:   # NetworkX's ARPACK raises too
         raise ValueError("nstart must have a nonzero entry")
     MT = M.T
+    lowest, largest = ((float(reduce(M, monoids.min)), float(reduce(M, monoids.max)))
+                       if M.nnz else (0.0, 0.0))
+    # A.T @ A over the largest weight's square: the same vectors, and no product overflows
+    # or underflows where the weights are near the floats' limits
+    scale = max(abs(lowest), abs(largest)) or 1.0
+
+    def normal(x):
+        return _times(MT, _times(M, x / scale)) / scale
+
     for _ in range(max_iter):
-        a, converged = _lanczos_restart(lambda x: _times(MT, _times(M, x)), a, tol, xp)
+        a, converged = _lanczos_restart(normal, a, tol, xp)
         if converged:
             break
     else:
         raise PowerIterationFailedConvergence(max_iter)
-    if float(a.sum()) < 0:  # the sign of a nonnegative matrix's Perron vector
+    if lowest >= 0:
+        # A.T @ A is non-negative: |a| is a leading eigenvector as a is (its Rayleigh
+        # quotient is no smaller).  Where the leading value is tied (a bipartite graph, a
+        # graph of equal parts) the Ritz vector may mix signs and sum to about 0, which
+        # the normalisation divides by; |a| is the non-negative one NetworkX's answers are
+        a = abs(a)
+    elif float(a.sum()) < 0:
         a = -a
     # one power step more: a vertex no edge enters gets exactly 0 (the Ritz vector's
     # rounding left -1e-17 there), the others move by less than the tolerance
-    a = _times(MT, _times(M, a))
+    a = normal(a)
     norm = _norm(a, xp)
     a = a / norm if norm else a
     h = _times(M, a)

@@ -8,8 +8,8 @@
 // mode_rows: a warp per row of at most `heavy` entries.  Up to 32 entries, one match of the
 // lanes' values groups them; longer rows compare each entry's value with every tile of 32
 // (quadratic in the row, cheap up to `heavy`).  Both add in the row's order.
-// mode_heavy: a block (HEAVY_THREADS) per longer row, totalling in a hash table of 2 slots per entry (the
-// row's own region of `keys` / `totals`, cleared first), then one pass over the table.
+// mode_heavy: a block (HEAVY_THREADS) per longer row, totalling in a hash table of 2 slots per
+// entry (the row's own region of `keys` / `totals`, cleared first), then one pass over it.
 //
 // With ROW_LIST the kernels count rows list[0 .. nrows-1] of the matrix instead of its rows
 // 0 .. nrows-1: mask, own and scale are read at the row, value, score and own_total written
@@ -26,6 +26,14 @@
 #endif
 #define FULL_MASK 0xffffffffu
 #define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))   // NVRTC has no math.h
+
+// the inputs both kernels read, in their order
+#define MODE_INPUTS                                                                       \
+    const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,                           \
+    const double* __restrict__ data, const long long* __restrict__ x,                     \
+    const long long* __restrict__ own, int has_own, const bool* __restrict__ mask,        \
+    int has_mask, const double* __restrict__ cost, const double* __restrict__ scale,      \
+    long long nrows, long long heavy, const long long* __restrict__ list
 
 __device__ __forceinline__ bool beats(double s1, long long v1, double s2, long long v2) {
     return s1 > s2 || (s1 == s2 && v1 > v2);
@@ -72,15 +80,7 @@ __device__ __forceinline__ void warp_best(double& score, long long& value, doubl
     }
 }
 
-extern "C" __global__ void mode_rows(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
-                                     const double* __restrict__ data,
-                                     const long long* __restrict__ x,
-                                     const long long* __restrict__ own, int has_own,
-                                     const bool* __restrict__ mask, int has_mask,
-                                     const double* __restrict__ cost,
-                                     const double* __restrict__ scale,
-                                     long long nrows, long long heavy,
-                                     const long long* __restrict__ list,
+extern "C" __global__ void mode_rows(MODE_INPUTS,
                                      long long* value, score_t* score, score_t* own_total) {
     long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int lane = threadIdx.x & 31;
@@ -143,16 +143,7 @@ __device__ __forceinline__ unsigned long long slot_of(long long v, unsigned long
 #define HEAVY_WARPS (HEAVY_THREADS / 32)
 
 extern "C" __global__ void __launch_bounds__(HEAVY_THREADS)
-mode_heavy(const ptr_t* __restrict__ ip, const idx_t* __restrict__ ix,
-           const double* __restrict__ data,
-           const long long* __restrict__ x,
-           const long long* __restrict__ own, int has_own,
-           const bool* __restrict__ mask, int has_mask,
-           const double* __restrict__ cost,
-           const double* __restrict__ scale,
-           long long nrows, long long heavy,
-           const long long* __restrict__ list,
-           long long* keys, double* totals,
+mode_heavy(MODE_INPUTS, long long* keys, double* totals,
            long long* value, score_t* score, score_t* own_total) {
     __shared__ long long rows[HEAVY_THREADS], spots[HEAVY_THREADS];
     __shared__ int nheavy;

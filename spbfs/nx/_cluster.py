@@ -76,8 +76,8 @@ def triangles(G, nodes=None):
     >>> nx.triangles(nx.complete_graph(4), backend="spbfs")
     {0: 3, 1: 3, 2: 3, 3: 3}
     """
-    if not len(G):
-        return {} if nodes is None or nodes not in G else 0
+    if not len(G):  # NetworkX's answers for nodes, or its error for nodes not in G
+        return select_nodes(G, nodes, [])
     t = to_numpy(_triangles(G.csr())).tolist()
     return select_nodes(G, nodes, t)
 
@@ -149,7 +149,7 @@ def square_clustering(G, nodes=None):
     {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0}
     """
     if not len(G):
-        return {}
+        return select_nodes(G, nodes, [])
     if nodes is None:
         squares, potential = (to_numpy(a) for a in square_parts(G.csr()))
         return select_nodes(G, None, _square_ratios(squares, potential))

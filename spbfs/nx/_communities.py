@@ -106,6 +106,18 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         M = G.csr(gpu).unit(np.float64)
     else:
         M = G.weighted_csr(weight, gpu)
+        _singletons_modularity_norm(M)
     labels = louvain(M, resolution=resolution, threshold=threshold, max_level=max_level,
                      seed=_seed(seed))
     return _groups(G, labels)
+
+
+def _singletons_modularity_norm(M):
+    """NetworkX's first step on a graph with edges, ``1 / deg_sum**2`` (its modularity of
+    the singletons), for its errors: ZeroDivisionError where every weight is 0,
+    OverflowError where the square of the weighted degrees' total overflows."""
+    if not M.nnz:
+        return
+    loops = M.entry_rows == M.indices   # a self-loop counts twice in its vertex's degree
+    deg_sum = float(M.data.sum()) + float(M.data[loops].sum())
+    _ = 1 / deg_sum**2

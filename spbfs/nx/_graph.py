@@ -216,7 +216,9 @@ class SpbfsGraph:
             except TypeError as err:  # NetworkX's nbunch_iter: neither a node nor nodes
                 import networkx as nx
 
-                raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from err
+                message = (f"Node {nodes} is not in the graph." if "object is not iterable"
+                           in str(err) else "nbunch is not a node or a sequence of nodes.")
+                raise nx.NetworkXError(message) from err
         try:
             return list(filter(self.index.__contains__, nodes))
         except TypeError:  # an unhashable item, which NetworkX's ``in`` calls absent

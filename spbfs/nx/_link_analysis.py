@@ -184,13 +184,14 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
         nodes = seed.sample(list(G.nodes), k)
         rows = np.fromiter(map(G.index.__getitem__, nodes), np.int64, count=len(nodes))
     entries = G.edge_entries()
-    if not entries.size:
-        return {}
-    M = G.csr()
     directed = G.is_directed()
-    E = _edge_betweenness(M, normalized=False, directed=directed, sources=M.xp.asarray(rows))
-    raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
-    values = raw[G.csr_positions()[entries]]  # E holds M's pattern: every edge, in its order
+    values = np.zeros(0)  # no edge: NetworkX's rescale still runs (k=0 divides by zero)
+    if entries.size:
+        M = G.csr()
+        E = _edge_betweenness(M, normalized=False, directed=directed,
+                              sources=M.xp.asarray(rows))
+        raw = to_numpy(E.data).astype(np.float64) * (1.0 if directed or n < 2 else 2.0)
+        values = raw[G.csr_positions()[entries]]  # E holds M's pattern: each edge, in order
     values = _edge_rescale(values, n, normalized, directed, n if k is None else rows.size)
     return G.edge_dict(values.tolist())
 

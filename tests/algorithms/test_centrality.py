@@ -261,11 +261,46 @@ def test_spectral_norms_of_huge_and_tiny_weights():
         np.testing.assert_allclose(eigenvector_centrality(A, weight=True),
                                    list(nx.eigenvector_centrality(H, weight="weight").values()),
                                    rtol=1e-12)
+    import spbfs
+
+    # HITS: the vectors of A.T @ A taken over the largest weight's square (1e300 gave a
+    # LinAlgError, 1e-300 zeros; NetworkX's ARPACK raises on both)
+    C = sp.csr_array(np.array([[0, 2.0, 1.0, 0], [0, 0, 3.0, 0], [1.0, 0, 0, 0.5],
+                               [0, 0, 0, 0]]))
+    want = spbfs.hits(C)
+    for scale in (1e300, 1e-300):
+        for got, expected in zip(spbfs.hits(C * scale), want, strict=True):
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+        h, a = spbfs.hits(C * scale, normalized=False)
+        np.testing.assert_allclose(np.linalg.norm(a), 1.0)
+        np.testing.assert_allclose(h, (C * scale) @ a, rtol=1e-12)
     B = sp.csr_array(([1e300], ([1], [2])), shape=(3, 3))
     HB = nx.from_scipy_sparse_array(B, create_using=nx.DiGraph)
     np.testing.assert_allclose(katz_centrality(B, alpha=0.3, weight=True),
                                list(nx.katz_centrality(HB, alpha=0.3, weight="weight").values()),
                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_hits_on_a_tied_leading_value_sums_to_one(device):
+    """Where the leading singular value is tied (every bipartite graph: one edge, a path;
+    two equal parts) the vectors are not unique, but the normalised ones are non-negative,
+    sum to 1 and are leading singular vectors (found by a fuzz: one edge gave +-0.71
+    summing to 0, a 7-vertex graph entries of 1e15)."""
+    import spbfs
+
+    G = nx.Graph([(1, 5), (1, 4), (1, 6), (5, 2), (5, 3), (3, 4), (1, 2), (5, 4), (2, 6),
+                  (3, 0)])
+    graphs = [nx.Graph([(0, 1)]), nx.path_graph(6), G,
+              nx.disjoint_union(nx.cycle_graph(4), nx.cycle_graph(4))]
+    for H in graphs:
+        A = nx.to_scipy_sparse_array(H, nodelist=sorted(H), dtype=float)
+        top = np.linalg.svd(A.toarray(), compute_uv=False)[0]
+        h, a = (to_host(v) for v in spbfs.hits(on_device(device, A)))
+        for v in (h, a):
+            assert v.min() >= 0 and v.sum() == pytest.approx(1.0)
+        np.testing.assert_allclose(A.T @ (A @ a), top**2 * a, atol=1e-9)
+        np.testing.assert_allclose(h, (A @ a) / (A @ a).sum(), atol=1e-12)
 
 
 def test_hits_from_a_start_without_the_leading_vector():

@@ -216,6 +216,13 @@ def test_to_numpy_array_fills_an_integer_dtype_as_numpy_full(nonedge):
     (nx.cut_size, (nx.DiGraph([(0, 1, {"weight": 0.5})]), [], [1]), {"weight": "weight"}),
     (nx.volume, (nx.Graph([(1, 2, {"weight": 0.5}), (0, 0)]).subgraph([0, 1, 2]), {1}),
      {"weight": "weight"}),
+    (nx.triangles, (nx.Graph(), 999), {}),
+    (nx.square_clustering, (nx.Graph(), 999), {}),
+    (nx.edge_betweenness_centrality, (nx.empty_graph(2),), {"k": 0, "seed": 1}),
+    (nx.community.louvain_communities, (nx.Graph([(0, 1, {"weight": 0})]),), {"seed": 1}),
+    (nx.community.louvain_communities,
+     (nx.Graph([(0, 1, {"weight": 1e300}), (2, 2, {"weight": 0.5})]),),
+     {"seed": 1}),
 ], ids=lambda x: getattr(x, "__name__", None))
 def test_answers_and_errors_as_networkx(func, args, kwargs, automatic):
     assert _answer(func, *args, backend=None, **kwargs) == _networkx_answer(

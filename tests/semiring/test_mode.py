@@ -107,7 +107,7 @@ def test_row_mode_on_long_rows(device, index_dtype):
     hash table per row), with few labels (long runs, ties) and many (short runs)."""
     rng = np.random.default_rng(5)
     n = 20000
-    degrees = [0, 1, 31, 32, 33, 63, 255, 256, 257, 1000, 4097, 15000]
+    degrees = [0, 1, 31, 32, 33, 63, 255, 256, 257, 1000, 2000, 4097, 15000]
     blocks = [rng.choice(n, d, replace=d > n) for d in degrees]
     indptr = np.concatenate([[0], np.cumsum([b.size for b in blocks])])
     A = sp.csr_array((np.ones(indptr[-1]), np.concatenate(blocks), indptr),
@@ -119,13 +119,14 @@ def test_row_mode_on_long_rows(device, index_dtype):
         for m in (None, mask):
             got = _run(device, False, A, x, own, m, index_dtype)
             assert got == list(_expected(A, x, own, m)), (spread, m)
-    # weights (small integers: exact in any order) and a cost per value
+    # weights (small integers: exact in any order) and a cost per value, few values and many
     A.data = rng.integers(0, 4, A.nnz).astype(np.float64)
-    x, own = rng.integers(0, 40, n), rng.integers(0, 40, len(degrees))
-    cost, scale = rng.integers(0, 9, 40) / 4, rng.integers(0, 3, len(degrees)) / 2
-    got = _run(device, False, A, x, own, None, index_dtype, weighted=True, cost=cost,
-               scale=scale)
-    assert got == list(_expected_weighted(A, x, own, None, cost, scale))
+    for values in (40, 5000):
+        x, own = rng.integers(0, values, n), rng.integers(0, values, len(degrees))
+        cost, scale = rng.integers(0, 9, values) / 4, rng.integers(0, 3, len(degrees)) / 2
+        got = _run(device, False, A, x, own, None, index_dtype, weighted=True, cost=cost,
+                   scale=scale)
+        assert got == list(_expected_weighted(A, x, own, None, cost, scale)), values
 
 
 def _expected_weighted(A, x, own, mask, cost, scale):
