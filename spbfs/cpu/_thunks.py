@@ -126,6 +126,8 @@ class Thunk:
                 words.extend(value.shape)
             elif isinstance(value, (float, np.floating)):
                 words.append(_BITS.unpack(_FLOAT.pack(value))[0])
+            elif isinstance(value, np.unsignedinteger):  # its bits; the thunk casts back
+                words.append(int(np.asarray(value).astype(np.uint64).view(np.int64)))
             else:
                 words.append(int(value))
         return np.array(words or [0], np.int64)  # no arguments: one unread word

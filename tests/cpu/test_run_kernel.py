@@ -87,3 +87,19 @@ def test_a_kernel_returning_a_tuple_takes_the_python_path(four_threads):
     assert _thunks.thunk(_weight_range, 2, (weights,)) is None
     assert threads.run_kernel(_weight_range, ranges, weights) == [
         _weight_range(lo, hi, weights) for lo, hi in ranges]
+
+
+def test_an_unsigned_scalar_past_int64_reaches_the_kernel(four_threads):
+    # the many-source search's pull passes the max monoid's terminal 2**64 - 1 as a uint64
+    # scalar; its block word once overflowed int64 (OverflowError) when the pull was split
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import shortest_path
+
+    from spbfs import msbfs
+
+    n = 256
+    A = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    sources = np.arange(0, n, 4)  # 64 searches: one word a vertex
+    levels = msbfs.bfs_many(A, sources)
+    expected = shortest_path(A, unweighted=True, indices=sources)
+    assert np.array_equal(levels, expected.astype(levels.dtype))
