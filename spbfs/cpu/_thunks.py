@@ -93,8 +93,9 @@ def _field(k, value, i):
     """The thunk's line unpacking argument ``i`` from the block at ``k``; ``(line, words)``,
     or None for a value a thunk cannot take."""
     if isinstance(value, np.ndarray):
-        if not value.flags.c_contiguous or value.dtype.kind not in "biuf" or value.ndim > 3:
-            return None
+        if (not value.flags.c_contiguous or value.dtype.name not in _CARRAY_TYPES
+                or not value.dtype.isnative or value.ndim > 3):
+            return None  # longdouble (numba has no such type) or a foreign byte order
         shape = ", ".join(f"a[{k + 1 + d}]" for d in range(value.ndim)) or "1"
         dtype = "types.boolean" if value.dtype == np.bool_ else f"types.{value.dtype.name}"
         line = f"x{i} = carray(pointer(a[{k}], {dtype}), ({shape},))"
@@ -133,13 +134,15 @@ class Thunk:
         return np.array(words or [0], np.int64)  # no arguments: one unread word
 
 
+_CARRAY_TYPES = frozenset(
+    ["bool", "float32", "float64"] + [f"{s}int{b}" for s in ("", "u") for b in (8, 16, 32, 64)])
 _FLOAT, _BITS = struct.Struct("d"), struct.Struct("q")
 _thunks: dict = {}
 _lock = threading.Lock()
 
 
 def _signature(args):
-    return tuple((a.dtype.char, a.ndim, a.flags.c_contiguous) if type(a) is np.ndarray
+    return tuple((a.dtype.str, a.ndim, a.flags.c_contiguous) if type(a) is np.ndarray
                  else type(a) for a in args)
 
 

@@ -186,6 +186,7 @@ import math
 
 import numpy as np
 
+from spbfs.cpu._cast import like
 from spbfs.cpu._jit import kernel
 from spbfs.cpu._prefetch import prefetch
 

@@ -151,7 +151,7 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
                     if lo == b1:
                         break
                     if b_idx[lo] == j:
-                        v = mul(XV(pa), AV(lo), k, j)
+                        v = like(acc, mul(XV(pa), AV(lo), k, j))
                         if state[U(j)] == 2:
                             acc[U(j)] = add(acc[U(j)], v)
                         else:
@@ -162,7 +162,7 @@ def masked(r0, r1, m_ptr, m_idx, m_ok, use_ok, a_ptr, a_idx, x_val, b_ptr, b_idx
                 j = b_idx[pb]
                 s = state[U(j)]
                 if s == 2:
-                    acc[U(j)] = add(acc[U(j)], mul(XV(pa), AV(pb), k, j))
+                    acc[U(j)] = add(acc[U(j)], like(acc, mul(XV(pa), AV(pb), k, j)))
                 elif s == 1:
                     acc[U(j)] = mul(XV(pa), AV(pb), k, j)
                     state[U(j)] = 2
@@ -220,7 +220,7 @@ def fill(r0, r1, m_ptr, m_idx, m_ok, use_ok, complement, a_ptr, a_idx, x_val, b_
                 uj = U(j)
                 s = mark[uj]
                 if s == seen:
-                    acc[uj] = add(acc[uj], mul(XV(pa), AV(pb), k, j))
+                    acc[uj] = add(acc[uj], like(acc, mul(XV(pa), AV(pb), k, j)))
                 elif s != banned:
                     mark[uj] = seen
                     acc[uj] = mul(XV(pa), AV(pb), k, j)
@@ -280,7 +280,7 @@ def dot(p0, p1, r, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, prese
                 if lo == b1:
                     break
                 if bt_idx[lo] == k:
-                    v = mul(XV(pa), AV(lo), k, j)
+                    v = like(out, mul(XV(pa), AV(lo), k, j))
                     if found:
                         out[p] = add(out[p], v)
                     else:
@@ -295,7 +295,7 @@ def dot(p0, p1, r, rows, cols, a_ptr, a_idx, x_val, bt_ptr, bt_idx, a_val, prese
                     break
                 q = pos[U(k)]
                 if q >= 0:
-                    v = mul(XV(q), AV(pb), k, j)
+                    v = like(out, mul(XV(q), AV(pb), k, j))
                     if found:
                         out[p] = add(out[p], v)
                     else:
@@ -579,7 +579,7 @@ def push(lo, hi, r, indptr, indices, a_val, x_idx, x_val, mask, mask_mode, accs,
             elif mask_mode == 2:
                 if mask[u]:
                     continue
-            v = mul(XV(t), AV(p), i, j)
+            v = like(acc, mul(XV(t), AV(p), i, j))
             if state[u]:
                 acc[u] = add(acc[u], v)
             else:
@@ -598,7 +598,7 @@ def scatter(r0, r1, r, indptr, indices, a_val, x_val, first, rest):
     for i in range(r0, r1):
         for p in range(U(indptr[i]), U(indptr[i + 1])):
             j = indices[p]
-            acc[U(j)] = add(acc[U(j)], mul(XV(i), AV(p), i, j))
+            acc[U(j)] = add(acc[U(j)], like(acc, mul(XV(i), AV(p), i, j)))
 
 
 @KERNEL
@@ -642,7 +642,7 @@ def pull(r0, r1, tptr, tidx, a_val, x_present, x_val, mask, mask_mode, term_mode
             us = U(s)
             if not x_present[us]:
                 continue
-            v = mul(XV(us), AV(p), s, j)
+            v = like(y_val, mul(XV(us), AV(p), s, j))
             if found:
                 y_val[j] = add(y_val[j], v)
             else:
@@ -694,7 +694,7 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip,
                 uk = U(k)
                 if b_live[uk]:
                     for c in range(U(w)):
-                        acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+                        acc[c] = add(acc[c], like(acc, mul(XV(p), BV(uk, c), k, c)))
         elif p0 < p1:
             k = idx[p0]
             uk = U(k)
@@ -708,7 +708,7 @@ def spmm(r0, r1, ptr, idx, x_val, B, mask, mask_mode, keep, ident, b_live, skip,
                 k = idx[p]
                 uk = U(k)
                 for c in range(U(w)):
-                    acc[c] = add(acc[c], mul(XV(p), BV(uk, c), k, c))
+                    acc[c] = add(acc[c], like(acc, mul(XV(p), BV(uk, c), k, c)))
         if mask_mode == 0:
             for c in range(w):
                 C[i, c] = acc[c]

@@ -21,7 +21,7 @@ from ._masks import (
     _merge,
 )
 from ._matrix import Matrix
-from ._optypes import BinaryOp, Monoid
+from ._optypes import BinaryOp, Monoid, computable
 from ._vector import Vector
 
 
@@ -54,6 +54,8 @@ def _ewise(A, B, op, union, mask, complement, structural, replace, out, fills=No
     op = _binary_op(op)
     a, b = _pair_operands(A, B)
     m = _mask_of(mask, a.shape, structural, complement, a.xp)
+    for operand, name in ((a, "A"), (b, "B")):
+        computable(operand.dtype, f"{name}'s values")
     dtype = op.result_dtype(a.dtype, b.dtype)
     if fills is not None:  # each stands for a missing entry of its operand, in its dtype
         fills = (_fill(fills[0], a.dtype, "a_fill"), _fill(fills[1], b.dtype, "b_fill"))

@@ -192,11 +192,45 @@ class Semiring:
             object.__setattr__(self, "name", f"{self.monoid.name}_{self.multiply.name}")
 
     def result_dtype(self, x_dtype, a_dtype) -> np.dtype:
-        """Output dtype of ``x @ A`` for the given operand dtypes."""
-        return np.dtype(self.multiply.result_dtype(np.dtype(x_dtype), np.dtype(a_dtype)))
+        """Output dtype of ``x @ A`` for the given operand dtypes.
+
+        Raises TypeError for an operand the multiply reads, or a result, of a dtype no
+        kernel computes in (``longdouble``: numba and CUDA have no such type).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.semiring import min_plus
+        >>> min_plus.result_dtype(np.int8, np.float32)
+        dtype('float32')
+        """
+        x_dtype, a_dtype = np.dtype(x_dtype), np.dtype(a_dtype)
+        out = np.dtype(self.multiply.result_dtype(x_dtype, a_dtype))
+        for name, dtype in (("x", x_dtype), ("a", a_dtype), ("result", out)):
+            if name == "result" or name in self.multiply.uses:
+                computable(dtype, f"{self.name}: the multiply's {name}")
+        return out
 
     def __repr__(self) -> str:
         return f"Semiring({self.name})"
+
+
+def computable(dtype, what: str) -> np.dtype:
+    """``dtype`` where the compiled kernels hold values of it (bool, integers, float16-64,
+    complex64/128, in native byte order), else TypeError naming ``what``: numba and CUDA
+    have no ``longdouble``, and no kernel takes objects.
+
+    Examples
+    --------
+    >>> computable(np.float32, "x")
+    dtype('float32')
+    """
+    dtype = np.dtype(dtype)
+    if dtype.kind in "biufc" and dtype.isnative and dtype.itemsize <= (
+            16 if dtype.kind == "c" else 8):
+        return dtype
+    raise TypeError(f"{what} has dtype {dtype}, which no kernel computes in; cast the values "
+                    "to a native-order bool, integer, float32/64 or complex64/128 dtype")
 
 
 def _lowest(dtype):

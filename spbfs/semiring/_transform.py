@@ -22,7 +22,7 @@ from ._masks import (
 )
 from ._matrix import Matrix
 from ._named import select_ops
-from ._optypes import BinaryOp, IndexUnaryOp, Monoid
+from ._optypes import BinaryOp, IndexUnaryOp, Monoid, computable
 from ._vector import Vector
 
 
@@ -146,6 +146,8 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
         raise TypeError(f"op must be an IndexUnaryOp or a BinaryOp, got {type(op).__name__}")
     src, v, i, j = _entry_args(A, op)
     backend = backend_for(src.xp)
+    if v is not None:
+        computable(v.dtype, "A's values")
     if isinstance(op, IndexUnaryOp):
         if left is not None or right is not None:
             raise ValueError("left/right bind a BinaryOp's operand; an IndexUnaryOp takes thunk")

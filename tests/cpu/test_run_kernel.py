@@ -67,6 +67,25 @@ def test_a_strided_array_takes_the_python_path(four_threads):
         _count_bits(lo, hi, bits) for lo, hi in ranges]
 
 
+@pytest.mark.parametrize("dtype", [np.longdouble, np.dtype(">u8")])
+def test_an_array_numba_cannot_type_takes_the_python_path(four_threads, dtype):
+    """A longdouble array (numba has no such type) or one in a foreign byte order gets no
+    thunk, so split ranges fail as one range does (numba's typing error), where writing its
+    thunk raised AttributeError, and a byte-swapped array ran through the native dtype's
+    thunk (their dtypes share a type code) and was read as native."""
+    from numba.core.errors import TypingError
+
+    values = np.zeros(64, dtype)
+    if values.dtype.kind == "f" and values.dtype.itemsize <= 8:
+        pytest.skip("longdouble is a double on this platform")
+    if values.dtype.kind == "u":  # the native uint64's thunk exists
+        assert _thunks.thunk(_count_bits, 2, (_bits(),)) is not None
+    assert _thunks.thunk(_count_bits, 2, (values,)) is None
+    for ranges in ([(0, 64)], threads.split(64, 4)):
+        with pytest.raises(TypingError):
+            threads.run_kernel(_count_bits, ranges, values)
+
+
 def test_calls_from_several_threads_at_once(four_threads):
     words = [_bits(seed) for seed in range(16)]
 

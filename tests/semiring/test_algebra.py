@@ -230,6 +230,64 @@ def test_masked_mxm_as_dots_or_saxpy_agree(monkeypatch, semiring):
             assert bool(dots) == uses_dots
 
 
+NARROW = {  # (semiring, A's values, x's values): products that overflow the output dtype
+    "max_plus_int8": (sr.max_plus, np.int8, np.int8),
+    "min_plus_int8": (sr.min_plus, np.int8, np.int8),
+    "land_plus_uint8": (sr.Semiring(sr.monoids.land, sr.ops.plus), np.bool_, np.uint8),
+}
+
+
+def _values(rng, dtype, size):
+    if dtype == np.bool_:
+        return rng.random(size) < 0.7
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size, endpoint=True).astype(dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", sorted(NARROW))
+@pytest.mark.parametrize("split", [False, True])
+def test_products_wrap_in_a_narrow_output_dtype(device, name, split, monkeypatch):
+    """Products that overflow a narrow integer output (``int8 + int8``) wrap in it, as
+    numpy's operator does, before the monoid folds them: a ``max`` of the sums taken wider
+    picked another entry.  Every product: vxm pushed and pulled, mxv, SpGEMM by saxpy (with
+    and without a mask) and by dots, SpMM; on the CPU also split over 4 threads."""
+    from spbfs.semiring import _products
+
+    if split:
+        _split_cpu(monkeypatch, threads=4)
+    semiring, a_type, x_type = NARROW[name]
+    rng = np.random.default_rng(11)
+    n, w = 30, 4
+    A = sp.random(n, n, density=0.4, random_state=rng, format="csr")
+    A.data = _values(rng, a_type, A.nnz)
+    X = sp.random(n, n, density=0.4, random_state=rng, format="csr")
+    X.data = _values(rng, x_type, X.nnz)
+    xp = _xp(device)
+    x = _values(rng, x_type, n)
+    x_row = sp.csr_array((x, np.arange(n), [0, n]), shape=(1, n))  # zeros stored too
+    vals, present = _mxm_reference(x_row, A, semiring)
+    for direction, xv in (("push", Vector.sparse(xp.arange(n), xp.asarray(x), size=n)),
+                          ("pull", xp.asarray(x))):
+        y = sr.vxm(xv, _on(device, A), semiring, direction=direction)
+        np.testing.assert_array_equal(_host(y.to_dense()), np.where(present[0], vals[0], 0))
+    y = sr.mxv(_on(device, A.T), xp.asarray(x), semiring)
+    np.testing.assert_array_equal(_host(y.to_dense()), np.where(present[0], vals[0], 0))
+    want = _mxm_reference(X, A, semiring)
+    _assert_same(sr.mxm(_on(device, X), _on(device, A), semiring), want)
+    mask = sp.csr_array(rng.random((n, n)) < 0.5)
+    masked = _apply_mask(*want, _canonical_dense(mask), False)
+    for factor in (_products.DOTS_OVER_SAXPY, 0.0, float("inf")):  # chosen, dots, saxpy
+        monkeypatch.setattr(_products, "DOTS_OVER_SAXPY", factor)
+        _assert_same(sr.mxm(_on(device, X), _on(device, A), semiring, _on(device, mask),
+                            structural=True), masked)
+    B = _values(rng, a_type, (n, w))
+    av, ap = _canonical_dense(X)
+    np.testing.assert_array_equal(
+        _host(sr.mxm(_on(device, X), xp.asarray(B), semiring)),
+        _spmm_reference(av, ap, B, semiring, np.ones((n, w), bool)))
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_mxm_plus_times_equals_scipy_including_cancellation(device):
     rng = np.random.default_rng(0)
@@ -282,7 +340,6 @@ class _Refusing:
         raise self.error("CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
 
 
-@pytest.mark.parametrize("device", DEVICES)
 def _spmm_reference(av, ap, X, semiring, allowed):
     """The dense block product row by row (the identity where a row is empty or the mask
     says no), by the semiring's own numpy functions."""

@@ -253,6 +253,34 @@ def test_operator_errors(kwargs, exc, word):
         semiring.vxm(args.pop("x"), args.pop("A"), args.pop("semiring"), **args)
 
 
+@pytest.mark.parametrize("split", [False, True])
+def test_values_no_kernel_holds_raise_a_type_error_naming_them(split, monkeypatch):
+    """longdouble values the operation reads raise TypeError naming the operand on any
+    number of threads (numba's typing error on one, AttributeError on four); a semiring that
+    reads only the pattern still runs on such a matrix."""
+    if np.dtype(np.longdouble).itemsize <= 8:
+        pytest.skip("longdouble is a double on this platform")
+    if split:
+        monkeypatch.setattr(cpu_products, "PARALLEL_WORK", 1)
+        monkeypatch.setattr(cpu_products, "get_num_threads", lambda: 4)
+    n = 400
+    A = sp.random(n, n, density=0.02, random_state=3, format="csr")
+    wide = A.astype(np.longdouble)
+    x = np.ones(n, np.longdouble)
+    calls = {
+        "x": lambda: semiring.vxm(x, A, semiring.plus_times),
+        "x ": lambda: semiring.vxm(Vector.sparse(np.arange(n), x, size=n), A, semiring.min_plus),
+        "a": lambda: semiring.mxm(A, wide, semiring.min_plus),
+        "A's values": lambda: semiring.apply(wide, semiring.unary.abs),
+        "B's values": lambda: semiring.ewise_add(A, wide, semiring.ops.plus),
+    }
+    for word, call in calls.items():
+        with pytest.raises(TypeError, match=f"{word.strip()} has dtype float128"):
+            call()
+    y = semiring.vxm(Vector.sparse([0], [True], size=n), wide, semiring.any_pair)
+    assert y.indices.tolist() == np.flatnonzero(A[[0]].toarray()[0]).tolist()
+
+
 def test_vector_errors():
     with pytest.raises(ValueError, match="indices must lie"):
         Vector.sparse([5], size=3)
