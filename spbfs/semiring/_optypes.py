@@ -216,9 +216,10 @@ class Semiring:
 
 
 def computable(dtype, what: str) -> np.dtype:
-    """``dtype`` where the compiled kernels hold values of it (bool, integers, float16-64,
-    complex64/128, in native byte order), else TypeError naming ``what``: numba and CUDA
-    have no ``longdouble``, and no kernel takes objects.
+    """``dtype`` where the compiled kernels hold values of it (bool, integers, float32/64,
+    in native byte order), else TypeError naming ``what``: numba's CPU kernels have no
+    ``float16`` arithmetic, neither numba nor CUDA a ``longdouble``, and no kernel takes
+    objects.
 
     Examples
     --------
@@ -226,11 +227,11 @@ def computable(dtype, what: str) -> np.dtype:
     dtype('float32')
     """
     dtype = np.dtype(dtype)
-    if dtype.kind in "biufc" and dtype.isnative and dtype.itemsize <= (
-            16 if dtype.kind == "c" else 8):
+    if dtype.kind in "biuf" and dtype.isnative and (
+            dtype.itemsize <= 8 if dtype.kind != "f" else dtype.itemsize in (4, 8)):
         return dtype
     raise TypeError(f"{what} has dtype {dtype}, which no kernel computes in; cast the values "
-                    "to a native-order bool, integer, float32/64 or complex64/128 dtype")
+                    "to a native-order bool, integer, float32 or float64 dtype")
 
 
 def _lowest(dtype):

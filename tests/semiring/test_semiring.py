@@ -255,16 +255,19 @@ def test_operator_errors(kwargs, exc, word):
 
 @pytest.mark.parametrize("split", [False, True])
 def test_values_no_kernel_holds_raise_a_type_error_naming_them(split, monkeypatch):
-    """longdouble values the operation reads raise TypeError naming the operand on any
-    number of threads (numba's typing error on one, AttributeError on four); a semiring that
-    reads only the pattern still runs on such a matrix."""
-    if np.dtype(np.longdouble).itemsize <= 8:
-        pytest.skip("longdouble is a double on this platform")
+    """float16 (numba's NotImplementedError) and longdouble values the operation reads
+    raise TypeError naming the operand on any number of threads (numba's typing error on
+    one, AttributeError on four); a semiring that reads only the pattern still runs on such
+    a matrix."""
     if split:
         monkeypatch.setattr(cpu_products, "PARALLEL_WORK", 1)
         monkeypatch.setattr(cpu_products, "get_num_threads", lambda: 4)
     n = 400
     A = sp.random(n, n, density=0.02, random_state=3, format="csr")
+    with pytest.raises(TypeError, match="x has dtype float16"):
+        semiring.vxm(np.ones(n, np.float16), A, semiring.plus_times)
+    if np.dtype(np.longdouble).itemsize <= 8:
+        pytest.skip("longdouble is a double on this platform")
     wide = A.astype(np.longdouble)
     x = np.ones(n, np.longdouble)
     calls = {
