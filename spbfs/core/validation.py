@@ -147,16 +147,18 @@ def check_number(value, name: str, *, real: bool = True):
 
     Examples
     --------
-    >>> check_number(0.85, "alpha"), check_number(True, "thunk", real=False)
-    (0.85, True)
+    >>> check_number(0.85, "alpha"), check_number(np.True_, "thunk", real=False)
+    (0.85, np.True_)
     >>> check_number("0.85", "alpha")
     Traceback (most recent call last):
         ...
     TypeError: alpha must be a number, got '0.85'
     """
     if not real:
-        if not isinstance(value, numbers.Number):
+        if not isinstance(value, (numbers.Number, np.bool_)):
             raise TypeError(f"{name} must be a number, got {value!r}")
+        if isinstance(value, int) and not -2**63 <= value < 2**64:
+            raise ValueError(f"{name} must fit a 64-bit integer, got {value}")
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         if getattr(value, "ndim", None) == 0 and np.asarray(value).dtype.kind in "iuf":

@@ -47,6 +47,14 @@ def _pair_operands(A, B):
     return a, b
 
 
+def _cast(operand, dtype):
+    """A Matrix or coordinates with their values cast to ``dtype``."""
+    if isinstance(operand, Matrix):
+        return operand.astype(dtype)
+    return _Coords(operand.keys, operand.values.astype(dtype), operand.shape, operand.xp,
+                   operand._rows, operand._cols)
+
+
 def _ewise(A, B, op, union, mask, complement, structural, replace, out, fills=None):
     """ewise_add (``union``; with ``fills``, ewise_union) or ewise_mult: matrices through
     the backend's compiled merge of their CSR rows where it has one (the CPU's), otherwise
@@ -57,6 +65,9 @@ def _ewise(A, B, op, union, mask, complement, structural, replace, out, fills=No
     for operand, name in ((a, "A"), (b, "B")):
         computable(operand.dtype, f"{name}'s values")
     dtype = op.result_dtype(a.dtype, b.dtype)
+    common = op.operand_dtype(a.dtype, b.dtype)
+    if common is not None:  # int64 with uint64: combined in float64, as numpy does
+        a, b = _cast(a, common), _cast(b, common)
     if fills is not None:  # each stands for a missing entry of its operand, in its dtype
         fills = (_fill(fills[0], a.dtype, "a_fill"), _fill(fills[1], b.dtype, "b_fill"))
     ewise_csr = optional_primitive(backend_for(a.xp), "ewise_csr")

@@ -61,6 +61,25 @@ class BinaryOp:
     uses: str
     result_dtype: Callable
 
+    def operand_dtype(self, x_dtype, a_dtype):
+        """The dtype both operands are cast to before a kernel multiplies them, or None:
+        integers of mixed sign whose common type is a float (int64 with uint64: numpy
+        computes in float64, where numba and C would wrap in 64-bit integers).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.semiring import ops
+        >>> ops.plus.operand_dtype(np.int64, np.uint64), ops.plus.operand_dtype(np.int8, np.int8)
+        (dtype('float64'), None)
+        """
+        x_dtype, a_dtype = np.dtype(x_dtype), np.dtype(a_dtype)
+        if "x" not in self.uses or "a" not in self.uses or x_dtype.kind not in "iu" or (
+                a_dtype.kind not in "iu"):
+            return None
+        common = np.result_type(x_dtype, a_dtype)
+        return common if common.kind == "f" else None
+
 
 @dataclass(frozen=True)
 class IndexUnaryOp:

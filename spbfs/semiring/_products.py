@@ -121,6 +121,9 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         C = Matrix(C.indptr, C.indices, C.data, shape[0], ncols=shape[1], check=False)
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
+    common = semiring.multiply.operand_dtype(A.dtype, B.dtype)
+    if common is not None:  # int64 with uint64: multiplied in float64, as numpy does
+        A, B = A.astype(common), B.astype(common)
     # the backend's SpGEMM kernel (a backend without one, the GPU's, takes the generic path)
     spgemm = optional_primitive(backend_for(A.xp), "spgemm")
     if spgemm is not None and m is not None and not m.complement and _dots_cheaper(A, B, m):
@@ -277,6 +280,9 @@ def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
     if B.ndim != 2 or B.shape[0] != A.ncols:
         raise ValueError(f"B must be a 2-D array with {A.ncols} rows, got shape {B.shape}")
     dtype = semiring.result_dtype(A.dtype, B.dtype)
+    common = semiring.multiply.operand_dtype(A.dtype, B.dtype)
+    if common is not None:  # int64 with uint64: multiplied in float64, as numpy does
+        A, B = A.astype(common), B.astype(common)
     shape = (A.nrows, B.shape[1])
     allowed = None
     if mask is not None:

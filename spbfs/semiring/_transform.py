@@ -160,6 +160,9 @@ def apply(A, op, left=None, right=None, mask=None, *, thunk=0, complement=False,
         if scalar.ndim or scalar.dtype.kind not in "biuf":
             raise TypeError(f"{'left' if left is not None else 'right'} must be a number, got "
                             f"{given!r}")
+        common = None if v is None else op.operand_dtype(scalar.dtype, v.dtype)
+        if common is not None:  # int64 with uint64: computed in float64, as numpy does
+            scalar, v = scalar.astype(common), v.astype(common)
         if left is not None:
             values = backend.binary(op, scalar[()], v, i, j,
                                     op.result_dtype(scalar.dtype, v.dtype))

@@ -99,9 +99,9 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
         multiply reads cast to it first, so products and sums are taken in it, as numpy's
         ``dtype=`` of a reduction does; a wider one (int64 counts of bools) casts nothing.
         A multiply whose products of such values do not fit (``div`` of ints) raises
-        TypeError.  Narrow integers are multiplied and added in 64 bits, and wrap only where
-        the result is stored (numpy wraps each int8 product: ``126 + 4`` is -126 there, 130
-        here).
+        TypeError.  Each product is cast to the output dtype before the monoid adds it, so
+        narrow integers wrap as numpy's do (``126 + 4`` is -126 in int8); int64 with uint64
+        values are multiplied in float64, numpy's common type.
 
     Returns
     -------
@@ -137,6 +137,9 @@ def vxm(x, A, semiring, *, mask=None, complement=False, direction="auto", dtype=
     if array_module(v.values) is not M.xp:
         raise TypeError("x must live on the same device as A")
     out_dtype = semiring.result_dtype(v.dtype, M.dtype)
+    common = semiring.multiply.operand_dtype(v.dtype, M.dtype)
+    if common is not None:  # int64 with uint64: multiplied in float64, as numpy does
+        v, M = _cast_operands(v, M, semiring, common)
     if dtype is not None:
         v, M, out_dtype = _narrowed(v, M, semiring, out_dtype, numeric_dtype(dtype))
     if direction == "auto":
@@ -184,12 +187,19 @@ def _narrowed(v, M, semiring, natural, dtype):
         if not np.can_cast(products, dtype, "safe"):
             raise TypeError(f"dtype {dtype} cannot hold the {semiring.multiply.name} products "
                             f"of {dtype} values ({products}): give a dtype that can")
-        if "x" in uses and v.dtype != dtype:
-            v = Vector(v.size, v.format, indices=v.indices, values=v.values.astype(dtype),
-                       present=v.present, absent=v.absent)
-        if "a" in uses:
-            M = M.astype(dtype)
+        v, M = _cast_operands(v, M, semiring, dtype)
     return v, M, dtype
+
+
+def _cast_operands(v, M, semiring, dtype):
+    """``v`` and ``M`` with the values the multiply reads cast to ``dtype``."""
+    uses = semiring.multiply.uses
+    if "x" in uses and v.dtype != dtype:
+        v = Vector(v.size, v.format, indices=v.indices, values=v.values.astype(dtype),
+                   present=v.present, absent=v.absent)
+    if "a" in uses:
+        M = M.astype(dtype)
+    return v, M
 
 
 def _push_full(M, semiring, mask) -> bool:

@@ -289,6 +289,35 @@ def test_products_wrap_in_a_narrow_output_dtype(device, name, split, monkeypatch
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_int64_with_uint64_values_are_combined_in_float64(device):
+    """int64 with uint64 operands: numpy's common type is float64, where the kernels
+    wrapped in 64-bit integers (2**63 + 1 gave -2**63 + 1): vxm pushed and pulled, SpGEMM
+    (masked: the kernels, not scipy's product), SpMM, ewise_mult and apply."""
+    xp = _xp(device)
+    big = np.uint64(2**63)
+    A = sp.csr_array((np.array([1, -1, 3], np.int64), ([0, 0, 1], [0, 1, 1])), shape=(2, 2))
+    x = np.array([big, big + np.uint64(5)], np.uint64)
+    want = np.array([float(big) + 1, max(float(big) - 1, float(big) + 8)])  # max over rows
+    for direction, xv in (("push", Vector.sparse(xp.arange(2), xp.asarray(x), size=2)),
+                          ("pull", xp.asarray(x))):
+        y = sr.vxm(xv, _on(device, A), sr.max_plus, direction=direction)
+        assert y.dtype == np.float64
+        np.testing.assert_array_equal(_host(y.to_dense()), want)
+    X = sp.csr_array((x, [0, 1], [0, 2]), shape=(1, 2))
+    got = sr.mxm(_on(device, X), _on(device, A), sr.max_plus,
+                 _on(device, sp.csr_array(np.ones((1, 2), bool))), structural=True)
+    np.testing.assert_array_equal(_dense(got)[0][0], want)
+    dense = sr.mxm(_on(device, A.T.tocsr()), xp.asarray(x[:, None]), sr.max_plus)
+    np.testing.assert_array_equal(_host(dense)[:, 0], want)
+    B = sp.csr_array((np.full(3, 2**64 - 1, np.uint64), A.indices, A.indptr), shape=(2, 2))
+    summed = sr.ewise_mult(_on(device, A), _on(device, B), sr.ops.plus)
+    np.testing.assert_array_equal(_dense(summed)[0][A.toarray() != 0],
+                                  A.data.astype(np.float64) + 2.0**64)
+    shifted = sr.apply(_on(device, A), sr.ops.plus, right=big)
+    np.testing.assert_array_equal(_host(shifted.data), A.data + float(big))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_mxm_plus_times_equals_scipy_including_cancellation(device):
     rng = np.random.default_rng(0)
     A = sp.random(40, 30, density=0.1, random_state=rng, format="csr")

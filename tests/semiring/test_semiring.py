@@ -284,6 +284,16 @@ def test_values_no_kernel_holds_raise_a_type_error_naming_them(split, monkeypatc
     assert y.indices.tolist() == np.flatnonzero(A[[0]].toarray()[0]).tolist()
 
 
+def test_select_thunks_numpy_bools_and_ints_past_64_bits():
+    """A numpy bool is a thunk as a Python bool is; an int no 64-bit integer holds raises
+    ValueError naming the thunk (numba's typing error before)."""
+    A = sp.csr_array(np.array([[1, 0], [2, 3]], np.uint64))
+    kept = semiring.select(A, "valueeq", np.True_).to_scipy()
+    assert kept.toarray().tolist() == [[1, 0], [0, 0]]
+    with pytest.raises(ValueError, match="thunk must fit a 64-bit integer"):
+        semiring.select(A, "valueeq", 2**64)
+
+
 def test_vector_errors():
     with pytest.raises(ValueError, match="indices must lie"):
         Vector.sparse([5], size=3)
