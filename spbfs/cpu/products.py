@@ -1283,7 +1283,8 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val,
                     jb = b_idx[pb]
                 elif ja < jb:
                     c_idx[q] = ja
-                    c_val[q] = mul(XV(pa), a_fill, i, ja) if filled else x_val[pa]
+                    c_val[q] = (like(c_val, mul(XV(pa), a_fill, i, ja)) if filled
+                                else like(c_val, x_val[pa]))
                     q += ONE
                     pa += ONE
                     if pa == a1:
@@ -1291,7 +1292,8 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val,
                     ja = a_idx[pa]
                 else:
                     c_idx[q] = jb
-                    c_val[q] = mul(x_fill, AV(pb), i, jb) if filled else a_val[pb]
+                    c_val[q] = (like(c_val, mul(x_fill, AV(pb), i, jb)) if filled
+                                else like(c_val, a_val[pb]))
                     q += ONE
                     pb += ONE
                     if pb == b1:
@@ -1300,13 +1302,13 @@ def union(r0, r1, a_ptr, a_idx, x_val, b_ptr, b_idx, a_val, c_ptr, c_idx, c_val,
         while pa < a1:
             ja = a_idx[pa]
             c_idx[q] = ja
-            c_val[q] = mul(XV(pa), a_fill, i, ja) if filled else x_val[pa]
+            c_val[q] = like(c_val, mul(XV(pa), a_fill, i, ja)) if filled else like(c_val, x_val[pa])
             pa += ONE
             q += ONE
         while pb < b1:
             jb = b_idx[pb]
             c_idx[q] = jb
-            c_val[q] = mul(x_fill, AV(pb), i, jb) if filled else a_val[pb]
+            c_val[q] = like(c_val, mul(x_fill, AV(pb), i, jb)) if filled else like(c_val, a_val[pb])
             pb += ONE
             q += ONE
 """

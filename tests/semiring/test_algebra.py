@@ -315,6 +315,11 @@ def test_int64_with_uint64_values_are_combined_in_float64(device):
                                   A.data.astype(np.float64) + 2.0**64)
     shifted = sr.apply(_on(device, A), sr.ops.plus, right=big)
     np.testing.assert_array_equal(_host(shifted.data), A.data + float(big))
+    # a lone entry kept in an int64 result is cast as numpy's astype (the merge's two
+    # branches went through float64: 2**64 - 1 gave -2**63, not -1)
+    lone = sp.csr_array((np.array([5], np.int64), [0], [0, 1, 1]), shape=(2, 2))
+    kept = sr.ewise_add(_on(device, lone), _on(device, B), sr.ops.first)
+    np.testing.assert_array_equal(_dense(kept)[0], [[5, -1], [0, -1]])
 
 
 @pytest.mark.parametrize("device", DEVICES)
