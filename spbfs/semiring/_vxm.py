@@ -12,7 +12,7 @@ from ._dispatch import distributed
 from ._masks import dense_mask
 from ._matrix import Matrix
 from ._named import monoids
-from ._optypes import Semiring
+from ._optypes import Semiring, computable
 from ._vector import Vector
 
 _DIRECTIONS = ("auto", "push", "pull")
@@ -38,14 +38,15 @@ def as_vector(x, size, name="x") -> Vector:
 
 
 def numeric_dtype(dtype, name="dtype"):
-    """``dtype`` as a numpy dtype of numbers (bool, integer or float), or TypeError."""
+    """``dtype`` as a numpy dtype of numbers a kernel computes in (bool, integer, float32
+    or float64), or TypeError."""
     try:
         out = np.dtype(dtype)
     except TypeError:
         raise TypeError(f"{name} must be a numeric dtype, got {dtype!r}") from None
     if out.kind not in "biuf":
         raise TypeError(f"{name} must be a numeric dtype, got {out}")
-    return out
+    return computable(out, f"the {name} argument")
 
 
 def as_mask(mask, size, xp):

@@ -266,6 +266,8 @@ def test_values_no_kernel_holds_raise_a_type_error_naming_them(split, monkeypatc
     A = sp.random(n, n, density=0.02, random_state=3, format="csr")
     with pytest.raises(TypeError, match="x has dtype float16"):
         semiring.vxm(np.ones(n, np.float16), A, semiring.plus_times)
+    with pytest.raises(TypeError, match="the dtype argument has dtype float16"):
+        semiring.vxm(np.ones(n), A, semiring.plus_times, dtype=np.float16)
     if np.dtype(np.longdouble).itemsize <= 8:
         pytest.skip("longdouble is a double on this platform")
     wide = A.astype(np.longdouble)
