@@ -225,10 +225,10 @@ class Semiring:
         """
         x_dtype, a_dtype = np.dtype(x_dtype), np.dtype(a_dtype)
         out = np.dtype(self.multiply.result_dtype(x_dtype, a_dtype))
-        for name, dtype in (("x", x_dtype), ("a", a_dtype), ("result", out)):
-            if name == "result" or name in self.multiply.uses:
+        for name, dtype in (("x", x_dtype), ("a", a_dtype)):
+            if name in self.multiply.uses:
                 computable(dtype, f"{self.name}: the multiply's {name}")
-        return out
+        return computable(out, f"{self.name}: the multiply's result")
 
     def __repr__(self) -> str:
         return f"Semiring({self.name})"

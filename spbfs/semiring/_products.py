@@ -121,9 +121,7 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         C = Matrix(C.indptr, C.indices, C.data, shape[0], ncols=shape[1], check=False)
         return C if out is None else _finish(_coords(C, "C"), None, out, replace)
     dtype = semiring.result_dtype(A.dtype, B.dtype)
-    common = semiring.multiply.operand_dtype(A.dtype, B.dtype)
-    if common is not None:  # int64 with uint64: multiplied in float64, as numpy does
-        A, B = A.astype(common), B.astype(common)
+    A, B = _in_common_dtype(A, B, semiring)
     # the backend's SpGEMM kernel (a backend without one, the GPU's, takes the generic path)
     spgemm = optional_primitive(backend_for(A.xp), "spgemm")
     if spgemm is not None and m is not None and not m.complement and _dots_cheaper(A, B, m):
@@ -142,6 +140,13 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
                        out, replace)
     C = _mxm_saxpy(A, B, semiring, m, shape, dtype)
     return _finish_csr(C, None if out is None else m, out, replace)
+
+
+def _in_common_dtype(A, B, semiring):
+    """``A`` and ``B`` with their values in the multiply's common dtype where the kernels
+    need one (int64 with uint64: float64, as numpy computes), else as they are."""
+    common = semiring.multiply.operand_dtype(A.dtype, B.dtype)
+    return (A, B) if common is None else (A.astype(common), B.astype(common))
 
 
 def _check_semiring(semiring):
@@ -280,9 +285,7 @@ def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
     if B.ndim != 2 or B.shape[0] != A.ncols:
         raise ValueError(f"B must be a 2-D array with {A.ncols} rows, got shape {B.shape}")
     dtype = semiring.result_dtype(A.dtype, B.dtype)
-    common = semiring.multiply.operand_dtype(A.dtype, B.dtype)
-    if common is not None:  # int64 with uint64: multiplied in float64, as numpy does
-        A, B = A.astype(common), B.astype(common)
+    A, B = _in_common_dtype(A, B, semiring)
     shape = (A.nrows, B.shape[1])
     allowed = None
     if mask is not None:
