@@ -158,6 +158,27 @@ class Monoid:
         """True for the ``any`` monoid (reduction keeps any one input)."""
         return self.terminal == ANY_TERMINAL
 
+    @property
+    def is_logical(self) -> bool:
+        """True for ``lor`` and ``land``: their results are truths (1 or 0 in a non-bool
+        dtype), a reduction or product of a single value included."""
+        return self.ufunc in (np.logical_or, np.logical_and)
+
+    def truths(self, values):
+        """``values`` as this monoid's results: written in place as their truth (``values
+        != 0``) for a logical monoid over non-bool values, else as they are.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs.semiring import monoids
+        >>> monoids.lor.truths(np.array([5, 0, -2])).tolist()
+        [1, 0, 1]
+        """
+        if self.is_logical and values.dtype != np.bool_:
+            values[...] = values != 0
+        return values
+
     def as_binary(self) -> BinaryOp:
         """The monoid's operator as a :class:`BinaryOp` ``f(x, a)`` (for ``ewise_*``)."""
         ufunc = self.ufunc

@@ -130,16 +130,23 @@ def mxm(A, B, semiring, mask=None, *, complement=False, structural=False, replac
         A.canonical(), B.canonical(), semiring, None if m is None else m.matrix.canonical(),
         m is not None and m.structural, complement, dtype)
     if found is not None:  # the backend's kernel, masked inside
-        C = _csr_matrix(*found, shape)
+        C = _truths(_csr_matrix(*found, shape), semiring)
         if out is None:
             return C
         return _finish(_coords(C, "C"), m, out, replace)
     if m is not None and not m.complement:  # one merge kernel per masked dot product
         # the products hold allowed positions only: the mask is left to ``out``
-        return _finish(_mxm_dot(A, B, semiring, m, shape, dtype), None if out is None else m,
-                       out, replace)
-    C = _mxm_saxpy(A, B, semiring, m, shape, dtype)
+        return _finish(_truths(_mxm_dot(A, B, semiring, m, shape, dtype), semiring),
+                       None if out is None else m, out, replace)
+    C = _truths(_mxm_saxpy(A, B, semiring, m, shape, dtype), semiring)
     return _finish_csr(C, None if out is None else m, out, replace)
+
+
+def _truths(C, semiring):
+    """``C`` (a Matrix or coordinates) with its values as the monoid's results (a lone
+    product of ``lor`` / ``land`` over numbers is its truth, as the fold of several is)."""
+    semiring.monoid.truths(C.data if isinstance(C, Matrix) else C.values)
+    return C
 
 
 def _in_common_dtype(A, B, semiring):
@@ -295,13 +302,16 @@ def _spmm(A, B, semiring, mask, complement, replace=False, out=None):
         if allowed.dtype != np.bool_:
             allowed = allowed != 0
     if out is None:
-        return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+        return semiring.monoid.truths(backend_for(xp).spmm(A, B, semiring, allowed, complement,
+                                                            dtype))
     _check_dense_out(out, shape, dtype, xp, (B, allowed))
-    if out.flags.c_contiguous:  # the kernel writes out, leaving the masked-out positions
-        # as they are unless replace asks for the identity there
+    if out.flags.c_contiguous and (not semiring.monoid.is_logical or dtype == np.bool_):
+        # the kernel writes out, leaving the masked-out positions as they are unless
+        # replace asks for the identity there; a logical monoid over numbers takes its
+        # truths in a copy first
         return backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype, out=out,
                                     keep=allowed is not None and not replace)
-    C = backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype)
+    C = semiring.monoid.truths(backend_for(xp).spmm(A, B, semiring, allowed, complement, dtype))
     return _dense_into(out, C, allowed, complement, replace)
 
 

@@ -67,15 +67,33 @@ def reduce(A, monoid, axis=None, *, dtype=None):
     return Vector(M.nrows, "sparse", indices=rows.copy(), values=values)  # the caller's own
 
 
-_LOGICAL = (np.logical_or, np.logical_and)
-
-
 def _truth_values(monoid, values):
     """``values`` as booleans for a logical monoid (``lor``, ``land``: a one-entry row
     reduces to its truth, 1, not its value), else as they are."""
-    if monoid.ufunc in _LOGICAL and values.dtype != bool:
+    if monoid.is_logical and values.dtype != bool:
         return values != 0
     return values
+
+
+#: The named predicates that compare each value with the thunk.
+_VALUE_COMPARISONS = frozenset(getattr(select_ops, name) for name in (
+    "valuegt", "valuege", "valuelt", "valuele", "valueeq", "valuene"))
+
+
+def _exact_thunk(op, thunk, dtype):
+    """The thunk a named value comparison of integers ``dtype`` makes exactly: an integer
+    thunk in the values' range in their dtype (int64 with uint64 would compare in float64,
+    wrong from ``2**53`` up, and a CUDA kernel would read -1 as ``2**64 - 1``), one past it
+    as an infinity (every value is below or above it), else the thunk as it is."""
+    if (op not in _VALUE_COMPARISONS or dtype is None or np.dtype(dtype).kind not in "iu"
+            or not isinstance(thunk, (int, np.integer)) or isinstance(thunk, bool)):
+        return thunk
+    info, value = np.iinfo(dtype), int(thunk)
+    if value < info.min:
+        return -np.inf
+    if value > info.max:
+        return np.inf
+    return np.dtype(dtype).type(value)
 
 
 def _row_segments(M):
@@ -89,7 +107,7 @@ def _scalar(monoid, values, dtype, xp):
     dtype = np.dtype(dtype)
     if values.size == 0:
         return dtype.type(monoid.identity(dtype))
-    if values.dtype == bool and dtype.kind != "b" and monoid.ufunc in _LOGICAL:
+    if values.dtype == bool and dtype.kind != "b" and monoid.is_logical:
         return dtype.type(_scalar(monoid, values, bool, xp)).item()
     if xp is np and monoid.ufunc is not None:  # no segment machinery
         split_over_threads = optional_primitive(backend_for(xp), "reduce_values")
@@ -200,6 +218,7 @@ def select(A, kind, thunk=0, mask=None, *, complement=False, structural=False,
     else:
         raise TypeError(f"kind must be a str or an IndexUnaryOp, got {type(kind).__name__}")
     check_number(thunk, "thunk", real=False)
+    thunk = _exact_thunk(op, thunk, getattr(A, "dtype", None))
     algebra = distributed(A)
     if algebra is not None:
         return algebra.select(A, op, thunk, mask, complement=complement, replace=replace,

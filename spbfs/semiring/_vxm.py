@@ -276,7 +276,7 @@ def push(M, x, semiring, mask, complement, dtype) -> Vector:
     """Unchecked push (SpMSpV) on a prepared Matrix and sparse Vector."""
     idx, val = backend_for(M.xp).spmspv(M.indptr, M.indices, _values(M, semiring), M.ncols,
                                         x.indices, x.values, semiring, mask, complement, dtype)
-    return Vector(M.ncols, "sparse", indices=idx, values=val)
+    return Vector(M.ncols, "sparse", indices=idx, values=semiring.monoid.truths(val))
 
 
 def pull(M, x, semiring, mask, complement, dtype) -> Vector:
@@ -285,4 +285,4 @@ def pull(M, x, semiring, mask, complement, dtype) -> Vector:
     present, val = backend_for(M.xp).spmv(T.indptr, T.indices, _values(T, semiring), x.present,
                                           x.values,
                                           semiring, mask, complement, dtype)
-    return Vector(M.ncols, "bitmap", present=present, values=val)
+    return Vector(M.ncols, "bitmap", present=present, values=semiring.monoid.truths(val))

@@ -141,6 +141,8 @@ def _mxm_reference(A, B, semiring):
                 acc = terms[0]
                 for t in terms[1:]:
                     acc = semiring.monoid.ufunc(acc, t)
+                if semiring.monoid.is_logical:  # a truth, a lone product's too
+                    acc = acc != 0
                 vals[i, j], present[i, j] = acc, True
     return vals, present
 
@@ -1028,6 +1030,57 @@ def test_select_on_a_vector():
                                   [0, 0, -2, 0, 0])
     np.testing.assert_array_equal(
         sr.select(x, "valuegt", 0, mask=mask, complement=True).to_dense(0), [1, 0, 0, 0, 0])
+
+
+_COMPARE = {"valuegt": int.__gt__, "valuele": int.__le__, "valueeq": int.__eq__}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_select_by_value_compares_64_bit_integers_exactly(device, dtype):
+    """Found by the dtype fuzz: uint64 values against an int thunk (and int64 values
+    against a uint64 one) compared in float64, so ``2**62 + 1 > 2**62`` was False; a thunk
+    past the values' range compares as what it is, every value below or above it."""
+    xp, info = _xp(device), np.iinfo(dtype)
+    values = np.unique(np.array([info.min, info.min + 1, 0, 2**62, 2**62 + 1, info.max - 1,
+                                 info.max], dtype))
+    where = xp.arange(values.size)
+    A = Matrix(xp.asarray([0, values.size]), where, xp.asarray(values), 1, ncols=values.size)
+    x = Vector.sparse(where, xp.asarray(values), size=values.size)
+    thunks = [-1, 0, 2**62, 2**62 + 1, info.max, info.min, -(2**63), 2**63, 2**64 - 1,
+              np.int64(2**62), np.uint64(2**62 + 1), np.int64(-1), np.uint64(2**63)]
+    for kind, compare in _COMPARE.items():
+        for thunk in thunks:
+            want = np.flatnonzero([compare(int(v), int(thunk)) for v in values]).tolist()
+            assert _host(sr.select(A, kind, thunk).indices).tolist() == want, (kind, thunk)
+            assert _host(sr.select(x, kind, thunk).indices).tolist() == want, (kind, thunk)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("monoid", [sr.monoids.lor, sr.monoids.land])
+def test_logical_products_of_numbers_are_their_truth(device, monoid):
+    """Found by the dtype fuzz: a lone product of ``lor`` / ``land`` over numbers was kept as
+    it is (5) where a fold of several gave its truth (1); every product path now gives the
+    truth, as ``reduce`` does, and a dense ``out`` keeps what its mask leaves."""
+    xp, semiring = _xp(device), sr.Semiring(monoid, sr.ops.times)
+    fold = int(monoid.ufunc(3, 0))  # the fold of a row's two products, 3 and 0
+    A = _on(device, np.array([[5, 0], [3, 2]]))
+    eye = np.eye(2, dtype=np.int64)
+    C = sr.mxm(A, _on(device, eye), semiring)  # one product an entry
+    assert _host(C.data).tolist() == [1, 1, 1]
+    for mask in (None, _on(device, np.ones((2, 2)))):
+        C = sr.mxm(A, _on(device, np.array([[1, 1], [0, 1]])), semiring, mask)
+        assert _host(C.data).tolist() == [1, 1, 1, int(monoid.ufunc(3, 2))]
+    assert _host(sr.mxm(A, xp.asarray(eye), semiring)).tolist() == [[1, 0], [fold, fold]]
+    out = xp.full((2, 2), 7, np.int64)
+    keep = xp.asarray(np.array([[True, False], [False, True]]))
+    for layout in (out, xp.asfortranarray(out.copy())):  # in place, and through a copy
+        sr.mxm(A, xp.asarray(eye), semiring, keep, out=layout)
+        assert _host(layout).tolist() == [[1, 7], [7, fold]]
+    E = _on(device, np.array([[1, 1], [0, 1]]))
+    for direction in ("push", "pull"):
+        y = sr.vxm(xp.asarray([5, 3]), E, semiring, direction=direction)
+        assert _host(y.to_dense(0)).tolist() == [1, 1]
 
 
 @pytest.mark.parametrize("device", DEVICES)
