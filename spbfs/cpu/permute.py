@@ -45,8 +45,9 @@ def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_va
             order = np.argsort(out_idx[lo:hi])
             keys = out_idx[lo:hi][order]
             vals = out_val[lo:hi][order]
-            out_idx[lo:hi] = keys
-            out_val[lo:hi] = vals
+            for k in range(hi - lo):  # element by element: no slice's shape check compiled
+                out_idx[lo + k] = keys[k]
+                out_val[lo + k] = vals[k]
 
 
 def csr_permuted(indptr, indices, data, rows, cols):
@@ -116,7 +117,7 @@ def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
                     b -= 1
                 out_idx[b + 1] = key
         else:
-            out_idx[lo:hi] = np.sort(out_idx[lo:hi])
+            out_idx[lo:hi].sort()
 
 
 def csr_lower_permuted(indptr, indices, order):
