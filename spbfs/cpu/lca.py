@@ -137,7 +137,8 @@ def _set_order(v, rindptr, rindices, hashes, seen, queue, keys, hs, out):
                 queue[tail] = y
                 tail += 1
     adds = np.empty(tail, np.int32)
-    adds[:tail - 1] = queue[1:tail]
+    for a in range(tail - 1):  # element by element: no slice's shape check compiled
+        adds[a] = queue[a + 1]
     adds[tail - 1] = v
     keys[0, :8] = -1
     which, size, _ = _fill(keys, hs, 0, 8, 0, hashes[adds], adds)
@@ -216,7 +217,8 @@ def _pairs(pairs_v, pairs_w, indptr, indices, rindptr, rindices, hashes, bits, c
                 used = offset[n]
                 if used + c > pool.size:
                     grown = np.empty(max(2 * pool.size, used + c), np.int32)
-                    grown[:used] = pool[:used]
+                    for a in range(used):
+                        grown[a] = pool[a]
                     pool = grown
                 _set_order(through, rindptr, rindices, hashes, seen, queue, keys, hs,
                            pool[used:used + c])
