@@ -44,17 +44,16 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     """Shortest path lengths from ``source``, or from each of an array of sources
     (non-negative edge weights).
 
-    Delta-stepping (Meyer and Sanders) over sparse vectors where the algebra keeps them
-    sparse and pushes cost no more than pulls (the CPU): each round pushes the vertices of
-    the lowest bucket of distances (width :data:`BUCKET_DEGREES` times the mean weight over
-    the mean out-degree) whose distance improved through ``min_plus`` (``y = x @ A`` with
-    ``y[j] = min_i x[i] + A[i, j]``) and keeps the improvements; improvements beyond the
-    bucket wait for theirs (:func:`spbfs.semiring.relax_buckets`; on the CPU two kernels a
-    round, with per-thread bins).  Elsewhere (a graph over ranks, the GPU) a frontier-based
-    Bellman-Ford: each round pushes every vertex whose distance improved, in at most
-    ``n`` rounds and usually about the graph's hop diameter; a round pulls instead where
-    the backend expects that to be cheaper (:func:`spbfs.semiring.pull_cheaper`: on the
-    GPU, matrices under about 2**25 entries and large frontiers).
+    On one device's matrix, :func:`spbfs.semiring.relax_buckets`: delta-stepping (Meyer
+    and Sanders), each round pushing the vertices of the lowest bucket of distances (width
+    :data:`BUCKET_DEGREES` times the mean weight over the mean out-degree) whose distance
+    improved through ``min_plus`` (``y = x @ A`` with ``y[j] = min_i x[i] + A[i, j]``) and
+    keeping the improvements, improvements beyond the bucket waiting for theirs (on the
+    CPU two kernels a round, with per-thread bins; the GPU runs every improved vertex in
+    each round, rounds launched on the device without a host read between them).  On a
+    graph over ranks a frontier-based Bellman-Ford: each round pushes every vertex whose
+    distance improved, in at most ``n`` rounds and usually about the graph's hop
+    diameter.
 
     With an array of ``k`` sources the searches run as one iteration on a
     dense ``k x n`` block ``D``: each round takes the vertices whose distance
@@ -135,11 +134,10 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
                                np if by_masks(M) else xp, name="source")
     else:
         source = check_source(source, n)
-    # where the algebra's vectors can be sparse and a push of the whole matrix costs no
-    # more than a pull (the CPU), delta-stepping over sparse vectors; else (the vectors of
-    # a graph over ranks stay bitmaps; the GPU pulls large frontiers) the frontier
-    # Bellman-Ford below
-    if not by_masks(M) and M.nnz and not pull_cheaper(M, M.nnz):
+    # one device's matrix: relax_buckets (delta-stepping on the CPU, rounds on the device
+    # on the GPU); a graph over ranks (its vectors stay bitmaps): the frontier Bellman-Ford
+    # below
+    if not by_masks(M) and M.nnz:
         dist = relax_buckets(M, xp.unique(xp.asarray(source, np.int64).reshape(-1)),
                              _bucket_width(M))  # the weights checked there
         if not return_predecessors:
@@ -157,11 +155,9 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
         frontier_edges = int((degree * changed).sum())  # the round's one read on the host
         if frontier_edges == 0:
             break
-        # push (or pull, where the backend expects that to be cheaper) the vertices whose
-        # distance improved; keep the improvements
+        # push the vertices whose distance improved; keep the improvements
         frontier = Vector(n, "bitmap", present=changed, values=dist)
-        direction = "pull" if pull_cheaper(M, frontier_edges) else "push"
-        y = vxm(frontier, M, min_plus, direction=direction).to_bitmap()
+        y = vxm(frontier, M, min_plus, direction="push").to_bitmap()
         changed = y.present & (y.values < dist)
         dist = xp.where(changed, y.values, dist)
     if not return_predecessors:

@@ -31,7 +31,8 @@ Of the optional primitives (:data:`spbfs.core.seam.OPTIONAL`) it has ``queue_ord
 a sweep), ``peel`` (a queue on the
 device, runs of small rounds in one block, :mod:`spbfs.gpu.peel`), ``weak_components`` (a
 concurrent union-find, :mod:`spbfs.gpu.components`), ``csr_induced`` (the forest's core,
-:mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), and ``prefers_pull``
+:mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), ``delta_stepping``
+(frontier Bellman-Ford rounds on the device, :mod:`spbfs.gpu.relax`), and ``prefers_pull``
 and ``pruning_share`` (cost hints); the others (``spgemm``, ``ewise_csr``, ``select_csr``,
 ``queue_meet``, ``spmv_scatter``, ``strong_components``) are left to the
 operations' generic paths.
@@ -61,10 +62,11 @@ from .forest import forest_outputs, pruning_share
 from .mode import mode_sweeps, modularity_sweep, row_mode
 from .peel import peel
 from .queue import queue_levels, queue_order
+from .relax import delta_stepping
 
-__all__ = ["binary", "bitmap_search", "csr_induced", "forest_outputs", "greedy_colors",
-           "index_unary", "masked_dot", "packed_pull", "packed_push", "prefers_pull",
-           "pruning_share", "mode_sweeps", "modularity_sweep", "peel", "queue_levels",
+__all__ = ["binary", "bitmap_search", "csr_induced", "delta_stepping", "forest_outputs",
+           "greedy_colors", "index_unary", "masked_dot", "mode_sweeps", "modularity_sweep",
+           "packed_pull", "packed_push", "peel", "prefers_pull", "pruning_share", "queue_levels",
            "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv", "spmv",
            "unpack_bitplanes", "weak_components"]
 

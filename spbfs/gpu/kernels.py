@@ -333,3 +333,9 @@ def packed_module(idx_dtype, ptr_dtype, out_dtype, edge_bits: bool):
 def bitplane_module(out_dtype):
     """The ``unpack_bitplanes`` kernel writing codes of this dtype."""
     return _module(f"typedef {ctype(out_dtype)} out_t;\n" + _source("bitplane_kernels.cu"))
+
+
+def relax_module(idx_dtype, ptr_dtype):
+    """The frontier Bellman-Ford round (``relax_round``) for these index types."""
+    head = f"typedef {ctype(idx_dtype)} idx_t;\ntypedef {ctype(ptr_dtype)} ptr_t;\n"
+    return _module(head + _source("relax_kernels.cu"))
