@@ -44,6 +44,7 @@ from .algorithms.components import as_graph
 from .algorithms.components import connected_components as _connected_components
 from .algorithms.components import min_first_scan as _min_first
 from .algorithms.laplacian import laplacian as _laplacian
+from .algorithms.sssp import bucket_width
 from .core.arrays import array_module, index_dtype, is_cupy, to_numpy
 from .core.validation import SCIPY_NULL, check_source
 from .semiring import (
@@ -56,6 +57,7 @@ from .semiring import (
     monoids,
     ops,
     queue_order,
+    relax_buckets,
     vxm,
 )
 
@@ -946,6 +948,9 @@ class _Search:
     def _bellman_ford(self, K, roots, dist, sources):
         xp, N, n = K.xp, K.n, self.n
         bounded = not self.limit >= np.inf  # a NaN limit (scipy's) keeps only the roots
+        if not (self.negative or bounded):  # the backend's shortest distances: the same
+            dist[...] = relax_buckets(K, roots, bucket_width(K))  # fixpoint in its rounds
+            return
         prune = not self.negative and bounded
         frontier = Vector(N, "sparse", indices=roots, values=xp.zeros(roots.size))
         rounds = 0

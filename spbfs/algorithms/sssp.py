@@ -139,7 +139,7 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     # below
     if not by_masks(M) and M.nnz:
         dist = relax_buckets(M, xp.unique(xp.asarray(source, np.int64).reshape(-1)),
-                             _bucket_width(M))  # the weights checked there
+                             bucket_width(M))  # the weights checked there
         if not return_predecessors:
             return dist
         return dist, _predecessors(M, dist, source)
@@ -165,11 +165,19 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     return dist, _predecessors(M, dist, source)
 
 
-def _bucket_width(M):
+def bucket_width(M):
     """Delta-stepping's bucket width: :data:`BUCKET_DEGREES` times the mean weight over the
     mean out-degree (Meyer and Sanders' width for random weights, scaled to the graph), the
     mean weight read from at most :data:`WIDTH_SAMPLE` entries spread evenly over the
-    matrix (any width gives the same distances); 1 without positive weights."""
+    matrix (any width gives the same distances); 1 without positive weights.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spbfs.semiring import Matrix
+    >>> bucket_width(Matrix(np.array([0, 1, 2]), np.array([1, 0]), np.array([2.0, 4.0]), 2))
+    12.0
+    """
     step = max(M.nnz // WIDTH_SAMPLE, 1)
     mean = float(M.data[::step].mean()) if M.nnz else 0.0
     if not (mean > 0 and math.isfinite(mean)):
