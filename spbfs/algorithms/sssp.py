@@ -38,6 +38,14 @@ BUCKET_DEGREES = 4.0
 WHOLE_SHARE = 0.5
 #: Entries read for the mean weight of the bucket width.
 WIDTH_SAMPLE = 1 << 16
+#: Distances from fewer sources than this, or over a graph of a mean out-degree under
+#: ``BATCH_FROM_DEGREE``, come from one ``relax_buckets`` a source, not the batched rounds
+#: (graph500 Kronecker scale 17 with weights 1-255 on one H200: 1 source 4.8 against 23.8
+#: ms, 4: 15.6 against 24.1, 16: 65.5 against 21.6; scale 16 on the VM's two threads: 4
+#: sources 40 against 263 ms, 64: 635 against 790; a 300 x 300 grid: 1 source 20 against
+#: 982 ms on the VM, 16: 89 against 4,540; on the H200 16: 159 against 233).
+BATCH_FROM_SOURCES = 8
+BATCH_FROM_DEGREE = 8
 
 
 def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False):
@@ -55,14 +63,17 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     distance improved, in at most ``n`` rounds and usually about the graph's hop
     diameter.
 
-    With an array of ``k`` sources the searches run as one iteration on a
-    dense ``k x n`` block ``D``: each round takes the vertices whose distance
-    improved for some source (``changed``) and computes ``min(D, D[:, changed]
-    (min.+) A[changed, :])`` with one SpMM over ``min_plus`` (``mxm`` of the
-    extracted edges, transposed, with the dense block), so a round costs one sparse
-    product whatever ``k``.  On a graph over ranks (a :class:`~spbfs.dist.DistGraph`) the
-    searches run one after another, their rows stacked (``G.gather`` gives ``(k, n)``).
-    Duplicate edges count with their smallest weight, as in the one-source search.
+    With an array of ``k`` distinct sources, fewer than :data:`BATCH_FROM_SOURCES` or on
+    a graph whose mean out-degree is under :data:`BATCH_FROM_DEGREE` (many rounds), and no
+    predecessors asked for, one :func:`~spbfs.semiring.relax_buckets` a source.
+    Otherwise the searches run as one iteration on a dense ``k x n`` block ``D``: each
+    round takes the vertices whose distance improved for some source (``changed``) and
+    computes ``min(D, D[:, changed] (min.+) A[changed, :])`` with one SpMM over
+    ``min_plus`` (``mxm`` of the extracted edges, transposed, with the dense block), so a
+    round costs one sparse product whatever ``k``.  On a graph over ranks (a
+    :class:`~spbfs.dist.DistGraph`) the searches run one after another, their rows
+    stacked (``G.gather`` gives ``(k, n)``).  Duplicate edges count with their smallest
+    weight, as in the one-source search.
 
     Parameters
     ----------
@@ -249,6 +260,10 @@ def _sssp_many(A, sources, directed, return_predecessors):
     M = checked_weights(M).canonical(monoids.min)  # parallel edges: the lightest
     host = to_numpy(src)
     uniq, inverse = np.unique(host, return_inverse=True)  # sorted: the first changed set
+    if not return_predecessors and _one_by_one(M, uniq.size):
+        width = bucket_width(M)
+        dist = xp.stack([relax_buckets(M, xp.asarray([s]), width) for s in uniq.tolist()])
+        return dist if np.array_equal(uniq, host) else dist[xp.asarray(inverse.reshape(-1))]
     rows = xp.asarray(uniq)
     k = int(rows.size)
     dist = xp.full((n, k), np.inf)   # a row per vertex: the products' layout, no transposes
@@ -273,6 +288,14 @@ def _sssp_many(A, sources, directed, return_predecessors):
         dist = dist[take]
         pred = pred[take] if return_predecessors else None
     return (dist, pred) if return_predecessors else dist
+
+
+def _one_by_one(M, k):
+    """Whether ``k`` (distinct, at least one) sources' distances come faster from a search
+    each than from the batched rounds, whose every round reads the whole ``n x k`` block:
+    fewer than :data:`BATCH_FROM_SOURCES`, or a mean out-degree under
+    :data:`BATCH_FROM_DEGREE` (a mesh or a road map: many rounds)."""
+    return 0 < k and (k < BATCH_FROM_SOURCES or M.nnz < BATCH_FROM_DEGREE * M.n)
 
 
 def _predecessors_many(M, dist, sources):

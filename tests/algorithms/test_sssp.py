@@ -176,6 +176,39 @@ def test_many_sources_rows_equal_one_source_calls():
         np.testing.assert_array_equal(dist[row], spbfs.sssp(A, s))
 
 
+@pytest.mark.parametrize(("shape", "k", "searches"), [
+    ("grid", 12, 11),     # a mean out-degree under 8: a search a distinct source
+    ("dense", 4, 3),      # few sources: a search a distinct source
+    ("dense", 12, 0),     # many sources on a dense graph: the batched rounds
+])
+def test_many_sources_one_search_each_or_batched(shape, k, searches):
+    """Distances from many sources by one ``relax_buckets`` each (few sources, or a sparse
+    graph: a 300 x 300 grid's batched rounds took 50x longer) or by the batched rounds,
+    equal to scipy's either way, repeats and order kept."""
+    from spbfs.algorithms import sssp as sssp_module
+
+    rng = np.random.default_rng(k)
+    if shape == "grid":
+        side = 20
+        at = np.arange(side * side).reshape(side, side)
+        u = np.concatenate([at[:, :-1].ravel(), at[:-1, :].ravel()])
+        v = np.concatenate([at[:, 1:].ravel(), at[1:, :].ravel()])
+        n, m = side * side, u.size
+    else:
+        n, m = 200, 4000
+        u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+    A = sp.csr_array((rng.integers(1, 9, m).astype(float), (u, v)), shape=(n, n))
+    sources = rng.choice(n, k - 1, replace=False).tolist()
+    sources.append(sources[0])
+    calls = []
+    real = sssp_module.relax_buckets
+    with mock.patch.object(sssp_module, "relax_buckets",
+                           lambda *a: calls.append(1) or real(*a)):
+        dist = spbfs.sssp(A, sources, directed=False)
+    assert len(calls) == searches
+    np.testing.assert_array_equal(dist, csgraph.dijkstra(A, directed=False, indices=sources))
+
+
 def test_many_sources_duplicate_edges_count_with_the_smallest_weight():
     # 0 -> 1 stored twice (5 and 1), 1 -> 2 (zero weight), 2 -> 1 (zero: a zero cycle)
     A = sp.csr_array((np.array([5.0, 1.0, 0.0, 0.0]), np.array([1, 1, 2, 1]),
