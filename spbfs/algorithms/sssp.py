@@ -44,8 +44,12 @@ WIDTH_SAMPLE = 1 << 16
 #: ms, 4: 15.6 against 24.1, 16: 65.5 against 21.6; scale 16 on the VM's two threads: 4
 #: sources 40 against 263 ms, 64: 635 against 790; a 300 x 300 grid: 1 source 20 against
 #: 982 ms on the VM, 16: 89 against 4,540; on the H200 16: 159 against 233).
+#: All pairs of a small sparse graph stay batched (a gnm graph of 1,000 nodes and 4,000
+#: arcs on the VM: 34-67 ms batched against 92-95 one by one; 3,000 and 9,000: 554-840
+#: against 405-503), hence the degree's rule only from ``SPARSE_ONE_BY_ONE_FROM`` vertices.
 BATCH_FROM_SOURCES = 8
 BATCH_FROM_DEGREE = 8
+SPARSE_ONE_BY_ONE_FROM = 1 << 13
 
 
 def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False):
@@ -64,8 +68,9 @@ def sssp(A, source, *, directed=True, return_predecessors=False, min_only=False)
     diameter.
 
     With an array of ``k`` distinct sources, fewer than :data:`BATCH_FROM_SOURCES` or on
-    a graph whose mean out-degree is under :data:`BATCH_FROM_DEGREE` (many rounds), and no
-    predecessors asked for, one :func:`~spbfs.semiring.relax_buckets` a source.
+    a graph of many vertices whose mean out-degree is under :data:`BATCH_FROM_DEGREE`
+    (many rounds), and no predecessors asked for, one
+    :func:`~spbfs.semiring.relax_buckets` a source.
     Otherwise the searches run as one iteration on a dense ``k x n`` block ``D``: each
     round takes the vertices whose distance improved for some source (``changed``) and
     computes ``min(D, D[:, changed] (min.+) A[changed, :])`` with one SpMM over
@@ -293,9 +298,11 @@ def _sssp_many(A, sources, directed, return_predecessors):
 def _one_by_one(M, k):
     """Whether ``k`` (distinct, at least one) sources' distances come faster from a search
     each than from the batched rounds, whose every round reads the whole ``n x k`` block:
-    fewer than :data:`BATCH_FROM_SOURCES`, or a mean out-degree under
-    :data:`BATCH_FROM_DEGREE` (a mesh or a road map: many rounds)."""
-    return 0 < k and (k < BATCH_FROM_SOURCES or M.nnz < BATCH_FROM_DEGREE * M.n)
+    fewer than :data:`BATCH_FROM_SOURCES`, or from :data:`SPARSE_ONE_BY_ONE_FROM` vertices
+    a mean out-degree under :data:`BATCH_FROM_DEGREE` (a mesh or a road map: many
+    rounds; on a smaller graph a search's own cost, not the rounds, decides)."""
+    return 0 < k and (k < BATCH_FROM_SOURCES or (M.n >= SPARSE_ONE_BY_ONE_FROM
+                                                  and M.nnz < BATCH_FROM_DEGREE * M.n))
 
 
 def _predecessors_many(M, dist, sources):

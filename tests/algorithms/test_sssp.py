@@ -177,19 +177,20 @@ def test_many_sources_rows_equal_one_source_calls():
 
 
 @pytest.mark.parametrize(("shape", "k", "searches"), [
-    ("grid", 12, 11),     # a mean out-degree under 8: a search a distinct source
+    ("grid", 12, 11),     # 10,000 vertices of mean out-degree 4: a search a source
+    ("small grid", 12, 0),  # a small sparse graph's sources: batched
     ("dense", 4, 3),      # few sources: a search a distinct source
     ("dense", 12, 0),     # many sources on a dense graph: the batched rounds
 ])
 def test_many_sources_one_search_each_or_batched(shape, k, searches):
-    """Distances from many sources by one ``relax_buckets`` each (few sources, or a sparse
-    graph: a 300 x 300 grid's batched rounds took 50x longer) or by the batched rounds,
-    equal to scipy's either way, repeats and order kept."""
+    """Distances from many sources by one ``relax_buckets`` each (few sources, or a large
+    sparse graph: a 300 x 300 grid's batched rounds took 50x longer) or by the batched
+    rounds, equal to scipy's either way, repeats and order kept."""
     from spbfs.algorithms import sssp as sssp_module
 
     rng = np.random.default_rng(k)
-    if shape == "grid":
-        side = 20
+    if shape.endswith("grid"):
+        side = 100 if shape == "grid" else 20
         at = np.arange(side * side).reshape(side, side)
         u = np.concatenate([at[:, :-1].ravel(), at[:-1, :].ravel()])
         v = np.concatenate([at[:, 1:].ravel(), at[1:, :].ravel()])
