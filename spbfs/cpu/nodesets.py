@@ -13,35 +13,37 @@ import numpy as np
 
 from ._jit import kernel
 from .pysum import COMPENSATED, add, finish
-from .threads import get_num_threads, run_ranges, split
+from .threads import get_num_threads, run_kernel, run_ranges, split
 
 __all__ = ["block_edges", "boundary_entries", "boundary_total", "mark_neighbours"]
 
 U = np.uintp  # ids and positions read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
-#: Stored entries from which :func:`block_edges` splits its rows over the threads.
+#: Stored entries from which :func:`block_edges` and :func:`mark_neighbours` split their
+#: rows over the threads.
 PARALLEL_ENTRIES = 1 << 16
 #: Values of the byte array :func:`mark_neighbours` fills.
 OUTSIDE, IN_SET, NEXT = 0, 1, 2
 
 
 @kernel
-def _mark(indptr, indices, rows, state):  # pragma: no cover - compiled
-    count = 0
-    for i in range(rows.size):
+def _mark(lo, hi, part, indptr, indices, rows, marks):  # pragma: no cover - compiled
+    """Sets ``marks[part, c]`` for the successors ``c`` of ``rows[lo:hi]`` (each thread its
+    own row of ``marks``: no cache line written by two)."""
+    mine = marks[U(part)]
+    for i in range(U(lo), U(hi)):
         r = U(rows[i])
         for e in range(U(indptr[r]), U(indptr[r + ONE])):
-            c = U(indices[e])
-            if state[c] == 0:
-                state[c] = 2
-                count += 1
-    return count
+            mine[U(indices[e])] = 1
+    return 0
 
 
 def mark_neighbours(indptr, indices, rows, n, exclude=True):
     """A byte per row: ``NEXT`` (2) for a successor of one of ``rows`` not itself in ``rows``
     (or, with ``exclude=False``, any successor of them), ``IN_SET`` (1) for ``rows`` (with
-    ``exclude``), ``OUTSIDE`` (0) for the others; and the number marked ``NEXT``.
+    ``exclude``), ``OUTSIDE`` (0) for the others; and the number marked ``NEXT``.  From
+    :data:`PARALLEL_ENTRIES` entries (expected) the rows are split over the threads, each
+    marking a byte array of its own, merged after.
 
     Parameters
     ----------
@@ -71,12 +73,17 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     >>> mark_neighbours(indptr, indices, np.array([0, 2]), 4, exclude=False)[1]
     2
     """
-    state = np.zeros(n, np.uint8)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
+    entries = rows.size * int(indptr[-1]) // max(n, 1)  # expected: rows of mean degree
+    parts = split(rows.size, get_num_threads() if entries >= PARALLEL_ENTRIES else 1)
+    marks = np.zeros((len(parts), n), np.uint8)
+    if rows.size:
+        run_kernel(_mark, [(lo, hi, k) for k, (lo, hi) in enumerate(parts)], indptr,
+                   indices, rows, marks)
+    state = (marks[0] if len(parts) == 1 else marks.max(axis=0)) * np.uint8(NEXT)
     if exclude:
         state[rows] = IN_SET
-    count = _mark(indptr, indices, rows, state) if rows.size else 0
-    return state, int(count)
+    return state, int(np.count_nonzero(state == NEXT))
 
 
 @kernel

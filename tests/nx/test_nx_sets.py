@@ -105,7 +105,22 @@ def test_set_rows_order_and_items():
         assert list(table) == sorted(table) and _slots(k) > k
 
 
-def test_kernels_against_numpy():
+@pytest.mark.parametrize("threads", [1, 3])
+def test_kernels_against_numpy(monkeypatch, threads):
+    """The kernels against numpy; the marks with the rows split over the threads (from any
+    number of entries), each neighbour counted once though several threads mark it."""
+    import spbfs
+    from spbfs.cpu import nodesets
+
+    monkeypatch.setattr(nodesets, "PARALLEL_ENTRIES", 1)
+    spbfs.set_num_threads(threads)
+    try:
+        _kernels_against_numpy()
+    finally:
+        spbfs.set_num_threads(None)
+
+
+def _kernels_against_numpy():
     rng = np.random.default_rng(7)
     A = nx.to_scipy_sparse_array(nx.gnm_random_graph(200, 800, seed=8, directed=True))
     indptr, indices = A.indptr, A.indices
@@ -117,6 +132,8 @@ def test_kernels_against_numpy():
         assert set(np.flatnonzero(state == 2).tolist()) == nbrs - set(rows.tolist())
         assert count == len(nbrs - set(rows.tolist()))
         assert mark_neighbours(indptr, indices, rows, 200, exclude=False)[1] == len(nbrs)
+        twice = np.concatenate([rows, rows])  # repeats: the same marks
+        assert mark_neighbours(indptr, indices, twice, 200)[0].tolist() == state.tolist()
         at, owner = boundary_entries(indptr, indices, rows, 200, undirected=False)
         want = [e for i, r in enumerate(rows) for e in range(indptr[r], indptr[r + 1])
                 if indices[e] not in set(rows.tolist())]
