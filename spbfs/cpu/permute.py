@@ -13,8 +13,11 @@ from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_lower_permuted", "csr_permuted"]
 
-#: Rows up to this long are sorted by insertion; longer ones by numpy's argsort.
+#: Rows up to this long are sorted by insertion; longer ones by numpy's argsort
+#: (:func:`csr_permuted`) or by digits (:func:`csr_lower_permuted`).
 INSERTION = 16
+#: Bits of a digit of the lower triangle's radix sort.
+RADIX_BITS = 11
 #: Entries from which the rows are split over threads.
 PARALLEL_ENTRIES = 1 << 16
 U = np.uintp
@@ -95,10 +98,63 @@ def _lower_counts(r0, r1, indptr, indices, order, inverse, counts):
         counts[i] = c
 
 
+@kernel(inline="always")
+def _insertion_sort(keys, lo, hi):  # pragma: no cover - compiled
+    """``keys[lo:hi]`` sorted in place by insertion (short runs)."""
+    for a in range(lo + 1, hi):
+        key = keys[a]
+        b = a - 1
+        while b >= lo and keys[b] > key:
+            keys[b + 1] = keys[b]
+            b -= 1
+        keys[b + 1] = key
+
+
+@kernel(inline="always")
+def _radix_sort(keys, lo, hi, bound, spare, counts):  # pragma: no cover - compiled
+    """``keys[lo:hi]`` (non-negative, below ``bound``) sorted in place, least significant
+    :data:`RADIX_BITS` first, through ``spare`` (at least ``hi - lo`` long) and ``counts``
+    (``2**RADIX_BITS + 1``): a pass per digit of ``bound - 1``, no comparison sort (whose
+    numba implementation took two of the five seconds a fresh kernel cache spent compiling
+    the triangle count's first call)."""
+    m = hi - lo
+    digits = counts.size - 1
+    mask = digits - 1
+    shift = 0
+    in_keys = True
+    while shift == 0 or (bound - 1) >> shift > 0:
+        for d in range(digits + 1):
+            counts[d] = 0
+        for a in range(m):
+            v = keys[lo + a] if in_keys else spare[a]
+            counts[((v >> shift) & mask) + 1] += 1
+        for d in range(digits):
+            counts[d + 1] += counts[d]
+        for a in range(m):
+            v = keys[lo + a] if in_keys else spare[a]
+            d = (v >> shift) & mask
+            if in_keys:
+                spare[counts[d]] = v
+            else:
+                keys[lo + counts[d]] = v
+            counts[d] += 1
+        in_keys = not in_keys
+        shift += RADIX_BITS
+    if not in_keys:
+        for a in range(m):
+            keys[lo + a] = spare[a]
+
+
 @kernel
 def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
     """Rows ``r0..r1`` of the lower triangle: row ``i`` holds the new numbers below ``i``
-    of row ``order[i]``'s columns, sorted."""
+    of row ``order[i]``'s columns, sorted (by insertion up to :data:`INSERTION` of them,
+    else by digits)."""
+    longest = 0
+    for i in range(r0, r1):
+        longest = max(longest, out_ptr[i + 1] - out_ptr[i])
+    spare = np.empty(longest, out_idx.dtype)
+    counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
     for i in range(r0, r1):
         src = order[i]
         lo, hi = out_ptr[i], out_ptr[i + 1]
@@ -109,15 +165,9 @@ def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
                 out_idx[at] = k
                 at += 1
         if hi - lo <= INSERTION:
-            for a in range(lo + 1, hi):
-                key = out_idx[a]
-                b = a - 1
-                while b >= lo and out_idx[b] > key:
-                    out_idx[b + 1] = out_idx[b]
-                    b -= 1
-                out_idx[b + 1] = key
+            _insertion_sort(out_idx, lo, hi)
         else:
-            out_idx[lo:hi].sort()
+            _radix_sort(out_idx, lo, hi, i, spare, counts)
 
 
 def csr_lower_permuted(indptr, indices, order):

@@ -76,3 +76,20 @@ def test_lower_pattern_split_over_threads(monkeypatch):
     want = sp.tril(A[order][:, order] != 0, -1)
     for L in got:
         assert L.has_sorted_indices and (L != want).nnz == 0
+
+
+@pytest.mark.parametrize("n", [1500, 10000])
+def test_lower_pattern_long_rows_sorted_by_digits(n):
+    """Rows longer than the insertion sort's take the radix sort: one pass of digits
+    below 2**11 rows (the result copied back), two above."""
+    rng = np.random.default_rng(n)
+    m = 8 * n
+    hubs = rng.integers(0, 5, m // 2)  # five rows with thousands of entries
+    r = np.r_[hubs, rng.integers(0, n, m - hubs.size)]
+    c = rng.integers(0, n, m)
+    A = sp.csr_array((np.ones(2 * m), (np.r_[r, c], np.r_[c, r])), shape=(n, n))
+    order = rng.permutation(n)
+    L = semiring.lower_pattern(A, order, np.int32).to_scipy()
+    want = sp.tril(A[order][:, order] != 0, -1)
+    assert L.has_sorted_indices and (L != want).nnz == 0
+    assert np.diff(L.indptr).max() > 500
