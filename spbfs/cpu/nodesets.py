@@ -27,14 +27,15 @@ OUTSIDE, IN_SET, NEXT = 0, 1, 2
 
 
 @kernel
-def _mark(lo, hi, part, indptr, indices, rows, marks):  # pragma: no cover - compiled
-    """Sets ``marks[part, c]`` for the successors ``c`` of ``rows[lo:hi]`` (each thread its
-    own row of ``marks``: no cache line written by two)."""
-    mine = marks[U(part)]
+def _mark(lo, hi, part, indptr, indices, rows, bits):  # pragma: no cover - compiled
+    """Sets bit ``c`` of ``bits[part]`` (little-endian bytes) for the successors ``c`` of
+    ``rows[lo:hi]`` (each thread its own row of ``bits``: no cache line written by two)."""
+    mine = bits[U(part)]
     for i in range(U(lo), U(hi)):
         r = U(rows[i])
         for e in range(U(indptr[r]), U(indptr[r + ONE])):
-            mine[U(indices[e])] = 1
+            c = U(indices[e])
+            mine[c >> U(3)] |= np.uint8(1) << (c & U(7))
     return 0
 
 
@@ -43,7 +44,7 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     (or, with ``exclude=False``, any successor of them), ``IN_SET`` (1) for ``rows`` (with
     ``exclude``), ``OUTSIDE`` (0) for the others; and the number marked ``NEXT``.  From
     :data:`PARALLEL_ENTRIES` entries (expected) the rows are split over the threads, each
-    marking a byte array of its own, merged after.
+    marking a bit array of its own (n / 8 bytes a thread), merged after.
 
     Parameters
     ----------
@@ -76,11 +77,12 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     entries = rows.size * int(indptr[-1]) // max(n, 1)  # expected: rows of mean degree
     parts = split(rows.size, get_num_threads() if entries >= PARALLEL_ENTRIES else 1)
-    marks = np.zeros((len(parts), n), np.uint8)
+    bits = np.zeros((len(parts), (n + 7) >> 3), np.uint8)
     if rows.size:
         run_kernel(_mark, [(lo, hi, k) for k, (lo, hi) in enumerate(parts)], indptr,
-                   indices, rows, marks)
-    state = (marks[0] if len(parts) == 1 else marks.max(axis=0)) * np.uint8(NEXT)
+                   indices, rows, bits)
+    merged = bits[0] if len(parts) == 1 else np.bitwise_or.reduce(bits, axis=0)
+    state = np.unpackbits(merged, count=n, bitorder="little") * np.uint8(NEXT)
     if exclude:
         state[rows] = IN_SET
     return state, int(np.count_nonzero(state == NEXT))
