@@ -344,10 +344,11 @@ def _rows_or_raise(G, S):
     return np.fromiter(map(index.__getitem__, nodes), np.int64, count=len(nodes))
 
 
-_PASS = ("One compiled pass over the set's rows marking their neighbours, on the host with "
-         "the GPU configured too (the set is read there; the device's push took 17-21 ms on "
-         "one H200 for half of a 1.2M-edge graph, the host's pass 5-6 ms on the VM); a set of "
-         "ints on a graph labelled by its rows read in one C loop.")
+_PASS = ("One compiled pass over the set's rows marking their neighbours, split over the "
+         "host's threads, with the GPU configured too (the set is read there; the device's "
+         "push took 17-21 ms on one H200 for half of a 1.2M-edge graph, the host's pass "
+         "1 ms on the VM's two threads); a set of ints on a graph labelled by its rows read "
+         "in one C loop.")
 
 
 @dispatched(docs=_PASS)
