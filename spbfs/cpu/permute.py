@@ -13,20 +13,106 @@ from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_lower_permuted", "csr_permuted"]
 
-#: Rows up to this long are sorted by insertion; longer ones by numpy's argsort
-#: (:func:`csr_permuted`) or by digits (:func:`csr_lower_permuted`).
+#: Rows up to this long are sorted by insertion; longer ones by digits.
 INSERTION = 16
-#: Bits of a digit of the lower triangle's radix sort.
+#: Bits of a digit of the rows' radix sort.
 RADIX_BITS = 11
 #: Entries from which the rows are split over threads.
 PARALLEL_ENTRIES = 1 << 16
 U = np.uintp
 
 
+@kernel(inline="always")
+def _insertion_sort(keys, values, lo, hi):  # pragma: no cover - compiled
+    """``keys[lo:hi]`` sorted in place by insertion (short runs), ``values[lo:hi]`` moved
+    with them unless ``values`` is empty."""
+    paired = values.size > 0
+    for a in range(lo + 1, hi):
+        key = keys[a]
+        b = a
+        while b > lo and keys[b - 1] > key:
+            b -= 1
+        for c in range(a, b, -1):
+            keys[c] = keys[c - 1]
+        keys[b] = key
+        if paired:
+            value = values[a]
+            for c in range(a, b, -1):
+                values[c] = values[c - 1]
+            values[b] = value
+
+
+@kernel(inline="always")
+def _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts):  # pragma: no cover
+    """``keys[lo:hi]`` (non-negative, below ``bound``) sorted in place and stably, least
+    significant :data:`RADIX_BITS` first, ``values[lo:hi]`` moved with them unless
+    ``values`` is empty, through ``spare`` and ``spare_values`` (at least ``hi - lo`` long)
+    and ``counts`` (``2**RADIX_BITS + 1``): a pass per digit of ``bound - 1``, no comparison
+    sort (whose numba implementation took two of the five seconds a fresh kernel cache
+    spent compiling the triangle count's first call)."""
+    m = hi - lo
+    paired = values.size > 0
+    digits = counts.size - 1
+    mask = digits - 1
+    shift = 0
+    in_keys = True
+    while shift == 0 or (bound - 1) >> shift > 0:
+        for d in range(digits + 1):
+            counts[d] = 0
+        for a in range(m):
+            v = keys[lo + a] if in_keys else spare[a]
+            counts[((v >> shift) & mask) + 1] += 1
+        for d in range(digits):
+            counts[d + 1] += counts[d]
+        for a in range(m):
+            v = keys[lo + a] if in_keys else spare[a]
+            d = (v >> shift) & mask
+            at = counts[d]
+            counts[d] = at + 1
+            if in_keys:
+                spare[at] = v
+                if paired:
+                    spare_values[at] = values[lo + a]
+            else:
+                keys[lo + at] = v
+                if paired:
+                    values[lo + at] = spare_values[a]
+        in_keys = not in_keys
+        shift += RADIX_BITS
+    if not in_keys:
+        for a in range(m):
+            keys[lo + a] = spare[a]
+            if paired:
+                values[lo + a] = spare_values[a]
+
+
+@kernel(inline="always")
+def _sort_row(keys, values, lo, hi, bound, spare, spare_values, counts):  # pragma: no cover
+    """A row's ``keys[lo:hi]`` (below ``bound``) sorted with its ``values`` (unless empty):
+    by insertion up to :data:`INSERTION` of them, else by digits."""
+    if hi - lo <= INSERTION:
+        _insertion_sort(keys, values, lo, hi)
+    else:
+        _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts)
+
+
+@kernel(inline="always")
+def _longest(out_ptr, r0, r1):  # pragma: no cover - compiled
+    """The longest of the rows ``r0..r1``."""
+    longest = 0
+    for i in range(r0, r1):
+        longest = max(longest, out_ptr[i + 1] - out_ptr[i])
+    return longest
+
+
 @kernel
 def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_val):
     """Rows ``r0..r1`` of the result: row ``i`` is row ``rows[i]`` with each column ``j``
-    renamed ``inverse[j]``, sorted by the new names."""
+    renamed ``inverse[j]``, sorted by the new names (:func:`_sort_row`)."""
+    longest = _longest(out_ptr, r0, r1)
+    spare = np.empty(longest, out_idx.dtype)
+    spare_values = np.empty(longest, out_val.dtype)
+    counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
     for i in range(r0, r1):
         src = rows[i]
         lo, hi = out_ptr[i], out_ptr[i + 1]
@@ -34,23 +120,7 @@ def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_va
         for k in range(hi - lo):
             out_idx[lo + k] = inverse[indices[base + k]]
             out_val[lo + k] = data[base + k]
-        if hi - lo <= INSERTION:
-            for a in range(lo + 1, hi):
-                key, val = out_idx[a], out_val[a]
-                b = a - 1
-                while b >= lo and out_idx[b] > key:
-                    out_idx[b + 1] = out_idx[b]
-                    out_val[b + 1] = out_val[b]
-                    b -= 1
-                out_idx[b + 1] = key
-                out_val[b + 1] = val
-        else:
-            order = np.argsort(out_idx[lo:hi])
-            keys = out_idx[lo:hi][order]
-            vals = out_val[lo:hi][order]
-            for k in range(hi - lo):  # element by element: no slice's shape check compiled
-                out_idx[lo + k] = keys[k]
-                out_val[lo + k] = vals[k]
+        _sort_row(out_idx, out_val, lo, hi, inverse.size, spare, spare_values, counts)
 
 
 def csr_permuted(indptr, indices, data, rows, cols):
@@ -98,62 +168,12 @@ def _lower_counts(r0, r1, indptr, indices, order, inverse, counts):
         counts[i] = c
 
 
-@kernel(inline="always")
-def _insertion_sort(keys, lo, hi):  # pragma: no cover - compiled
-    """``keys[lo:hi]`` sorted in place by insertion (short runs)."""
-    for a in range(lo + 1, hi):
-        key = keys[a]
-        b = a - 1
-        while b >= lo and keys[b] > key:
-            keys[b + 1] = keys[b]
-            b -= 1
-        keys[b + 1] = key
-
-
-@kernel(inline="always")
-def _radix_sort(keys, lo, hi, bound, spare, counts):  # pragma: no cover - compiled
-    """``keys[lo:hi]`` (non-negative, below ``bound``) sorted in place, least significant
-    :data:`RADIX_BITS` first, through ``spare`` (at least ``hi - lo`` long) and ``counts``
-    (``2**RADIX_BITS + 1``): a pass per digit of ``bound - 1``, no comparison sort (whose
-    numba implementation took two of the five seconds a fresh kernel cache spent compiling
-    the triangle count's first call)."""
-    m = hi - lo
-    digits = counts.size - 1
-    mask = digits - 1
-    shift = 0
-    in_keys = True
-    while shift == 0 or (bound - 1) >> shift > 0:
-        for d in range(digits + 1):
-            counts[d] = 0
-        for a in range(m):
-            v = keys[lo + a] if in_keys else spare[a]
-            counts[((v >> shift) & mask) + 1] += 1
-        for d in range(digits):
-            counts[d + 1] += counts[d]
-        for a in range(m):
-            v = keys[lo + a] if in_keys else spare[a]
-            d = (v >> shift) & mask
-            if in_keys:
-                spare[counts[d]] = v
-            else:
-                keys[lo + counts[d]] = v
-            counts[d] += 1
-        in_keys = not in_keys
-        shift += RADIX_BITS
-    if not in_keys:
-        for a in range(m):
-            keys[lo + a] = spare[a]
-
-
 @kernel
 def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
     """Rows ``r0..r1`` of the lower triangle: row ``i`` holds the new numbers below ``i``
-    of row ``order[i]``'s columns, sorted (by insertion up to :data:`INSERTION` of them,
-    else by digits)."""
-    longest = 0
-    for i in range(r0, r1):
-        longest = max(longest, out_ptr[i + 1] - out_ptr[i])
-    spare = np.empty(longest, out_idx.dtype)
+    of row ``order[i]``'s columns, sorted (:func:`_sort_row`)."""
+    spare = np.empty(_longest(out_ptr, r0, r1), out_idx.dtype)
+    no_values = spare[:0]
     counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
     for i in range(r0, r1):
         src = order[i]
@@ -164,10 +184,7 @@ def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
             if k < i:
                 out_idx[at] = k
                 at += 1
-        if hi - lo <= INSERTION:
-            _insertion_sort(out_idx, lo, hi)
-        else:
-            _radix_sort(out_idx, lo, hi, i, spare, counts)
+        _sort_row(out_idx, no_values, lo, hi, i, spare, no_values, counts)
 
 
 def csr_lower_permuted(indptr, indices, order):

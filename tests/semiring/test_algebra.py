@@ -742,7 +742,8 @@ def test_extract_matches_scipy(device, data):
 @given(st.data())
 def test_extract_of_every_column_renumbered_matches_scipy(data):
     """A permutation of the columns (the CPU backend's ``csr_permuted``: rows gathered,
-    renamed and sorted over threads, long rows by argsort) with any rows."""
+    renamed and sorted over threads, rows of more than 16 entries by digits) with any
+    rows."""
     from spbfs.cpu import permute
 
     A = data.draw(matrices(shape=(data.draw(st.integers(1, 12)), data.draw(st.integers(1, 40))),
@@ -751,8 +752,7 @@ def test_extract_of_every_column_renumbered_matches_scipy(data):
     cols = data.draw(st.permutations(range(A.shape[1])))
     av, ap = _canonical_dense(A)
     r, c = np.array(rows, np.int64), np.array(cols, np.int64)
-    with mock.patch.object(permute, "INSERTION", data.draw(st.sampled_from([0, 16]))), \
-            mock.patch.object(permute, "PARALLEL_ENTRIES", 1):
+    with mock.patch.object(permute, "PARALLEL_ENTRIES", 1):
         got = sr.extract(A, r, c)
     _assert_same(got, (av[np.ix_(r, c)], ap[np.ix_(r, c)]))
 
@@ -1152,3 +1152,15 @@ def test_bad_operands_named(call, word):
 def test_matrix_of_a_negative_shape_is_refused():
     with pytest.raises(ValueError, match="non-negative shape"):
         Matrix(np.array([0]), np.array([], int), np.ones(0), 0, ncols=-1)
+
+
+def test_extract_of_long_rows_renumbered_matches_scipy():
+    """Rows of hundreds of entries over 3,000 columns (the radix sort's two passes of
+    digits), the values moved with their columns."""
+    rng = np.random.default_rng(5)
+    A = sp.random_array((40, 3000), density=0.2, format="csr", rng=rng)
+    rows = rng.integers(0, 40, 60)
+    cols = rng.permutation(3000)
+    got = sr.extract(A, rows, cols).to_scipy()
+    want = A[rows][:, cols]
+    assert got.has_sorted_indices and abs(got - want).max() == 0
