@@ -78,11 +78,10 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     entries = rows.size * int(indptr[-1]) // max(n, 1)  # expected: rows of mean degree
     parts = split(rows.size, get_num_threads() if entries >= PARALLEL_ENTRIES else 1)
     bits = np.zeros((len(parts), (n + 7) >> 3), np.uint8)
-    if rows.size:
-        run_kernel(_mark, [(lo, hi, k) for k, (lo, hi) in enumerate(parts)], indptr,
-                   indices, rows, bits)
-    merged = bits[0] if len(parts) == 1 else np.bitwise_or.reduce(bits, axis=0)
-    state = np.unpackbits(merged, count=n, bitorder="little") * np.uint8(NEXT)
+    run_kernel(_mark, [(lo, hi, k) for k, (lo, hi) in enumerate(parts)], indptr, indices,
+               rows, bits)
+    marked = np.unpackbits(np.bitwise_or.reduce(bits, axis=0), count=n, bitorder="little")
+    state = marked * np.uint8(NEXT)
     if exclude:
         state[rows] = IN_SET
     return state, int(np.count_nonzero(state == NEXT))

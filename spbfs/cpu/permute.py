@@ -97,22 +97,21 @@ def _sort_row(keys, values, lo, hi, bound, spare, spare_values, counts):  # prag
 
 
 @kernel(inline="always")
-def _longest(out_ptr, r0, r1):  # pragma: no cover - compiled
-    """The longest of the rows ``r0..r1``."""
+def _row_scratch(out_ptr, r0, r1, keys, values):  # pragma: no cover - compiled
+    """:func:`_sort_row`'s buffers for the rows ``r0..r1``: spare keys and values as long
+    as the longest row (no values where ``values`` is empty) and the digit counts."""
     longest = 0
     for i in range(r0, r1):
         longest = max(longest, out_ptr[i + 1] - out_ptr[i])
-    return longest
+    return (np.empty(longest, keys.dtype), np.empty(longest if values.size else 0, values.dtype),
+            np.empty((1 << RADIX_BITS) + 1, np.int64))
 
 
 @kernel
 def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_val):
     """Rows ``r0..r1`` of the result: row ``i`` is row ``rows[i]`` with each column ``j``
     renamed ``inverse[j]``, sorted by the new names (:func:`_sort_row`)."""
-    longest = _longest(out_ptr, r0, r1)
-    spare = np.empty(longest, out_idx.dtype)
-    spare_values = np.empty(longest, out_val.dtype)
-    counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
+    spare, spare_values, counts = _row_scratch(out_ptr, r0, r1, out_idx, out_val)
     for i in range(r0, r1):
         src = rows[i]
         lo, hi = out_ptr[i], out_ptr[i + 1]
@@ -172,9 +171,8 @@ def _lower_counts(r0, r1, indptr, indices, order, inverse, counts):
 def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
     """Rows ``r0..r1`` of the lower triangle: row ``i`` holds the new numbers below ``i``
     of row ``order[i]``'s columns, sorted (:func:`_sort_row`)."""
-    spare = np.empty(_longest(out_ptr, r0, r1), out_idx.dtype)
-    no_values = spare[:0]
-    counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
+    no_values = out_idx[:0]
+    spare, _, counts = _row_scratch(out_ptr, r0, r1, out_idx, no_values)
     for i in range(r0, r1):
         src = order[i]
         lo, hi = out_ptr[i], out_ptr[i + 1]
