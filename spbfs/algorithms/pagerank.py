@@ -14,7 +14,9 @@ exactly as ``networkx.pagerank`` (its scipy implementation): ``A[i, j]`` is the 
 the edge ``i -> j``; vertices whose out-weight is zero (no out-edge, or only zero-weight
 ones) are dangling and hand their rank to ``dangling`` (default: the personalization
 vector, which defaults to uniform); the iteration stops when the L1 change is below
-``n * tol`` and fails after ``max_iter`` iterations.
+``n * tol`` and fails after ``max_iter`` iterations.  Where no edge enters a dangling vertex
+and ``dangling`` is the personalization, the step is the same system's normalised one,
+which settles those vertices' rank at once (:func:`_step_terms`).
 """
 
 from __future__ import annotations
