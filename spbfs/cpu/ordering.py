@@ -13,33 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .permute import RADIX_BITS, _sort_row
 
 __all__ = ["cuthill_mckee", "degrees", "symmetric_pattern"]
-
-#: Groups up to this size are sorted by insertion; larger ones by a merge sort.
-_INSERTION = 32
-
-
-@kernel
-def _sort_group(order, lo, hi, degree):
-    """Stable sort of ``order[lo:hi]`` by ``degree``."""
-    if hi - lo <= _INSERTION:
-        for k in range(lo + 1, hi):
-            v = order[k]
-            d = degree[v]
-            j = k
-            while j > lo and degree[order[j - 1]] > d:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = v
-        return
-    group = order[lo:hi].copy()
-    keys = np.empty(hi - lo, degree.dtype)
-    for k in range(hi - lo):
-        keys[k] = degree[group[k]]
-    perm = np.argsort(keys, kind="mergesort")
-    for k in range(hi - lo):
-        order[lo + k] = group[perm[k]]
 
 
 @kernel
@@ -48,6 +24,12 @@ def cuthill_mckee(ip, ix, degree, seeds, order):
     n = order.size
     seen = np.zeros(n, np.bool_)
     count = 0
+    # each group sorted stably by degree: the degrees as keys beside the group, moved with it
+    keys = np.empty(n, degree.dtype)
+    spare = np.empty(n, degree.dtype)
+    spare_order = np.empty(n, order.dtype)
+    counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
+    bound = degree.max() + 1 if n else 1
     for z in range(n):
         if count == n:
             break
@@ -69,7 +51,9 @@ def cuthill_mckee(ip, ix, degree, seeds, order):
                     order[count] = j
                     count += 1
             if count - first > 1:
-                _sort_group(order, first, count, degree)
+                for k in range(first, count):
+                    keys[k] = degree[order[k]]
+                _sort_row(keys, order, first, count, bound, spare, spare_order, counts)
     return count
 
 
