@@ -184,9 +184,23 @@ def _neighbors_error(g):
 
 
 def _edges(G, source, reverse, depth_limit):
-    """``(parent labels, child labels, parent rows)`` per level of NetworkX's ``bfs_edges``."""
+    """``(parent labels, child labels, parent rows)`` of NetworkX's ``bfs_edges``: per level,
+    or for a whole search (no depth limit short of the graph) once, every edge in queue
+    order (a parent's children still follow each other: one call to label them all, and no
+    level to find)."""
     g = G.reverse() if reverse and G.is_directed() else G
     s = node_row(g, source, _neighbors_error(g))
+    if depth_limit is None or depth_limit >= len(g):
+        order, parents = (to_numpy(a) for a in queue_order(g.matrix(g.on_gpu()), s))
+        if order.size > 1:
+            rows = parents[order[1:]]
+            labels = g.labels(rows)
+            # the source's children come first; NetworkX reports the source object it was
+            # given, not the stored label
+            first = int(np.count_nonzero(rows == s))
+            labels[:first] = repeat(source, first)
+            yield labels, g.labels(order[1:]), rows
+        return
     first = True
     for children, parents in bfs_levels_ordered(g, [s], depth_limit, whole=True):
         kids = g.labels(children)
