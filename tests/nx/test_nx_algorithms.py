@@ -63,7 +63,10 @@ def test_centralities_match_networkx(device, G, data):
     k = data.draw(st.integers(1, len(nodes)))
     pers = {v: 1.0 + i for i, v in enumerate(nodes[::2])}
     with nx.config.backends.spbfs(device=device):
-        similar(lambda b: nx.pagerank(G, backend=b))
+        # where no edge enters a dangling vertex (isolated nodes) spbfs takes the normalised
+        # system's step: both answers within what NetworkX's rule promises of the exact ranks
+        # (alpha / (1 - alpha) * n * tol, twice that for spbfs's), not the same iterates
+        similar(lambda b: nx.pagerank(G, backend=b), 20 * len(G) * 1e-6)
         similar(lambda b: nx.pagerank(G, personalization=pers, nstart=pers, dangling=pers,
                                       weight=None, backend=b))
         similar(lambda b: nx.betweenness_centrality(G, backend=b))
