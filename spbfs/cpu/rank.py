@@ -175,6 +175,15 @@ def _affine_renumbered(counter, blocks, bounds, shift, bits, tptr, hptr, hot, co
     return 0
 
 
+def _blocks(tindptr, chunks, shift, n, threads):
+    """The renumbered step's blocks of chunks: few, of about equal entries (a block reads
+    each cold segment's part of ``c`` into the core's cache once, at random, and its rows'
+    sums stream by), as their bounds in chunks."""
+    blocks = split(chunks, LAYOUT_BLOCKS * threads,
+                   tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
+    return np.array([blocks[0][0], *(b for _, b in blocks)], np.int64)
+
+
 def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out, out_scaled,
                 gauss_seidel, derived=None):
     """``out = alpha * (scaled @ A) + constant`` and ``out_scaled = out * scale`` for a square
@@ -220,12 +229,10 @@ def pull_affine(tindptr, tindices, tdata, scaled, x, scale, alpha, constant, out
     if found is not None:
         c = _gathered.checkout(found.order.size)  # every entry written: no state
         run_kernel(_gather, split(found.order.size, threads), scaled, found.order, c)
-        # few blocks, of about equal entries: a block reads each cold segment's part of c
-        # into the core's cache once (at random: no prefetch), and its rows' sums stream by
-        blocks = split(chunks, LAYOUT_BLOCKS * threads,
-                       tindptr[np.minimum(np.arange(chunks + 1) << shift, n)])
-        bounds = np.array([blocks[0][0], *(b for _, b in blocks)], np.int64)
-        count = len(blocks)
+        bounds = (_blocks(tindptr, chunks, shift, n, threads) if derived is None else
+                  derived(("pull_affine blocks", shift, threads),
+                          lambda: _blocks(tindptr, chunks, shift, n, threads)))
+        count = bounds.size - 1
         run_kernel(_affine_renumbered, workers, counter, count, bounds, shift, found.bits,
                    tindptr, found.hptr, found.hot, found.cold_off, found.cold_dst,
                    found.cold_src, c, x, scale, float(alpha), const0, constv, out, out_scaled,
