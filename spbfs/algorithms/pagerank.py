@@ -144,7 +144,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         _check_weights(M, out_weight)
         semiring = plus_times
         inv, dangling_count = _inverse(out_weight, xp)
-        receiving = _dangling_receive(M, inv, xp)
+        receiving = None  # asked below only where it decides the step
     else:  # every stored edge weighs 1: the out-weights are the out-degrees, so the
         # inverses depend on the pattern alone and are kept with it for the next call
         def build():
@@ -163,7 +163,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     # dangling vertices that no edge reaches, whose rank goes where the restart goes: the
     # ranks are then the linear system's y = alpha * y @ P + (1 - alpha) * p normalised,
     # and its iteration is run on them (see _step_terms)
-    rescaled = dangling is None and alpha < 1.0 and dangling_count > 0 and not receiving
+    rescaled = dangling is None and alpha < 1.0 and dangling_count > 0 and not (
+        _dangling_receive(M, inv, xp) if receiving is None else receiving)
     # each step is one pull_affine: x @ P scaled plus the restart (and dangling) ranks,
     # with the L1 change and the new dangling rank (the ranks where inv is 0) in the
     # same pass; it writes into two pairs of work vectors, taken in turn

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .permute import RADIX_BITS, _sort_row
+from .runsort import RADIX_BITS, sort_run
 
 __all__ = ["cuthill_mckee", "degrees", "symmetric_pattern"]
 
@@ -24,10 +24,14 @@ def cuthill_mckee(ip, ix, degree, seeds, order):
     n = order.size
     seen = np.zeros(n, np.bool_)
     count = 0
-    # each group sorted stably by degree: the degrees as keys beside the group, moved with it
-    keys = np.empty(n, degree.dtype)
-    spare = np.empty(n, degree.dtype)
-    spare_order = np.empty(n, order.dtype)
+    # each group (a row's new neighbours: at most its longest row) sorted stably by degree,
+    # the degrees as keys moved with it
+    longest = 0
+    for i in range(n):
+        longest = max(longest, ip[i + 1] - ip[i])
+    keys = np.empty(longest, degree.dtype)
+    spare = np.empty(longest, degree.dtype)
+    spare_order = np.empty(longest, order.dtype)
     counts = np.empty((1 << RADIX_BITS) + 1, np.int64)
     bound = degree.max() + 1 if n else 1
     for z in range(n):
@@ -51,9 +55,10 @@ def cuthill_mckee(ip, ix, degree, seeds, order):
                     order[count] = j
                     count += 1
             if count - first > 1:
-                for k in range(first, count):
-                    keys[k] = degree[order[k]]
-                _sort_row(keys, order, first, count, bound, spare, spare_order, counts)
+                size = count - first
+                for k in range(size):
+                    keys[k] = degree[order[first + k]]
+                sort_run(keys, order[first:count], 0, size, bound, spare, spare_order, counts)
     return count
 
 

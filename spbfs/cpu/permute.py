@@ -9,97 +9,21 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .runsort import RADIX_BITS, sort_run
 from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["csr_lower_permuted", "csr_permuted"]
 
-#: Rows up to this long are sorted by insertion; longer ones by digits.
-INSERTION = 16
-#: Bits of a digit of the rows' radix sort.
-RADIX_BITS = 11
 #: Entries from which the rows are split over threads.
 PARALLEL_ENTRIES = 1 << 16
 U = np.uintp
 
 
 @kernel(inline="always")
-def _insertion_sort(keys, values, lo, hi):  # pragma: no cover - compiled
-    """``keys[lo:hi]`` sorted in place by insertion (short runs), ``values[lo:hi]`` moved
-    with them unless ``values`` is empty."""
-    paired = values.size > 0
-    for a in range(lo + 1, hi):
-        key = keys[a]
-        b = a
-        while b > lo and keys[b - 1] > key:
-            b -= 1
-        for c in range(a, b, -1):
-            keys[c] = keys[c - 1]
-        keys[b] = key
-        if paired:
-            value = values[a]
-            for c in range(a, b, -1):
-                values[c] = values[c - 1]
-            values[b] = value
-
-
-@kernel(inline="always")
-def _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts):  # pragma: no cover
-    """``keys[lo:hi]`` (non-negative, below ``bound``) sorted in place and stably, least
-    significant :data:`RADIX_BITS` first, ``values[lo:hi]`` moved with them unless
-    ``values`` is empty, through ``spare`` and ``spare_values`` (at least ``hi - lo`` long)
-    and ``counts`` (``2**RADIX_BITS + 1``): a pass per digit of ``bound - 1``, no comparison
-    sort (whose numba implementation took two of the five seconds a fresh kernel cache
-    spent compiling the triangle count's first call)."""
-    m = hi - lo
-    paired = values.size > 0
-    digits = counts.size - 1
-    mask = digits - 1
-    shift = 0
-    in_keys = True
-    while shift == 0 or (bound - 1) >> shift > 0:
-        for d in range(digits + 1):
-            counts[d] = 0
-        for a in range(m):
-            v = keys[lo + a] if in_keys else spare[a]
-            counts[((v >> shift) & mask) + 1] += 1
-        for d in range(digits):
-            counts[d + 1] += counts[d]
-        for a in range(m):
-            v = keys[lo + a] if in_keys else spare[a]
-            d = (v >> shift) & mask
-            at = counts[d]
-            counts[d] = at + 1
-            if in_keys:
-                spare[at] = v
-                if paired:
-                    spare_values[at] = values[lo + a]
-            else:
-                keys[lo + at] = v
-                if paired:
-                    values[lo + at] = spare_values[a]
-        in_keys = not in_keys
-        shift += RADIX_BITS
-    if not in_keys:
-        for a in range(m):
-            keys[lo + a] = spare[a]
-            if paired:
-                values[lo + a] = spare_values[a]
-
-
-@kernel(inline="always")
-def _sort_row(keys, values, lo, hi, bound, spare, spare_values, counts):  # pragma: no cover
-    """A row's ``keys[lo:hi]`` (below ``bound``) sorted with its ``values`` (unless empty):
-    by insertion up to :data:`INSERTION` of them, else by digits."""
-    if hi - lo <= INSERTION:
-        _insertion_sort(keys, values, lo, hi)
-    else:
-        _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts)
-
-
-@kernel(inline="always")
 def _row_scratch(out_ptr, r0, r1, keys, values):  # pragma: no cover - compiled
-    """:func:`_sort_row`'s buffers for the rows ``r0..r1``: spare keys and values as long
-    as the longest row (no values where ``values`` is empty) and the digit counts."""
+    """:func:`~spbfs.cpu.runsort.sort_run`'s buffers for the rows ``r0..r1``: spare keys
+    and values as long as the longest row (no values where ``values`` is empty) and the
+    digit counts."""
     longest = 0
     for i in range(r0, r1):
         longest = max(longest, out_ptr[i + 1] - out_ptr[i])
@@ -110,7 +34,7 @@ def _row_scratch(out_ptr, r0, r1, keys, values):  # pragma: no cover - compiled
 @kernel
 def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_val):
     """Rows ``r0..r1`` of the result: row ``i`` is row ``rows[i]`` with each column ``j``
-    renamed ``inverse[j]``, sorted by the new names (:func:`_sort_row`)."""
+    renamed ``inverse[j]``, sorted by the new names (:func:`~spbfs.cpu.runsort.sort_run`)."""
     spare, spare_values, counts = _row_scratch(out_ptr, r0, r1, out_idx, out_val)
     for i in range(r0, r1):
         src = rows[i]
@@ -119,7 +43,7 @@ def _fill(r0, r1, indptr, indices, data, rows, inverse, out_ptr, out_idx, out_va
         for k in range(hi - lo):
             out_idx[lo + k] = inverse[indices[base + k]]
             out_val[lo + k] = data[base + k]
-        _sort_row(out_idx, out_val, lo, hi, inverse.size, spare, spare_values, counts)
+        sort_run(out_idx, out_val, lo, hi, inverse.size, spare, spare_values, counts)
 
 
 def csr_permuted(indptr, indices, data, rows, cols):
@@ -170,7 +94,7 @@ def _lower_counts(r0, r1, indptr, indices, order, inverse, counts):
 @kernel
 def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
     """Rows ``r0..r1`` of the lower triangle: row ``i`` holds the new numbers below ``i``
-    of row ``order[i]``'s columns, sorted (:func:`_sort_row`)."""
+    of row ``order[i]``'s columns, sorted (:func:`~spbfs.cpu.runsort.sort_run`)."""
     no_values = out_idx[:0]
     spare, _, counts = _row_scratch(out_ptr, r0, r1, out_idx, no_values)
     for i in range(r0, r1):
@@ -182,7 +106,7 @@ def _lower_fill(r0, r1, indptr, indices, order, inverse, out_ptr, out_idx):
             if k < i:
                 out_idx[at] = k
                 at += 1
-        _sort_row(out_idx, no_values, lo, hi, i, spare, no_values, counts)
+        sort_run(out_idx, no_values, lo, hi, i, spare, no_values, counts)
 
 
 def csr_lower_permuted(indptr, indices, order):

@@ -55,7 +55,7 @@ def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
     [([3, 1], [0, 0]), ([2], [3])]
     """
     gpu = g.on_gpu()
-    if whole and len(sources) == 1 and (depth_limit is None or depth_limit >= len(g)):
+    if whole and len(sources) == 1 and _unlimited(g, depth_limit):
         yield from _queue_levels(g.matrix(gpu), int(sources[0]))
         return
     levels = levels_in_queue_order(g.matrix(gpu), sources)
@@ -66,6 +66,12 @@ def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
             return
         yield tuple(to_numpy(a) for a in step)
         depth += 1
+
+
+def _unlimited(g, depth_limit):
+    """Whether ``depth_limit`` stops no search of ``g`` (None, or no fewer than its
+    nodes): the search is then one :func:`spbfs.semiring.queue_order`."""
+    return depth_limit is None or depth_limit >= len(g)
 
 
 def _queue_levels(M, source):
@@ -190,7 +196,7 @@ def _edges(G, source, reverse, depth_limit):
     level to find)."""
     g = G.reverse() if reverse and G.is_directed() else G
     s = node_row(g, source, _neighbors_error(g))
-    if depth_limit is None or depth_limit >= len(g):
+    if _unlimited(g, depth_limit):
         order, parents = (to_numpy(a) for a in queue_order(g.matrix(g.on_gpu()), s))
         if order.size > 1:
             rows = parents[order[1:]]
