@@ -19,7 +19,8 @@ work):
   checked against scipy's Dijkstra;
 * ``pr``: ``spbfs.pagerank(A, tol=1e-4 / n)`` (NetworkX's rule: the L1 change below
   ``n * tol``, here 1e-4 as GAP's) against GAP's ``pr -t 1e-4`` (Gauss-Seidel: the
-  iterations of both printed with the table, with the steps NetworkX's own iteration takes,
+  iterations of both printed with the table, with the steps spbfs takes from the uniform
+  start and NetworkX's own iteration takes, spbfs's L1 error against a converged answer,
   and spbfs's first call); with
   ``--pr-plain``, also over the plain pull (the step without its renumbered layout);
 * ``cc``: ``spbfs.connected_components(A, directed=False)`` against GAP's ``cc``
@@ -231,7 +232,12 @@ def kernel_pr(args, scale):
     log = gap_run(args.gap, path, args.threads, ["-i", "1000", "-t", "1e-4", "-l"], "pr", 1)
     gap_iters = len(re.findall(r"^\s*\d+\s+[\d.e+-]+\s*$", log, re.M))
     spbfs_iters = pagerank_iterations(A, 1e-4 / n)
+    uniform_iters = pagerank_iterations(A, 1e-4 / n, nstart=np.ones(n))
     networkx_iters = pagerank_iterations(A, 1e-4 / n, dangling=np.ones(n))
+    exact = spbfs.pagerank(A, tol=1e-13 / n, max_iter=1000)
+    error = float(np.abs(spbfs.pagerank(A, tol=1e-4 / n) - exact).sum())
+    uniform_error = float(np.abs(spbfs.pagerank(A, tol=1e-4 / n, nstart=np.ones(n))
+                                 - exact).sum())
     gap_name = f"GAP pr -t 1e-4 (OMP {args.threads})"
     methods = {"spbfs.pagerank (tol 1e-4 / n)": lambda: spbfs.pagerank(A, tol=1e-4 / n)}
     if args.pr_plain:
@@ -242,9 +248,10 @@ def kernel_pr(args, scale):
                                              ["-i", "1000", "-t", "1e-4"], "pr", 3)},
         args.reps, trials=3)
     table(f"\npr, scale {scale}: L1 change < 1e-4; GAP (Gauss-Seidel) took {gap_iters} "
-          f"iterations, spbfs's power iteration {spbfs_iters} (NetworkX's own step: "
-          f"{networkx_iters}); spbfs first call {first * 1e3:.0f} ms (transpose and layout "
-          "built)", times, gap_name)
+          f"iterations, spbfs's power iteration {spbfs_iters} (from the uniform start: "
+          f"{uniform_iters}; NetworkX's own step: {networkx_iters}); spbfs's L1 error "
+          f"{error:.2e} (from the uniform start: {uniform_error:.2e}); spbfs first call "
+          f"{first * 1e3:.0f} ms (transpose, layout and start built)", times, gap_name)
 
 
 def plain_pull(fn):

@@ -552,6 +552,24 @@ class DistGraph:
             self._transpose = T
         return self._transpose
 
+    def derived(self, key, build):
+        """A value that depends on this graph alone (an algorithm's structural data), built
+        by ``build()`` on first use and kept; every rank asks for it at the same point, so
+        a collective ``build`` is safe.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from spbfs import dist
+        >>> G = dist.DistGraph.from_edges(np.array([0]), np.array([1]), 2)
+        >>> G.derived("twice", lambda: 2 * G.n), G.derived("twice", lambda: 0)
+        (4, 4)
+        """
+        key = ("derived", key)
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
     def undirected(self):
         """The graph with every arc made an undirected edge (itself when undirected; built
         on first use from the arcs stored here, collective then, and kept)."""

@@ -89,6 +89,11 @@ class DistMatrix:
     def T(self):
         return self if self.symmetric else DistMatrix(self.graph.T)
 
+    def derived(self, key, build):
+        """A value that depends on this graph alone, built by ``build()`` on first use (by
+        every rank together) and kept with the graph, as ``Pattern.derived``."""
+        return self.graph.derived(key, build)
+
     def canonical(self, monoid=None):
         """Parallel arcs merged, their weights summed, or combined with ``monoid`` (as
         ``Matrix.canonical``)."""

@@ -196,8 +196,9 @@ def test_kronecker_graph():
 def test_isolated_dangling_rank_settled_in_fewer_steps():
     """Where no edge enters a dangling vertex (a symmetric Kronecker graph's isolated
     vertices) the normalised system's step reaches NetworkX's fixed point in fewer steps
-    than NetworkX's own; where edges enter them (the directed graph), or with a dangling
-    distribution of its own, spbfs takes NetworkX's step."""
+    than NetworkX's own (8 against 9 from the uniform start, 6 from the degree start an
+    undirected graph takes); where edges enter them (the directed graph), or with a
+    dangling distribution of its own, spbfs takes NetworkX's step."""
     from spbfs.graph500.generate import kronecker
 
     n = 1 << 17
@@ -215,11 +216,45 @@ def test_isolated_dangling_rank_settled_in_fewer_steps():
             except PowerIterationFailedConvergence:
                 pass
 
-    assert (steps(S), steps(S, dangling=uniform)) == (8, 9)
+    assert (steps(S), steps(S, dangling=uniform)) == (6, 9)
+    assert steps(S, nstart=uniform) == 8  # the uniform start, named
     assert steps(A) == steps(A, dangling=uniform) == 10
     exact = pagerank(S, tol=1e-12 / n, dangling=uniform)
     _assert_converged(pagerank(S, tol=tol), exact, n, 0.85, tol)
     _assert_converged(pagerank(S, tol=tol, dangling=uniform), exact, n, 0.85, tol)
+
+
+def test_undirected_start_chosen_by_its_first_step():
+    """An undirected graph starts from the degree start where its walks mix fast (a
+    Kronecker graph: fewer steps than the uniform start) and from the uniform one where
+    they mix slowly (a grid, a lollipop: the same steps as ``nstart`` uniform); the choice
+    is kept with the pattern, so a second call returns the first's ranks, and every
+    answer lies within the rule's bound of the exact ranks."""
+    import networkx as nx
+
+    from spbfs.graph500.generate import kronecker
+
+    def steps(B, **kw):
+        for k in range(1, 300):
+            try:
+                pagerank(B, tol=1e-8, max_iter=k, **kw)
+                return k
+            except PowerIterationFailedConvergence:
+                pass
+
+    u, v = kronecker(11, edgefactor=16, seed=2)
+    K = sp.coo_array((np.ones(u.size), (u, v)), shape=(2048, 2048)).tocsr()
+    K = ((K + K.T) > 0).astype(np.float64)
+    slow = [nx.to_scipy_sparse_array(g, format="csr", dtype=np.float64)
+            for g in (nx.grid_2d_graph(30, 30), nx.lollipop_graph(30, 120))]
+    for B in (K, *slow):
+        n = B.shape[0]
+        first = pagerank(B, tol=1e-8)
+        assert np.array_equal(first, pagerank(B, tol=1e-8))
+        _assert_converged(first, _exact(B), n, 0.85, 1e-8)
+    assert steps(K) < steps(K, nstart=np.ones(2048))
+    for B in slow:
+        assert steps(B) == steps(B, nstart=np.ones(B.shape[0]))
 
 
 @pytest.mark.parametrize("hot_bits", [0, 4, 8])
