@@ -79,7 +79,7 @@ def steps(A, tol, **kwargs):
 def kept_start(A):
     """"degree" or "uniform": the start ``spbfs.pagerank`` kept for ``A`` (alpha 0.85)."""
     M = spbfs.prepare(A).canonical()
-    x = M.pattern.derived("pagerank undirected starts", dict)[0.85][0]
+    x = M.pattern.derived("pagerank undirected starts", dict)[0.85, True][0]
     linked = np.diff(M.indptr) > 0
     return "degree" if linked.any() and np.ptp(x[linked]) > 0 else "uniform"
 

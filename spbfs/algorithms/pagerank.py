@@ -102,9 +102,10 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         zero; normalised to sum 1).  Default: ``personalization`` (uniform without one).
     nstart : 1-D array of n floats, optional
         Starting ranks (non-negative, not all zero; normalised to sum 1).  Default uniform;
-        on an undirected unweighted graph with the default ``personalization`` and
-        ``dangling``, the degree start where the first call finds it converging faster
-        (kept with the graph; see the guide's PageRank section).
+        on an undirected graph (unweighted, or weighted and known symmetric) with the
+        default ``personalization`` and ``dangling``, the degree (strength) start where the
+        first call finds it converging faster (kept with the graph; see the guide's
+        PageRank section).
     Returns
     -------
     ndarray of float64
@@ -202,9 +203,13 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
         return (step.y, step.scaled, step.zero_scale_total, total), step.change
 
     done, change, kept = 0, math.inf, None
-    if start is None and uniform and not weight and 0.0 < alpha < 1.0 and _undirected(M):
-        done, state, change = _undirected_start(M, alpha, inv, advance)
-        kept = state if done == 0 else None  # kept with the pattern: never written
+    # weighted: where the values are known symmetric (not checked here, as a pattern is)
+    # on one device, so a distributed graph's ranks are its single-device twin's
+    if start is None and uniform and 0.0 < alpha < 1.0 and (
+            M.symmetric and not by_masks(M) if weight else _undirected(M)):
+        done, state, change, shared = _undirected_start(M, alpha, inv, advance,
+                                                        out_weight if weight else None)
+        kept = state if shared else None  # kept with the pattern: never written
     elif start is None:  # uniform: the dangling rank is their count over n
         state = (xp.full(n, 1.0 / n), xp.multiply(inv, 1.0 / n), dangling_count / n, 1.0)
     else:
@@ -238,28 +243,32 @@ def _keeper(M):
     return getattr(M, "pattern", None) or M
 
 
-def _undirected_start(M, alpha, inv, advance):
-    """``(steps taken, state, last change)`` to start the iteration of an undirected
-    graph's default ranks from.
+def _undirected_start(M, alpha, inv, advance, strength=None):
+    """``(steps taken, state, last change, whether the state is kept with the pattern)``
+    to start the iteration of an undirected graph's default ranks from (``strength``:
+    each vertex's total weight, None where unweighted).
 
     Both starts give each component the share of the rank it ends with (a step keeps
     it) and each isolated vertex its final rank.  The uniform start gives every other
     vertex the same rank.  The degree start gives it ``(1 - alpha) + alpha * d[v] *
-    size / volume`` (over n) of its component: the restart's share plus the rank a walk
-    without restart settles at, which a power-law graph's ranks lie close to (GAP's
-    Kronecker graphs: 6 steps against 8).  On a graph that mixes slowly (a grid, a ring
-    of few shortcuts) that guess lies far from its ranks along the slow directions and
-    takes more steps than the uniform one.  So the first call on a pattern takes a step
-    from each and keeps the degree start, for this ``alpha``, where its step changed the
-    ranks by less than :data:`DEGREE_START_SHARE` of the uniform start's (a graph whose
-    walks mix fast), and continues from the step it keeps; later calls start from the
-    choice."""
+    size / volume`` (over n) of its component, ``d`` the degrees (the strengths when
+    weighted): the restart's share plus the rank a walk without restart settles at,
+    which a power-law graph's ranks lie close to (GAP's Kronecker graphs: 6 steps against
+    8).  On a graph that mixes slowly (a grid, a ring of few shortcuts) that guess lies
+    far from its ranks along the slow directions and takes more steps than the uniform
+    one.  So the first call on a pattern takes a step from each and keeps the degree
+    start, for this ``alpha``, where its step changed the ranks by less than
+    :data:`DEGREE_START_SHARE` of the uniform start's (a graph whose walks mix fast), and
+    continues from the step it keeps; later calls start from the choice, an unweighted
+    graph from the start itself, a weighted one from the start its weights then give."""
     xp, n = M.xp, M.n
-    starts = _keeper(M).derived("pagerank undirected starts", dict)
-    kept = starts.get(alpha)
-    if kept is not None:
-        return 0, kept, math.inf
-    isolated = inv == 0  # an undirected graph's dangling vertices have no edge
+    keeper = _keeper(M)
+    starts = keeper.derived("pagerank undirected starts", dict)
+    key = (alpha, strength is None)
+    kept = starts.get(key)  # unweighted: the start itself; weighted: the choice (a bool)
+    if kept is not None and strength is None:
+        return 0, kept, math.inf, True
+    isolated = inv == 0  # an undirected graph's dangling vertices have no edge (of weight)
     restart = (1.0 - alpha) / n
 
     def state(y):
@@ -268,34 +277,44 @@ def _undirected_start(M, alpha, inv, advance):
         return x, xp.multiply(x, inv), float(xp.where(isolated, x, 0.0).sum()), total
 
     uniform = state(xp.where(isolated, restart, 1.0 / n))
-    limits = _walk_limits(M)
-    degree = state(xp.where(isolated, restart, (1.0 - alpha + alpha * limits) / n))
+    if kept is False:
+        return 0, uniform, math.inf, False
+    degree = state(xp.where(isolated, restart, (1.0 - alpha + alpha * _walk_limits(
+        M, keeper, M.out_degree.astype(np.float64) if strength is None else strength)) / n))
+    if kept:
+        return 0, degree, math.inf, False
     after_uniform, change_uniform = advance(uniform)
     after_degree, change_degree = advance(degree)
     for other in list(starts)[:max(0, len(starts) + 1 - KEPT_STARTS)]:  # room for this one
         starts.pop(other, None)
-    if change_degree < DEGREE_START_SHARE * change_uniform:
-        starts[alpha] = degree
-        return 1, after_degree, change_degree
-    starts[alpha] = uniform
-    return 1, after_uniform, change_uniform
+    chosen = change_degree < DEGREE_START_SHARE * change_uniform
+    starts[key] = (degree if chosen else uniform) if strength is None else chosen
+    return (1, after_degree, change_degree, False) if chosen else (
+        1, after_uniform, change_uniform, False)
 
 
-def _walk_limits(M):
-    """``d[v] * size / volume`` of ``v``'s component (0 where ``d[v]`` is 0), ``d`` the
-    out-degrees of the symmetric ``M``: where a random walk on the component settles, its
-    total the component's size."""
+def _walk_limits(M, keeper, degree):
+    """``degree[v] * size / volume`` of ``v``'s component (0 where ``degree[v]`` is 0),
+    ``degree`` the degrees or strengths of the symmetric ``M``, ``volume`` their total over
+    the component: where a random walk on the component settles, its total the
+    component's size.  The components are kept with the pattern (``keeper``)."""
     xp, n = M.xp, M.n
-    _, labels = connected_components(M, directed=False)
-    degree = M.out_degree.astype(np.float64)
-    every = xp.ones(n, bool)
-    through = pointer_matrix(labels)  # each vertex's value sent to its component's label
-    volume = vxm(Vector(n, "bitmap", present=every, values=degree), through,
+    labels, through, size = keeper.derived("pagerank components",
+                                           lambda: _components(M, xp, n))
+    volume = vxm(Vector(n, "bitmap", present=xp.ones(n, bool), values=degree), through,
                  _PLUS_FIRST).to_dense(0.0)
-    size = vxm(Vector(n, "bitmap", present=every, values=xp.ones(n)), through,
-               _PLUS_FIRST).to_dense(0.0)
     share = xp.where(volume > 0, size / xp.where(volume > 0, volume, 1.0), 0.0)
     return degree * share[labels]
+
+
+def _components(M, xp, n):
+    """``(labels, pointer matrix sending each vertex to its label, each label's size)``
+    of the weak components of the symmetric ``M``."""
+    _, labels = connected_components(M, directed=False)
+    through = pointer_matrix(labels)
+    size = vxm(Vector(n, "bitmap", present=xp.ones(n, bool), values=xp.ones(n)), through,
+               _PLUS_FIRST).to_dense(0.0)
+    return labels, through, size
 
 
 def _step_terms(alpha, lost, total, rescaled):

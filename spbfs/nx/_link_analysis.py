@@ -46,8 +46,8 @@ def _no_multigraph(arguments):
             "``plus_times`` product per iteration; equal to rounding, except where no edge "
             "enters a dangling vertex and ``dangling`` is None: there the normalised "
             "linear system's step, the same ranks within ``tol`` in fewer steps; an "
-            "undirected graph without weights (and ``personalization``, ``nstart`` and "
-            "``dangling`` None) may start from its degrees, where the first call finds that "
+            "undirected graph (with ``personalization``, ``nstart`` and ``dangling`` None) "
+            "may start from its degrees or strengths, where the first call finds that "
             "faster. Multigraphs and non-numeric or negative weights run in NetworkX.")
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None,
              weight="weight", dangling=None):

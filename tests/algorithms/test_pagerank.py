@@ -257,6 +257,38 @@ def test_undirected_start_chosen_by_its_first_step():
         assert steps(B) == steps(B, nstart=np.ones(B.shape[0]))
 
 
+def test_weighted_undirected_start_from_strengths():
+    """A weighted graph known to be undirected (a Matrix marked symmetric, as the NetworkX
+    backend makes for a Graph) starts from its strengths where that is faster: fewer steps
+    than from ``nstart`` uniform on a Barabasi-Albert graph with random weights, the same
+    answer on a second call, and within the rule's bound of a direct solve; a weighted
+    scipy array (symmetry not known) keeps the uniform start."""
+    import networkx as nx
+
+    from spbfs.semiring import Matrix
+
+    G = nx.barabasi_albert_graph(1500, 3, seed=1)
+    rng = np.random.default_rng(0)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.integers(1, 10))
+    A = nx.to_scipy_sparse_array(G, format="csr", dtype=np.float64)
+    n, tol = A.shape[0], 1e-4 / A.shape[0]
+    M = Matrix(A.indptr, A.indices, A.data, n, symmetric=True)
+
+    def steps(B, **kw):
+        for k in range(1, 300):
+            try:
+                pagerank(B, tol=tol, max_iter=k, **kw)
+                return k
+            except PowerIterationFailedConvergence:
+                pass
+
+    assert steps(M) < steps(M, nstart=np.ones(n)) == steps(A) == steps(A, nstart=np.ones(n))
+    first = pagerank(M, tol=tol)
+    assert np.array_equal(first, pagerank(M, tol=tol))
+    _assert_converged(first, _exact(A), n, 0.85, tol)
+
+
 @pytest.mark.parametrize("hot_bits", [0, 4, 8])
 def test_kronecker_graph_through_the_renumbered_layout(monkeypatch, hot_bits):
     """The CPU's step over its renumbered layout (spbfs/cpu/renumber.py), forced on a small
