@@ -369,3 +369,29 @@ def test_gpu_matches_cpu_on_kronecker():
     assert isinstance(got, cupy.ndarray)
     expected = pagerank(A, personalization=np.arange(4096, dtype=np.float64))
     assert np.abs(got.get() - expected).sum() < 1e-9
+
+
+@pytest.mark.gpu
+def test_gpu_undirected_start_matches_cpu():
+    """The undirected start on the GPU: the same choice and ranks as the CPU's, from the
+    degrees of a Kronecker graph and from the strengths of a Matrix marked symmetric."""
+    import cupy
+
+    from spbfs.graph500.generate import kronecker
+    from spbfs.semiring import Matrix
+
+    u, v = kronecker(12, edgefactor=16, seed=2)
+    K = sp.coo_array((np.ones(u.size), (u, v)), shape=(4096, 4096)).tocsr()
+    K = ((K + K.T) > 0).astype(np.float64)
+    W = sp.triu(K, format="csr")
+    W.data = np.random.default_rng(3).integers(1, 9, W.nnz).astype(np.float64)
+    W = (W + W.T).tocsr()
+    pairs = [(on_device("cupy", K), K)]
+    for xp in (cupy, np):
+        pairs.append(Matrix(xp.asarray(W.indptr), xp.asarray(W.indices), xp.asarray(W.data),
+                            4096, symmetric=True))
+    pairs = [pairs[0], tuple(pairs[1:])]
+    for on_gpu, on_cpu in pairs:
+        got = pagerank(on_gpu, tol=1e-10)
+        assert isinstance(got, cupy.ndarray)
+        assert np.abs(got.get() - pagerank(on_cpu, tol=1e-10)).sum() < 1e-9
