@@ -267,10 +267,10 @@ def plain_pull(fn):
         rank.LAYOUT_ENTRIES = saved
 
 
-def pagerank_iterations(A, tol, **kwargs):
+def pagerank_iterations(A, tol, limit=100, **kwargs):
     """The power iterations ``spbfs.pagerank(A, tol=tol, **kwargs)`` runs: the fewest
-    ``max_iter`` that converges (``dangling`` given: NetworkX's own step)."""
-    for k in range(1, 101):
+    ``max_iter`` that converges, up to ``limit`` (``dangling`` given: NetworkX's own step)."""
+    for k in range(1, limit + 1):
         try:
             spbfs.pagerank(A, tol=tol, max_iter=k, **kwargs)
         except spbfs.PowerIterationFailedConvergence:

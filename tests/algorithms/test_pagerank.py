@@ -4,6 +4,8 @@ Graphs come with self-loops, duplicates (one edge holding their sum, as NetworkX
 summed matrix), explicit zeros (zero-weight edges), isolated and dangling vertices.
 """
 
+import functools
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -46,6 +48,18 @@ def _nx_pagerank(A, **kw):
     weight = "weight" if kw.pop("weight", True) else None
     r = nx.pagerank(_digraph(A), weight=weight, **kw)
     return np.array([r[i] for i in range(n)])
+
+
+def _steps(B, tol, **kw):
+    """The fewest ``max_iter`` (below 300) at which ``pagerank(B, tol=tol, **kw)``
+    converges."""
+    for k in range(1, 300):
+        try:
+            pagerank(B, tol=tol, max_iter=k, **kw)
+            return k
+        except PowerIterationFailedConvergence:
+            pass
+    return None
 
 
 def _exact(A, alpha=0.85, personalization=None, dangling=None, weight=True):
@@ -208,13 +222,7 @@ def test_isolated_dangling_rank_settled_in_fewer_steps():
     tol = 1e-4 / n
     uniform = np.ones(n)  # as the default, but named: NetworkX's step
 
-    def steps(B, **kw):
-        for k in range(1, 100):
-            try:
-                pagerank(B, tol=tol, max_iter=k, **kw)
-                return k
-            except PowerIterationFailedConvergence:
-                pass
+    steps = functools.partial(_steps, tol=tol)
 
     assert (steps(S), steps(S, dangling=uniform)) == (6, 9)
     assert steps(S, nstart=uniform) == 8  # the uniform start, named
@@ -234,13 +242,7 @@ def test_undirected_start_chosen_by_its_first_step():
 
     from spbfs.graph500.generate import kronecker
 
-    def steps(B, **kw):
-        for k in range(1, 300):
-            try:
-                pagerank(B, tol=1e-8, max_iter=k, **kw)
-                return k
-            except PowerIterationFailedConvergence:
-                pass
+    steps = functools.partial(_steps, tol=1e-8)
 
     u, v = kronecker(11, edgefactor=16, seed=2)
     K = sp.coo_array((np.ones(u.size), (u, v)), shape=(2048, 2048)).tocsr()
@@ -275,13 +277,7 @@ def test_weighted_undirected_start_from_strengths():
     n, tol = A.shape[0], 1e-4 / A.shape[0]
     M = Matrix(A.indptr, A.indices, A.data, n, symmetric=True)
 
-    def steps(B, **kw):
-        for k in range(1, 300):
-            try:
-                pagerank(B, tol=tol, max_iter=k, **kw)
-                return k
-            except PowerIterationFailedConvergence:
-                pass
+    steps = functools.partial(_steps, tol=tol)
 
     assert steps(M) < steps(M, nstart=np.ones(n)) == steps(A) == steps(A, nstart=np.ones(n))
     first = pagerank(M, tol=tol)
