@@ -11,7 +11,7 @@ from ..core.seam import LevelSearch
 from ..semiring import Matrix, ewise_mult, monoids, ops, reduce
 
 __all__ = ["ALPHA", "BEAMER_ALPHA", "BETA", "as_graph", "beamer_pull", "by_masks",
-           "check_undirected", "prepare"]
+           "check_undirected", "is_undirected", "prepare"]
 
 #: Beamer's defaults: push -> pull when frontier edges exceed unexplored edges / ALPHA,
 #: pull -> push when the frontier has fewer than n / BETA vertices.  A level-search engine
@@ -128,11 +128,7 @@ def check_undirected(M, name: str = "A", *, values: bool = False):
     ValueError: A must be symmetric (an undirected graph): its pattern differs from the \
 pattern of A.T; pass A + A.T for the undirected version of a directed graph
     """
-    if by_masks(M):
-        same = bool(M.symmetric) or M.nnz == M.T.nnz == ewise_mult(M, M.T, ops.pair).nnz
-    else:
-        same = M.pattern.equals_transpose()
-    if not same:
+    if not is_undirected(M):
         raise ValueError(f"{name} must be symmetric (an undirected graph): its pattern "
                          f"differs from the pattern of {name}.T; pass {name} + {name}.T for "
                          f"the undirected version of a directed graph")
@@ -140,6 +136,28 @@ pattern of A.T; pass A + A.T for the undirected version of a directed graph
         raise ValueError(f"{name} must be symmetric (an undirected graph): its values "
                          f"differ from those of {name}.T")
     return M
+
+
+def is_undirected(M) -> bool:
+    """Whether ``M``'s pattern equals its transpose's (an undirected graph): known where
+    ``M`` is marked symmetric, else found once per pattern
+    (:meth:`~spbfs.semiring.Pattern.equals_transpose`) or, for a distributed matrix, once
+    per graph by the entries both it and its transpose hold.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> is_undirected(prepare(sp.csr_array(([1.0, 2.0], ([0, 1], [1, 0])), shape=(2, 2))))
+    True
+    >>> is_undirected(prepare(sp.csr_array(([1.0], ([0], [1])), shape=(2, 2))))
+    False
+    """
+    if M.symmetric:
+        return True
+    if by_masks(M):
+        return M.derived("pattern equals its transpose's", lambda: M.nnz == M.T.nnz == ewise_mult(
+            M, M.T, ops.pair).nnz)
+    return M.pattern.equals_transpose()
 
 
 def _values_symmetric(M) -> bool:

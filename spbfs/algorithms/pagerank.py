@@ -39,7 +39,7 @@ from ..semiring import (
     reduce,
     vxm,
 )
-from ._shared import by_masks, prepare
+from ._shared import by_masks, is_undirected, prepare
 from .components import connected_components
 
 __all__ = ["PowerIterationFailedConvergence", "pagerank"]
@@ -153,8 +153,8 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if weight:
         # float64 weights are used as they are, so the transpose cached on M keeps its values
         M = M.astype(np.float64)
-        if not by_masks(M) and _all_ones(M.data):  # one device's matrix: the
-            weight = False  # unweighted product gives the same sums, reading no values
+        if _all_ones(M):  # the unweighted product gives the same sums, reading no values
+            weight = False
     p = _distribution(personalization, n, "personalization", xp)
     d = p if dangling is None else _distribution(dangling, n, "dangling", xp)
     start = None if nstart is None else _distribution(nstart, n, "nstart", xp)
@@ -206,7 +206,7 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     # weighted: where the values are known symmetric (not checked here, as a pattern is)
     # on one device, so a distributed graph's ranks are its single-device twin's
     if start is None and uniform and 0.0 < alpha < 1.0 and (
-            M.symmetric and not by_masks(M) if weight else _undirected(M)):
+            M.symmetric and not by_masks(M) if weight else is_undirected(M)):
         done, state, change, shared = _undirected_start(M, alpha, inv, advance,
                                                         out_weight if weight else None)
         kept = state if shared else None  # kept with the pattern: never written
@@ -226,15 +226,6 @@ def pagerank(A, alpha=0.85, personalization=None, max_iter=100, tol=1e-6, weight
     if done <= max_iter and change < n * tol:
         return state[0]
     raise PowerIterationFailedConvergence(max_iter)
-
-
-def _undirected(M):
-    """Whether ``M``'s pattern is symmetric (an undirected graph; checked once per
-    pattern)."""
-    if M.symmetric:
-        return True
-    pattern = getattr(M, "pattern", None)
-    return pattern is not None and pattern.equals_transpose()
 
 
 def _keeper(M):
@@ -358,10 +349,16 @@ def _dangling_receive(M, inv, xp):
     return bool(xp.where(inv == 0, M.in_degree, 0).sum() > 0)
 
 
-def _all_ones(data):
-    """Whether every stored weight is exactly 1 (a few first, then all): then each
-    out-weight is the out-degree and each product term the rank itself, bit for bit."""
-    if not data.size or not bool((data[:64] == 1.0).all()):
+def _all_ones(M):
+    """Whether every stored weight of ``M`` is exactly 1 (one device's: a few first, then
+    all; a distributed graph's: its smallest and largest): then each out-weight is the
+    out-degree and each product term the rank itself, bit for bit."""
+    if not M.nnz:
+        return False
+    if by_masks(M):
+        return float(reduce(M, monoids.min)) == float(reduce(M, monoids.max)) == 1.0
+    data = M.data
+    if not bool((data[:64] == 1.0).all()):
         return False
     return bool((data == 1.0).all())
 

@@ -292,3 +292,26 @@ def test_one_rank_takes_depth_and_directions_from_the_engines_own_loop():
                       (3, 3, "push", 90, 0, 0.1)]
 
     assert _run_alone(Engine(), "auto", 15.0, 18.0) == (2, ["push", "pull", "push"])
+
+
+def test_directed_graph_of_symmetric_pattern_ranks_as_its_twin():
+    """PageRank of a directed DistGraph whose pattern is symmetric starts as its
+    single-device twin does (the degree start of an undirected graph): the same steps,
+    ranks equal to rounding."""
+    import scipy.sparse as sp
+
+    import spbfs
+    from spbfs import dist
+    from spbfs.graph500 import generate
+
+    U, V = generate.kronecker(9, 8, seed=4)
+    keep = U != V
+    U, V = np.concatenate([U[keep], V[keep]]), np.concatenate([V[keep], U[keep]])
+    n = 512
+    A = sp.csr_array((np.ones(U.size), (U, V)), shape=(n, n))
+    A.sum_duplicates()
+    A.data[:] = 1.0
+    for th in (0, 8, 10**6):
+        G = dist.DistGraph.from_edges(U, V, n, threshold=th, directed=True)
+        np.testing.assert_allclose(G.gather(spbfs.pagerank(G)), spbfs.pagerank(A),
+                                   rtol=1e-12, atol=1e-15)
