@@ -388,6 +388,36 @@ class SpbfsGraph:
 
     # --------------------------------------------------------- derived data
 
+    def entry_datas(self, orig, build: bool = True):
+        """The attribute dicts of the stored entries, row after row in the stored order
+        (their adjacency dicts' order), of ``orig`` (:meth:`networkx_graph`): an object
+        array read by C loops over the adjacency dicts once and kept while ``orig`` is the
+        graph they came from (a copy of a result's edge dicts then takes them by position,
+        not by walking its rows' dicts again: 147 -> 87 ms for the 111,363 edges of the
+        scale-17 Kronecker graph's k-core on the VM); None where none is kept and ``build``
+        is False (a call that reads few entries looks them up instead).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from spbfs.nx import convert_from_nx
+        >>> H = nx.path_graph(3); H.add_edge(0, 1, weight=2)
+        >>> G = convert_from_nx(H)
+        >>> G.entry_datas(H, build=False) is None, G.entry_datas(H).tolist()
+        (True, [{'weight': 2}, {'weight': 2}, {}, {}])
+        """
+        kept = self._derived.get(("entry_datas",))
+        if kept is not None and kept[0]() is orig:
+            return kept[1]
+        if not build:
+            return None
+        values, _ = row_methods(orig)
+        every = np.fromiter(chain.from_iterable(map(values, map(orig._adj.__getitem__,
+                                                                  self._nodes))),
+                            object, count=self.nnz)
+        self._derived[("entry_datas",)] = (weakref.ref(orig), every)
+        return every
+
     def _once(self, key, build):
         value = self._derived.get(key)
         if value is None:

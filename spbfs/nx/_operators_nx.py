@@ -312,12 +312,9 @@ def _graph_edges(G):
 
 def _all_edge_datas(orig, G):
     """The data dicts of ``orig``'s edges in ``G.edges()`` order (:func:`_graph_edges`):
-    every row's dicts read by C loops over its adjacency dict's values (the stored order is
-    the adjacency order), those of the edges' first entries taken; no lookup per edge."""
-    values, _ = row_methods(orig)
-    every = np.fromiter(chain.from_iterable(map(values, map(orig._adj.__getitem__, G.nodes))),
-                        object, count=G.nnz)
-    return every[G.edge_entries()].tolist()
+    every entry's dict (:meth:`~spbfs.nx.SpbfsGraph.entry_datas`), those of the edges' first
+    entries taken; no lookup per edge."""
+    return G.entry_datas(orig)[G.edge_entries()].tolist()
 
 
 def _node_copies(orig, nodes):

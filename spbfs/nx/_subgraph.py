@@ -111,7 +111,12 @@ def _build(G, orig, rows, nodes, entries):
     pu, pv, col = pu[keep], pv[keep], col[keep]
     counts = np.bincount(pu, minlength=k)
 
+    every = G.entry_datas(orig, build=4 * at.size >= G.nnz)
+
     def datas_of(which):  # new copies of the data dicts of the kept entries ``which``
+        if every is not None:
+            taken = every[at[kept[which]]]
+            return np.fromiter(map(dict.copy, taken), object, count=taken.size)
         if 2 * at.size <= 5 * kept.size:  # most of the rows' entries kept: read them all
             return _row_datas(orig, nodes, at.size, kept[which])
         return _edge_datas(G, orig, rows[pu[which]], col[which])
@@ -134,7 +139,12 @@ def _undirected(G, orig, H, rows, nodes, entries):
     by its two slots."""
     made, nbr, edge, counts = undirected_copy(G._indptr, G._indices, rows, len(G), entries)
     size = int(np.count_nonzero(made))
-    if made.size <= 5 * size:  # a fifth of the rows' entries made: read all their dicts
+    # the graph's entries' dicts, kept or read where the rows hold a quarter of them
+    every = G.entry_datas(orig, build=4 * made.size >= G.nnz)
+    if every is not None:
+        copies = np.fromiter(map(dict.copy, every[expand(G._indptr, rows)[0][made]]), object,
+                             count=size)
+    elif made.size <= 5 * size:  # a fifth of the rows' entries made: read all their dicts
         values, _ = row_methods(orig)
         every = chain.from_iterable(map(values, map(orig._adj.__getitem__, nodes)))
         copies = np.fromiter(map(dict.copy, compress(every, made.tolist())), object,

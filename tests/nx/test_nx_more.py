@@ -761,3 +761,24 @@ def test_topological_generations_compiled_in_networkx_order():
 
     for D in cases:
         assert generations(D, backend="spbfs") == generations(D)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_subgraph_copies_take_each_calls_edge_dicts(directed):
+    """k-cores (and the operators) copy the edge dicts the graph holds when called, kept by
+    position across calls: an attribute set in place shows in the next copy, a removed
+    edge is gone, and no copy is the graph's own dict."""
+    G = nx.gnm_random_graph(60, 400, seed=9, directed=directed)
+    nx.set_edge_attributes(G, {e: {"w": i} for i, e in enumerate(G.edges)})
+    G.remove_edges_from(nx.selfloop_edges(G))
+    for step in range(3):
+        got, want = nx.k_core(G, 3, backend="spbfs"), nx.k_core(G, 3)
+        assert list(got.edges(data=True)) == list(want.edges(data=True))
+        u, v = next(iter(got.edges))
+        assert got[u][v] is not G[u][v]
+        G[u][v]["w"] = -step   # in place: the next call's copy holds it
+        if step == 1:
+            G.remove_edge(u, v)
+    union = nx.union(G, nx.relabel_nodes(G, {i: -1 - i for i in G}), backend="spbfs")
+    assert list(union.edges(data=True)) == list(nx.union(
+        G, nx.relabel_nodes(G, {i: -1 - i for i in G})).edges(data=True))
