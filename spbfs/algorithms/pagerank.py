@@ -351,12 +351,13 @@ def _dangling_receive(M, inv, xp):
 
 def _all_ones(M):
     """Whether every stored weight of ``M`` is exactly 1 (one device's: a few first, then
-    all; a distributed graph's: its smallest and largest): then each out-weight is the
-    out-degree and each product term the rank itself, bit for bit."""
+    all; a distributed graph's: its smallest and largest, once per graph): then each
+    out-weight is the out-degree and each product term the rank itself, bit for bit."""
     if not M.nnz:
         return False
     if by_masks(M):
-        return float(reduce(M, monoids.min)) == float(reduce(M, monoids.max)) == 1.0
+        return M.derived("pagerank unit weights", lambda: float(
+            reduce(M, monoids.min)) == float(reduce(M, monoids.max)) == 1.0)
     data = M.data
     if not bool((data[:64] == 1.0).all()):
         return False
