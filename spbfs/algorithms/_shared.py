@@ -155,8 +155,8 @@ def is_undirected(M) -> bool:
     if M.symmetric:
         return True
     if by_masks(M):
-        return M.derived("pattern equals its transpose's", lambda: M.nnz == M.T.nnz == ewise_mult(
-            M, M.T, ops.pair).nnz)
+        return M.derived("pattern equals its transpose's",
+                         lambda: M.nnz == M.T.nnz == ewise_mult(M, M.T, ops.pair).nnz)
     return M.pattern.equals_transpose()
 
 

@@ -21,7 +21,7 @@ from ..algorithms.communities import doubled_loops, louvain_doubled, quotient_mo
 from ..algorithms.components import connected_components
 from ..semiring import Matrix, quotient
 from ._communities import CLASS_STEPS_GPU_MIN_ENTRIES, _groups, _seed
-from ._graph import row_methods
+from ._graph import row_datas, row_methods
 from ._registry import dispatched, gc_paused
 
 __all__ = []
@@ -38,7 +38,7 @@ def _summed(G, weight):
     edge counting 1 when ``weight`` is None), in CSR order, from the NetworkX graph."""
     orig = G.networkx_graph()
     values, _ = row_methods(orig)
-    keydicts = list(chain.from_iterable(map(values, map(orig._adj.__getitem__, G.nodes))))
+    keydicts = list(row_datas(orig, G.nodes))
     counts = np.fromiter(map(len, keydicts), np.int64, count=len(keydicts))
     if weight is None:
         return counts.astype(np.float64)

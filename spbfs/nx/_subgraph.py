@@ -8,13 +8,13 @@ by C loops (``map``, ``zip``, ``islice``), not by NetworkX's filtered views and
 
 from __future__ import annotations
 
-from itertools import chain, compress, islice, repeat
+from itertools import compress, islice, repeat
 
 import numpy as np
 
 from ..core.csr import expand
 from ..cpu.subgraph import undirected_copy
-from ._graph import row_methods
+from ._graph import row_datas, row_methods
 
 __all__ = ["copy_keeping", "plain_graph", "subgraph_copy"]
 
@@ -145,10 +145,8 @@ def _undirected(G, orig, H, rows, nodes, entries):
         copies = np.fromiter(map(dict.copy, every[expand(G._indptr, rows)[0][made]]), object,
                              count=size)
     elif made.size <= 5 * size:  # a fifth of the rows' entries made: read all their dicts
-        values, _ = row_methods(orig)
-        every = chain.from_iterable(map(values, map(orig._adj.__getitem__, nodes)))
-        copies = np.fromiter(map(dict.copy, compress(every, made.tolist())), object,
-                             count=size)
+        copies = np.fromiter(map(dict.copy, compress(row_datas(orig, nodes), made.tolist())),
+                             object, count=size)
     else:  # a few: looked up
         at, owner = expand(G._indptr, rows)
         at, owner = at[made], owner[made]
@@ -164,9 +162,7 @@ def _row_datas(orig, nodes, total, which):
     (their ``total`` entries numbered row after row in the stored order, which is their
     adjacency dicts' order): every dict of those rows read by C loops over the adjacency
     dicts' values, then the wanted ones copied (no lookup per edge)."""
-    values, _ = row_methods(orig)
-    every = np.fromiter(chain.from_iterable(map(values, map(orig._adj.__getitem__, nodes))),
-                        object, count=total)
+    every = np.fromiter(row_datas(orig, nodes), object, count=total)
     return np.fromiter(map(dict.copy, every[which]), object, count=len(which))
 
 
