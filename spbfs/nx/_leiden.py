@@ -43,12 +43,12 @@ def _summed(G, weight):
     if weight is None:
         return counts.astype(np.float64)
     datas = chain.from_iterable(map(values, keydicts))
-    values = np.fromiter(map(dict.get, datas, repeat(weight), repeat(1)), np.float64,
-                         count=int(counts.sum()))
-    if values.size and (not np.isfinite(values).all() or values.min() < 0):
+    weights = np.fromiter(map(dict.get, datas, repeat(weight), repeat(1)), np.float64,
+                          count=int(counts.sum()))
+    if weights.size and (not np.isfinite(weights).all() or weights.min() < 0):
         raise NotImplementedError(f"edge attribute {weight!r} has negative, NaN or infinite "
                                   "values")
-    return np.add.reduceat(values, np.cumsum(counts) - counts) if values.size else values
+    return np.add.reduceat(weights, np.cumsum(counts) - counts) if weights.size else weights
 
 
 def _matrix(G, weight, gpu):
