@@ -7,8 +7,9 @@ The same random sources for every row; each row runs once to warm up, then ``--r
 rounds of all sources, the rows alternating; the table gives the median search and the
 forest's build time.  Rows: ``whole`` (the graph), ``pruned`` (core search, parents mapped,
 and the outputs), ``core`` (the core's search alone, parents in core ids: what the mapping
-and the outputs cost is the gap to ``pruned``).  Every pruned result is checked against the
-whole graph's reach.
+and the outputs cost is the gap to ``pruned``), ``in order`` (pruned, the core numbered in
+the graph's order where the backend numbers it hubs first, ``hubs`` says which).  Every
+pruned result is checked against the whole graph's reach.
 
 Usage: python benchmarks/bench_forest.py [--scale 20] [--sources 16] [--repeat 3]
                                          [--device cpu|gpu|auto] [--graphs kronecker tree]
@@ -58,13 +59,15 @@ def _timed(run, arg, xp):
     return time.perf_counter() - t
 
 
-def medians(M, F, sources, repeat, xp):
+def medians(M, F, in_order, sources, repeat, xp):
     """Median ms of each row, the rows interleaved search by search (a shared machine's
     load falls on all of them alike)."""
     rows = {"whole": lambda s: search(M, s, return_parents=True, return_levels=False),
             "pruned": lambda s: search(F, s, return_parents=True, return_levels=False),
             "core": lambda s: search(F.matrix, F.start(s)[0], return_parents=True,
-                                     return_levels=False)}
+                                     return_levels=False),
+            "in order": lambda s: search(in_order, s, return_parents=True,
+                                         return_levels=False)}
     times = {name: [] for name in rows}
     for rep in range(repeat + 1):  # the first round warms up
         for s in sources:
@@ -89,8 +92,8 @@ def main(argv=None):
     if device == "gpu":
         import cupy as xp
     print(f"# scale {args.scale}, {device}, {args.sources} sources, median ms a search")
-    print(f"{'graph':10s} {'in trees':>8s} {'core':>6s} {'build_s':>8s} {'whole':>8s} "
-          f"{'pruned':>8s} {'core':>8s}")
+    print(f"{'graph':10s} {'in trees':>8s} {'core':>6s} {'hubs':>5s} {'build_s':>8s} "
+          f"{'whole':>8s} {'pruned':>8s} {'core':>8s} {'in order':>8s}")
     for name in args.graphs:
         M = prepare(graph(name, args.scale, xp), directed=False)
         _sync(xp)
@@ -98,6 +101,8 @@ def main(argv=None):
         F = forest.Forest(M)
         _sync(xp)
         build = time.perf_counter() - t
+        hubs = forest.numbers_hubs_first(M)
+        in_order = forest.Forest(M, hubs_first=False) if hubs else F
         forest.search_whole(M)
         rng = np.random.default_rng(7)
         live = np.flatnonzero(np.diff(np.asarray(M.indptr.get() if xp is not np
@@ -107,10 +112,11 @@ def main(argv=None):
             whole = search(M, s, return_parents=True, return_levels=False)
             pruned = search(F, s, return_parents=True, return_levels=False)
             assert bool(((whole >= 0) == (pruned >= 0)).all()), f"reach differs from {s}"
-        rows = medians(M, F, [s for s in sources if F.start(s)[0] is not None],
+        rows = medians(M, F, in_order, [s for s in sources if F.start(s)[0] is not None],
                        args.repeat, xp)
-        print(f"{name:10s} {F.tree_share:8.2f} {1 - F.pruned:6.2f} {build:8.2f} "
-              f"{rows['whole']:8.2f} {rows['pruned']:8.2f} {rows['core']:8.2f}", flush=True)
+        print(f"{name:10s} {F.tree_share:8.2f} {1 - F.pruned:6.2f} {'yes' if hubs else 'no':>5s} "
+              f"{build:8.2f} {rows['whole']:8.2f} {rows['pruned']:8.2f} {rows['core']:8.2f} "
+              f"{rows['in order']:8.2f}", flush=True)
 
 
 if __name__ == "__main__":

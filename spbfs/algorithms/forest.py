@@ -19,9 +19,17 @@ search's per-vertex work shrinks with it; but the whole graph's outputs are writ
 it, the core's parents mapped back to the graph's ids there, so pruning pays from a share of
 vertices in trees that each backend states (:func:`spbfs.semiring.pruning_share`).  A
 Kronecker graph's core holds 36-53 % of the vertices (scale 18-26: 38-51 % have no edge,
-20-25 % of the others lie in trees) and 99.1-99.2 % of the edges: on the CPU its searches
-take 13-19 % less time pruned (from a tenth in trees), on the GPU as long (it prunes from a
-half: a random tree with a tenth more edges, 62 % in trees, searches 1.5x faster).
+20-25 % of the others lie in trees) and 99.1-99.2 % of the edges.
+
+A graph whose degrees are skewed as its backend states (:func:`spbfs.semiring.hub_numbering`)
+is pruned whatever its share of trees, its core numbered **hubs first**: by degree class
+(``floor(log2 d)``), largest first, the graph's order within a class, each row's columns
+sorted, so its hubs come first too.  The vertices a search reaches first and probes most
+then share a few cache lines of every per-vertex array (the pull's probes of the frontier
+find them there), and the graph's order within a class keeps the outputs' pass reading in
+runs.  Kronecker graphs, median search, parents alone: on the CPU (2 threads, scale 20)
+20.9 ms whole, 18.0 pruned in the graph's order, 13.0 numbered hubs first; on one H200
+`spbfs graph500 --scale 26` 2.17 ms whole, 1.45 numbered hubs first (docs/gpu.md).
 Everything here is written with :mod:`spbfs.semiring` operations and array operations; the
 engine is the one :func:`spbfs.bfs` runs.
 
@@ -44,11 +52,13 @@ import threading
 
 import numpy as np
 
+from ..core.arrays import array_module
 from ..semiring import (
     Matrix,
     Semiring,
     extract_pattern,
     forest_outputs,
+    hub_numbering,
     monoids,
     mxv,
     ops,
@@ -56,7 +66,8 @@ from ..semiring import (
     pruning_share,
 )
 
-__all__ = ["BUILD_AFTER", "ROUNDS", "Forest", "build", "forest_of", "prunes", "search_whole"]
+__all__ = ["BUILD_AFTER", "HUB_SHARE", "ROUNDS", "Forest", "build", "forest_of",
+           "numbers_hubs_first", "prunes", "search_whole"]
 
 #: Peeling rounds at most: a tree deeper than this keeps its upper part in the core (a path
 #: of a million vertices costs this many rounds, not half a million).
@@ -65,6 +76,9 @@ ROUNDS = 32
 #: searches of the whole graph (Kronecker scale 18-20 on the CPU), so a pattern searched
 #: this often has spent what pruning costs (a ski rental: never twice the better choice).
 BUILD_AFTER = 20
+
+#: The hubs of :func:`numbers_hubs_first`: this share of the vertices, of largest degree.
+HUB_SHARE = 1 / 64
 
 _max_first = Semiring(monoids.max, ops.first)
 
@@ -81,13 +95,17 @@ class Forest:
     split : tuple, optional
         The peeling's result when the caller has it (:func:`build` checks the trees' share
         before the core is copied).
+    hubs_first : bool, optional
+        Number the core hubs first, by degree class (the module's docstring); None: as
+        the backend states for ``M``'s degrees (:func:`numbers_hubs_first`).
 
     Attributes
     ----------
     n : int
         Vertices of ``M``.
     core : array of int
-        The core's vertices, sorted (a vertex ``i`` of :attr:`matrix` is ``core[i]``).
+        The core's vertices in its numbering (a vertex ``i`` of :attr:`matrix` is
+        ``core[i]``): sorted, or hubs first.
     matrix : Matrix
         The core's pattern in its own ids.
     tree, tree_parent, tree_attach, tree_depth : arrays
@@ -106,16 +124,19 @@ class Forest:
     (0, [0, 1, 2])
     """
 
-    def __init__(self, M, max_rounds: int = ROUNDS, split=None):
+    def __init__(self, M, max_rounds: int = ROUNDS, split=None, hubs_first=None):
         xp, n = M.xp, M.n
         self.xp, self.n, self.idt = xp, n, M.indices.dtype
         core_mask, hangs, best = split or _split(M, max_rounds)
+        degree = xp.diff(M.indptr)
         tree = xp.flatnonzero(hangs).astype(self.idt)
         parent = (best[tree] % n).astype(self.idt)
         attach, depth, self._up = _attachments(xp, n, tree, parent)
         self.tree, self.tree_parent = tree, parent
         self.tree_attach, self.tree_depth = attach.astype(self.idt), depth.astype(self.idt)
         self.core = xp.flatnonzero(core_mask).astype(self.idt)
+        if numbers_hubs_first(M, degree) if hubs_first is None else hubs_first:
+            self.core = self.core[_by_degree_class(degree[self.core])]
         self.matrix = extract_pattern(M, self.core)
         # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge); the
         # outputs are written from it, and the host keeps a copy for the searches' sources
@@ -225,6 +246,37 @@ def _split(M, max_rounds):
     return (degree > 0) & ~hangs, hangs, best
 
 
+def _by_degree_class(degree):
+    """The order that numbers vertices of these degrees (each at least 1) hubs first: by
+    degree class (``floor(log2 d)``), largest first, in the given order within a class."""
+    xp = array_module(degree)
+    k = int(degree.size)
+    exponent = xp.frexp(degree.astype(np.float64))[1].astype(np.int64)  # floor(log2 d) + 1
+    return xp.argsort((64 - exponent) * k + xp.arange(k, dtype=np.int64))
+
+
+def numbers_hubs_first(M, degree=None) -> bool:
+    """Whether a :class:`Forest` of ``M`` numbers its core hubs first: its backend states
+    a skew of degrees (:func:`spbfs.semiring.hub_numbering`) and the :data:`HUB_SHARE` of
+    its vertices of largest degree hold at least that share of its stored entries.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs.algorithms._shared import prepare
+    >>> numbers_hubs_first(prepare(sp.csr_array(sp.eye(1 << 16, k=1)), directed=False))
+    False
+    """
+    skew = hub_numbering(M)
+    if skew is None or not M.n or not M.nnz:
+        return False
+    xp = M.xp
+    degree = xp.diff(M.indptr) if degree is None else degree
+    top = max(int(M.n * HUB_SHARE), 1)
+    hubs = xp.partition(degree, M.n - top)[M.n - top:]
+    return int(hubs.sum()) >= skew * M.nnz
+
+
 def _attachments(xp, n, tree, parent):
     """Each tree vertex's attachment and depth by pointer jumping, and its parent's slot
     (-1 where the parent is in the core)."""
@@ -313,8 +365,8 @@ def prunes(M) -> bool:
 
 def build(M, max_rounds: int = ROUNDS):
     """``M``'s :class:`Forest` when its trees hold the share of the vertices with an edge
-    that its backend prunes from (:func:`spbfs.semiring.pruning_share`) and it fits in
-    memory, else None.
+    that its backend prunes from (:func:`spbfs.semiring.pruning_share`), or its core is
+    numbered hubs first (:func:`numbers_hubs_first`), and it fits in memory, else None.
 
     Examples
     --------
@@ -335,8 +387,9 @@ def build(M, max_rounds: int = ROUNDS):
     try:
         split = _split(M, max_rounds)
         core, trees = (int(mask.sum()) for mask in split[:2])
-        if trees < share * max(trees + core, 1):  # the core's copy and the maps not made
+        hubs_first = numbers_hubs_first(M)
+        if trees < share * max(trees + core, 1) and not hubs_first:  # no copy, no maps
             return None
-        return Forest(M, max_rounds, split)
+        return Forest(M, max_rounds, split, hubs_first)
     except MemoryError:
         return None

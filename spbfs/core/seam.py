@@ -231,6 +231,11 @@ _OPTIONAL = _declare(
      "a cost hint, not a product: the trees' share of the vertices with an edge from which "
      "searches of a symmetric graph of ``n`` vertices run on its core with its trees set "
      "after (:mod:`spbfs.algorithms.forest`); None or missing: never"),
+    ("hub_numbering", "n",
+     "a cost hint, not a product: the share of a symmetric graph's stored entries in the "
+     "rows of its ``n / 64`` vertices of largest degree from which its searches run on its "
+     "core numbered hubs first, by degree class (:mod:`spbfs.algorithms.forest`), whatever "
+     "its trees' share; None or missing: never"),
     ("forest_outputs", "where, core, tree, core_levels, core_parents, shift, tree_parent, "
      "attach_core, tree_depth, levels, parents",
      ":func:`spbfs.semiring.forest_outputs` whole: compiled passes (over every vertex, or "

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ._jit import kernel
 from .threads import get_num_threads, run_kernel, split
 
-__all__ = ["forest_outputs", "pruning_share"]
+__all__ = ["forest_outputs", "hub_numbering", "pruning_share"]
 
 #: Vertices from which the passes are split over threads.
 PARALLEL_VERTICES = 1 << 16
@@ -44,6 +44,29 @@ def pruning_share(n: int):
     (None, 0.1)
     """
     return PRUNE_SHARE if n >= PRUNE_VERTICES else None
+
+
+#: The share of a symmetric graph's stored entries in its ``n / 64`` rows of largest degree
+#: from which its searches run on its core numbered hubs first
+#: (:class:`spbfs.algorithms.forest.Forest`), whatever its trees' share: 2 threads, Kronecker
+#: (seed 1, 16 keys, parents alone), median search whole / core in the graph's order / core
+#: hubs first: scale 18 3.99 / 3.63 / 2.71 ms, scale 20 19.1 / 16.8 / 10.9, scale 22 88.8 /
+#: 75.8 / 53.0 (the top 64th of a Kronecker graph's vertices holds 0.43-0.73 of its entries
+#: at scale 16-26, of a uniform random graph's (32 entries a row) about 0.02).
+HUB_SKEW = 0.25
+
+
+def hub_numbering(n: int):
+    """The share of a symmetric graph's stored entries in its ``n / 64`` rows of largest
+    degree from which its searches run on its core numbered hubs first: :data:`HUB_SKEW`
+    from :data:`PRUNE_VERTICES` vertices on, None (never) below.
+
+    Examples
+    --------
+    >>> hub_numbering(1000), hub_numbering(1 << 20)
+    (None, 0.25)
+    """
+    return HUB_SKEW if n >= PRUNE_VERTICES else None
 
 
 @kernel

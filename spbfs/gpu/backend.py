@@ -32,10 +32,10 @@ a sweep), ``peel`` (a queue on the
 device, runs of small rounds in one block, :mod:`spbfs.gpu.peel`), ``weak_components`` (a
 concurrent union-find, :mod:`spbfs.gpu.components`), ``csr_induced`` (the forest's core,
 :mod:`spbfs.gpu.build`), ``forest_outputs`` (:mod:`spbfs.gpu.forest`), ``delta_stepping``
-(frontier Bellman-Ford rounds on the device, :mod:`spbfs.gpu.relax`), and ``prefers_pull``
-and ``pruning_share`` (cost hints); the others (``spgemm``, ``ewise_csr``, ``select_csr``,
-``queue_meet``, ``spmv_scatter``, ``strong_components``) are left to the
-operations' generic paths.
+(frontier Bellman-Ford rounds on the device, :mod:`spbfs.gpu.relax`), and ``prefers_pull``,
+``pruning_share`` and ``hub_numbering`` (cost hints); the others (``spgemm``,
+``ewise_csr``, ``select_csr``, ``queue_meet``, ``spmv_scatter``, ``strong_components``) are
+left to the operations' generic paths.
 
 Examples
 --------
@@ -58,14 +58,15 @@ from . import bfs, kernels
 from .build import csr_induced
 from .color import greedy_colors
 from .components import weak_components
-from .forest import forest_outputs, pruning_share
+from .forest import forest_outputs, hub_numbering, pruning_share
 from .mode import mode_sweeps, modularity_sweep, row_mode
 from .peel import peel
 from .queue import queue_levels, queue_order
 from .relax import delta_stepping
 
 __all__ = ["binary", "bitmap_search", "csr_induced", "delta_stepping", "forest_outputs",
-           "greedy_colors", "index_unary", "masked_dot", "mode_sweeps", "modularity_sweep",
+           "greedy_colors", "hub_numbering", "index_unary", "masked_dot", "mode_sweeps",
+           "modularity_sweep",
            "packed_pull", "packed_push", "peel", "prefers_pull", "pruning_share", "queue_levels",
            "queue_order", "row_mode", "segment_reduce", "spmm", "spmspv", "spmv",
            "unpack_bitplanes", "weak_components"]

@@ -158,9 +158,9 @@ def csr_from_edges(u, v, n):
 
 
 def csr_induced(indptr, indices, keep, index_of):
-    """The pattern of ``A[keep][:, keep]`` for sorted, distinct ``keep`` (``index_of``: each
+    """The pattern of ``A[keep][:, keep]`` for distinct ``keep`` in any order (``index_of``: each
     vertex's position in ``keep``, -1 if not kept): ``(indptr, indices)`` with ``A``'s
-    dtypes, each row's kept entries in their stored order (a row's hubs stay first).
+    dtypes, each row's kept entries in their stored order, renumbered.
 
     Two passes of one warp per kept row (``csr_induced_count``, ``csr_induced_fill``) and
     a prefix sum; the memory check covers the result.

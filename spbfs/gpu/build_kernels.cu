@@ -104,7 +104,7 @@ csr_hub_first(const ptr_t* __restrict__ indptr, idx_t* __restrict__ indices, lon
     }
 }
 
-// The pattern of A[keep][:, keep] (keep sorted and distinct, index_of[v] its position in keep
+// The pattern of A[keep][:, keep] (keep distinct, any order; index_of[v] its position in keep
 // or -1): one warp per kept row.  Pass 1 writes each row's kept entries to counts[i + 1];
 // the host's prefix sum makes the new row offsets; pass 2 copies the kept entries in their
 // stored order (a row's hubs stay first), renumbered.

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["forest_outputs", "pruning_share"]
+__all__ = ["forest_outputs", "hub_numbering", "pruning_share"]
 
 _THREADS = 256
 _BLOCKS = 8  # a multiprocessor's resident blocks of the pass
@@ -35,6 +35,28 @@ def pruning_share(n: int) -> float:
     0.5
     """
     return PRUNE_SHARE
+
+
+#: The share of a symmetric graph's stored entries in the rows of its ``n / 64`` vertices of
+#: largest degree from which its searches run on its core numbered hubs first
+#: (:class:`spbfs.algorithms.forest.Forest`), whatever its trees' share.  One H200,
+#: ``spbfs graph500 --scale 26``: 707.6 GTEPS (median 1.453 ms) against 474.7 (2.169) whole;
+#: the top 64th of a Kronecker graph's vertices holds 0.43-0.73 of its entries (scale 16-26),
+#: of a uniform random graph's (32 entries a row) about 0.02 (docs/gpu.md).
+HUB_SKEW = 0.25
+
+
+def hub_numbering(n: int) -> float:
+    """The share of a symmetric graph's stored entries in its ``n / 64`` rows of largest
+    degree from which its searches run on its core numbered hubs first on the GPU
+    (:data:`HUB_SKEW`, whatever ``n``).
+
+    Examples
+    --------
+    >>> hub_numbering(1 << 26)
+    0.25
+    """
+    return HUB_SKEW
 
 
 def _arg(a):

@@ -20,7 +20,7 @@ from ._color import greedy_colors
 from ._dependencies import source_dependencies
 from ._elementwise import ewise_add, ewise_mult, ewise_union
 from ._extract import assign, extract, extract_pattern
-from ._forest import forest_outputs, pruning_share
+from ._forest import forest_outputs, hub_numbering, pruning_share
 from ._lower import lower_pattern
 from ._matrix import Matrix, pointer_matrix
 from ._mode import mode_sweeps, modularity_sweep, row_mode
@@ -58,7 +58,7 @@ __all__ = [
     "NAMED", "AffineStep", "BinaryOp", "IndexUnaryOp", "LevelSearch", "Matrix", "Monoid",
     "Semiring", "Vector", "any_first", "any_pair", "any_secondi", "apply", "assign",
     "ewise_add", "ewise_mult", "ewise_union", "extract", "extract_pattern", "forest_outputs",
-    "greedy_colors", "level_search", "lower_pattern",
+    "greedy_colors", "hub_numbering", "level_search", "lower_pattern",
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "mode_sweeps",
     "modularity_sweep", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "peel_levels", "plus_pair", "plus_times",

@@ -21,6 +21,7 @@ from ._masks import (
     _result,
 )
 from ._matrix import Matrix
+from ._pattern import Pattern
 
 
 # ----------------------------------------------------------------------------- extract/assign
@@ -96,10 +97,10 @@ def extract(A, rows=None, cols=None, mask=None, *, complement=False, structural=
 
 
 def extract_pattern(A, keep):
-    """The pattern of ``A[keep][:, keep]`` (the sub-graph ``keep`` induces), for sorted,
-    distinct ``keep``: a square Matrix of ``len(keep)`` rows whose stored values are all
-    True, with ``A``'s index dtypes.  A backend may keep each row's stored order (the GPU
-    does, so a row's hubs stay first); the CPU sorts each row's columns.
+    """The pattern of ``A[keep][:, keep]`` (the sub-graph ``keep`` induces, vertex ``i`` of
+    it being ``keep[i]``), for distinct ``keep`` in any order: a square Matrix of
+    ``len(keep)`` rows, each row's columns sorted, whose stored values are all True, with
+    ``A``'s index dtypes.
 
     Examples
     --------
@@ -109,27 +110,33 @@ def extract_pattern(A, keep):
     >>> semiring.extract_pattern(A, np.array([0, 2])).to_scipy().toarray()
     array([[False,  True],
            [ True,  True]])
+    >>> semiring.extract_pattern(A, np.array([2, 0])).to_scipy().toarray()
+    array([[ True,  True],
+           [ True, False]])
     """
-    M = _as_matrix(A, "A")
+    M = Matrix.from_any(A, name="A")  # a backend's kernel reads repeats and any row order
     xp = M.xp
     keep = _index_array(keep, M.nrows, "keep", xp)
     if M.nrows != M.ncols:
         raise ValueError(f"A must be square, got shape {M.shape}")
-    if keep.size > 1 and not bool((keep[1:] > keep[:-1]).all()):
-        raise ValueError("keep must be sorted and distinct")
     k = int(keep.size)
+    index_of = xp.full(M.nrows, -1, M.indices.dtype)
+    index_of[keep] = xp.arange(k, dtype=M.indices.dtype)
+    if k > 1 and not bool((index_of[keep] == xp.arange(k, dtype=index_of.dtype)).all()):
+        raise ValueError("keep must be distinct")  # a repeat's first place was overwritten
     kernel = optional_primitive(backend_for(xp), "csr_induced")
     if kernel is not None:
-        index_of = xp.full(M.nrows, -1, M.indices.dtype)
-        index_of[keep] = xp.arange(k, dtype=M.indices.dtype)
         indptr, indices = kernel(M.indptr, M.indices, keep, index_of)
     else:
+        M = M.canonical()
         S = extract(Matrix(M.indptr, M.indices, xp.ones(M.nnz, bool), M.nrows, check=False),
                     keep, keep)
         indptr = S.indptr.astype(M.indptr.dtype, copy=False)
         indices = S.indices.astype(M.indices.dtype, copy=False)
-    values = xp.broadcast_to(xp.ones(1, bool), (int(indices.size),))
-    return Matrix(indptr, indices, values, k, symmetric=bool(M.symmetric), check=False)
+    # a backend's rows come in their stored order renumbered, repeats kept
+    pattern = Pattern(indptr, indices, k, symmetric=bool(M.symmetric)).sorted_unique()
+    values = xp.broadcast_to(xp.ones(1, bool), (pattern.nnz,))
+    return Matrix._from_pattern(pattern, values)
 
 
 def assign(A, B, rows=None, cols=None, mask=None, *, complement=False, structural=False,

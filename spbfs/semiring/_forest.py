@@ -1,5 +1,6 @@
 """A pruned search's outputs on the whole graph: ``forest_outputs``; and from which share of
-trees a backend's searches run pruned: ``pruning_share``."""
+trees a backend's searches run pruned, ``pruning_share``, and from which skew of degrees on a
+core numbered hubs first, ``hub_numbering``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ..core.seam import optional_primitive
 from ._backend import backend_for
 from ._matrix import Matrix
 
-__all__ = ["forest_outputs", "pruning_share"]
+__all__ = ["forest_outputs", "hub_numbering", "pruning_share"]
 
 
 def forest_outputs(where, core, tree, core_levels, core_parents, shift, tree_parent,
@@ -72,3 +73,21 @@ def pruning_share(A):
     M = Matrix.from_any(A)
     hint = optional_primitive(backend_for(M.xp), "pruning_share")
     return None if hint is None else hint(M.n)
+
+
+def hub_numbering(A):
+    """The share of a symmetric ``A``'s stored entries in the rows of its ``n / 64``
+    vertices of largest degree from which its searches run on its core numbered hubs first,
+    by degree class (:class:`spbfs.algorithms.forest.Forest`), whatever its trees' share,
+    by the backend's measurements; None where the backend states none (never).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> hub_numbering(sp.csr_array(sp.eye(3))), hub_numbering(sp.csr_array(sp.eye(1 << 16)))
+    (None, 0.25)
+    """
+    M = Matrix.from_any(A)
+    hint = optional_primitive(backend_for(M.xp), "hub_numbering")
+    return None if hint is None else hint(M.n)
+

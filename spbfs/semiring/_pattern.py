@@ -278,6 +278,24 @@ class Pattern:
             return self._canonical_by_rows()
         return self._canonical_in_pieces()
 
+    def sorted_unique(self) -> Pattern:
+        """This pattern with each row's columns sorted and repeats dropped, itself when it
+        already is: :meth:`canonical` without the maps that values would need (on the GPU,
+        no gather map or segment starts: the pieces' keys sorted in place).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> P = Pattern(np.array([0, 3, 3]), np.array([1, 0, 1]), 2).sorted_unique()
+        >>> P.indptr.tolist(), P.indices.tolist(), P.sorted_unique() is P
+        ([0, 2, 2], [0, 1], True)
+        """
+        if self._rows_sorted_and_unique():
+            return self
+        if self.xp is np:
+            return self._canonical_by_rows()[0]
+        return self._canonical_in_pieces(positions=False)[0]
+
     def _rows_sorted_and_unique(self) -> bool:
         """Each row's columns strictly increasing, checked with one flag per entry (no
         keys): every entry's column lies above the previous one's unless a row starts
@@ -290,18 +308,19 @@ class Pattern:
         first[inner[inner < idx.size]] = True
         return not bool(((idx[1:] <= idx[:-1]) & ~first[1:]).any())
 
-    def _canonical_in_pieces(self, piece=None):
+    def _canonical_in_pieces(self, piece=None, positions=True):
         """GPU: the rows sorted in pieces of at most ``piece`` stored entries
         (:data:`CANONICAL_PIECE`; a longer row is a piece alone), each by one sort of its
         ``row * ncols + column`` keys, so the sort's memory is bounded by the piece, and
-        the gather map and segment starts are int32 while the entries fit."""
+        the gather map and segment starts are int32 while the entries fit (neither made,
+        both None, without ``positions``)."""
         xp, n, nnz, ncols = self.xp, self.n, self.nnz, self.ncols
         piece = piece or CANONICAL_PIECE
         indptr, idt, pdt = self.indptr, self.indices.dtype, index_dtype(nnz)
         cuts = xp.searchsorted(indptr, xp.arange(piece, nnz, piece), side="right") - 1
         bounds = np.unique(np.concatenate([[0], to_numpy(cuts), [n]]))
         ends = to_numpy(indptr[xp.asarray(bounds)]).tolist()
-        order = xp.empty(nnz, pdt)
+        order = xp.empty(nnz, pdt) if positions else None
         counts = xp.zeros(n, np.int64)
         cols, starts = [], []
         pieces = zip(bounds[:-1].tolist(), bounds[1:].tolist(), ends[:-1], ends[1:], strict=True)
@@ -309,21 +328,25 @@ class Pattern:
             if a == b:
                 continue
             keys = row_ids(indptr[r0:r1 + 1] - a) * ncols + self.indices[a:b].astype(np.int64)
-            local = xp.argsort(keys)
-            keys = keys[local]
-            order[a:b] = local + a
+            if positions:
+                local = xp.argsort(keys)
+                keys = keys[local]
+                order[a:b] = local + a
+            else:
+                keys.sort()
             first = xp.ones(keys.size, bool)
             first[1:] = keys[1:] != keys[:-1]
             at = xp.flatnonzero(first)
             unique = keys[at]
-            starts.append((at + a).astype(pdt))
+            if positions:
+                starts.append((at + a).astype(pdt))
             cols.append((unique % ncols).astype(idt))
             counts[r0:r1] = xp.bincount(unique // ncols, minlength=r1 - r0)
         new_indptr = xp.zeros(n + 1, indptr.dtype)
         xp.cumsum(counts, out=new_indptr[1:])
         return (Pattern(new_indptr, xp.concatenate(cols), n, ncols=ncols,
                         symmetric=self.symmetric, canonical=True), order,
-                xp.concatenate(starts))
+                xp.concatenate(starts) if positions else None)
 
     def _canonical_by_rows(self):
         """CPU: scipy sorts each row (carrying the positions along), then equal neighbours

@@ -59,9 +59,9 @@ def _check_every_source(A, F):
 
 
 @settings(max_examples=60, deadline=None)
-@given(forests_with_cycles(), st.integers(1, 6))
-def test_pruned_search_matches_scipy_from_every_source(A, rounds):
-    _check_every_source(A, forest.Forest(prepare(A), max_rounds=rounds))
+@given(forests_with_cycles(), st.integers(1, 6), st.booleans())
+def test_pruned_search_matches_scipy_from_every_source(A, rounds, hubs_first):
+    _check_every_source(A, forest.Forest(prepare(A), max_rounds=rounds, hubs_first=hubs_first))
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 40])
@@ -107,6 +107,29 @@ def test_graphs_without_trees_are_searched_whole():
     for _ in range(forest.BUILD_AFTER + 1):
         assert forest.forest_of(M) is None
     assert forest.Forest(M).tree_share < spbfs.semiring.pruning_share(M)
+    assert not forest.numbers_hubs_first(M)  # degrees too even to number hubs first
+
+
+def test_skewed_graphs_without_trees_are_searched_on_a_core_numbered_hubs_first():
+    """64 hubs each joined to a 32nd of the other vertices, every other vertex to two hubs
+    and one random vertex: no trees, but the largest 64th of the degrees hold a third of
+    the entries."""
+    n, hubs = 1 << 16, 64
+    rng = np.random.default_rng(6)
+    others = np.arange(hubs, n)
+    A = _undirected(n, np.concatenate([others, others, others]),
+                    np.concatenate([others % hubs, (others + 1) % hubs,
+                                    rng.integers(hubs, n, others.size)]))
+    M = prepare(A, directed=False)
+    for _ in range(forest.BUILD_AFTER - 1):
+        assert forest.forest_of(M) is None
+    F = forest.forest_of(M)
+    assert F.tree.size == 0 and forest.numbers_hubs_first(M)
+    assert sorted(F.core[:hubs].tolist()) == list(range(hubs))  # the hubs numbered first
+    for s in (0, hubs, n - 1):
+        levels, parents = search(M, s, return_parents=True)
+        np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
+        check_parents(A, s, levels, parents, directed=False)
 
 
 def test_small_or_directed_graphs_are_searched_whole():
@@ -162,13 +185,21 @@ def test_peeling_stops_after_max_rounds_on_both_paths():
         spbfs.semiring.peel([(M, degree)], active, max_rounds=0)
 
 
-def test_extract_pattern_is_the_induced_subgraph():
-    A = sp.random(50, 50, density=0.1, random_state=4, format="csr")
-    keep = np.array([1, 4, 5, 17, 30, 49])
-    got = spbfs.semiring.extract_pattern(A, keep).to_scipy()
-    np.testing.assert_array_equal(got.toarray(), A[keep][:, keep].toarray() != 0)
-    with pytest.raises(ValueError, match="keep"):
-        spbfs.semiring.extract_pattern(A, np.array([4, 1]))
+@pytest.mark.parametrize("device", DEVICES)
+def test_extract_pattern_is_the_induced_subgraph(device):
+    A = sp.random(300, 300, density=0.1, random_state=4, format="csr")
+    rng = np.random.default_rng(4)
+    xp = np if device == "numpy" else pytest.importorskip("cupy")
+    for keep in (np.array([1, 4, 5, 17, 30, 49]), rng.permutation(300)[:200],
+                 rng.permutation(300)):  # sorted, any order, a permutation
+        got = spbfs.semiring.extract_pattern(on_device(device, A), xp.asarray(keep))
+        indptr, indices = to_host(got.indptr), to_host(got.indices)
+        for row in range(keep.size):  # each row's columns sorted
+            assert (np.diff(indices[indptr[row]:indptr[row + 1]]) > 0).all()
+        found = sp.csr_array((np.ones(indices.size), indices, indptr), shape=(keep.size,) * 2)
+        np.testing.assert_array_equal(found.toarray() != 0, A[keep][:, keep].toarray() != 0)
+    with pytest.raises(ValueError, match="keep must be distinct"):
+        spbfs.semiring.extract_pattern(A, np.array([4, 1, 4]))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -179,6 +210,11 @@ def test_pruned_kronecker_searches_on_each_device(device):
     G = on_device(device, A)
     F = forest.Forest(prepare(G))
     assert F.tree_share >= spbfs.semiring.pruning_share(M)  # pruned on the CPU
+    # skewed: its core numbered hubs first, by degree class, the graph's order within one
+    exponent = np.frexp(np.diff(M.indptr)[to_host(F.core)].astype(float))[1]
+    assert forest.numbers_hubs_first(prepare(G)) and (np.diff(exponent) <= 0).all()
+    core = to_host(F.core)
+    assert all((np.diff(core[exponent == e]) > 0).all() for e in np.unique(exponent))
     for s in (int(F.core[0]), int(F.tree[0]), int(F.tree[-1]), int(F.tree[len(F.tree) // 2])):
         levels, parents = (to_host(a) for a in search(F, s, return_parents=True))
         np.testing.assert_array_equal(levels, oracle_levels(A, s, directed=False))
