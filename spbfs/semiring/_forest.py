@@ -1,6 +1,6 @@
 """A pruned search's outputs on the whole graph: ``forest_outputs``; and from which share of
-trees a backend's searches run pruned, ``pruning_share``, and from which skew of degrees on a
-core numbered hubs first, ``hub_numbering``."""
+trees a backend's searches run pruned, ``pruning_share``, and from which skew of degrees they
+run on a core numbered hubs first, ``hub_numbering``."""
 
 from __future__ import annotations
 
