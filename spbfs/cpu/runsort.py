@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from ._jit import kernel
 
-__all__ = ["INSERTION", "RADIX_BITS", "sort_run"]
+__all__ = ["INSERTION", "MIN_RADIX_BITS", "RADIX_BITS", "sort_run"]
 
 #: Runs up to this long are sorted by insertion; longer ones by digits.
 INSERTION = 16
-#: Bits of a digit of the radix sort.
+#: Bits of a digit of the radix sort at most (its counters: ``counts``' length less one).
 RADIX_BITS = 11
+#: Bits of a digit at least: a shorter run takes digits of about its length's bits, so that
+#: clearing and summing the counters does not outweigh placing its keys.
+MIN_RADIX_BITS = 4
 
 
 @kernel(inline="always")
@@ -40,14 +43,18 @@ def _insertion_sort(keys, values, lo, hi):  # pragma: no cover - compiled
 @kernel(inline="always")
 def _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts):  # pragma: no cover
     """``keys[lo:hi]`` (non-negative, below ``bound``) sorted in place and stably, least
-    significant :data:`RADIX_BITS` first, ``values[lo:hi]`` moved with them unless
+    significant digit first (of about the run's length's bits, from :data:`MIN_RADIX_BITS`
+    to :data:`RADIX_BITS`), ``values[lo:hi]`` moved with them unless
     ``values`` is empty, through ``spare`` and ``spare_values`` (at least ``hi - lo`` long)
     and ``counts`` (``2**RADIX_BITS + 1``): a pass per digit of ``bound - 1``, no comparison
     sort (whose numba implementation took two of the five seconds a fresh kernel cache
     spent compiling the triangle count's first call)."""
     m = hi - lo
     paired = values.size > 0
-    digits = counts.size - 1
+    bits = RADIX_BITS  # a digit's counters about as many as the keys: fewer to clear
+    while bits > MIN_RADIX_BITS and (1 << (bits - 1)) >= m:
+        bits -= 1
+    digits = 1 << bits
     mask = digits - 1
     shift = 0
     in_keys = True
@@ -73,7 +80,7 @@ def _radix_sort(keys, values, lo, hi, bound, spare, spare_values, counts):  # pr
                 if paired:
                     values[lo + at] = spare_values[a]
         in_keys = not in_keys
-        shift += RADIX_BITS
+        shift += bits
     if not in_keys:
         for a in range(m):
             keys[lo + a] = spare[a]

@@ -383,3 +383,25 @@ def test_first_equal_finds_each_bit_pattern_first_position():
     _, where, inverse = np.unique(bits, return_index=True, return_inverse=True)
     np.testing.assert_array_equal(first, where[inverse])  # the first of each bit pattern
     assert first_equal(np.zeros(0)).size == 0
+
+
+@pytest.mark.parametrize("length", [0, 1, 16, 17, 40, 300, 2048, 5000])
+def test_sort_run_sorts_stably_with_digits_for_the_runs_length(length):
+    """``sort_run`` against numpy's stable argsort: insertion, and radix digits of 4 to 11
+    bits by the run's length, over key bounds of one digit to several."""
+    from spbfs.cpu.runsort import RADIX_BITS, sort_run
+
+    rng = np.random.default_rng(length)
+    for bound in (1, 7, 1 << 11, 1 << 20, 1 << 40):
+        keys = rng.integers(0, bound, length + 6)
+        values = np.arange(keys.size)
+        lo, hi = 3, 3 + length  # a run inside a longer array: the rest untouched
+        expect = keys.copy()
+        order = np.argsort(keys[lo:hi], kind="stable")
+        expect[lo:hi] = keys[lo:hi][order]
+        expect_values = values.copy()
+        expect_values[lo:hi] = values[lo:hi][order]
+        sort_run(keys, values, lo, hi, bound, np.empty(length, np.int64),
+                 np.empty(length, np.int64), np.empty((1 << RADIX_BITS) + 1, np.int64))
+        np.testing.assert_array_equal(keys, expect)
+        np.testing.assert_array_equal(values, expect_values)
