@@ -128,15 +128,14 @@ class Forest:
         xp, n = M.xp, M.n
         self.xp, self.n, self.idt = xp, n, M.indices.dtype
         core_mask, hangs, best = split or _split(M, max_rounds)
-        degree = xp.diff(M.indptr)
         tree = xp.flatnonzero(hangs).astype(self.idt)
         parent = (best[tree] % n).astype(self.idt)
         attach, depth, self._up = _attachments(xp, n, tree, parent)
         self.tree, self.tree_parent = tree, parent
         self.tree_attach, self.tree_depth = attach.astype(self.idt), depth.astype(self.idt)
         self.core = xp.flatnonzero(core_mask).astype(self.idt)
-        if numbers_hubs_first(M, degree) if hubs_first is None else hubs_first:
-            self.core = self.core[_by_degree_class(degree[self.core])]
+        if numbers_hubs_first(M) if hubs_first is None else hubs_first:
+            self.core = self.core[_by_degree_class(xp.diff(M.indptr)[self.core])]
         self.matrix = extract_pattern(M, self.core)
         # where each vertex is: its core id, -2 - its tree slot, or -1 (no edge); the
         # outputs are written from it, and the host keeps a copy for the searches' sources
@@ -255,7 +254,7 @@ def _by_degree_class(degree):
     return xp.argsort((64 - exponent) * k + xp.arange(k, dtype=np.int64))
 
 
-def numbers_hubs_first(M, degree=None) -> bool:
+def numbers_hubs_first(M) -> bool:
     """Whether a :class:`Forest` of ``M`` numbers its core hubs first: its backend states
     a skew of degrees (:func:`spbfs.semiring.hub_numbering`) and the :data:`HUB_SHARE` of
     its vertices of largest degree hold at least that share of its stored entries.
@@ -270,10 +269,8 @@ def numbers_hubs_first(M, degree=None) -> bool:
     skew = hub_numbering(M)
     if skew is None or not M.n or not M.nnz:
         return False
-    xp = M.xp
-    degree = xp.diff(M.indptr) if degree is None else degree
     top = max(int(M.n * HUB_SHARE), 1)
-    hubs = xp.partition(degree, M.n - top)[M.n - top:]
+    hubs = M.xp.partition(M.xp.diff(M.indptr), M.n - top)[M.n - top:]
     return int(hubs.sum()) >= skew * M.nnz
 
 

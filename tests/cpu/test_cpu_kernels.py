@@ -405,3 +405,33 @@ def test_sort_run_sorts_stably_with_digits_for_the_runs_length(length):
                  np.empty(length, np.int64), np.empty((1 << RADIX_BITS) + 1, np.int64))
         np.testing.assert_array_equal(keys, expect)
         np.testing.assert_array_equal(values, expect_values)
+
+
+def test_eight_threads_extract_a_core_numbered_hubs_first(three_threads, monkeypatch):
+    """``extract_pattern`` in a hubs-first order (the CPU's ``csr_induced``, each call split
+    over 3 threads) and searches of the pruned graph, from 8 Python threads on one matrix:
+    scipy's induced subgraph and its levels every time."""
+    from spbfs.algorithms import forest
+    from spbfs.algorithms._level_loop import search
+    from spbfs.algorithms._shared import prepare
+    from spbfs.cpu import permute
+
+    monkeypatch.setattr(permute, "PARALLEL_ENTRIES", 1)
+    A = _kronecker(scale=11, seed=7)
+    S = sp.csr_array(((A + A.T) > 0).astype(np.int8))
+    M = prepare(S, directed=False)
+    F = forest.Forest(M, hubs_first=True)
+    keep = F.core
+    want = S[keep][:, keep].toarray() != 0
+    sources = [int(s) for s in F.core[::97]]
+    want_levels = {s: oracle_levels(S, s, directed=False) for s in sources}
+
+    def one(_):
+        got = spbfs.semiring.extract_pattern(S, keep).to_scipy().toarray()
+        np.testing.assert_array_equal(got, want)
+        for s in sources:
+            np.testing.assert_array_equal(search(F, s), want_levels[s])
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(one, range(16)))
