@@ -13,11 +13,12 @@ with ``nx.config.backends.spbfs.device``, on the GPU.
 from __future__ import annotations
 
 import gc
-from itertools import chain, islice, pairwise, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 
 from ..core.arrays import to_numpy
+from ..cpu.treepaths import tree_paths
 from ..semiring import queue_meet, queue_order
 from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
@@ -132,46 +133,23 @@ def paths_from_parents(G, order, parent, first, forward=True):
     """
     order = np.asarray(order, np.int64)
     starts = np.fromiter(first, np.int64, count=len(first))
-    depth = np.full(len(G), -1, np.int64)
-    depth[starts] = 0
-    pending = order[depth[order] < 0]
-    while pending.size:  # hops from the start, one vectorised step per tree level
-        known = depth[parent[pending]] >= 0
-        if not known.any():
-            raise ValueError("parent does not lead every vertex of order to a start")
-        depth[pending[known]] = depth[parent[pending[known]]] + 1
-        pending = pending[~known]
+    blocks, by_depth = tree_paths(order, parent, starts, forward)
     labels = G.node_objects()
     if any(obj is not G.nodes[row] for row, obj in first.items()):
         labels = labels.copy()
         for row, obj in first.items():  # NetworkX reports the start as it was given
             labels[row] = obj
-    depths = depth[order]
     keys = labels[order].tolist()
-    if order.size and (depths[1:] >= depths[:-1]).all():  # BFS order: each depth a run
-        bounds = np.searchsorted(depths, np.arange(int(depths[-1]) + 2)).tolist()
-        values = []
-        for d, (lo, hi) in enumerate(pairwise(bounds)):
-            chain = np.empty((hi - lo, d + 1), np.int64)
-            chain[:, d] = order[lo:hi]
-            for j in range(d - 1, -1, -1):
-                chain[:, j] = parent[chain[:, j + 1]]
-            if not forward:
-                chain = chain[:, ::-1]
-            values += labels[chain].tolist()
-        return dict(zip(keys, values, strict=True))
-    out = np.empty(order.size, object)
-    for d in range(int(depths.max()) + 1 if order.size else 0):
-        where = np.flatnonzero(depths == d)
-        chain = np.empty((where.size, d + 1), np.int64)
-        chain[:, d] = order[where]
-        for j in range(d - 1, -1, -1):
-            chain[:, j] = parent[chain[:, j + 1]]
-        if not forward:
-            chain = chain[:, ::-1]
-        rows = labels[chain].tolist()
-        out[where] = np.fromiter(rows, object, count=len(rows))
-    return dict(zip(keys, out.tolist(), strict=True))
+    if (by_depth[1:] > by_depth[:-1]).all():  # BFS order: the blocks follow each other
+        return dict(zip(keys, chain.from_iterable(labels[b].tolist() for b in blocks),
+                        strict=True))
+    values = np.empty(order.size, object)
+    at = 0
+    for block in blocks:
+        rows = labels[block].tolist()
+        values[by_depth[at:at + len(rows)]] = np.fromiter(rows, object, count=len(rows))
+        at += len(rows)
+    return dict(zip(keys, values.tolist(), strict=True))
 
 
 def node_row(g, node, error):
