@@ -86,9 +86,10 @@ def _rebuild(result):
     new ones made together beforehand, as a backend makes them from row numbers (the
     graph's own node objects lie scattered, and reading them in a result's order costs
     more).  A list of tuples, sets or lists: one new inner container each (``zip`` /
-    ``map``), and a tuple inside a tuple (``((u, v), lca)``) made anew of new ints too, as a
-    tuple key is; a graph: its dicts made anew from their parts (:func:`_graph_rebuild`); a numpy
-    or scipy array: a copy."""
+    ``map``), a tuple inside a tuple (``((u, v), lca)``) made anew of new ints too, as a
+    tuple key is, and a tuple of containers inside one (``(node, (dist, paths))``) each
+    container rebuilt; a graph: its dicts made anew from their parts
+    (:func:`_graph_rebuild`); a numpy or scipy array: a copy."""
     if isinstance(result, dict):
         keys, values = list(result), list(result.values())
         if keys and isinstance(keys[0], tuple):
@@ -112,6 +113,12 @@ def _rebuild(result):
                 return lambda: kind(zip(*((call() for call in calls[i]) if i in calls else c
                                           for i, c in enumerate(columns)), strict=True))
             nested = [i for i, c in enumerate(columns) if isinstance(c[0], tuple)]
+            held = [i for i in nested if columns[i][0]
+                    and isinstance(columns[i][0][0], (dict, list, set))]
+            if held:  # (node, (dist, paths)) items: each inner tuple's containers rebuilt
+                calls = {i: [rebuild(t) for t in columns[i]] for i in held}
+                return lambda: kind(zip(*((call() for call in calls[i]) if i in calls else c
+                                          for i, c in enumerate(columns)), strict=True))
             if nested:  # inner tuples (pairs as keys) made anew, of new ints, as for dicts
                 inner = {i: [_fresh(c) for c in zip(*columns[i], strict=True)]
                          for i in nested}

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._registry import dispatched
 from ._shortest import _length_to, _lengths_dict, _weight_is_name, dijkstra_search
-from ._traversal import paths_from_parents
+from ._traversal import paths_from_parents, start_labels
 
 __all__ = ["BELLMAN_FORD_DOCS"]
 
@@ -86,8 +86,9 @@ def _multi(G, sources, target, cutoff, weight, lengths=True, paths=True):
     order, d, parent, kind = dijkstra_search(G, rows, weight, cutoff, t,
                                              paths and target is None)
     if target is None:
-        return (_lengths_dict(G, order, d, kind, first) if lengths else None,
-                paths_from_parents(G, order, parent, first) if paths else None)
+        keys = start_labels(G, first)[order].tolist() if lengths and paths else None
+        return (_lengths_dict(G, order, d, kind, first, keys) if lengths else None,
+                paths_from_parents(G, order, parent, first, keys=keys) if paths else None)
     if t is None or order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     length = int(d[t]) if kind == "int" else float(d[t])

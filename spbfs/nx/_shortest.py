@@ -323,12 +323,13 @@ def _first_parents(M, dist, order, sources):
     return to_numpy(parent)
 
 
-def _lengths_dict(G, order, d, kind, first):
+def _lengths_dict(G, order, d, kind, first, keys=None):
     """NetworkX's Dijkstra dist dict: rows ``order`` with distances ``d`` (ints for int
-    weights), the starting rows (``first``: row -> the node object as given) at int 0."""
+    weights), the starting rows (``first``: row -> the node object as given; popped
+    first) at int 0; ``keys``: the dict's keys where the caller has them."""
     dist = d[order]
     values = dist.astype(np.int64).tolist() if kind == "int" else dist.tolist()
-    labels = G.labels(order)
+    labels = G.labels(order) if keys is None else keys
     for i, row in enumerate(order[:len(first)].tolist()):
         labels[i], values[i] = first[row], 0
     return dict(zip(labels, values, strict=True))

@@ -23,7 +23,7 @@ from ..semiring import queue_meet, queue_order
 from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered", "bidirectional_rows", "paths_from_parents"]
+__all__ = ["bfs_levels_ordered", "bidirectional_rows", "paths_from_parents", "start_labels"]
 
 
 def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
@@ -117,11 +117,23 @@ def bidirectional_rows(G, source, target, ordered=True):
     return path
 
 
-def paths_from_parents(G, order, parent, first, forward=True):
-    """NetworkX's ``{node: path}`` dict for vertices ``order`` (parents listed first).
+def start_labels(G, first):
+    """The node objects by row, as an object array, with the starting rows' as NetworkX
+    reports them (``first``: row -> the object as given)."""
+    labels = G.node_objects()
+    if any(obj is not G.nodes[row] for row, obj in first.items()):
+        labels = labels.copy()
+        for row, obj in first.items():
+            labels[row] = obj
+    return labels
+
+
+def paths_from_parents(G, order, parent, first, forward=True, keys=None):
+    """NetworkX's ``{node: path}`` dict for vertices ``order`` (any order).
 
     ``first`` maps the starting rows to their node objects as NetworkX reports them;
-    ``forward=False`` builds paths that end at the start (``single_target_*``).
+    ``forward=False`` builds paths that end at the start (``single_target_*``); ``keys``:
+    the dict's keys where the caller has them (``start_labels(G, first)[order]``).
 
     Examples
     --------
@@ -134,12 +146,9 @@ def paths_from_parents(G, order, parent, first, forward=True):
     order = np.asarray(order, np.int64)
     starts = np.fromiter(first, np.int64, count=len(first))
     blocks, by_depth = tree_paths(order, parent, starts, forward)
-    labels = G.node_objects()
-    if any(obj is not G.nodes[row] for row, obj in first.items()):
-        labels = labels.copy()
-        for row, obj in first.items():  # NetworkX reports the start as it was given
-            labels[row] = obj
-    keys = labels[order].tolist()
+    labels = start_labels(G, first)
+    if keys is None:
+        keys = labels[order].tolist()
     if (by_depth[1:] > by_depth[:-1]).all():  # BFS order: the blocks follow each other
         return dict(zip(keys, chain.from_iterable(labels[b].tolist() for b in blocks),
                         strict=True))
