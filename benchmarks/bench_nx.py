@@ -87,8 +87,8 @@ def _rebuild(result):
     graph's own node objects lie scattered, and reading them in a result's order costs
     more).  A list of tuples, sets or lists: one new inner container each (``zip`` /
     ``map``), a tuple inside a tuple (``((u, v), lca)``) made anew of new ints too, as a
-    tuple key is, and a tuple of containers inside one (``(node, (dist, paths))``) each
-    container rebuilt; a graph: its dicts made anew from their parts
+    tuple key is, a list inside one (``(node, [children])``) made anew, and a tuple of
+    containers inside one (``(node, (dist, paths))``) each container rebuilt; a graph: its dicts made anew from their parts
     (:func:`_graph_rebuild`); a numpy or scipy array: a copy."""
     if isinstance(result, dict):
         keys, values = list(result), list(result.values())
@@ -118,6 +118,10 @@ def _rebuild(result):
             if held:  # (node, (dist, paths)) items: each inner tuple's containers rebuilt
                 calls = {i: [rebuild(t) for t in columns[i]] for i in held}
                 return lambda: kind(zip(*((call() for call in calls[i]) if i in calls else c
+                                          for i, c in enumerate(columns)), strict=True))
+            lists = [i for i, c in enumerate(columns) if isinstance(c[0], (list, set))]
+            if lists:  # (node, [children]) items: each inner list made anew
+                return lambda: kind(zip(*(map(type(c[0]), c) if i in lists else c
                                           for i, c in enumerate(columns)), strict=True))
             if nested:  # inner tuples (pairs as keys) made anew, of new ints, as for dicts
                 inner = {i: [_fresh(c) for c in zip(*columns[i], strict=True)]

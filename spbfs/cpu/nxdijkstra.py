@@ -7,7 +7,8 @@ each source with an indexed binary heap keyed the same way (a decrease-key takes
 push count, where NetworkX pushes a new entry and skips the stale one: the same pops), then
 gives each vertex the tight in-neighbour popped first (``dist[v] + w == dist[u]``), the
 sources and loops excepted: the parents of :func:`spbfs.nx._shortest.dijkstra_search`,
-found for all sources at once instead of one search and its array rounds per source.
+found for all sources at once instead of one search and its array rounds per source, the
+sources split over the threads.
 """
 
 from __future__ import annotations
@@ -15,8 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["dijkstra_parents"]
+
+#: Entries read (sources times stored entries) from which the sources' searches are split
+#: over the threads.
+PARALLEL_WORK = 1 << 16
 
 
 @kernel(inline="always")
@@ -58,7 +64,10 @@ def _down(hd, hc, hv, pos, size, i):  # pragma: no cover - compiled
 
 
 @kernel
-def _all_parents(indptr, indices, w, sources, parent, dist_out):  # pragma: no cover
+def _all_parents(lo, hi, indptr, indices, w, sources, parent,
+                 dist_out):  # pragma: no cover - compiled
+    """The searches from ``sources[lo:hi]``, each into its row of ``parent`` (and of
+    ``dist_out`` where that has rows), with scratch arrays of the call's own."""
     n = indptr.size - 1
     dist = np.empty(n, np.float64)
     state = np.zeros(n, np.int8)  # 0 unseen, 1 in the heap, 2 popped
@@ -67,7 +76,7 @@ def _all_parents(indptr, indices, w, sources, parent, dist_out):  # pragma: no c
     hc = np.empty(n, np.int64)
     hv = np.empty(n, np.int64)
     order = np.empty(n, np.int64)
-    for k in range(sources.size):
+    for k in range(lo, hi):
         s = sources[k]
         for x in range(n):
             state[x] = 0
@@ -163,5 +172,9 @@ def dijkstra_parents(indptr, indices, weights, sources, distances=False):
     parent = np.empty((sources.size, n), np.int64)
     dist = np.empty((sources.size if distances else 0, n), np.float64)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
-    _all_parents(indptr, indices, weights, sources, parent, dist)
+    indptr, indices = np.ascontiguousarray(indptr), np.ascontiguousarray(indices)
+    # the sources split over the threads, from PARALLEL_WORK entries read in all
+    threads = get_num_threads() if sources.size * indices.size >= PARALLEL_WORK else 1
+    run_kernel(_all_parents, split(sources.size, threads), indptr, indices, weights, sources,
+               parent, dist)
     return (parent, dist) if distances else parent

@@ -11,11 +11,13 @@ source's Dijkstra search in one compiled call on the host copy
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import islice
 
 import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
+from ..cpu.fwkeys import floyd_key_orders
 from ..cpu.nxdijkstra import dijkstra_parents
 from ._registry import dispatched
 from ._shortest import _weight_is_name
@@ -62,9 +64,10 @@ def _dict_weights(G, weight):
 def _dist_dicts(G, D, values, kind):
     """NetworkX's ``{u: defaultdict(inf, {v: distance})}`` of the distance matrix ``D``
     (edge weights ``values`` of ``kind``), every node in each dict (its loop reads each
-    pair: inf where unreachable), keyed in NetworkX's order (:func:`_key_orders`);
-    ``dist[u][u]`` is NetworkX's ``min(w, 0)`` of a self-loop's weight ``w``: that weight
-    where it is a zero (``0.0``), else the int 0."""
+    pair: inf where unreachable), keyed in NetworkX's order
+    (:func:`~spbfs.cpu.fwkeys.floyd_key_orders`); ``dist[u][u]`` is NetworkX's
+    ``min(w, 0)`` of a self-loop's weight ``w``: that weight where it is a zero (``0.0``),
+    else the int 0."""
     inf = float("inf")
     labels = G.node_objects()
     if kind == "int":
@@ -77,33 +80,13 @@ def _dist_dicts(G, D, values, kind):
     diagonal[rows[zero_loop]] = values[zero_loop].tolist()
     diagonal = diagonal.tolist()
 
-    def row(i, order):  # order[0] is node i itself
-        out = D[i, order].tolist()
-        out[0] = diagonal[i]
-        return out
-
-    return {u: defaultdict(lambda: inf, zip(labels[order].tolist(), row(i, order),
-                                            strict=True))
-            for i, (u, order) in enumerate(zip(G, _key_orders(G), strict=True))}
-
-
-def _key_orders(G):
-    """Per row, the order in which NetworkX's Floyd-Warshall makes its distance dict's keys:
-    the node itself, then its edges as ``G.edges()`` lists them (an undirected edge when the
-    first of its two nodes is read: the neighbours before the node in node order, then its
-    own row's later ones in its order), then the other nodes in node order."""
-    n, ip, ix = len(G), G._indptr, G._indices
-    for u in range(n):
-        row = ix[ip[u]:ip[u + 1]].astype(np.int64)
-        if G.is_directed():
-            row = row[row != u]
-        else:
-            row = np.concatenate([np.sort(row[row < u]), row[row > u]])
-        _, first = np.unique(row, return_index=True)   # a pair stored twice: its first
-        head = np.concatenate([[u], row[np.sort(first)]])
-        rest = np.ones(n, bool)
-        rest[head] = False
-        yield np.concatenate([head, np.flatnonzero(rest)])
+    orders = floyd_key_orders(G._indptr, G._indices, G.is_directed())
+    keys = labels[orders].tolist()
+    values = np.take_along_axis(D, orders, axis=1).tolist()
+    for i, d in enumerate(diagonal):  # column 0 is node i itself
+        values[i][0] = d
+    return {u: defaultdict(lambda: inf, zip(k, v, strict=True))
+            for u, k, v in zip(G, keys, values, strict=True)}
 
 
 @dispatched(can_run=_weight_is_name, docs=_DICT_DOCS)
@@ -174,16 +157,16 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
         None, np.zeros((0, 0)))
     dist = _dist_dicts(G, D, values, kind)
     loops = _self_loops(G)
-    pred = defaultdict(dict)
-    for i, u in enumerate(G):
-        parent = parents[i]
-        cols = np.flatnonzero(parent >= 0)
-        if cols.size or i in loops:
-            p = pred[u]
-            if i in loops:
-                p[u] = u
-            p.update(zip(G.labels(cols), G.labels(parent[cols]), strict=True))
-    return dict(pred), dict(dist)
+    labels = G.node_objects()
+    rows, cols = np.nonzero(parents >= 0)   # each row's targets in node order
+    pairs = zip(labels[cols].tolist(), labels[parents[rows, cols]].tolist(), strict=True)
+    pred = {}
+    for i, (u, count) in enumerate(zip(G, np.bincount(rows, minlength=len(G)).tolist(),
+                                       strict=True)):
+        if count or i in loops:  # a row's dict: its loop first, then its pairs in turn
+            pred[u] = p = {u: u} if i in loops else {}
+            p.update(islice(pairs, count))
+    return pred, dict(dist)
 
 
 def _self_loops(G):
