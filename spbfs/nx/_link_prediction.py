@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from itertools import chain, islice, repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -56,57 +57,86 @@ def _checked(G, ebunch):
     return iter(pairs)
 
 
-def _rows(G, chunk):
-    """The rows of the pairs' two ends (every label checked a node already)."""
+def _rows(G, ends):
+    """The rows of the pairs' two ends ``ends`` (their first and their second labels,
+    every label checked a node already)."""
     index = G.index
-    u = np.fromiter((index[a] for a, _ in chunk), np.int64, count=len(chunk))
-    v = np.fromiter((index[b] for _, b in chunk), np.int64, count=len(chunk))
-    return u, v
+    return tuple(np.fromiter(map(index.__getitem__, labels), np.int64, count=len(labels))
+                 for labels in ends)
+
+
+def _chunks(pairs):
+    """Lists of :data:`CHUNK` pairs taken from the iterator ``pairs`` as they are asked
+    for."""
+    while chunk := list(islice(pairs, CHUNK)):
+        yield chunk
 
 
 def _scores(G, pairs, score):
+    """``(a, b, score)`` of each pair, scored a chunk at a time as the triples are read
+    (``score(M, u, v)`` on the configured device's matrix), the triples made by C loops:
+    no generator resumed per pair."""
     M = G.csr()
-    while True:
-        chunk = list(islice(pairs, CHUNK))
-        if not chunk:
-            return
-        u, v = _rows(G, chunk)
+
+    def scored(chunk):
+        ends, u, v = _chunk_rows(G, chunk)
         values = to_numpy(score(M, M.xp.asarray(u), M.xp.asarray(v))).tolist()
-        for (a, b), s in zip(chunk, values, strict=True):
-            yield a, b, s
+        return zip(*ends, values, strict=True)
+
+    return chain.from_iterable(map(scored, _chunks(pairs)))
 
 
 def _chunk_rows(G, pairs, rows=False):
     """``((first labels, second labels), u, v)`` of checked pairs (a list): their labels
     and rows, by C loops where :func:`_int_pairs` reads them (``rows``: its answer, where
     already asked)."""
+    try:
+        ends = _ends(pairs)
+    except (TypeError, KeyError, IndexError):  # pairs that unpack but take no index
+        ends = tuple(zip(*pairs, strict=True)) if pairs else ((), ())
     if rows is False:
-        rows = _int_pairs(G, pairs)
-    if rows is None:
-        return ([a for a, _ in pairs], [b for _, b in pairs]), *_rows(G, pairs)
-    return tuple(zip(*pairs, strict=True)), *rows
+        rows = _int_rows(G, ends)
+    return ends, *(_rows(G, ends) if rows is None else rows)
+
+
+def _ends(pairs):
+    """The first and the second items of ``pairs`` (indexable), as two lists."""
+    return list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))
+
+
+def _int_rows(G, ends):
+    """The rows of the pairs' ends ``ends`` (their first and their second labels) where
+    ``G``'s labels are its rows and every label is an int of the graph, read by C loops
+    (``sum`` is an int only where every label adds as one: a float or a string leaves the
+    fast path); None otherwise."""
+    if not G._identity or not ends[0]:
+        return None
+    try:
+        if any(type(sum(labels)) is not int for labels in ends):
+            return None
+        u, v = (np.fromiter(labels, np.int64, count=len(labels)) for labels in ends)
+    except (TypeError, OverflowError, ValueError):
+        return None
+    if min(int(u.min()), int(v.min())) < 0 or max(int(u.max()), int(v.max())) >= len(G):
+        return None  # an absent node: the checks name it
+    return u, v
 
 
 # ------------------------------------------------------------- the CPU's compiled pass
 
 def _int_pairs(G, pairs):
-    """The rows of ``pairs`` (a list) where ``G``'s labels are its rows and every pair is
-    two ints of the graph, read by C loops (``sum`` is an int only where every label adds
-    as one: a float or a string leaves the fast path); None otherwise."""
+    """The rows of ``pairs`` (a list) where every pair is two items (a tuple or list) and
+    :func:`_int_rows` reads them; None otherwise."""
     if not G._identity or not pairs:
         return None
     try:
         if set(map(len, pairs)) != {2}:
             return None
-        flat = list(chain.from_iterable(pairs))
-        if type(sum(flat)) is not int:
-            return None
-        uv = np.fromiter(flat, np.int64, count=len(flat))
-    except (TypeError, OverflowError, ValueError):
+    except TypeError:
         return None
-    if int(uv.min()) < 0 or int(uv.max()) >= len(G):
-        return None  # an absent node: the checks name it
-    return uv[0::2], uv[1::2]
+    if not set(map(type, pairs)) <= {tuple, list}:
+        return None
+    return _int_rows(G, _ends(pairs))
 
 
 def _host_predict(G, ebunch, kind):
@@ -123,12 +153,8 @@ def _host_predict(G, ebunch, kind):
 
 
 def _host_chunks(G, pairs, kind):
-    while True:
-        chunk = list(islice(pairs, CHUNK))
-        if not chunk:
-            return
-        ends = ([a for a, _ in chunk], [b for _, b in chunk])
-        yield from _host_triples(G, ends, *_rows(G, chunk), kind)
+    for chunk in _chunks(pairs):
+        yield from _host_triples(G, *_chunk_rows(G, chunk), kind)
 
 
 def _host_triples(G, ends, u, v, kind):
