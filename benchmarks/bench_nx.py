@@ -88,8 +88,9 @@ def _rebuild(result):
     more).  A list of tuples, sets or lists: one new inner container each (``zip`` /
     ``map``), a tuple inside a tuple (``((u, v), lca)``) made anew of new ints too, as a
     tuple key is, a list inside one (``(node, [children])``) made anew, and a tuple of
-    containers inside one (``(node, (dist, paths))``) each container rebuilt; a graph: its dicts made anew from their parts
-    (:func:`_graph_rebuild`); a numpy or scipy array: a copy."""
+    containers inside one (``(node, (dist, paths))``) each container rebuilt; a graph: its
+    dicts made anew from their parts (:func:`_graph_rebuild`); a numpy or scipy array: a
+    copy."""
     if isinstance(result, dict):
         keys, values = list(result), list(result.values())
         if keys and isinstance(keys[0], tuple):
