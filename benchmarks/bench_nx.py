@@ -107,29 +107,8 @@ def _rebuild(result):
     if isinstance(result, (list, set)):
         parts, kind = list(result), type(result)
         if parts and isinstance(parts[0], tuple):
-            columns = [list(c) for c in zip(*parts, strict=True)]
-            dicts = [i for i, c in enumerate(columns) if isinstance(c[0], dict)]
-            if dicts:  # (node, {target: value}) items: each inner dict rebuilt
-                calls = {i: [_rebuild(d) for d in columns[i]] for i in dicts}
-                return lambda: kind(zip(*((call() for call in calls[i]) if i in calls else c
-                                          for i, c in enumerate(columns)), strict=True))
-            nested = [i for i, c in enumerate(columns) if isinstance(c[0], tuple)]
-            held = [i for i in nested if columns[i][0]
-                    and isinstance(columns[i][0][0], (dict, list, set))]
-            if held:  # (node, (dist, paths)) items: each inner tuple's containers rebuilt
-                calls = {i: [rebuild(t) for t in columns[i]] for i in held}
-                return lambda: kind(zip(*((call() for call in calls[i]) if i in calls else c
-                                          for i, c in enumerate(columns)), strict=True))
-            lists = [i for i, c in enumerate(columns) if isinstance(c[0], (list, set))]
-            if lists:  # (node, [children]) items: each inner list made anew
-                return lambda: kind(zip(*(map(type(c[0]), c) if i in lists else c
-                                          for i, c in enumerate(columns)), strict=True))
-            if nested:  # inner tuples (pairs as keys) made anew, of new ints, as for dicts
-                inner = {i: [_fresh(c) for c in zip(*columns[i], strict=True)]
-                         for i in nested}
-                return lambda: kind(zip(*(zip(*inner[i], strict=True) if i in inner else c
-                                          for i, c in enumerate(columns)), strict=True))
-            return lambda: kind(zip(*columns, strict=True))
+            makers = [_column_maker(list(c)) for c in zip(*parts, strict=True)]
+            return lambda: kind(zip(*(make() for make in makers), strict=True))
         if parts and isinstance(parts[0], (set, frozenset, list)):
             inner = type(parts[0])
             return lambda: kind(map(inner, parts))
@@ -139,6 +118,24 @@ def _rebuild(result):
     if hasattr(result, "copy") and hasattr(result, "shape"):  # a numpy or scipy array
         return result.copy
     return lambda: result
+
+
+def _column_maker(column):
+    """A call giving an iterable of one column of a list of tuples, made as
+    :func:`_rebuild` says: dicts (``(node, {target: value})``) and tuples of containers
+    (``(node, (dist, paths))``) rebuilt, lists and sets (``(node, [children])``) made anew,
+    tuples of labels (pairs as keys) made anew of new ints, other items as they are."""
+    first = column[0]
+    if isinstance(first, dict) or (isinstance(first, tuple) and first
+                                   and isinstance(first[0], (dict, list, set))):
+        calls = [rebuild(item) for item in column]
+        return lambda: (call() for call in calls)
+    if isinstance(first, (list, set)):
+        return lambda: map(type(first), column)
+    if isinstance(first, tuple):
+        inner = [_fresh(c) for c in zip(*column, strict=True)]
+        return lambda: zip(*inner, strict=True)
+    return lambda: column
 
 
 def _graph_rebuild(result):

@@ -136,3 +136,42 @@ def test_cpu_threads_share_the_sweeps_and_the_wide_search(monkeypatch):
         spbfs.set_num_threads(None)
     wrong = [i for i, got in results if not np.array_equal(got, alone[i])]
     assert not wrong, f"concurrent calls differ from a call alone: {wrong}"
+
+
+def test_cpu_threads_build_networkx_paths_and_floyd_warshall_dicts(monkeypatch):
+    """NetworkX's path dicts (one compiled pass over the search tree), Floyd-Warshall's
+    dicts (key orders and every source's Dijkstra, both split over the pool's threads) and
+    link prediction over the non-edges, called from THREADS threads at once: each call
+    returns what it returns alone."""
+    import networkx as nx
+
+    from spbfs.cpu import fwkeys, nxdijkstra
+    from spbfs.nx import convert_from_nx
+
+    monkeypatch.setattr(fwkeys, "PARALLEL_CELLS", 0)
+    monkeypatch.setattr(nxdijkstra, "PARALLEL_WORK", 0)
+    G = nx.gnm_random_graph(120, 600, seed=3)
+    for k, (u, v) in enumerate(G.edges):
+        G.edges[u, v]["weight"] = 1 + k % 7
+    g = convert_from_nx(G, edge_attrs={"weight": 1})
+    calls = [lambda: nx.single_source_dijkstra(g, 0),
+             lambda: nx.floyd_warshall_predecessor_and_distance(g),
+             lambda: list(nx.common_neighbor_centrality(g))]
+
+    def plain(result):  # defaultdicts compared as dicts, in their order
+        if isinstance(result, tuple):
+            return tuple(plain(part) for part in result)
+        if isinstance(result, dict):
+            return [(k, plain(v)) for k, v in result.items()]
+        return result
+
+    spbfs.set_num_threads(4)
+    try:
+        alone = [plain(call()) for call in calls]
+        with ThreadPoolExecutor(THREADS) as pool:
+            results = list(pool.map(lambda i: (i, plain(calls[i]())),
+                                    [i for _ in range(4) for i in range(len(calls))]))
+    finally:
+        spbfs.set_num_threads(None)
+    wrong = [i for i, got in results if got != alone[i]]
+    assert not wrong, f"concurrent calls differ from a call alone: {wrong}"

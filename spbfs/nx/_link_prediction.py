@@ -86,17 +86,29 @@ def _scores(G, pairs, score):
     return chain.from_iterable(map(scored, _chunks(pairs)))
 
 
-def _chunk_rows(G, pairs, rows=False):
-    """``((first labels, second labels), u, v)`` of checked pairs (a list): their labels
-    and rows, by C loops where :func:`_int_pairs` reads them (``rows``: its answer, where
-    already asked)."""
+def _chunk_rows(G, pairs, checked=True):
+    """``((first labels, second labels), u, v)`` of a list of pairs by C loops: the labels,
+    and the rows read by :func:`_int_rows` where it can.  Unless ``checked``, pairs that
+    are not all two-item tuples or lists, or whose rows that does not read, are checked
+    first (NetworkX's errors, raised now)."""
+    plain = checked or _two_items(pairs)
+    if not plain:
+        _checked(G, pairs)
     try:
         ends = _ends(pairs)
     except (TypeError, KeyError, IndexError):  # pairs that unpack but take no index
         ends = tuple(zip(*pairs, strict=True)) if pairs else ((), ())
-    if rows is False:
-        rows = _int_rows(G, ends)
-    return ends, *(_rows(G, ends) if rows is None else rows)
+    rows = _int_rows(G, ends) if plain else None
+    if rows is None:
+        if plain and not checked:
+            _checked(G, pairs)
+        rows = _rows(G, ends)
+    return ends, *rows
+
+
+def _two_items(pairs):
+    """Whether every item of ``pairs`` is a tuple or a list of two items."""
+    return set(map(type, pairs)) <= {tuple, list} and set(map(len, pairs)) <= {2}
 
 
 def _ends(pairs):
@@ -124,32 +136,13 @@ def _int_rows(G, ends):
 
 # ------------------------------------------------------------- the CPU's compiled pass
 
-def _int_pairs(G, pairs):
-    """The rows of ``pairs`` (a list) where every pair is two items (a tuple or list) and
-    :func:`_int_rows` reads them; None otherwise."""
-    if not G._identity or not pairs:
-        return None
-    try:
-        if set(map(len, pairs)) != {2}:
-            return None
-    except TypeError:
-        return None
-    if not set(map(type, pairs)) <= {tuple, list}:
-        return None
-    return _int_rows(G, _ends(pairs))
-
-
 def _host_predict(G, ebunch, kind):
     """NetworkX's ``_apply_prediction`` on the CPU: the pairs checked now (NodeNotFound as
     NetworkX's), their triples yielded lazily, a pair that makes NetworkX raise raising
     when it is reached."""
     if ebunch is None:
         return _host_chunks(G, _non_edges(G), kind)
-    pairs = list(ebunch)
-    rows = _int_pairs(G, pairs)
-    if rows is None:
-        _checked(G, pairs)
-    return _host_triples(G, *_chunk_rows(G, pairs, rows), kind)
+    return _host_triples(G, *_chunk_rows(G, list(ebunch), checked=False), kind)
 
 
 def _host_chunks(G, pairs, kind):

@@ -129,7 +129,12 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "from spbfs.cpu import _thunks\n"
             "words = np.array([1, 3], np.uint64)\n"
             "print(threads.run_kernel(bfs._count_bits, [(0, 1), (1, 2)], words),\n"
-            "      _thunks.thunk(bfs._count_bits, 2, (words,)))\n")
+            "      _thunks.thunk(bfs._count_bits, 2, (words,)))\n"
+            "from spbfs.cpu import fwkeys, treepaths\n"
+            "blocks, _ = treepaths.tree_paths(np.arange(3), np.array([-1, 0, 1]), [0])\n"
+            "print([b.tolist() for b in blocks], type(treepaths._fill._cache).__name__,\n"
+            "      fwkeys.floyd_key_orders(B.indptr, B.indices, False)[2].tolist(),\n"
+            "      type(fwkeys._orders._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -144,6 +149,9 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
     assert out.stdout.split("\n")[5] == "[1, 3] NullCache"  # the pool's spinning waits
     # no cache for a thunk either: the pool's workers call the kernel from Python
     assert out.stdout.split("\n")[6] == "[1, 2] None"
+    # NetworkX's path dicts and Floyd-Warshall's key orders
+    assert out.stdout.split("\n")[7] == ("[[[0]], [[0, 1]], [[0, 1, 2]]] NullCache "
+                                          "[2, 1, 3, 0, 4, 5] NullCache")
 
 
 def test_import_compiles_nothing():
