@@ -1,54 +1,49 @@
-"""All-pairs distances (NetworkX's Floyd-Warshall family) from batched ``min_plus`` SSSP.
+"""All-pairs distances: NetworkX's Floyd-Warshall family.
 
-:func:`spbfs.sssp` with every vertex as a source runs the ``n`` searches as one
-iteration on a dense ``n x n`` block, which is what these functions return
-anyway (on the host copy for graphs too small to pay a GPU's launches).  The predecessors,
-and with them ``floyd_warshall_predecessor_and_distance``'s distances, come from every
-source's Dijkstra search in one compiled call on the host copy
-(:func:`spbfs.cpu.nxdijkstra.dijkstra_parents`).
+The dict functions run NetworkX's own triple loop, in its order, as one compiled call over
+the host's threads (:func:`spbfs.cpu.floyd.floyd_warshall_rows`): the same sums in the same
+order, so the distances are NetworkX's to the last bit and each predecessor is the one its
+loop keeps among equally short paths; the pivot at which a pair is first reached orders
+the keys of the predecessor dicts as NetworkX's are.  ``floyd_warshall_numpy``, whose
+result is the matrix alone, runs :func:`spbfs.sssp` with every vertex as a source (one
+iteration on a dense ``n x n`` block, on the GPU when configured and the graph is large
+enough to pay its launches).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import islice
+from operator import getitem
 
 import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
+from ..cpu.floyd import floyd_warshall_rows
 from ..cpu.fwkeys import floyd_key_orders
-from ..cpu.nxdijkstra import dijkstra_parents
 from ._registry import dispatched
 from ._shortest import _weight_is_name
 
 __all__ = []
 
-_DOCS = ("Non-negative all-int or all-float weights (others run in NetworkX). Distances "
-         "are sums along the path from its start (NetworkX's Floyd-Warshall adds in another "
-         "order, so float sums may differ in the last bit); a missing weight counts as the "
-         "int 1 where NetworkX's Floyd-Warshall uses 1.0.")
-_DICT_DOCS = _DOCS + (" Bool weights run in NetworkX (its distance of an edge is the edge's "
-                      "bool where no path is shorter).")
+_DOCS = ("Non-negative all-int or all-float weights (others run in NetworkX); a missing "
+         "weight counts as the int 1 where NetworkX's Floyd-Warshall uses 1.0.")
+_DICT_DOCS = _DOCS + (" NetworkX's own loop in its order, compiled and split over the "
+                      "host's threads (with the GPU configured too: the loop is over once "
+                      "the dicts are made): the same distances to the last bit, "
+                      "predecessors and key orders. Bool weights run in NetworkX (its "
+                      "distance of an edge is the edge's bool where no path is shorter).")
+_NUMPY_DOCS = _DOCS + (" Distances are sums along the path from its start (NetworkX adds "
+                       "in its loop's order, so float sums may differ in the last bit).")
 
 
-#: Stored entries from which all-pairs searches (these distances, ``global_efficiency``) run
-#: on a configured GPU: below, the host's finish first (``floyd_warshall`` of a 200-node
-#: graph of 4,000 entries: 49 ms on an H200, 38 ms on its host's CPU, 10-12 ms on a 2-core
-#: VM; 1,000 nodes and 40,000 entries: 53 ms on the H200, 249 ms on the 2-core VM;
-#: ``global_efficiency`` of 1,024 nodes and 14,452 entries: 133 ms on the H200, 29 ms on
-#: the 2-core VM).
+#: Stored entries from which all-pairs searches (``floyd_warshall_numpy``,
+#: ``global_efficiency``) run on a configured GPU: below, the host's finish first
+#: (``floyd_warshall`` of a 200-node graph of 4,000 entries by batched searches: 49 ms on
+#: an H200, 38 ms on its host's CPU, 10-12 ms on a 2-core VM; 1,000 nodes and 40,000
+#: entries: 53 ms on the H200, 249 ms on the 2-core VM; ``global_efficiency`` of 1,024
+#: nodes and 14,452 entries: 133 ms on the H200, 29 ms on the 2-core VM).
 ALL_PAIRS_GPU_MIN_ENTRIES = 1 << 14
-
-
-def _all_distances(G, weight):
-    values, kind = G.weights(weight)
-    n = len(G)
-    if n == 0:
-        return np.zeros((0, 0)), kind
-    M = G.weighted_csr(weight, G.on_gpu(ALL_PAIRS_GPU_MIN_ENTRIES))
-    D = to_numpy(sssp(M, np.arange(n)))
-    return D.reshape(n, n), kind
 
 
 def _dict_weights(G, weight):
@@ -59,6 +54,35 @@ def _dict_weights(G, weight):
         raise NotImplementedError(f"edge attribute {weight!r} has bools: NetworkX's "
                                   "distance of such an edge is the bool")
     return values, kind
+
+
+def _floyd_warshall(G, values):
+    """NetworkX's Floyd-Warshall loop on ``G`` (edge weights ``values`` per stored entry):
+    ``(dist, pred, reached)``, ``n x n`` arrays (:func:`~spbfs.cpu.floyd.floyd_warshall_rows`).
+    ``reached`` orders each row's predecessor keys as NetworkX adds them: its edges as
+    ``G.edges()`` lists them (an undirected edge ``(u, v)`` sets ``pred[u][v]`` then
+    ``pred[v][u]``), then the pairs its loop reaches, pivot by pivot; -1 where none."""
+    n = len(G)
+    rows, cols = G.entry_rows(), G._indices
+    dist = np.full((n, n), np.inf)
+    np.minimum.at(dist, (rows, cols), values.astype(np.float64))  # parallel edges
+    np.fill_diagonal(dist, 0.0)  # NetworkX's min(w, 0) of a loop, w >= 0
+    pred = np.full((n, n), -1, np.int64)
+    pred[rows, cols] = rows
+    entry = np.arange(rows.size, dtype=np.int64)
+    if G.is_directed():
+        firsts = [(rows, cols, entry)]
+    else:  # G.edges() lists (u, v) once, from the earlier node
+        listed = cols >= rows
+        firsts = [(rows[listed], cols[listed], 2 * entry[listed]),
+                  (cols[listed], rows[listed], 2 * entry[listed] + 1)]
+    after = 2 * rows.size + 1
+    reached = np.full((n, n), after, np.int64)
+    for r, c, stamp in firsts:
+        np.minimum.at(reached, (r, c), stamp)  # a parallel edge's key is set once
+    reached[reached == after] = -1
+    floyd_warshall_rows(dist, pred, reached, after)
+    return dist, pred, reached
 
 
 def _dist_dicts(G, D, values, kind):
@@ -89,6 +113,24 @@ def _dist_dicts(G, D, values, kind):
             for u, k, v in zip(G, keys, values, strict=True)}
 
 
+def _pred_dicts(G, pred, reached):
+    """NetworkX's ``dict(pred)``: a dict per node with a predecessor, in the order its
+    first edge made it, each keyed in the order :func:`_floyd_warshall`'s ``reached``
+    gives (each row's keys sorted to its front, then the rows' lists cut)."""
+    present = pred >= 0
+    held = np.flatnonzero(present.any(axis=1))
+    order = np.argsort(np.where(present, reached, np.iinfo(np.int64).max)[held], axis=1)
+    labels = G.node_objects()
+    counts = list(map(slice, present[held].sum(axis=1).tolist()))
+    keys = map(getitem, labels[order].tolist(), counts)
+    values = map(getitem, labels[np.take_along_axis(pred[held], order, axis=1)].tolist(),
+                  counts)
+    dicts = list(map(dict, map(zip, keys, values)))
+    made = reached[held, order[:, 0]].argsort() if held.size else held
+    return dict(zip(labels[held[made]].tolist(), map(dicts.__getitem__, made.tolist()),
+                    strict=True))
+
+
 @dispatched(can_run=_weight_is_name, docs=_DICT_DOCS)
 def floyd_warshall(G, weight="weight"):
     """NetworkX's ``floyd_warshall``: ``{u: defaultdict(inf, {v: distance})}``.
@@ -101,11 +143,11 @@ def floyd_warshall(G, weight="weight"):
     ({0: 0, 1: 1, 2: 2}, 2)
     """
     values, kind = _dict_weights(G, weight)
-    D, _ = _all_distances(G, weight)
-    return _dist_dicts(G, D, values, kind)
+    dist, _, _ = _floyd_warshall(G, values)
+    return _dist_dicts(G, dist, values, kind)
 
 
-@dispatched(can_run=_weight_is_name, docs=_DOCS)
+@dispatched(can_run=_weight_is_name, docs=_NUMPY_DOCS)
 def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     """NetworkX's ``floyd_warshall_numpy``: the distance matrix (``inf`` unreachable).
 
@@ -127,16 +169,19 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
             if node not in G:
                 raise nx.NetworkXError("nodelist must contain every node in G with no "
                                        "repeats.")
-    D, _ = _all_distances(G, weight)
+    G.weights(weight)
+    n = len(G)
+    if n == 0:
+        return np.zeros((0, 0))
+    M = G.weighted_csr(weight, G.on_gpu(ALL_PAIRS_GPU_MIN_ENTRIES))
+    D = to_numpy(sssp(M, np.arange(n))).reshape(n, n)
     if nodelist is not None:
         perm = np.fromiter(map(G.index.__getitem__, nodelist), np.int64, count=len(G))
         D = D[np.ix_(perm, perm)]
     return np.ascontiguousarray(D, dtype=np.float64)
 
 
-@dispatched(can_run=_weight_is_name, docs=_DICT_DOCS + " Among equally short paths ``pred`` "
-            "follows Dijkstra's choice, not Floyd-Warshall's, and its dicts list their "
-            "targets in another order (``dist`` keeps NetworkX's).")
+@dispatched(can_run=_weight_is_name, docs=_DICT_DOCS)
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     """NetworkX's ``floyd_warshall_predecessor_and_distance``: ``(pred, dist)``.
 
@@ -148,27 +193,6 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     >>> pred[0], dict(dist[2])
     ({1: 0, 2: 1}, {2: 0, 1: 1, 0: 2})
     """
-    # every source's search in one compiled call on the host copy, the GPU configured or
-    # not (one device search per source cost 1.3 s for 200 nodes on an H200, NetworkX 1.6
-    # s), its distances with its parents: sums along each path from its start, as sssp's
     values, kind = _dict_weights(G, weight)
-    parents, D = dijkstra_parents(G._indptr, G._indices, values.astype(np.float64),
-                                  np.arange(len(G)), distances=True) if len(G) else (
-        None, np.zeros((0, 0)))
-    dist = _dist_dicts(G, D, values, kind)
-    loops = _self_loops(G)
-    labels = G.node_objects()
-    rows, cols = np.nonzero(parents >= 0)   # each row's targets in node order
-    pairs = zip(labels[cols].tolist(), labels[parents[rows, cols]].tolist(), strict=True)
-    pred = {}
-    for i, (u, count) in enumerate(zip(G, np.bincount(rows, minlength=len(G)).tolist(),
-                                       strict=True)):
-        if count or i in loops:  # a row's dict: its loop first, then its pairs in turn
-            pred[u] = p = {u: u} if i in loops else {}
-            p.update(islice(pairs, count))
-    return pred, dict(dist)
-
-
-def _self_loops(G):
-    rows = G.entry_rows()
-    return set(rows[rows == G._indices].tolist())
+    dist, pred, reached = _floyd_warshall(G, values)
+    return _pred_dicts(G, pred, reached), dict(_dist_dicts(G, dist, values, kind))

@@ -134,7 +134,13 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "blocks, _ = treepaths.tree_paths(np.arange(3), np.array([-1, 0, 1]), [0])\n"
             "print([b.tolist() for b in blocks], type(treepaths._fill._cache).__name__,\n"
             "      fwkeys.floyd_key_orders(B.indptr, B.indices, False)[2].tolist(),\n"
-            "      type(fwkeys._orders._cache).__name__)\n")
+            "      type(fwkeys._orders._cache).__name__)\n"
+            "from spbfs.cpu import floyd\n"
+            "floyd.PARALLEL_CELLS = 0\n"
+            "D = np.array([[0, 1, np.inf], [1, 0, 2], [np.inf, 2, 0]])\n"
+            "P, R = np.array([[-1, 0, -1], [1, -1, 1], [-1, 2, -1]]), np.full((3, 3), -1)\n"
+            "floyd.floyd_warshall_rows(D, P, R)\n"
+            "print(D[0].tolist(), P[0].tolist(), type(floyd._rounds._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -152,6 +158,8 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
     # NetworkX's path dicts and Floyd-Warshall's key orders
     assert out.stdout.split("\n")[7] == ("[[[0]], [[0, 1]], [[0, 1, 2]]] NullCache "
                                           "[2, 1, 3, 0, 4, 5] NullCache")
+    # and its loop, in rounds over the pool's threads
+    assert out.stdout.split("\n")[8] == "[0.0, 1.0, 3.0] [-1, 0, 1] NullCache"
 
 
 def test_import_compiles_nothing():
