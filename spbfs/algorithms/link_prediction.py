@@ -343,9 +343,16 @@ def common_neighbor_centrality(A, u, v, alpha=0.8):
     sources, slot = xp.unique(u, return_inverse=True)
     slot = slot.ravel()
     dist = xp.full(u.size, np.inf)
-    for lo in range(0, int(sources.size), 64):
-        levels = bfs_many(M, sources[lo:lo + 64])
-        mine = (slot >= lo) & (slot < lo + 64)
-        d = levels[slot[mine] - lo, v[mine]]   # distributed: read from the owners
+    # the pairs grouped by their 64 sources (a stable sort of 16-bit keys is a radix
+    # sort): each group reads its own pairs, not a mask over all of them
+    groups = -(-int(sources.size) // 64)
+    group = slot // 64
+    by_group = xp.argsort(group.astype(np.uint16) if groups <= 1 << 16 else group,
+                          kind="stable")
+    bounds = to_numpy(xp.searchsorted(group[by_group], xp.arange(groups + 1))).tolist()
+    for k in range(groups):
+        levels = bfs_many(M, sources[64 * k:64 * k + 64])
+        mine = by_group[bounds[k]:bounds[k + 1]]
+        d = levels[slot[mine] - 64 * k, v[mine]]   # distributed: read from the owners
         dist[mine] = xp.where(d >= 0, d, np.inf)
     return alpha * common + (1 - alpha) * n / dist

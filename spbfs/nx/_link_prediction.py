@@ -26,20 +26,52 @@ __all__ = []
 CHUNK = 1 << 20
 
 
-def _non_edges(G):
-    """NetworkX's ``non_edges`` order for an undirected graph (the same set operations), an
-    iterator over the pairs of each node in turn by C loops."""
-    return chain.from_iterable(_non_edge_rows(G))
+def _non_edge_chunks(G):
+    """``(ends, u, v)`` of the pairs of NetworkX's ``non_edges`` (an undirected graph), in
+    its order (the same set operations), :data:`CHUNK` pairs or more at a time: each
+    node's partners as one list, their labels and rows by C loops, no pair tuple made."""
+    firsts, partners, size = [], [], 0
+    for u, others in _non_edge_rows(G):
+        firsts.append(u)
+        partners.append(others)
+        size += len(others)
+        if size >= CHUNK:
+            yield _block_rows(G, firsts, partners)
+            firsts, partners, size = [], [], 0
+    if size:
+        yield _block_rows(G, firsts, partners)
 
 
 def _non_edge_rows(G):
+    """``(u, [v...])`` of each node ``u`` NetworkX's ``non_edges`` pops, with at least one
+    partner."""
     indptr, indices = G._indptr, G._indices
     nodes = set(G.nodes)
     index = G.index
     while nodes:
         u = nodes.pop()
         r = index[u]
-        yield zip(repeat(u), nodes - set(G.labels(indices[indptr[r]:indptr[r + 1]])))
+        others = list(nodes - set(G.labels(indices[indptr[r]:indptr[r + 1]])))
+        if others:
+            yield u, others
+
+
+def _block_rows(G, firsts, partners):
+    """``((first labels, second labels), u, v)`` of the pairs ``(firsts[i], w)``, ``w`` in
+    ``partners[i]`` in turn."""
+    counts = list(map(len, partners))
+    seconds = list(chain.from_iterable(partners))
+    u = np.repeat(_label_rows(G, firsts), counts)
+    ends = list(chain.from_iterable(map(repeat, firsts, counts))), seconds
+    return ends, u, _label_rows(G, seconds)
+
+
+def _label_rows(G, labels):
+    """The rows of node labels ``labels`` (a list of nodes), by C loops."""
+    rows = _int_label_rows(G, labels)
+    if rows is None:
+        rows = np.fromiter(map(G.index.__getitem__, labels), np.int64, count=len(labels))
+    return rows
 
 
 def _checked(G, ebunch):
@@ -65,25 +97,25 @@ def _rows(G, ends):
                  for labels in ends)
 
 
-def _chunks(pairs):
-    """Lists of :data:`CHUNK` pairs taken from the iterator ``pairs`` as they are asked
-    for."""
+def _pair_chunks(G, pairs):
+    """``(ends, u, v)`` (:func:`_chunk_rows`) of lists of :data:`CHUNK` pairs taken from
+    the iterator ``pairs`` as they are asked for."""
     while chunk := list(islice(pairs, CHUNK)):
-        yield chunk
+        yield _chunk_rows(G, chunk)
 
 
-def _scores(G, pairs, score):
-    """``(a, b, score)`` of each pair, scored a chunk at a time as the triples are read
-    (``score(M, u, v)`` on the configured device's matrix), the triples made by C loops:
-    no generator resumed per pair."""
+def _scores(G, chunks, score):
+    """``(a, b, score)`` of each pair of the ``(ends, u, v)`` chunks, scored a chunk at a
+    time as the triples are read (``score(M, u, v)`` on the configured device's matrix),
+    the triples made by C loops: no generator resumed per pair."""
     M = G.csr()
 
     def scored(chunk):
-        ends, u, v = _chunk_rows(G, chunk)
+        ends, u, v = chunk
         values = to_numpy(score(M, M.xp.asarray(u), M.xp.asarray(v))).tolist()
         return zip(*ends, values, strict=True)
 
-    return chain.from_iterable(map(scored, _chunks(pairs)))
+    return chain.from_iterable(map(scored, chunks))
 
 
 def _chunk_rows(G, pairs, checked=True):
@@ -118,49 +150,63 @@ def _ends(pairs):
 
 def _int_rows(G, ends):
     """The rows of the pairs' ends ``ends`` (their first and their second labels) where
-    ``G``'s labels are its rows and every label is an int of the graph, read by C loops
-    (``sum`` is an int only where every label adds as one: a float or a string leaves the
-    fast path); None otherwise."""
-    if not G._identity or not ends[0]:
+    ``G``'s labels are its rows and every label is an int of the graph (see
+    :func:`_int_label_rows`); None otherwise."""
+    if not ends[0]:
+        return None
+    u = _int_label_rows(G, ends[0])
+    v = _int_label_rows(G, ends[1]) if u is not None else None
+    return None if v is None else (u, v)
+
+
+def _int_label_rows(G, labels):
+    """The rows of ``labels`` where ``G``'s labels are its rows and every label is an int
+    of the graph, read by C loops (``sum`` is an int only where every label adds as one: a
+    float or a string leaves the fast path); None otherwise."""
+    if not G._identity or not labels:
         return None
     try:
-        if any(type(sum(labels)) is not int for labels in ends):
+        if type(sum(labels)) is not int:
             return None
-        u, v = (np.fromiter(labels, np.int64, count=len(labels)) for labels in ends)
+        rows = np.fromiter(labels, np.int64, count=len(labels))
     except (TypeError, OverflowError, ValueError):
         return None
-    if min(int(u.min()), int(v.min())) < 0 or max(int(u.max()), int(v.max())) >= len(G):
+    if int(rows.min()) < 0 or int(rows.max()) >= len(G):
         return None  # an absent node: the checks name it
-    return u, v
+    return rows
 
 
 # ------------------------------------------------------------- the CPU's compiled pass
 
 def _host_predict(G, ebunch, kind):
-    """NetworkX's ``_apply_prediction`` on the CPU: the pairs checked now (NodeNotFound as
-    NetworkX's), their triples yielded lazily, a pair that makes NetworkX raise raising
-    when it is reached."""
+    """NetworkX's ``_apply_prediction`` on the CPU: the pairs checked and scored now
+    (NodeNotFound as NetworkX's; the non-edges a chunk at a time as they are read), a pair
+    that makes NetworkX raise raising when it is reached."""
     if ebunch is None:
-        return _host_chunks(G, _non_edges(G), kind)
+        return _host_chunks(G, kind)
     return _host_triples(G, *_chunk_rows(G, list(ebunch), checked=False), kind)
 
 
-def _host_chunks(G, pairs, kind):
-    for chunk in _chunks(pairs):
-        yield from _host_triples(G, *_chunk_rows(G, chunk), kind)
+def _host_chunks(G, kind):
+    return chain.from_iterable(map(lambda rows: _host_triples(G, *rows, kind),
+                                   _non_edge_chunks(G)))
 
 
 def _host_triples(G, ends, u, v, kind):
     """``(a, b, value)`` for the pairs of labels ``ends`` (their first and their second
-    items) and rows ``u`` and ``v`` (a generator)."""
-    import networkx as nx
-
+    items) and rows ``u`` and ``v``: a ``zip`` (C loops), or where NetworkX raises at a
+    pair, a generator of those before it that raises there."""
     values, stop, error = _host_values(G, u, v, kind)
     first, second = ends
     if stop is None:
-        yield from zip(first, second, values, strict=True)
-        return
-    yield from zip(first[:stop], second[:stop], values[:stop], strict=True)
+        return zip(first, second, values, strict=True)
+    return _raising(zip(first[:stop], second[:stop], values[:stop], strict=True), error)
+
+
+def _raising(triples, error):
+    import networkx as nx
+
+    yield from triples
     if error is ZeroDivisionError:
         raise ZeroDivisionError("float division by zero")
     raise nx.NetworkXAlgorithmError("Self loops are not supported")
@@ -181,16 +227,25 @@ def _host_values(G, u, v, kind):
         union = size[u] + size[v] - shared
         ratio = np.zeros(u.size, np.float64)
         np.divide(common, union, out=ratio, where=union > 0)
-        values, ints = ratio.astype(object), union == 0
+        values = _int_zeros_at(ratio, union == 0)
     else:
-        values, ints = total.astype(object), common == 0
-    values[ints] = 0  # NetworkX's int 0
-    values = values.tolist()
+        values = _int_zeros_at(total, common == 0)
     if kind == "aa":
         bad = np.flatnonzero(np.isinf(total))
         if bad.size:
             return values, int(bad[0]), ZeroDivisionError
     return values, None, None
+
+
+def _int_zeros_at(x, ints):
+    """The floats of ``x`` as a list, NetworkX's int 0 where ``ints`` (the floats made
+    only where they are kept)."""
+    if not ints.any():
+        return x.tolist()
+    out = np.zeros(x.size, object)  # int zeros
+    keep = np.flatnonzero(~ints)
+    out[keep] = x[keep]
+    return out.tolist()
 
 
 def _degree(G):
@@ -282,7 +337,8 @@ def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
 
     if alpha == 1:  # NetworkX's len(common_neighbors), an int
         return _host_predict(G, ebunch, "cn")
-    pairs = _non_edges(G) if ebunch is None else _checked(G, ebunch)
+    chunks = (_non_edge_chunks(G) if ebunch is None else
+              _pair_chunks(G, _checked(G, ebunch)))
 
     def score(M, u, v):
         try:
@@ -290,4 +346,4 @@ def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
         except ValueError as err:
             raise nx.NetworkXAlgorithmError(str(err)) from None
 
-    return _scores(G, pairs, score)
+    return _scores(G, chunks, score)
