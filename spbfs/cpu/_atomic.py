@@ -3,8 +3,9 @@ one shared array at once (:func:`spbfs.cpu.threads.run_ranges`).
 
 ``cas(a, i, expected, new)`` stores ``new`` at ``a[i]`` if it holds ``expected`` and says
 whether it did; ``fetch_add(a, i, value)`` adds and returns the entry before (``fetch_or``
-the same with a bitwise or).  Each is one locked instruction (sequentially consistent, so
-the compiler moves no load of the array across them); integer arrays of any width.
+the same with a bitwise or, ``fetch_min`` with a signed minimum).  Each is one locked
+instruction or loop (sequentially consistent, so the compiler moves no load of the array
+across them); integer arrays of any width.
 ``add_float(bits, i, value)`` adds a float64 to an entry of an int64 view of a float64
 array (a compare-and-swap loop on its bits); ``float_bits`` and ``bits_float`` reinterpret
 a float64 as an int64 and back.
@@ -19,7 +20,8 @@ from numba.extending import intrinsic
 
 from ._jit import kernel
 
-__all__ = ["add_float", "bits_float", "cas", "fetch_add", "fetch_or", "float_bits"]
+__all__ = ["add_float", "bits_float", "cas", "fetch_add", "fetch_min", "fetch_or",
+           "float_bits"]
 
 
 def _item_pointer(context, builder, array_type, array_value, index):
@@ -70,6 +72,9 @@ fetch_add = intrinsic(_read_modify_write("add"))
 fetch_add.__doc__ = "``a[i] += value`` atomically; the value ``a[i]`` held before."
 fetch_or = intrinsic(_read_modify_write("or"))
 fetch_or.__doc__ = "``a[i] |= value`` atomically; the value ``a[i]`` held before."
+fetch_min = intrinsic(_read_modify_write("min"))
+fetch_min.__doc__ = ("``a[i] = min(a[i], value)`` atomically (signed); the value ``a[i]`` "
+                     "held before.")
 
 
 @intrinsic

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
+from ..cpu.firstparents import first_tight_parents
 from ._registry import dispatched
 from ._traversal import bfs_levels_ordered, bidirectional_rows
 
@@ -265,10 +266,8 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     if (G._indptr[rows + 1] == G._indptr[rows]).all():  # no arcs out: the sources alone
         d = np.full(len(G), np.inf)
         d[rows] = 0.0
-        dist = M.xp.asarray(d)
     else:
-        dist = sssp(M, M.xp.asarray(rows), min_only=True)
-        d = to_numpy(dist)
+        d = to_numpy(sssp(M, M.xp.asarray(rows), min_only=True))
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
@@ -280,47 +279,9 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
         order = order[:int(np.flatnonzero(order == target)[0]) + 1]
     if not parents:
         return order, d, None, kind
-    return order, d, _first_parents(M, dist, order, rows), kind
-
-
-def _reached_entries(M, order):
-    """``(rows, cols, values)`` of the stored entries of ``M`` in the rows ``order`` (on the
-    host, where they are under half of the matrix: a search that reached few rows looks at
-    their entries alone), else of all entries."""
-    xp = M.xp
-    if xp is np:
-        indptr = M.indptr
-        starts = indptr[order].astype(np.int64)
-        counts = indptr[order + 1].astype(np.int64) - starts
-        total = int(counts.sum())
-        if 2 * total < M.nnz:
-            at = np.repeat(starts - (np.cumsum(counts) - counts), counts)
-            at += np.arange(total)
-            return np.repeat(order, counts), M.indices[at], M.data[at]
-    return M.pattern.rows(), M.indices, M.data
-
-
-def _first_parents(M, dist, order, sources):
-    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
-    the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
-    xp, n = M.xp, M.n
-    order = xp.asarray(order)
-    rank = xp.full(n, n, np.int64)
-    rank[order] = xp.arange(order.size)
-    rows, cols, data = _reached_entries(M, order)
-    tight = xp.flatnonzero(dist[rows] + data == dist[cols])   # few: the rest on those
-    r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
-    is_source = xp.zeros(n, bool)
-    is_source[xp.asarray(sources)] = True
-    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
-    # the first pop rank per column: sort (column, rank) keys, take each column's first
-    key = xp.sort(c[keep] * n + rank[r[keep]])
-    col = key // n
-    first = xp.ones(key.size, bool)
-    first[1:] = col[1:] != col[:-1]
-    parent = xp.full(n, -1, np.int64)
-    parent[col[first]] = order[key[first] % n]
-    return to_numpy(parent)
+    # the parents on the host whatever the device: one pass over the popped rows' entries,
+    # the threads splitting them (:mod:`spbfs.cpu.firstparents`)
+    return order, d, first_tight_parents(G._indptr, G._indices, values, d, order, rows), kind
 
 
 def _lengths_dict(G, order, d, kind, first, keys=None):
