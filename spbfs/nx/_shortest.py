@@ -266,8 +266,10 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
     if (G._indptr[rows + 1] == G._indptr[rows]).all():  # no arcs out: the sources alone
         d = np.full(len(G), np.inf)
         d[rows] = 0.0
+        dist = M.xp.asarray(d)
     else:
-        d = to_numpy(sssp(M, M.xp.asarray(rows), min_only=True))
+        dist = sssp(M, M.xp.asarray(rows), min_only=True)
+        d = to_numpy(dist)
     reached = np.isfinite(d)
     if cutoff is not None:
         reached &= d <= cutoff
@@ -279,9 +281,34 @@ def dijkstra_search(G, rows, weight, cutoff=None, target=None, parents=True):
         order = order[:int(np.flatnonzero(order == target)[0]) + 1]
     if not parents:
         return order, d, None, kind
-    # the parents on the host whatever the device: one pass over the popped rows' entries,
-    # the threads splitting them (:mod:`spbfs.cpu.firstparents`)
-    return order, d, first_tight_parents(G._indptr, G._indices, values, d, order, rows), kind
+    if M.xp is np:  # one pass over the popped rows' entries, the threads splitting them
+        parent = first_tight_parents(G._indptr, G._indices, values, d, order, rows)
+    else:  # 1.5 ms on one H200 for the scale-17 graph, that pass 6.4 ms on its host
+        parent = _device_parents(M, dist, order, rows)
+    return order, d, parent, kind
+
+
+def _device_parents(M, dist, order, sources):
+    """Per row, the tight in-neighbour of smallest pop rank (-1 where there is none), from
+    the weighted matrix ``M`` and the distances ``dist`` on its device; a host array."""
+    xp, n = M.xp, M.n
+    order = xp.asarray(order)
+    rank = xp.full(n, n, np.int64)
+    rank[order] = xp.arange(order.size)
+    rows, cols, data = M.pattern.rows(), M.indices, M.data
+    tight = xp.flatnonzero(dist[rows] + data == dist[cols])   # few: the rest on those
+    r, c = rows[tight].astype(np.int64), cols[tight].astype(np.int64)
+    is_source = xp.zeros(n, bool)
+    is_source[xp.asarray(sources)] = True
+    keep = (rank[r] < n) & (rank[c] < n) & (r != c) & ~is_source[c]
+    # the first pop rank per column: sort (column, rank) keys, take each column's first
+    key = xp.sort(c[keep] * n + rank[r[keep]])
+    col = key // n
+    first = xp.ones(key.size, bool)
+    first[1:] = col[1:] != col[:-1]
+    parent = xp.full(n, -1, np.int64)
+    parent[col[first]] = order[key[first] % n]
+    return to_numpy(parent)
 
 
 def _lengths_dict(G, order, d, kind, first, keys=None):
