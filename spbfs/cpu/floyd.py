@@ -33,6 +33,12 @@ __all__ = ["floyd_warshall_rows"]
 
 #: Cells updated (``n ** 3``) from which the pivots' rows are split over the threads.
 PARALLEL_CELLS = 1 << 21
+#: Cells a claim takes at least (whole rows): a claim is an atomic add on one cache line
+#: that every thread takes turns at.  On one H200's host, the 200-node graph of
+#: ``bench_nx.py`` (ms, threads 1 / 4 / 8 / 16): one row a claim 3.5 / 4.3 / 3.0 / 2.7,
+#: 1,024 cells 3.4 / 3.6 / 2.9 / 2.4, 4,096 cells 3.3 / 3.5 / 3.0 / 3.0: each pivot's round
+#: costs about 10 us there, which bounds a graph this small.
+CLAIM_CELLS = 1 << 10
 #: The control block (int64): the round's state and the helpers inside it
 #: (:data:`spbfs.cpu._spin.ROUND_SEQ`, ``ROUND_ACTIVE``), the rows claimed, each on its own
 #: cache line; then the round's pivot and the rows a claim takes.
@@ -137,6 +143,6 @@ def floyd_warshall_rows(dist, pred, reached, base=0):
         return
     parts = max(1, min(get_num_threads(), n)) if n ** 3 >= PARALLEL_CELLS else 1
     ctl = np.zeros(CONTROL, np.int64)
-    ctl[P_CHUNK] = max(1, n // (4 * parts))
+    ctl[P_CHUNK] = max(1, n // (4 * parts), -(-CLAIM_CELLS // n))
     run_kernel(_rounds, [(t,) for t in range(parts)], ctl, round_reads(), dist, pred,
                reached, int(base))
