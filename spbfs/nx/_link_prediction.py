@@ -19,6 +19,7 @@ from ..algorithms.link_prediction import (
 )
 from ..core.arrays import to_numpy
 from ..cpu.pairs import common_neighbours
+from ._recognition import int_items
 from ._registry import dispatched
 
 __all__ = []
@@ -160,18 +161,10 @@ def _int_rows(G, ends):
 
 
 def _int_label_rows(G, labels):
-    """The rows of ``labels`` where ``G``'s labels are its rows and every label is an int
-    of the graph, read by C loops (``sum`` is an int only where every label adds as one: a
-    float or a string leaves the fast path); None otherwise."""
-    if not G._identity or not labels:
-        return None
-    try:
-        if type(sum(labels)) is not int:
-            return None
-        rows = np.fromiter(labels, np.int64, count=len(labels))
-    except (TypeError, OverflowError, ValueError):
-        return None
-    if int(rows.min()) < 0 or int(rows.max()) >= len(G):
+    """The rows of the list ``labels`` where ``G``'s labels are its rows and every label is
+    an int of the graph (:func:`~spbfs.nx._recognition.int_items`); None otherwise."""
+    rows = int_items(G, labels) if labels else None
+    if rows is None or int(rows.min()) < 0 or int(rows.max()) >= len(G):
         return None  # an absent node: the checks name it
     return rows
 
