@@ -47,15 +47,24 @@ CLAIMED, P_PIVOT, P_CHUNK, CONTROL = 16, 24, 25, 32
 
 @kernel
 def _pivot_rows(w, lo, hi, dist, pred, reached, stamp):  # pragma: no cover - compiled
-    """Pivot ``w`` on rows ``lo .. hi - 1``; a pair first reached gets ``stamp + v``."""
+    """Pivot ``w`` on rows ``lo .. hi - 1``; a pair first reached gets ``stamp + v``.  An
+    empty ``pred`` leaves the predecessors: the distances alone, a loop the compiler
+    vectorises (a select of the strictly smaller sum, the same values)."""
     n = dist.shape[0]
+    tracked = pred.shape[0] > 0
     dw = dist[w]
-    pw = pred[w]
     for u in range(lo, hi):
         duw = dist[u, w]
         if duw == np.inf:  # nothing is shorter than inf + x
             continue
         du = dist[u]
+        if not tracked:
+            for v in range(n):
+                d = duw + dw[v]
+                old = du[v]
+                du[v] = d if d < old else old
+            continue
+        pw = pred[w]
         pu = pred[u]
         ru = reached[u]
         for v in range(n):
@@ -117,7 +126,8 @@ def floyd_warshall_rows(dist, pred, reached, base=0):
         edges), 0 on the diagonal, ``inf`` elsewhere.  No entry may be negative: a pivot
         then changes its own row, which the rounds do not allow for.
     pred : numpy.ndarray
-        int64, ``n x n``: ``u`` at each edge ``(u, v)``, -1 elsewhere.
+        int64, ``n x n``: ``u`` at each edge ``(u, v)``, -1 elsewhere; or ``0 x 0`` for the
+        distances alone (``reached`` is then not read).
     reached : numpy.ndarray
         int64, ``n x n``: where a pair without an edge is first reached, ``base + w * n +
         v`` is written (pivot ``w``); other entries are left as they are (-1 marks a pair

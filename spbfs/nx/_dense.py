@@ -56,17 +56,22 @@ def _dict_weights(G, weight):
     return values, kind
 
 
-def _floyd_warshall(G, values):
+def _floyd_warshall(G, values, tracked=True):
     """NetworkX's Floyd-Warshall loop on ``G`` (edge weights ``values`` per stored entry):
-    ``(dist, pred, reached)``, ``n x n`` arrays (:func:`~spbfs.cpu.floyd.floyd_warshall_rows`).
-    ``reached`` orders each row's predecessor keys as NetworkX adds them: its edges as
-    ``G.edges()`` lists them (an undirected edge ``(u, v)`` sets ``pred[u][v]`` then
-    ``pred[v][u]``), then the pairs its loop reaches, pivot by pivot; -1 where none."""
+    ``(dist, pred, reached)``, ``n x n`` arrays (:func:`~spbfs.cpu.floyd.floyd_warshall_rows`;
+    unless ``tracked``, the distances alone and two empty arrays).  ``reached`` orders each
+    row's predecessor keys as NetworkX adds them: its edges as ``G.edges()`` lists them (an
+    undirected edge ``(u, v)`` sets ``pred[u][v]`` then ``pred[v][u]``), then the pairs its
+    loop reaches, pivot by pivot; -1 where none."""
     n = len(G)
     rows, cols = G.entry_rows(), G._indices
     dist = np.full((n, n), np.inf)
     np.minimum.at(dist, (rows, cols), values.astype(np.float64))  # parallel edges
     np.fill_diagonal(dist, 0.0)  # NetworkX's min(w, 0) of a loop, w >= 0
+    if not tracked:
+        none = np.zeros((0, 0), np.int64)
+        floyd_warshall_rows(dist, none, none)
+        return dist, none, none
     pred = np.full((n, n), -1, np.int64)
     pred[rows, cols] = rows
     entry = np.arange(rows.size, dtype=np.int64)
@@ -143,7 +148,7 @@ def floyd_warshall(G, weight="weight"):
     ({0: 0, 1: 1, 2: 2}, 2)
     """
     values, kind = _dict_weights(G, weight)
-    dist, _, _ = _floyd_warshall(G, values)
+    dist, _, _ = _floyd_warshall(G, values, tracked=False)
     return _dist_dicts(G, dist, values, kind)
 
 

@@ -56,6 +56,9 @@ def test_floyd_warshall_rows_is_networkx_loop(graph):
             assert dist.tolist() == want[0]
             assert pred.tolist() == want[1]
             assert reached.tolist() == want[2]
+            alone = graph[0].copy()  # the distances alone: the vectorised loop
+            floyd_warshall_rows(alone, np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64))
+            assert alone.tolist() == want[0]
     finally:
         floyd.PARALLEL_CELLS = old
         spbfs.set_num_threads(None)
