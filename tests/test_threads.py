@@ -139,17 +139,18 @@ def test_cpu_threads_share_the_sweeps_and_the_wide_search(monkeypatch):
 
 
 def test_cpu_threads_build_networkx_paths_and_floyd_warshall_dicts(monkeypatch):
-    """NetworkX's path dicts (one compiled pass over the search tree), Floyd-Warshall's
-    dicts (key orders and NetworkX's loop, both split over the pool's threads) and
-    link prediction over the non-edges, called from THREADS threads at once: each call
-    returns what it returns alone."""
+    """NetworkX's path dicts (the parents and the paths each one compiled pass, the parents
+    split over the pool's threads), Floyd-Warshall's dicts (key orders and NetworkX's
+    loop, both split over the pool's threads) and link prediction over the non-edges,
+    called from THREADS threads at once: each call returns what it returns alone."""
     import networkx as nx
 
-    from spbfs.cpu import floyd, fwkeys
+    from spbfs.cpu import firstparents, floyd, fwkeys
     from spbfs.nx import convert_from_nx
 
     monkeypatch.setattr(fwkeys, "PARALLEL_CELLS", 0)
     monkeypatch.setattr(floyd, "PARALLEL_CELLS", 0)
+    monkeypatch.setattr(firstparents, "PARALLEL_ENTRIES", 0)
     G = nx.gnm_random_graph(120, 600, seed=3)
     for k, (u, v) in enumerate(G.edges):
         G.edges[u, v]["weight"] = 1 + k % 7

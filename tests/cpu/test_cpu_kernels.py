@@ -140,7 +140,12 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "D = np.array([[0, 1, np.inf], [1, 0, 2], [np.inf, 2, 0]])\n"
             "P, R = np.array([[-1, 0, -1], [1, -1, 1], [-1, 2, -1]]), np.full((3, 3), -1)\n"
             "floyd.floyd_warshall_rows(D, P, R)\n"
-            "print(D[0].tolist(), P[0].tolist(), type(floyd._rounds._cache).__name__)\n")
+            "print(D[0].tolist(), P[0].tolist(), type(floyd._rounds._cache).__name__)\n"
+            "from spbfs.cpu import firstparents\n"
+            "firstparents.PARALLEL_ENTRIES = 0\n"
+            "print(firstparents.first_tight_parents(np.array([0, 1, 2, 2]), np.array([1, 2]),\n"
+            "      np.ones(2), np.array([0.0, 1.0, 2.0]), np.arange(3), [0]).tolist(),\n"
+            "      type(firstparents._walk._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -160,6 +165,8 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
                                           "[2, 1, 3, 0, 4, 5] NullCache")
     # and its loop, in rounds over the pool's threads
     assert out.stdout.split("\n")[8] == "[0.0, 1.0, 3.0] [-1, 0, 1] NullCache"
+    # and Dijkstra's path parents, over the pool's threads
+    assert out.stdout.split("\n")[9] == "[-1, 0, 1] NullCache"
 
 
 def test_import_compiles_nothing():
