@@ -70,9 +70,12 @@ def _block_rows(G, firsts, partners):
 def _label_rows(G, labels):
     """The rows of node labels ``labels`` (a list of nodes), by C loops."""
     rows = _int_label_rows(G, labels)
-    if rows is None:
-        rows = np.fromiter(map(G.index.__getitem__, labels), np.int64, count=len(labels))
-    return rows
+    return _index_rows(G, labels) if rows is None else rows
+
+
+def _index_rows(G, labels):
+    """The rows of node labels ``labels`` (each a node), read from the label dict."""
+    return np.fromiter(map(G.index.__getitem__, labels), np.int64, count=len(labels))
 
 
 def _checked(G, ebunch):
@@ -93,9 +96,7 @@ def _checked(G, ebunch):
 def _rows(G, ends):
     """The rows of the pairs' two ends ``ends`` (their first and their second labels,
     every label checked a node already)."""
-    index = G.index
-    return tuple(np.fromiter(map(index.__getitem__, labels), np.int64, count=len(labels))
-                 for labels in ends)
+    return tuple(_index_rows(G, labels) for labels in ends)
 
 
 def _pair_chunks(G, pairs):
