@@ -3,8 +3,10 @@
 NetworkX's ``node_expansion``, ``node_boundary`` and ``edge_boundary`` read the adjacency of
 every node of a set (often half the graph).  :func:`mark_neighbours` marks the rows next to
 the set in a byte array (one pass over the set's entries, no array the size of those
-entries), and :func:`boundary_entries` lists the entries NetworkX's ``edge_boundary``
-yields, in its order, in one pass too.
+entries, or for a large set of a symmetric pattern a pass over the rows that stops at each
+row's first neighbour in the set), :func:`dominates` answers whether every row is in the
+set or next to it (stopping at the first that is not), and :func:`boundary_entries` lists
+the entries NetworkX's ``edge_boundary`` yields, in its order, in one pass too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from ._jit import kernel
 from .pysum import COMPENSATED, add, finish
 from .threads import get_num_threads, run_kernel, run_ranges, split
 
-__all__ = ["block_edges", "boundary_entries", "boundary_total", "mark_neighbours"]
+__all__ = ["block_edges", "boundary_entries", "boundary_total", "dominates",
+           "mark_neighbours"]
 
 U = np.uintp  # ids and positions read as unsigned: numba's negative-index test skipped
 ONE = np.uintp(1)
@@ -24,6 +27,8 @@ ONE = np.uintp(1)
 PARALLEL_ENTRIES = 1 << 16
 #: Values of the byte array :func:`mark_neighbours` fills.
 OUTSIDE, IN_SET, NEXT = 0, 1, 2
+#: Rows a thread of :func:`dominates` takes between looks at whether another has stopped.
+_STOP_CHECK = 1024
 
 
 @kernel
@@ -39,12 +44,60 @@ def _mark(lo, hi, part, indptr, indices, rows, bits):  # pragma: no cover - comp
     return 0
 
 
-def mark_neighbours(indptr, indices, rows, n, exclude=True):
+@kernel
+def _pull(lo, hi, indptr, indices, member, state, exclude, stop_early, stop):  # pragma: no cover
+    """For rows ``lo:hi`` of a symmetric pattern: ``state`` ``NEXT`` where a neighbour is a
+    member (the scan of a row ends at the first), ``IN_SET`` for members (with
+    ``exclude``); the number marked ``NEXT``.  With ``stop_early``, the first row neither
+    sets ``stop[0]`` and ends the scan (as does ``stop[0]`` set by another thread)."""
+    count = 0
+    for v in range(U(lo), U(hi)):
+        if stop_early and (v & U(_STOP_CHECK - 1)) == 0 and stop[0]:
+            return count
+        if exclude and member[v]:
+            state[v] = IN_SET
+            continue
+        found = False
+        for e in range(U(indptr[v]), U(indptr[v + ONE])):
+            if member[U(indices[e])]:
+                found = True
+                break
+        if found:
+            state[v] = NEXT
+            count += 1
+        elif stop_early:
+            stop[0] = 1
+            return count
+    return count
+
+
+def _pulled(indptr, indices, rows, n, exclude, stop_early):
+    """:func:`_pull` over every row, split over the threads: ``(state, count, stopped)``."""
+    member = np.zeros(n, np.uint8)
+    member[rows] = 1
+    state = np.zeros(n, np.uint8)
+    stop = np.zeros(1, np.uint8)
+    parts = split(n, get_num_threads() if int(indptr[-1]) >= PARALLEL_ENTRIES else 1, indptr)
+    counts = run_kernel(_pull, parts, indptr, indices, member, state, int(exclude),
+                        int(stop_early), stop)
+    return state, sum(counts), bool(stop[0])
+
+
+def _pulls(indptr, rows, n, symmetric):
+    """Whether a pull over the rows costs less than the set's pushes: a symmetric pattern
+    and a set expected to hold more stored entries than the graph has rows."""
+    return symmetric and rows.size * int(indptr[-1]) // max(n, 1) >= n
+
+
+def mark_neighbours(indptr, indices, rows, n, exclude=True, symmetric=False):
     """A byte per row: ``NEXT`` (2) for a successor of one of ``rows`` not itself in ``rows``
     (or, with ``exclude=False``, any successor of them), ``IN_SET`` (1) for ``rows`` (with
     ``exclude``), ``OUTSIDE`` (0) for the others; and the number marked ``NEXT``.  From
     :data:`PARALLEL_ENTRIES` entries (expected) the rows are split over the threads, each
-    marking a bit array of its own (n / 8 bytes a thread), merged after.
+    marking a bit array of its own (n / 8 bytes a thread), merged after.  A ``symmetric``
+    pattern whose set is expected to hold more entries than the graph has rows is read the
+    other way: each row scans its neighbours up to the first in the set (on the VM, half
+    of the 131,072 nodes of the scale-17 Kronecker graph: 0.1 ms against 0.9).
 
     Parameters
     ----------
@@ -56,6 +109,9 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
         Rows of the graph.
     exclude : bool
         Whether the set's own rows are left out of the neighbourhood.
+    symmetric : bool
+        Whether the pattern is symmetric (an undirected graph's): a row's successors are
+        then its predecessors.
 
     Returns
     -------
@@ -73,8 +129,12 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     ([2, 1, 2, 0], 2)
     >>> mark_neighbours(indptr, indices, np.array([0, 2]), 4, exclude=False)[1]
     2
+    >>> mark_neighbours(indptr, indices, np.array([0, 2]), 4, symmetric=True)[0].tolist()
+    [1, 2, 1, 2]
     """
     rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if _pulls(indptr, rows, n, symmetric):
+        return _pulled(indptr, indices, rows, n, exclude, False)[:2]
     entries = rows.size * int(indptr[-1]) // max(n, 1)  # expected: rows of mean degree
     parts = split(rows.size, get_num_threads() if entries >= PARALLEL_ENTRIES else 1)
     bits = np.zeros((len(parts), (n + 7) >> 3), np.uint8)
@@ -85,6 +145,33 @@ def mark_neighbours(indptr, indices, rows, n, exclude=True):
     if exclude:
         state[rows] = IN_SET
     return state, int(np.count_nonzero(state == NEXT))
+
+
+def dominates(indptr, indices, rows, n, symmetric=False):
+    """Whether every row is one of ``rows`` or a successor of one (NetworkX's
+    ``is_dominating_set``).  A ``symmetric`` pattern with a large set (as
+    :func:`mark_neighbours`) is read row by row, up to the first row that is neither.
+
+    Parameters
+    ----------
+    indptr, indices, rows, n, symmetric
+        As :func:`mark_neighbours`.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 1, 3, 5, 6]), np.array([1, 0, 2, 1, 3, 2])
+    >>> dominates(indptr, indices, np.array([1, 2]), 4), dominates(indptr, indices, [3], 4)
+    (True, False)
+    """
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if _pulls(indptr, rows, n, symmetric):
+        return not _pulled(indptr, indices, rows, n, True, True)[2]
+    return bool(np.count_nonzero(mark_neighbours(indptr, indices, rows, n)[0]) == n)
 
 
 @kernel

@@ -5,12 +5,14 @@ element-wise products of the pattern with its transpose."""
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from ..algorithms.components import connected_components as _connected_components
 from ..algorithms.degree import degrees as _degrees
 from ..core.arrays import to_numpy
-from ..cpu.nodesets import mark_neighbours
+from ..cpu.nodesets import dominates
 from ..semiring import ewise_mult, ops
 from ._registry import dispatched
 
@@ -239,10 +241,11 @@ _REITERABLE = (list, tuple, set, frozenset, dict)
 
 def int_items(G, nodes):
     """The items of ``nodes`` as int64, in their order, where ``G``'s labels are its row
-    numbers and every item is an int; None otherwise.  Two C loops, not a dict lookup per
-    item: ``sum`` (an int only where every item adds as an int: a float makes the total a
-    float, a string or None raises) and ``numpy.fromiter`` (which raises for ints beyond
-    int64).
+    numbers and every item is an int; None otherwise.  One C loop, not a dict lookup per
+    item: ``struct`` packs the items as 64-bit ints, taking only ints (and other integers:
+    ``__index__``) and raising for a float, a string or an int beyond int64.  On the VM a
+    set of 65,536 ints took 1.8 ms so, 2.6 ms as the two loops of ``sum`` (to check that
+    every item is an int) and ``numpy.fromiter`` (which truncates floats).
 
     Examples
     --------
@@ -254,12 +257,12 @@ def int_items(G, nodes):
     """
     if not G._identity or type(nodes) not in _REITERABLE:
         return None
+    items = np.empty(len(nodes), np.int64)
     try:
-        if type(sum(nodes)) is not int:
-            return None
-        return np.fromiter(nodes, np.int64, count=len(nodes))
-    except (TypeError, OverflowError, ValueError):
+        struct.Struct(f"{items.size}q").pack_into(items, 0, *nodes)
+    except (struct.error, TypeError, ValueError, OverflowError):
         return None
+    return items
 
 
 def present_rows(G, nodes):
@@ -279,10 +282,11 @@ def present_rows(G, nodes):
     return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
 
 
-@dispatched(docs="One compiled pass over the set's rows marking their neighbours, split over "
-            "the host's threads, with the GPU configured too (the set is read there; the "
-            "device's push took 17 ms on one H200 for half of a 1.2M-edge graph, the host's "
-            "pass 1 ms on the VM's two threads).")
+@dispatched(docs="One compiled pass over the set's rows marking their neighbours, or for a "
+            "large set of an undirected graph over every node up to the first that has no "
+            "neighbour in the set, split over the host's threads, with the GPU configured "
+            "too (the set is read there; the device's push took 17 ms on one H200 for half "
+            "of a 1.2M-edge graph, the host's pass 1 ms on the VM's two threads).")
 def is_dominating_set(G, nbunch):
     """NetworkX's ``is_dominating_set``: every node is in ``nbunch`` or a successor of one.
 
@@ -292,8 +296,8 @@ def is_dominating_set(G, nbunch):
     >>> nx.is_dominating_set(nx.star_graph(4), [0], backend="spbfs")
     True
     """
-    state, _ = mark_neighbours(G._indptr, G._indices, present_rows(G, nbunch), len(G))
-    return bool(np.count_nonzero(state) == len(G))
+    return dominates(G._indptr, G._indices, present_rows(G, nbunch), len(G),
+                     symmetric=not G.is_directed())
 
 
 @dispatched(docs="Three nodes, directed, no self-loop (``select`` on the diagonal).")
