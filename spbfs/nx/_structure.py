@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from operator import methodcaller
+
 import numpy as np
 
 from ..algorithms.cores import core_number as _core_number
@@ -15,7 +17,7 @@ from ..algorithms.reciprocity import reciprocity as _reciprocity
 from ..core.arrays import to_numpy
 from ..cpu.distinct import first_equal
 from ..cpu.overlap import row_overlap
-from ..cpu.toposort import generations
+from ..cpu.toposort import generations, in_degrees
 from ._cluster import select_nodes
 from ._recognition import no_multigraph
 from ._registry import dispatched
@@ -186,9 +188,11 @@ def topological_generations(G):
     if not G.is_directed():
         raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
     # one compiled pass in NetworkX's order (the stored order is adjacency order)
-    order, bounds = generations(G._indptr, G._indices, len(G))
-    labels = G.labels(order)
-    yield from map(labels.__getitem__, map(slice, bounds[:-1].tolist(), bounds[1:].tolist()))
+    counts = G._once(("in_degrees",), lambda: in_degrees(G._indices, len(G)))
+    order, bounds = generations(G._indptr, G._indices, len(G), counts)
+    nodes = G.node_objects()[order]  # each generation's list from the array: one list less
+    yield from map(methodcaller("tolist"),
+                   map(nodes.__getitem__, map(slice, bounds[:-1].tolist(), bounds[1:].tolist())))
     if order.size < len(G):
         raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during "
                                     "iteration")

@@ -759,8 +759,19 @@ def test_topological_generations_compiled_in_networkx_order():
             out.append("unfeasible")
         return out
 
+    from spbfs.cpu.toposort import generations as compiled
+    from spbfs.cpu.toposort import in_degrees
+    from spbfs.nx import convert_from_nx
+
     for D in cases:
-        assert generations(D, backend="spbfs") == generations(D)
+        want = generations(D)
+        converted = convert_from_nx(D)
+        # twice on one converted graph: the kept in-degrees are copied, not used up
+        assert generations(converted) == want and generations(converted) == want
+        indptr, indices, n = converted._indptr, converted._indices, len(converted)
+        counted = compiled(indptr, indices, n, in_degrees(indices, n))
+        for got, expected in zip(counted, compiled(indptr, indices, n), strict=True):
+            assert got.tolist() == expected.tolist()
 
 
 @pytest.mark.parametrize("directed", [False, True])
