@@ -369,13 +369,14 @@ def node_expansion(G, S):
 
 def _node_boundary_rows(G, nbunch1, nbunch2, count=False):
     """The rows of ``node_boundary(G, nbunch1, nbunch2)`` (their number, with ``count``)."""
-    state, size = mark_neighbours(G._indptr, G._indices, set_rows(G, nbunch1, ordered=False),
-                                  len(G), symmetric=not G.is_directed())
+    # the sets' rows with repeats (a mark or a mask takes them): no mask made to drop them
+    state, size = mark_neighbours(G._indptr, G._indices, present_rows(G, nbunch1), len(G),
+                                  symmetric=not G.is_directed())
     if nbunch2 is None and count:
         return size
     bdy = state == NEXT
     if nbunch2 is not None:
-        bdy &= _member(G, set_rows(G, nbunch2, ordered=False))
+        bdy &= _member(G, present_rows(G, nbunch2))
     return int(np.count_nonzero(bdy)) if count else np.flatnonzero(bdy)
 
 
