@@ -194,6 +194,20 @@ def _checked(G, weight, items):
     return items
 
 
+def _each_source(G, cutoff, weight, lengths=True, paths=True):
+    """NetworkX's all-pairs generators: ``(node, result)`` for every node, the result
+    :func:`_multi` gives for that node alone (``(dist, paths)``, or the one of them
+    asked for).  A node without arcs out has its dicts made at once, with no search:
+    most of a call that takes the first few nodes of a graph with isolated ones."""
+    indptr = G._indptr
+    for row, node in enumerate(G):
+        if indptr[row] == indptr[row + 1]:
+            dist, path = {node: 0} if lengths else None, {node: [node]} if paths else None
+        else:
+            dist, path = _multi(G, {node}, None, cutoff, weight, lengths, paths)
+        yield node, ((dist, path) if lengths and paths else dist if lengths else path)
+
+
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """NetworkX's ``all_pairs_dijkstra``: ``(node, (dist, paths))`` for every node.
@@ -204,7 +218,7 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra(nx.path_graph(2), backend="spbfs"))[1]
     ({1: 0, 0: 1}, {1: [1], 0: [1, 0]})
     """
-    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight)) for node in G))
+    return _checked(G, weight, _each_source(G, cutoff, weight))
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -217,8 +231,7 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra_path(nx.path_graph(2), backend="spbfs"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight, lengths=False)[1])
-                                for node in G))
+    return _checked(G, weight, _each_source(G, cutoff, weight, lengths=False))
 
 
 @dispatched(can_run=_weight_is_name, docs=DIJKSTRA_DOCS)
@@ -231,8 +244,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     >>> dict(nx.all_pairs_dijkstra_path_length(nx.path_graph(2), backend="spbfs"))
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
-    return _checked(G, weight, ((node, _multi(G, {node}, None, cutoff, weight, paths=False)[0])
-                                for node in G))
+    return _checked(G, weight, _each_source(G, cutoff, weight, paths=False))
 
 
 # ---------------------------------------------------------------- Bellman-Ford
@@ -332,8 +344,7 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     >>> dict(nx.all_pairs_bellman_ford_path(nx.path_graph(2), backend="spbfs"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    return _checked(G, weight, ((node, _multi(G, {node}, None, None, weight, lengths=False)[1])
-                                for node in G))
+    return _checked(G, weight, _each_source(G, None, weight, lengths=False))
 
 
 @dispatched(can_run=_weight_is_name, docs=BELLMAN_FORD_DOCS)
@@ -346,8 +357,7 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     >>> dict(nx.all_pairs_bellman_ford_path_length(nx.path_graph(2), backend="spbfs"))
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
-    return _checked(G, weight, ((node, _multi(G, {node}, None, None, weight, paths=False)[0])
-                                for node in G))
+    return _checked(G, weight, _each_source(G, None, weight, paths=False))
 
 
 @dispatched(can_run=_weight_is_name, docs="Non-negative all-int or all-float weights have no "
