@@ -344,12 +344,11 @@ def _rows_or_raise(G, S):
     return np.fromiter(map(index.__getitem__, nodes), np.int64, count=len(nodes))
 
 
-_PASS = ("One compiled pass over the set's rows marking their neighbours (for a large set "
-         "of an undirected graph, over every node up to its first neighbour in the set), "
-         "split over the host's threads, with the GPU configured too (the set is read "
-         "there; the device's push took 17-21 ms on one H200 for half of a 1.2M-edge graph, "
-         "the host's pass 1 ms on the VM's two threads); a set of ints on a graph labelled "
-         "by its rows read in one C loop.")
+_PASS = ("One compiled pass over the set's rows marking their neighbours, split over the "
+         "host's threads, with the GPU configured too (the set is read there; the device's "
+         "push took 17-21 ms on one H200 for half of a 1.2M-edge graph, the host's pass "
+         "1 ms on the VM's two threads); a set of ints on a graph labelled by its rows read "
+         "in one C loop.")
 
 
 @dispatched(docs=_PASS)
@@ -363,15 +362,13 @@ def node_expansion(G, S):
     2.0
     """
     rows = _rows_or_raise(G, S)
-    return mark_neighbours(G._indptr, G._indices, rows, len(G), exclude=False,
-                           symmetric=not G.is_directed())[1] / len(S)
+    return mark_neighbours(G._indptr, G._indices, rows, len(G), exclude=False)[1] / len(S)
 
 
 def _node_boundary_rows(G, nbunch1, nbunch2, count=False):
     """The rows of ``node_boundary(G, nbunch1, nbunch2)`` (their number, with ``count``)."""
     # the sets' rows with repeats (a mark or a mask takes them): no mask made to drop them
-    state, size = mark_neighbours(G._indptr, G._indices, present_rows(G, nbunch1), len(G),
-                                  symmetric=not G.is_directed())
+    state, size = mark_neighbours(G._indptr, G._indices, present_rows(G, nbunch1), len(G))
     if nbunch2 is None and count:
         return size
     bdy = state == NEXT

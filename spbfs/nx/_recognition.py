@@ -282,11 +282,11 @@ def present_rows(G, nodes):
     return np.fromiter(map(G.index.__getitem__, G.present(nodes)), np.int64)
 
 
-@dispatched(docs="One compiled pass over the set's rows marking their neighbours, or for a "
-            "large set of an undirected graph over every node up to the first that has no "
-            "neighbour in the set, split over the host's threads, with the GPU configured "
-            "too (the set is read there; the device's push took 17 ms on one H200 for half "
-            "of a 1.2M-edge graph, the host's pass 1 ms on the VM's two threads).")
+@dispatched(docs="One compiled pass over the set's rows marking their neighbours, or for an "
+            "undirected graph over the nodes up to the first that is neither in the set nor "
+            "next to it, split over the host's threads, with the GPU configured too (the set "
+            "is read there; the device's push took 17 ms on one H200 for half of a "
+            "1.2M-edge graph, the host's pass 1 ms on the VM's two threads).")
 def is_dominating_set(G, nbunch):
     """NetworkX's ``is_dominating_set``: every node is in ``nbunch`` or a successor of one.
 
