@@ -158,7 +158,7 @@ def paths_from_parents(G, order, parent, first, forward=True, keys=None):
         rows = labels[block].tolist()
         values[by_depth[at:at + len(rows)]] = np.fromiter(rows, object, count=len(rows))
         at += len(rows)
-    return dict(zip(keys, values.tolist(), strict=True))
+    return dict(zip(keys, values, strict=True))  # the array's items: no list of them made
 
 
 def node_row(g, node, error):
