@@ -103,6 +103,13 @@ def test_set_rows_order_and_items():
     for nodes in ({250, 3, 17, 100}, set(range(0, 300, 5)), {299, 1, 2, 3, 4, 5, 6, 7, 8}):
         assert set_rows(G, nodes).tolist() == list({n for n in nodes if n in G})
     assert int_items(G, [1.5]) is None and int_items(G, b"12345678") is None
+    # integers of any kind read as they hash (numpy ints, bools); floats, strings and ints
+    # beyond int64 leave the set to the dict lookups, as NetworkX's ``in`` sees them
+    assert int_items(G, [np.int64(7), True, -3, np.uint8(2)]).tolist() == [7, 1, -3, 2]
+    for other in ([2**63], [3, 4.0], [3, "4"], [None]):
+        assert int_items(G, other) is None
+    for nodes in ([np.int32(5), 2.0, True, 10**30, "x", 299], {np.int64(3), False}):
+        assert set_rows(G, nodes).tolist() == [G.index[n] for n in {n for n in nodes if n in G}]
     L = convert_from_nx(nx.path_graph(["a", "b"]))
     assert int_items(L, [0]) is None
     for k in (0, 4, 5, 100, 3000, 50001):
