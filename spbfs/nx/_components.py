@@ -5,7 +5,8 @@ come out in NetworkX's order (by their first node in ``G``'s node order: spbfs
 numbers them by smallest row).  Strong components too on the CPU: the order in which a
 depth-first search taking each node's arcs in NetworkX's adjacency order finishes them
 (NetworkX's Tarjan search); on the GPU the same sets in a reverse topological order of
-the condensation.
+the condensation, from :data:`STRONG_GPU_MIN_ENTRIES` stored arcs (smaller graphs take
+the host's search with the GPU configured too).
 """
 
 from __future__ import annotations
@@ -15,13 +16,20 @@ from ._registry import dispatched, gc_paused
 
 __all__ = []
 
+#: Strong components run on the GPU from this many stored arcs; below, on the host copy
+#: with the GPU configured too.  One H200 and its host (16 cores), the finish-ordered
+#: labels of Kronecker digraphs (edgefactor 10), host / device: 11.7 / 15.5 ms at 1.24M
+#: arcs, 53.3 / 12.4 at 5.1M, 507 / 25.8 at 20.5M (docs/benchmarks.md): the device's
+#: rounds cost about 12 ms whatever the size, the host's search about 10 ns an arc.
+STRONG_GPU_MIN_ENTRIES = 3 << 19
+
 
 def _labels(G, strong):
     """Each row's component, numbered in the order NetworkX yields the components."""
     if strong and G.is_directed():
         # on the CPU, a search taking NetworkX's arc order finishes components in the order
         # of NetworkX's Tarjan search (the GPU numbers them by the rule either way)
-        M = G.csr() if G.on_gpu() else G.matrix(False)
+        M = G.csr() if G.on_gpu(STRONG_GPU_MIN_ENTRIES) else G.matrix(False)
         return _connected_components(M, connection="strong", strong_numbering="finish")[1]
     return _connected_components(G.csr(), directed=G.is_directed())[1]
 
@@ -29,7 +37,8 @@ def _labels(G, strong):
 def _count(G, strong):
     if not len(G):
         return 0
-    return int(_connected_components(G.csr(), directed=G.is_directed(),
+    gpu = G.on_gpu(STRONG_GPU_MIN_ENTRIES if strong and G.is_directed() else 0)
+    return int(_connected_components(G.csr(gpu), directed=G.is_directed(),
                                      connection="strong" if strong else "weak",
                                      return_labels=False, strong_numbering="finish"))
 
@@ -155,7 +164,9 @@ def is_weakly_connected(G):
 
 
 @dispatched(can_run=_directed, docs="Same sets, in NetworkX's order on the CPU (its Tarjan "
-            "search's); on the GPU in a reverse topological order of the condensation.")
+            "search's), and with the GPU configured below 1.5M stored arcs (the host's "
+            "search); from there on the GPU, in a reverse topological order of the "
+            "condensation.")
 def strongly_connected_components(G):
     """NetworkX's ``strongly_connected_components``: a generator of node sets.
 

@@ -1,6 +1,7 @@
 """The spbfs NetworkX backend against NetworkX itself: values, types and order."""
 
 import warnings
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ pytestmark = [
 
 from spbfs.nx import (  # noqa: E402  (after the skip: needs networkx)
     SpbfsGraph,
+    _components,
     backend_interface,
     convert_from_nx,
     convert_to_nx,
@@ -167,17 +169,20 @@ def test_components_match_networkx(device, G):
         pytest.skip("spbfs.components is not present")
     kind = "weakly_connected" if G.is_directed() else "connected"
     with nx.config.backends.spbfs(device=device):
-        # weak and undirected components in NetworkX's order; strong ones too on the CPU
-        # (its Tarjan search's), as a set of sets on the GPU
+        # weak and undirected components in NetworkX's order; strong ones too by the host's
+        # search (its Tarjan search's order: the CPU's, and the GPU's below
+        # STRONG_GPU_MIN_ENTRIES arcs), as a set of sets from the device's
         same(lambda b: list(getattr(nx, f"{kind}_components")(G, backend=b)))
         same(lambda b: getattr(nx, f"number_{kind}_components")(G, backend=b))
         same(lambda b: getattr(nx, f"is_{kind}")(G, backend=b))
         if G.is_directed():
-            if device == "cpu":
-                same(lambda b: list(nx.strongly_connected_components(G, backend=b)))
-            same(lambda b: set(map(frozenset, nx.strongly_connected_components(G, backend=b))))
+            same(lambda b: list(nx.strongly_connected_components(G, backend=b)))
             same(lambda b: nx.number_strongly_connected_components(G, backend=b))
-            same(lambda b: nx.is_strongly_connected(G, backend=b))
+            with mock.patch.object(_components, "STRONG_GPU_MIN_ENTRIES", 0):  # the device's
+                same(lambda b: set(map(frozenset,
+                                       nx.strongly_connected_components(G, backend=b))))
+                same(lambda b: nx.number_strongly_connected_components(G, backend=b))
+                same(lambda b: nx.is_strongly_connected(G, backend=b))
     with pytest.raises(nx.NetworkXPointlessConcept):
         getattr(nx, f"is_{kind}")(G.__class__(), backend="spbfs")
 
