@@ -176,3 +176,34 @@ def test_cpu_threads_build_networkx_paths_and_floyd_warshall_dicts(monkeypatch):
         spbfs.set_num_threads(None)
     wrong = [i for i, got in results if got != alone[i]]
     assert not wrong, f"concurrent calls differ from a call alone: {wrong}"
+
+
+def test_cpu_threads_read_node_sets_and_topological_generations(monkeypatch):
+    """Domination (a pass over the rows split over the pool's threads, stopping early),
+    node expansions (the set's marks) and topological generations (the graph's kept
+    in-degrees, copied per call), called from THREADS threads at once on one converted
+    graph each: each call returns what it returns alone."""
+    import networkx as nx
+
+    from spbfs.cpu import nodesets
+    from spbfs.nx import convert_from_nx
+
+    monkeypatch.setattr(nodesets, "PARALLEL_ENTRIES", 0)
+    G = nx.gnm_random_graph(3000, 9000, seed=4)
+    g = convert_from_nx(G)
+    D = convert_from_nx(nx.DiGraph([(u, v) for u, v in G.edges if u < v]))
+    half, most = set(range(1500)), set(range(3000)) - {7}
+    calls = [lambda: nx.is_dominating_set(g, half), lambda: nx.is_dominating_set(g, most),
+             lambda: nx.node_expansion(g, half), lambda: nx.boundary_expansion(g, half),
+             lambda: list(nx.topological_generations(D))]
+    spbfs.set_num_threads(4)
+    try:
+        alone = [call() for call in calls]
+        with ThreadPoolExecutor(THREADS) as pool:
+            results = list(pool.map(lambda i: (i, calls[i]()),
+                                    [i for _ in range(4) for i in range(len(calls))]))
+    finally:
+        spbfs.set_num_threads(None)
+    assert alone[:2] == [nx.is_dominating_set(G, half), nx.is_dominating_set(G, most)]
+    wrong = [i for i, got in results if got != alone[i]]
+    assert not wrong, f"concurrent calls differ from a call alone: {wrong}"
