@@ -145,7 +145,16 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
             "firstparents.PARALLEL_ENTRIES = 0\n"
             "print(firstparents.first_tight_parents(np.array([0, 1, 2, 2]), np.array([1, 2]),\n"
             "      np.ones(2), np.array([0.0, 1.0, 2.0]), np.arange(3), [0]).tolist(),\n"
-            "      type(firstparents._walk._cache).__name__)\n")
+            "      type(firstparents._walk._cache).__name__)\n"
+            "from spbfs.cpu import nodesets, toposort\n"
+            "nodesets.PARALLEL_ENTRIES = 0\n"
+            "print(nodesets.dominates(B.indptr, B.indices, [1, 4], 6, symmetric=True),\n"
+            "      nodesets.dominates(B.indptr, B.indices, [1, 3], 6, symmetric=True),\n"
+            "      type(nodesets._undominated._cache).__name__)\n"
+            "C = sp.csr_array(A)\n"
+            "print(toposort.generations(C.indptr, C.indices, 6,\n"
+            "                           toposort.in_degrees(C.indices, 6))[1].tolist(),\n"
+            "      type(toposort._generations._cache).__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -167,6 +176,9 @@ def test_a_read_only_install_imports_and_runs(tmp_path):
     assert out.stdout.split("\n")[8] == "[0.0, 1.0, 3.0] [-1, 0, 1] NullCache"
     # and Dijkstra's path parents, over the pool's threads
     assert out.stdout.split("\n")[9] == "[-1, 0, 1] NullCache"
+    # domination's pass over the rows (stopping early), and the generations' kept counts
+    assert out.stdout.split("\n")[10] == "True False NullCache"
+    assert out.stdout.split("\n")[11] == "[0, 1, 2, 3, 4, 5, 6] NullCache"
 
 
 def test_import_compiles_nothing():
