@@ -34,6 +34,8 @@ def check_source(source, n: int, name: str = "source") -> int:
         ...
     ValueError: source must lie in [0, 5), got 5
     """
+    if type(source) is int and 0 <= source < n:   # the common case, without the ABC check
+        return source
     if isinstance(source, (bool, np.bool_)) or not isinstance(source, numbers.Integral):
         if getattr(source, "ndim", None) == 0 and np.asarray(source).dtype.kind in "iu":
             source = int(source)

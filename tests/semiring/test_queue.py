@@ -145,14 +145,16 @@ def test_meet_gives_networkxs_bidirectional_path(device, generic, case, target):
     assert path == want
 
 
-def test_meet_calls_one_after_another_and_at_once_agree_with_the_generic_path():
-    """The CPU's kept parents and queues are set back after each call: many pairs on one
+@pytest.mark.parametrize("n", [300, 5000])
+def test_meet_calls_one_after_another_and_at_once_agree_with_the_generic_path(n):
+    """The CPU's kept bit sets are cleared after each call (word by word where a search saw
+    few vertices, whole where it saw more than the set has words): many pairs on one
     graph, some without a path, one after another and from eight threads, give the
     generic path's answers."""
     rng = np.random.default_rng(5)
-    A = sp.random_array((300, 300), density=0.008, rng=rng, format="csr")
+    A = sp.random_array((n, n), density=2.4 / n, rng=rng, format="csr")
     B = sp.csr_array(A.T.tocsr())
-    pairs = [(int(s), int(t)) for s, t in rng.integers(0, 300, (200, 2)) if s != t]
+    pairs = [(int(s), int(t)) for s, t in rng.integers(0, n, (200, 2)) if s != t]
     with pytest.MonkeyPatch.context() as patch:
         patch.delattr(_backend("numpy"), "queue_meet")
         want = [semiring.queue_meet(A, B, s, t) for s, t in pairs]
