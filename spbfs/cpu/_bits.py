@@ -6,7 +6,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["lowest_bit", "popcount"]
+__all__ = ["has_bit", "lowest_bit", "mark_bit", "popcount"]
 
 _ONE = np.uint64(1)
 
@@ -25,3 +25,22 @@ def popcount(x):  # pragma: no cover - compiled
 def lowest_bit(x):  # pragma: no cover - compiled
     """The position of the lowest set bit of the uint64 ``x`` (not 0)."""
     return popcount((x & (~x + _ONE)) - _ONE)
+
+
+@kernel(inline="always")
+def has_bit(bits, v):  # pragma: no cover - compiled
+    """Whether bit ``v`` (a non-negative id) of the uint64 words ``bits`` is set."""
+    u = np.uintp(v)
+    return (bits[u >> np.uintp(6)] >> np.uint64(u & np.uintp(63))) & _ONE != 0
+
+
+@kernel(inline="always")
+def mark_bit(bits, v):  # pragma: no cover - compiled
+    """Set bit ``v`` of ``bits`` (not atomically); whether it was clear before."""
+    u = np.uintp(v)
+    word = u >> np.uintp(6)
+    bit = _ONE << np.uint64(u & np.uintp(63))
+    if bits[word] & bit:
+        return False
+    bits[word] |= bit
+    return True

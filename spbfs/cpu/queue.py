@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bits import has_bit, mark_bit
 from ._jit import kernel
 from ._prefetch import prefetch_read
 from .kept import KeptPool
@@ -28,8 +29,7 @@ def _search(ip, ix, source, order, parents, seen):
     vertex: the test per arc reads a few kilobytes where the parents span 8 bytes a
     vertex."""
     order[0] = source
-    s = np.uintp(source)
-    seen[s >> np.uintp(6)] |= np.uint64(1) << np.uint64(s & np.uintp(63))
+    mark_bit(seen, source)
     head, end = 0, 1
     while head < end:
         if head + AHEAD < end:
@@ -40,10 +40,7 @@ def _search(ip, ix, source, order, parents, seen):
         head += 1
         for p in range(np.uintp(ip[u]), np.uintp(ip[u + 1])):
             v = np.uintp(ix[p])
-            word = v >> np.uintp(6)
-            bit = np.uint64(1) << np.uint64(v & np.uintp(63))
-            if not seen[word] & bit:
-                seen[word] |= bit
+            if mark_bit(seen, v):
                 parents[v] = u
                 order[end] = v
                 end += 1
@@ -83,14 +80,11 @@ def _grow(ip, ix, seen, other, q, up, start, end):
         v = np.uintp(q[i])   # unsigned indices: no wrap-around test per access
         for p in range(np.uintp(ip[v]), np.uintp(ip[v + 1])):
             w = np.uintp(ix[p])
-            word = w >> np.uintp(6)
-            bit = np.uint64(1) << np.uint64(w & np.uintp(63))
-            if not seen[word] & bit:
-                seen[word] |= bit
+            if mark_bit(seen, w):
                 q[tail] = w
                 up[tail] = i
                 tail += 1
-            if other[word] & bit:
+            if has_bit(other, w):
                 return tail, np.int64(w)
     return tail, np.int64(-1)
 
@@ -144,8 +138,8 @@ def _meet_path(fp, fx, bp, bx, source, target, fseen, bseen, fq, bq, fup, bup):
     each side has seen, ``fq``/``bq`` are its queue and ``fup``/``bup`` the queue index of
     the vertex that found each entry; the bits set are cleared at the end, the sets as
     they were made."""
-    fseen[source >> 6] |= np.uint64(1) << np.uint64(source & 63)
-    bseen[target >> 6] |= np.uint64(1) << np.uint64(target & 63)
+    mark_bit(fseen, source)
+    mark_bit(bseen, target)
     fq[0] = source
     bq[0] = target
     fup[0] = -1
