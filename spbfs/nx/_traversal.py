@@ -176,11 +176,14 @@ def _neighbors_error(g):
     return lambda node: nx.NetworkXError(f"The node {node} is not in the {kind}.")
 
 
-def _edges(G, source, reverse, depth_limit):
+def _edges(G, source, reverse, depth_limit, zipped=False):
     """``(parent labels, child labels, parent rows)`` of NetworkX's ``bfs_edges``: per level,
     or for a whole search (no depth limit short of the graph) once, every edge in queue
     order (a parent's children still follow each other: one call to label them all, and no
-    level to find)."""
+    level to find).  ``zipped``: the caller only zips the labels, so a whole search's
+    children come as an object array of the nodes (a zip reads it as fast as a list, and
+    no list is made: on the VM 4.4 against 5.7 ms for the 81,741 pairs of a scale-17
+    graph)."""
     g = G.reverse() if reverse and G.is_directed() else G
     s = node_row(g, source, _neighbors_error(g))
     if _unlimited(g, depth_limit):
@@ -192,7 +195,8 @@ def _edges(G, source, reverse, depth_limit):
             # given, not the stored label
             first = int(np.count_nonzero(rows == s))
             labels[:first] = repeat(source, first)
-            yield labels, g.labels(order[1:]), rows
+            yield labels, (g.node_objects()[order[1:]] if zipped else
+                           g.labels(order[1:])), rows
         return
     first = True
     for children, parents in bfs_levels_ordered(g, [s], depth_limit, whole=True):
@@ -219,8 +223,8 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """
     # an iterator of C loops (the levels are still searched lazily): a generator resumed
     # once per edge costs more than the search on a large graph
-    return chain.from_iterable(zip(parents, kids, strict=True)
-                               for parents, kids, _ in _edges(G, source, reverse, depth_limit))
+    return chain.from_iterable(zip(parents, kids, strict=True) for parents, kids, _
+                               in _edges(G, source, reverse, depth_limit, zipped=True))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
@@ -290,8 +294,8 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     >>> list(nx.bfs_predecessors(nx.path_graph(4), 1, backend="spbfs"))
     [(0, 1), (2, 1), (3, 2)]
     """
-    return chain.from_iterable(zip(kids, parents, strict=True)
-                               for parents, kids, _ in _edges(G, source, False, depth_limit))
+    return chain.from_iterable(zip(kids, parents, strict=True) for parents, kids, _
+                               in _edges(G, source, False, depth_limit, zipped=True))
 
 
 @dispatched(can_run=_NO_SORT, docs="Same order as NetworkX; ``sort_neighbors`` runs in "
