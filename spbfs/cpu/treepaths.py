@@ -4,9 +4,7 @@ NetworkX's ``single_source_*_path`` results hold a path from the start to every 
 :func:`tree_paths` writes them all as row numbers: the paths of one depth form one block of
 equal-length rows (a 2-D array whose ``tolist`` makes that depth's lists in one C loop), the
 rows of a block in the order given.  The depths come from one walk up the parents from each
-vertex to the first vertex whose depth is known, so the order need not list parents first;
-the paths are then written over the threads, each taking a piece of the order and the rows
-of each block that the vertices before it leave free.
+vertex to the first vertex whose depth is known, so the order need not list parents first.
 """
 
 from __future__ import annotations
@@ -14,13 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .threads import get_num_threads, run_kernel, split
 
 __all__ = ["tree_paths"]
-
-#: Path entries (the paths' lengths plus one, summed) from which the paths are written by
-#: the threads, the order split by the entries it writes.
-PARALLEL_ENTRIES = 1 << 16
 
 
 @kernel
@@ -51,23 +44,15 @@ def _depths(order, parent, depth):  # pragma: no cover - compiled
 
 
 @kernel
-def _count_depths(lo, hi, part, order, depth, counts):  # pragma: no cover - compiled
-    """``counts[part, k]``: the vertices of depth ``k`` in ``order[lo:hi]``."""
-    row = counts[part]
-    for i in range(lo, hi):
-        row[depth[order[i]]] += 1
-    return 0
-
-
-@kernel
-def _fill(lo, hi, part, order, parent, depth, offsets, rows_before, seen_before, forward,
-          flat, by_depth):  # pragma: no cover - compiled
-    """Write the path of each vertex of ``order[lo:hi]`` (start first where ``forward``) as
-    the next row of its depth's block of ``flat``, and its position in ``order`` at the
-    next place of its depth's run of ``by_depth``; ``seen_before[part, k]``: the rows of
-    depth ``k`` that the vertices before ``lo`` take."""
-    seen = seen_before[part].copy()
-    for i in range(lo, hi):
+def _fill(order, parent, depth, offsets, forward, flat, by_depth):  # pragma: no cover
+    """Write each vertex's path (start first where ``forward``) as the next row of its
+    depth's block of ``flat``, and its position in ``order`` at the next place of its
+    depth's run of ``by_depth``."""
+    seen = np.zeros(offsets.size, np.int64)
+    rows_before = np.zeros(offsets.size, np.int64)
+    for k in range(1, offsets.size):
+        rows_before[k] = rows_before[k - 1] + (offsets[k] - offsets[k - 1]) // k
+    for i in range(order.size):
         v = order[i]
         k = depth[v]
         at = offsets[k] + seen[k] * (k + 1)
@@ -77,7 +62,6 @@ def _fill(lo, hi, part, order, parent, depth, offsets, rows_before, seen_before,
         for j in range(k, -1, -1):
             flat[at + (j if forward else k - j)] = u
             u = parent[u]
-    return 0
 
 
 def tree_paths(order, parent, starts, forward=True):
@@ -121,23 +105,11 @@ def tree_paths(order, parent, starts, forward=True):
     depth[np.asarray(starts, np.int64)] = 0
     if _depths(order, parent, depth):
         raise ValueError("parent does not lead every vertex of order to a start")
-    steps = depth[order]
-    counts = np.bincount(steps, minlength=1)
-    offsets = np.concatenate([[0], np.cumsum(counts * np.arange(1, counts.size + 1))])
-    rows_before = np.concatenate([[0], np.cumsum(counts[:-1])])
-    threads = get_num_threads() if offsets[-1] >= PARALLEL_ENTRIES else 1
-    if threads > 1:  # the order split by the entries its paths write
-        reach = np.concatenate([[0], np.cumsum(steps + 1)])
-        ranges = [(lo, hi, part) for part, (lo, hi) in enumerate(split(order.size, threads,
-                                                                      reach))]
-        per_part = np.zeros((len(ranges), counts.size), np.int64)
-        run_kernel(_count_depths, ranges, order, depth, per_part)
-        seen_before = np.cumsum(per_part, axis=0) - per_part
-    else:
-        ranges, seen_before = [(0, order.size, 0)], np.zeros((1, counts.size), np.int64)
+    counts = np.bincount(depth[order], minlength=1)
+    lengths = np.arange(1, counts.size + 1)
+    offsets = np.concatenate([[0], np.cumsum(counts * lengths)])
     flat = np.empty(int(offsets[-1]), np.int64)
     by_depth = np.empty(order.size, np.int64)
-    run_kernel(_fill, ranges, order, parent, depth, offsets, rows_before, seen_before,
-               int(forward), flat, by_depth)
+    _fill(order, parent, depth, offsets, forward, flat, by_depth)
     blocks = [flat[offsets[k]:offsets[k + 1]].reshape(-1, k + 1) for k in range(counts.size)]
     return blocks, by_depth

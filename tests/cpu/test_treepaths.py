@@ -1,16 +1,11 @@
 """spbfs.cpu.treepaths.tree_paths against the paths read up the parents one vertex at a time,
 for random forests listed in any order."""
 
-from contextlib import contextmanager
-from unittest import mock
-
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import spbfs
-from spbfs.cpu import treepaths
 from spbfs.cpu.treepaths import tree_paths
 
 
@@ -37,23 +32,10 @@ def forests(draw):
     return np.array(order, np.int64), parent, starts
 
 
-@contextmanager
-def _threads(count):
-    """``count`` threads, every forest's paths written by them where there are several."""
-    spbfs.set_num_threads(count)
-    try:
-        with mock.patch.object(treepaths, "PARALLEL_ENTRIES", 0 if count > 1 else 1 << 16):
-            yield
-    finally:
-        spbfs.set_num_threads(None)
-
-
-@pytest.mark.parametrize("threads", [1, 3])
 @given(forest=forests(), forward=st.booleans())
-def test_paths_grouped_by_depth_in_order(threads, forest, forward):
+def test_paths_grouped_by_depth_in_order(forest, forward):
     order, parent, starts = forest
-    with _threads(threads):
-        blocks, by_depth = tree_paths(order, parent, starts, forward)
+    blocks, by_depth = tree_paths(order, parent, starts, forward)
     expected = [_path(parent, set(starts.tolist()), int(v)) for v in order]
     if not forward:
         expected = [p[::-1] for p in expected]
@@ -69,22 +51,3 @@ def test_paths_grouped_by_depth_in_order(threads, forest, forward):
 def test_a_vertex_led_to_no_start_is_refused(parent):
     with pytest.raises(ValueError, match="does not lead every vertex"):
         tree_paths(np.array([0, 1]), np.array(parent), np.array([0]))
-
-
-def test_a_large_tree_written_by_the_threads_equals_one_thread():
-    """A random tree of 50,000 vertices (above the entries written by the threads), in a
-    shuffled order: the blocks and their order are those of one thread."""
-    rng = np.random.default_rng(7)
-    n = 50_000
-    parent = np.concatenate([[-1], rng.integers(0, np.arange(1, n) // 2 + 1)])
-    order = rng.permutation(n)
-    with _threads(1):
-        one = tree_paths(order, parent, np.array([0]))
-    spbfs.set_num_threads(4)
-    try:
-        many = tree_paths(order, parent, np.array([0]))
-    finally:
-        spbfs.set_num_threads(None)
-    assert np.array_equal(one[1], many[1])
-    assert len(one[0]) == len(many[0]) > 5
-    assert all(np.array_equal(a, b) for a, b in zip(one[0], many[0], strict=True))
