@@ -175,6 +175,9 @@ _OPTIONAL = _declare(
     ("queue_meet", "fptr, fidx, bptr, bidx, source, target",
      ":func:`spbfs.semiring.queue_meet` whole: two queue searches towards each other, not "
      "their levels of products; the path (or None), at the cost of the vertices seen"),
+    ("queue_hops", "fptr, fidx, bptr, bidx, source, target",
+     ":func:`spbfs.semiring.queue_hops` whole: two level searches towards each other, the "
+     "side whose level has fewer arcs first; the hop count (-1: no path)"),
     ("greedy_colors", "indptr, indices, order, colour",
      ":func:`spbfs.semiring.greedy_colors` whole: one pass over the vertices in priority "
      "order, not Jones and Plassmann's rounds of pushes"),

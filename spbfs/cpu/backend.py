@@ -39,7 +39,7 @@ from .products import (
     spmv_scatter,
 )
 from .pull import spmv
-from .queue import queue_meet, queue_order
+from .queue import queue_hops, queue_meet, queue_order
 from .quotient import quotient
 from .rank import pull_affine
 from .strong import strong_components
@@ -50,7 +50,7 @@ __all__ = ["binary", "bitmap_search", "brandes_source", "csr_assign", "csr_induc
            "csr_lower_permuted", "csr_permuted", "csr_transpose", "csr_union", "delta_stepping",
            "ewise_csr", "forest_outputs", "greedy_colors", "hub_numbering", "index_unary",
            "masked_dot", "mode_sweeps", "modularity_sweep", "packed_pull", "packed_push", "peel",
-           "peel_levels", "pruning_share", "pull_affine",
+           "peel_levels", "pruning_share", "pull_affine", "queue_hops",
            "queue_meet", "queue_order", "quotient", "reduce_values", "row_mode", "segment_reduce",
            "select_csr", "spgemm", "spmm", "spmspv", "spmv", "spmv_scatter", "strong_components",
            "unpack_bitplanes", "weak_components"]

@@ -12,7 +12,7 @@ from ._jit import kernel
 from ._prefetch import prefetch_read
 from .kept import KeptPool
 
-__all__ = ["queue_meet", "queue_order"]
+__all__ = ["queue_hops", "queue_meet", "queue_order"]
 
 
 #: Queue entries ahead of the one being expanded whose row is prefetched (its ``indptr``
@@ -166,6 +166,54 @@ def _meet_path(fp, fx, bp, bx, source, target, fseen, bseen, fq, bq, fup, bup):
     return path
 
 
+@kernel
+def _level(ip, ix, seen, other, q, start, end):
+    """Put the unseen targets of ``q[start:end]`` on the queue (from ``q[end]``) until one
+    the other side has seen comes up.  Returns ``(queue end, the new level's arcs out, met)``."""
+    tail = end
+    arcs = 0
+    for i in range(start, end):
+        v = np.uintp(q[i])   # unsigned indices: no wrap-around test per access
+        for p in range(np.uintp(ip[v]), np.uintp(ip[v + 1])):
+            w = np.uintp(ix[p])
+            if has_bit(other, w):
+                return tail, arcs, True
+            if mark_bit(seen, w):
+                q[tail] = w
+                tail += 1
+                arcs += ip[w + 1] - ip[w]
+    return tail, arcs, False
+
+
+@kernel
+def _hops(fp, fx, bp, bx, source, target, fseen, bseen, fq, bq):
+    """The hop count of :func:`spbfs.semiring.queue_hops` (-1: none), the side whose level
+    has fewer arcs out grown a level at a time; the bits set are cleared at the end."""
+    mark_bit(fseen, source)
+    mark_bit(bseen, target)
+    fq[0] = source
+    bq[0] = target
+    f0, f1, b0, b1 = 0, 1, 0, 1   # the current level of each queue
+    farcs, barcs = fp[source + 1] - fp[source], bp[target + 1] - bp[target]
+    fdepth, bdepth = 0, 0
+    hops = -1
+    while f1 > f0 and b1 > b0:
+        if farcs <= barcs:
+            tail, farcs, met = _level(fp, fx, fseen, bseen, fq, f0, f1)
+            f0, f1 = f1, tail
+            fdepth += 1
+        else:
+            tail, barcs, met = _level(bp, bx, bseen, fseen, bq, b0, b1)
+            b0, b1 = b1, tail
+            bdepth += 1
+        if met:
+            hops = fdepth + bdepth
+            break
+    _unset(fseen, fq, f1)
+    _unset(bseen, bq, b1)
+    return hops
+
+
 def _scratch(n):
     """Both sides' bit sets (every bit clear), queues and finders' queue indices for a
     graph of ``n`` vertices, the ids in the narrowest dtype: 16 bytes and 2 bits a vertex
@@ -198,3 +246,21 @@ def queue_meet(fptr, fidx, bptr, bidx, source, target):
     path = _meet_path(fptr, fidx, bptr, bidx, np.int64(source), np.int64(target), *scratch)
     _kept.give_back(scratch, n)
     return path.tolist() if path.size else None
+
+
+def queue_hops(fptr, fidx, bptr, bidx, source, target):
+    """The hop count of :func:`spbfs.semiring.queue_hops` on CSR arrays (forward arcs,
+    backward arcs): -1 where no path joins two distinct vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ptr, idx = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])   # the path 0 - 1 - 2
+    >>> queue_hops(ptr, idx, ptr, idx, 0, 2), queue_hops(ptr, idx, ptr, idx, 2, 1)
+    (2, 1)
+    """
+    n = fptr.size - 1
+    scratch = _kept.checkout(n)
+    hops = _hops(fptr, fidx, bptr, bidx, np.int64(source), np.int64(target), *scratch[:4])
+    _kept.give_back(scratch, n)
+    return int(hops)

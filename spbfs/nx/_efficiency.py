@@ -24,7 +24,7 @@ from ..cpu.efficiency import inverse_distance_sums
 from ..cpu.pysum import python_sum
 from ._dense import ALL_PAIRS_GPU_MIN_ENTRIES
 from ._registry import dispatched
-from ._traversal import bidirectional_rows
+from ._traversal import bidirectional_hops
 
 __all__ = []
 
@@ -38,7 +38,8 @@ BLOCK_NODES = 1 << 10
 TABLE_NODES = 1 << 11
 
 
-@dispatched(docs="Two queue searches towards each other (a BFS's length).")
+@dispatched(docs="Two level searches towards each other, the level with fewer arcs first "
+            "(a BFS's length).")
 def efficiency(G, u, v):
     """NetworkX's ``efficiency``: ``1 / d(u, v)``, 0 without a path (undirected graphs).
 
@@ -56,10 +57,8 @@ def efficiency(G, u, v):
         raise nx.NodeNotFound(f"Target {v} is not in G")
     if u == v:  # NetworkX's 1 / shortest_path_length, 0 here
         raise ZeroDivisionError("division by zero")
-    try:
-        return 1 / (len(bidirectional_rows(G, u, v)) - 1)
-    except nx.NetworkXNoPath:
-        return 0
+    hops = bidirectional_hops(G, u, v)
+    return 1 / hops if hops > 0 else 0
 
 
 @dispatched(docs="Many-source BFS in batches; ``1 / d`` added in NetworkX's order.")

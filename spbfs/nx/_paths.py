@@ -13,7 +13,12 @@ import numpy as np
 
 from ._registry import dispatched
 from ._shortest import single_source_shortest_path_length
-from ._traversal import bfs_levels_ordered, bidirectional_rows, paths_from_parents
+from ._traversal import (
+    bfs_levels_ordered,
+    bidirectional_hops,
+    bidirectional_rows,
+    paths_from_parents,
+)
 
 __all__ = ["bfs_tree_rows"]
 
@@ -151,7 +156,8 @@ def bidirectional_shortest_path(G, source, target):
     return path
 
 
-@dispatched(docs="Two queue searches towards each other; on the host copy with device='gpu'.")
+@dispatched(docs="Two level searches towards each other, the level with fewer arcs first; on "
+            "the host copy with device='gpu'.")
 def has_path(G, source, target):
     """NetworkX's ``has_path``.
 
@@ -161,10 +167,6 @@ def has_path(G, source, target):
     >>> nx.has_path(nx.DiGraph([(0, 1)]), 1, 0, backend="spbfs")
     False
     """
-    import networkx as nx
-
-    try:
-        bidirectional_shortest_path(G, source, target)
-    except nx.NetworkXNoPath:
-        return False
-    return True
+    _node_not_found(G, source, f"Source {source} is not in G")
+    _node_not_found(G, target, f"Target {target} is not in G")
+    return source == target or bidirectional_hops(G, source, target) >= 0

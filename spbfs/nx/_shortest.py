@@ -26,7 +26,7 @@ from ..algorithms.sssp import sssp
 from ..core.arrays import to_numpy
 from ..cpu.firstparents import first_tight_parents
 from ._registry import dispatched
-from ._traversal import bfs_levels_ordered, bidirectional_rows
+from ._traversal import bfs_levels_ordered, bidirectional_hops
 
 __all__ = ["dijkstra_order", "dijkstra_search"]
 
@@ -60,17 +60,18 @@ def single_source_shortest_path_length(G, source, cutoff=None):
 
 
 def _hops_to(G, source, target):
-    """Length of a shortest ``source -> target`` path, as NetworkX's bidirectional BFS."""
+    """Length of a shortest ``source -> target`` path (two level searches towards each
+    other, the level with fewer arcs first)."""
     import networkx as nx
 
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
-    if source == target:
-        return 0
-    # the arcs' order changes which shortest path the search finds, not its length
-    return len(bidirectional_rows(G, source, target, ordered=False)) - 1
+    hops = 0 if source == target else bidirectional_hops(G, source, target)
+    if hops < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return hops
 
 
 # -------------------------------------------------------------------- weighted

@@ -19,11 +19,12 @@ import numpy as np
 
 from ..core.arrays import to_numpy
 from ..cpu.treepaths import tree_paths
-from ..semiring import queue_meet, queue_order
+from ..semiring import queue_hops, queue_meet, queue_order
 from ..semiring._queue import levels_in_queue_order
 from ._registry import dispatched, not_supported
 
-__all__ = ["bfs_levels_ordered", "bidirectional_rows", "paths_from_parents", "start_labels"]
+__all__ = ["bfs_levels_ordered", "bidirectional_hops", "bidirectional_rows", "paths_from_parents",
+           "start_labels"]
 
 
 def bfs_levels_ordered(g, sources, depth_limit=None, whole=False):
@@ -115,6 +116,22 @@ def bidirectional_rows(G, source, target, ordered=True):
     if path is None:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return path
+
+
+def bidirectional_hops(G, source, target):
+    """The length of a shortest ``source -> target`` path between nodes of ``G`` (-1 where
+    none joins them): :func:`spbfs.semiring.queue_hops` on the arcs and the reverse arcs,
+    on the host copy whatever the configured device (as :func:`bidirectional_rows`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from spbfs.nx import convert_from_nx
+    >>> bidirectional_hops(convert_from_nx(nx.path_graph(4)), 0, 3)
+    3
+    """
+    return queue_hops(G.matrix(False), G.reverse(False).matrix(False), G.index[source],
+                      G.index[target])
 
 
 def start_labels(G, first):

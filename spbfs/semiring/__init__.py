@@ -46,7 +46,7 @@ from ._optypes import BinaryOp, IndexUnaryOp, Monoid, Semiring
 from ._packed import packed_any_secondi, unpack_bitplanes
 from ._peel import peel, peel_levels, rising_levels
 from ._products import mxm
-from ._queue import queue_meet, queue_order
+from ._queue import queue_hops, queue_meet, queue_order
 from ._quotient import quotient
 from ._relax import relax_buckets
 from ._search import LevelSearch, level_search
@@ -62,7 +62,7 @@ __all__ = [
     "lor_land", "max_min", "max_plus", "min_first", "min_plus", "min_secondi", "mode_sweeps",
     "modularity_sweep", "monoids", "mxm",
     "mxv", "ops", "packed_any_secondi", "peel", "peel_levels", "plus_pair", "plus_times",
-    "pointer_matrix", "pruning_share", "pull_affine", "pull_cheaper", "queue_meet",
+    "pointer_matrix", "pruning_share", "pull_affine", "pull_cheaper", "queue_hops", "queue_meet",
     "queue_order", "quotient", "reduce", "relax_buckets", "rising_levels", "row_mode",
     "select", "source_dependencies", "select_ops", "unary", "unpack_bitplanes", "vxm",
 ]

@@ -26,7 +26,7 @@ from ._named import min_plus
 from ._vector import Vector
 from ._vxm import vxm
 
-__all__ = ["queue_meet", "queue_order"]
+__all__ = ["queue_hops", "queue_meet", "queue_order"]
 
 #: The id dtypes of a queue order's parents and their limits (``np.iinfo`` costs 1-2 us a
 #: call, about a tenth of a search that reaches a few thousand vertices).
@@ -133,11 +133,7 @@ def queue_meet(A, B, source, target):
     >>> semiring.queue_meet(P, P, 0, 4), semiring.queue_meet(P, P, 0, 2)
     ([0, 1, 3, 4], [0, 2])
     """
-    F, R = Matrix.from_any(A, name="A"), Matrix.from_any(B, name="B")
-    if F.shape[0] != F.shape[1] or F.shape != R.shape:
-        raise ValueError(f"A and B must be square and of one shape, got {F.shape} and "
-                         f"{R.shape}")
-    source, target = check_source(source, F.n), check_source(target, F.n, "target")
+    F, R, source, target = _meet_operands(A, B, source, target)
     if source == target:
         raise ValueError(f"source and target must differ, got {source} twice")
     kernel = optional_primitive(backend_for(F.xp), "queue_meet")
@@ -150,6 +146,67 @@ def queue_meet(A, B, source, target):
         return None
     forward, backward = to_numpy(forward), to_numpy(backward)
     return _parent_chain(forward, meet)[::-1] + _parent_chain(backward, meet)[1:]
+
+
+def queue_hops(A, B, source, target):
+    """The arcs of a shortest ``source -> target`` path of ``A`` (``B``: the reverse arcs,
+    as :func:`queue_meet` takes them), or -1 where there is none.
+
+    Two level searches grow towards each other, each step taking a whole level of the side
+    whose level has fewer arcs out (the forward one on ties), until an arc reaches a vertex
+    the other side has seen.  Before a step the sides have seen every vertex within ``a``
+    arcs of ``source`` and ``b`` of ``target`` and no vertex twice, so the distance is more
+    than ``a + b``; the arc found ends a walk of ``a + 1 + j`` arcs with ``j <= b``, so it
+    is ``a + b + 1``.  A hub next to ``source`` is then taken last, not first as in
+    NetworkX's search, which takes the side with fewer vertices (only the length is
+    returned: NetworkX's path is :func:`queue_meet`'s).
+
+    Parameters
+    ----------
+    A, B : scipy/cupyx sparse matrix, 2-D array or Matrix
+        Square, the same shape; stored ``A[u, v]`` is an arc ``u -> v`` and stored
+        ``B[v, u]`` the same arc taken backwards (``A`` itself for an undirected graph).
+    source, target : int
+        Vertices (the same one: 0).
+
+    Returns
+    -------
+    int
+        The hop count; -1 when no path joins them.  A backend with a ``queue_hops``
+        primitive (the CPU) costs the arcs the two searches read; the generic path is
+        :func:`queue_meet`'s.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Shapes that differ or are not square, ``source``/``target`` not vertex ids.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from spbfs import semiring
+    >>> E = sp.csr_array((np.ones(4), ([0, 0, 1, 3], [1, 2, 3, 4])), shape=(5, 5))
+    >>> P = (E + E.T).tocsr()   # edges 0-1, 0-2, 1-3, 3-4
+    >>> semiring.queue_hops(P, P, 0, 4), semiring.queue_hops(E, E.T.tocsr(), 4, 0)
+    (3, -1)
+    """
+    F, R, source, target = _meet_operands(A, B, source, target)
+    if source == target:
+        return 0
+    kernel = optional_primitive(backend_for(F.xp), "queue_hops")
+    if kernel is not None:
+        return kernel(F.indptr, F.indices, R.indptr, R.indices, source, target)
+    path = queue_meet(F, R, source, target)
+    return -1 if path is None else len(path) - 1
+
+
+def _meet_operands(A, B, source, target):
+    """``A`` and ``B`` as matrices of one square shape and the two vertex ids, checked."""
+    F, R = Matrix.from_any(A, name="A"), Matrix.from_any(B, name="B")
+    if F.shape[0] != F.shape[1] or F.shape != R.shape:
+        raise ValueError(f"A and B must be square and of one shape, got {F.shape} and "
+                         f"{R.shape}")
+    return F, R, check_source(source, F.n), check_source(target, F.n, "target")
 
 
 def _parent_chain(parent, v):

@@ -170,3 +170,57 @@ def test_meet_arguments_name_themselves():
         semiring.queue_meet(A, A, 0, 3)
     with pytest.raises(ValueError, match="shape"):
         semiring.queue_meet(A, sp.csr_array(np.eye(2)), 0, 1)
+
+
+def _hop_count(A, s, t):
+    """scipy's unweighted distance from ``s`` to ``t`` as an int, -1 where unreachable."""
+    d = csg.shortest_path(A, unweighted=True, indices=s)[t]
+    return -1 if np.isinf(d) else int(d)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("generic", [False, True], ids=["kernel", "generic"])
+@given(case=unsorted_digraphs(), target=st.integers(0, 24))
+def test_hops_are_scipys_distance(device, generic, case, target):
+    """The hop count of the searches that take the level with fewer arcs first is scipy's
+    unweighted distance (duplicates, loops and rows in any order)."""
+    A, s = case
+    t = target % A.shape[0]
+    B = sp.csr_array(A.T.tocsr())
+    F, R = A, B
+    if device == "cupy":
+        import cupyx.scipy.sparse as csp
+
+        F, R = csp.csr_matrix(sp.csr_matrix(A)), csp.csr_matrix(sp.csr_matrix(B))
+    with pytest.MonkeyPatch.context() as patch:
+        if generic:
+            patch.delattr(_backend("numpy"), "queue_hops")
+        assert semiring.queue_hops(F, R, s, t) == _hop_count(A, s, t)
+
+
+@pytest.mark.parametrize("n", [300, 5000])
+def test_hops_one_after_another_and_at_once_are_scipys(n):
+    """The kept bit sets are cleared after each count: many pairs on one graph, some
+    without a path, one after another and from eight threads, give scipy's distances; a
+    hub next to the source is read last."""
+    rng = np.random.default_rng(9)
+    A = sp.random_array((n, n), density=2.4 / n, rng=rng, format="csr")
+    hub = sp.csr_array((np.ones(n - 1), (np.zeros(n - 1, int), np.arange(1, n))), shape=(n, n))
+    A = sp.csr_array(A + hub * (rng.random(n) < 0.5))
+    B = sp.csr_array(A.T.tocsr())
+    pairs = [(int(s), int(t)) for s, t in rng.integers(0, n, (150, 2))]
+    dist = csg.shortest_path(A, unweighted=True)
+    want = [-1 if np.isinf(dist[s, t]) else int(dist[s, t]) for s, t in pairs]
+    assert -1 in want and max(want) > 3
+    assert [semiring.queue_hops(A, B, s, t) for s, t in pairs] == want
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(lambda st: semiring.queue_hops(A, B, *st), pairs * 4)) == want * 4
+
+
+def test_hops_arguments_name_themselves():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(ValueError, match="target"):
+        semiring.queue_hops(A, A, 0, 3)
+    with pytest.raises(ValueError, match="shape"):
+        semiring.queue_hops(A, sp.csr_array(np.eye(2)), 0, 1)
+    assert semiring.queue_hops(A, A, 1, 1) == 0
